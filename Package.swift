@@ -1,0 +1,48 @@
+// swift-tools-version: 6.0
+// queued: a gapless playback daemon. Modules follow the data flow (see README "Layout"):
+// QueueModel (pure) → Playback (engine) → Media (the only FFmpeg user) / AudioPulse / VideoSDL → queued.
+import PackageDescription
+
+let package = Package(
+    name: "queued",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "queued", targets: ["queued"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+    ],
+    targets: [
+        // C boundary: modulemap + shim header only.
+        .systemLibrary(
+            name: "CFFmpeg", pkgConfig: "libavformat",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswresample-dev",
+                              "libswscale-dev", "libavfilter-dev"])]),
+        .systemLibrary(name: "CSDL2", providers: [.apt(["libsdl2-dev"])]),
+        .systemLibrary(name: "CPulse", providers: [.apt(["libpulse-dev"])]),
+
+        .target(name: "QueueModel"),
+        .target(
+            name: "Playback",
+            dependencies: ["QueueModel", "Media", .product(name: "Logging", package: "swift-log"),
+                           .product(name: "DequeModule", package: "swift-collections")]),
+        .target(name: "Media", dependencies: ["CFFmpeg", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "AudioPulse", dependencies: ["CPulse", "Playback", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "VideoSDL", dependencies: ["CSDL2", "Playback", "Media", .product(name: "Logging", package: "swift-log")]),
+        .executableTarget(
+            name: "queued",
+            dependencies: ["QueueModel", "Playback", "AudioPulse", "VideoSDL",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                           .product(name: "Logging", package: "swift-log")]),
+
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "QueueModelTests", dependencies: ["QueueModel"]),
+        .testTarget(name: "MediaTests", dependencies: ["Media", "TestSupport"]),
+        .testTarget(
+            name: "PlaybackTests",
+            dependencies: ["Playback", "Media", "QueueModel", "AudioPulse", "VideoSDL", "TestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

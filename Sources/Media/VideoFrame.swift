@@ -1,0 +1,78 @@
+// A decoded picture, owned: the AVFrame is freed when the last reference goes.
+// Made by the decode thread (Media), shown by a video sink on its own thread; never mutated after creation.
+import CFFmpeg
+
+/// Pixel layouts a sink can take without conversion. Anything else is converted to `.yuv420p` by Media.
+public enum PixelLayout: Sendable, Equatable {
+    case yuv420p  // three planes Y, U, V; chroma halved both ways (SDL IYUV)
+    case nv12  // two planes Y, interleaved UV (SDL NV12)
+    case rgba  // one plane, bytes R,G,B,A (SDL ABGR8888 on little-endian)
+}
+
+/// One plane of pixel data, valid only inside `VideoFrame.withPlanes`.
+public struct VideoPlane {
+    public let base: UnsafePointer<UInt8>
+    public let bytesPerRow: Int
+}
+
+public final class VideoFrame: @unchecked Sendable {
+    /// Owned; freed in deinit.
+    let avFrame: UnsafeMutablePointer<AVFrame>
+    public let width: Int
+    public let height: Int
+    public let layout: PixelLayout
+    /// Presentation time in seconds from the start of the item's media (before any `start` trim).
+    public let pts: Double
+    /// Display duration in seconds as the stream says (1 / frame rate when unknown).
+    public let duration: Double
+
+    init(taking avFrame: UnsafeMutablePointer<AVFrame>, layout: PixelLayout, pts: Double, duration: Double) {
+        self.avFrame = avFrame
+        self.width = Int(avFrame.pointee.width)
+        self.height = Int(avFrame.pointee.height)
+        self.layout = layout
+        self.pts = pts
+        self.duration = duration
+    }
+
+    deinit {
+        var frame: UnsafeMutablePointer<AVFrame>? = avFrame
+        av_frame_free(&frame)
+    }
+
+    /// Calls `body` with the frame's planes (1 for rgba, 2 for nv12, 3 for yuv420p).
+    public func withPlanes<R>(_ body: ([VideoPlane]) throws -> R) rethrows -> R {
+        let count: Int
+        switch layout {
+        case .yuv420p: count = 3
+        case .nv12: count = 2
+        case .rgba: count = 1
+        }
+        var planes: [VideoPlane] = []
+        planes.reserveCapacity(count)
+        withUnsafePointer(to: avFrame.pointee.data) { dataTuple in
+            dataTuple.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 8) { data in
+                withUnsafePointer(to: avFrame.pointee.linesize) { sizeTuple in
+                    sizeTuple.withMemoryRebound(to: Int32.self, capacity: 8) { sizes in
+                        for index in 0..<count {
+                            if let base = data[index] {
+                                planes.append(VideoPlane(base: UnsafePointer(base), bytesPerRow: Int(sizes[index])))
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return try body(planes)
+    }
+
+    /// The luma (or, for rgba, the green) value at a pixel: lets tests and probes read a picture without a renderer.
+    public func luma(x: Int, y: Int) -> UInt8 {
+        withPlanes { planes in
+            switch layout {
+            case .yuv420p, .nv12: return planes[0].base[y * planes[0].bytesPerRow + x]
+            case .rgba: return planes[0].base[y * planes[0].bytesPerRow + x * 4 + 1]
+            }
+        }
+    }
+}

@@ -1,0 +1,69 @@
+// The narrow interfaces between the engine and its outputs (after MPD's output Interface.hxx).
+// The engine's decode thread writes audio; the engine's presenter thread drives the video sink. Sinks
+// implement these in their own modules (AudioPulse, VideoSDL) or here (null and capture outputs for tests).
+import Media
+
+/// Interleaved 32-bit float PCM at a fixed rate and channel count, for the whole life of the sink.
+public struct AudioFormat: Sendable, Equatable {
+    public var sampleRate: Int
+    public var channels: Int
+    public init(sampleRate: Int = 48_000, channels: Int = 2) {
+        self.sampleRate = sampleRate
+        self.channels = channels
+    }
+}
+
+/// One long-lived audio stream spanning every item: gapless means it is never reopened between items.
+///
+/// Positions are in frames on the output timeline: frame N is the N-th frame ever accepted by `write`
+/// (after a `flush`, the timeline continues from where the listener was).
+public protocol AudioSink: AnyObject, Sendable {
+    var format: AudioFormat { get }
+    /// Queues interleaved samples (`samples.count` is a multiple of `format.channels`), blocking while the
+    /// sink's buffer is full. Returns false if it gave up because of `flush`, `close` or a dead server.
+    /// Called only from the engine's decode thread.
+    func write(_ samples: [Float]) -> Bool
+    /// Frames accepted by `write` so far.
+    func writtenFrames() -> Int64
+    /// Frames the listener has heard so far (device latency subtracted). Never decreases. Any thread.
+    func playedFrames() -> Int64
+    /// Corks or uncorks the stream without dropping anything. Any thread.
+    func setPaused(_ paused: Bool)
+    /// Drops everything not yet heard; afterwards `writtenFrames() == playedFrames()`. Wakes a blocked `write`.
+    func flush()
+    /// Volume 0...1 and mute, applied to what is played from now on, without reopening the stream.
+    func setVolume(_ volume: Float, muted: Bool)
+    /// Blocks until everything written has been heard (end of the queue), or until `flush`/`close`.
+    func drain()
+    /// Releases the device; `write` returns false from now on.
+    func close()
+}
+
+/// A video output. Every call comes from the engine's presenter thread, which is the output's one
+/// UI thread (SDL wants all of its calls on one thread).
+public protocol VideoSink: AnyObject, Sendable {
+    /// Creates the window or surface. Called once, on the presenter thread, before anything else.
+    func open() throws
+    /// Puts `frame` on screen now; returns when the picture is presented (after vsync where there is one).
+    func show(_ frame: VideoFrame)
+    /// Shows black (nothing playing).
+    func showBlack()
+    /// Handles window-system events and pending requests; called at least every few milliseconds.
+    func pump()
+    /// Changes the scaling mode; takes effect at the next `show`.
+    func setFit(_ fit: VideoFit)
+    /// Switches fullscreen on or off.
+    func setFullscreen(_ fullscreen: Bool)
+    /// A PNG of what is on screen now (nil when nothing is shown). Any thread: the sink marshals the
+    /// request to its thread and waits for the next `pump`.
+    func screenshot() -> [UInt8]?
+    /// Tears the window down. Called on the presenter thread, last.
+    func close()
+}
+
+/// How a picture is fitted into the window.
+public enum VideoFit: String, Sendable, CaseIterable {
+    case fit  // letterbox: whole picture, black bars
+    case fill  // crop: fills the window, edges cut
+    case stretch  // fills the window, aspect ratio ignored
+}

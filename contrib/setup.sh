@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs what queued needs to build, run and test on Debian 12: FFmpeg, SDL2 and libpulse development
+# packages, a PulseAudio server and its tools (tests start a private one), Xvfb (video tests), the
+# ffmpeg CLI (test fixtures and the demo loop). Idempotent: it installs only what is missing.
+# Usage: contrib/setup.sh [--bench]   (--bench adds mpv for contrib/bench/)
+set -euo pipefail
+
+packages=(
+  pkg-config
+  libavformat-dev libavcodec-dev libavutil-dev libswresample-dev libswscale-dev libavfilter-dev
+  libsdl2-dev libpulse-dev
+  pulseaudio pulseaudio-utils xvfb ffmpeg python3
+)
+[[ "${1:-}" == "--bench" ]] && packages+=(mpv time)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  sudo_cmd=()
+  [[ $(id -u) -ne 0 ]] && sudo_cmd=(sudo)
+  echo "setup: installing ${missing[*]}" >&2
+  "${sudo_cmd[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+echo "setup: all packages present" >&2
