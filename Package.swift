@@ -28,7 +28,9 @@ let package = Package(
             name: "Playback",
             dependencies: ["QueueModel", "Media", .product(name: "Logging", package: "swift-log"),
                            .product(name: "DequeModule", package: "swift-collections")]),
-        .target(name: "Media", dependencies: ["CFFmpeg", .product(name: "Logging", package: "swift-log")]),
+        .target(
+            name: "Media",
+            dependencies: ["CFFmpeg", .product(name: "DequeModule", package: "swift-collections")]),
         .target(name: "AudioPulse", dependencies: ["CPulse", "Playback", .product(name: "Logging", package: "swift-log")]),
         .target(name: "VideoSDL", dependencies: ["CSDL2", "Playback", "Media", .product(name: "Logging", package: "swift-log")]),
         .executableTarget(

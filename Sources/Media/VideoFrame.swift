@@ -21,7 +21,7 @@ public final class VideoFrame: @unchecked Sendable {
     public let width: Int
     public let height: Int
     public let layout: PixelLayout
-    /// Presentation time in seconds from the start of the item's media (before any `start` trim).
+    /// Presentation time in seconds from the start of the item (after any `start` trim): 0 is the item's first instant.
     public let pts: Double
     /// Display duration in seconds as the stream says (1 / frame rate when unknown).
     public let duration: Double
@@ -50,17 +50,9 @@ public final class VideoFrame: @unchecked Sendable {
         }
         var planes: [VideoPlane] = []
         planes.reserveCapacity(count)
-        withUnsafePointer(to: avFrame.pointee.data) { dataTuple in
-            dataTuple.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 8) { data in
-                withUnsafePointer(to: avFrame.pointee.linesize) { sizeTuple in
-                    sizeTuple.withMemoryRebound(to: Int32.self, capacity: 8) { sizes in
-                        for index in 0..<count {
-                            if let base = data[index] {
-                                planes.append(VideoPlane(base: UnsafePointer(base), bytesPerRow: Int(sizes[index])))
-                            }
-                        }
-                    }
-                }
+        for index in 0..<count {
+            if let base = avFrame.planePointers[index] {
+                planes.append(VideoPlane(base: UnsafePointer(base), bytesPerRow: Int(avFrame.planeStrides[index])))
             }
         }
         return try body(planes)

@@ -1,0 +1,184 @@
+// The pa_stream side of PulseAudioSink: opening it, moving samples from the ring to the server, reading
+// its clock, and the C callbacks. Everything here runs with the mainloop lock held: on libpulse's
+// mainloop thread (callbacks) or on the caller's thread (the public API, which takes the lock).
+import CPulse
+import Logging
+import Playback
+
+extension PulseAudioSink {
+    /// Creates the S16 stream and waits until it is READY. Lock held.
+    func openStreamLocked(config: PulseConfig, deadline: UInt64) throws {
+        let fail = { (reason: String) in PulseError(stage: .stream, server: config.server, reason: reason) }
+        guard let context = connection.context else { throw fail("connection closed") }
+        var spec = pa_sample_spec(
+            format: qd_pa_s16ne(), rate: UInt32(clamping: format.sampleRate), channels: UInt8(clamping: channels))
+        guard pa_sample_spec_valid(&spec) != 0 else {
+            throw fail("unsupported format \(format.sampleRate) Hz × \(channels) channels")
+        }
+        guard let stream = pa_stream_new(context, config.streamName, &spec, nil) else {
+            throw fail(connection.errorText())
+        }
+        self.stream = stream
+        pa_stream_set_state_callback(stream, PulseConnection.signalMainloop, UnsafeMutableRawPointer(connection.mainloop))
+        let me = Unmanaged.passUnretained(self).toOpaque()  // valid until closeStreamLocked clears the callbacks
+        pa_stream_set_write_callback(stream, PulseAudioSink.onWriteRequest, me)
+        pa_stream_set_underflow_callback(stream, PulseAudioSink.onUnderflow, me)
+
+        let tlength = UInt32(clamping: pa_usec_to_bytes(UInt64(max(0.005, config.targetLatency) * 1e6), &spec))
+        let minreq = UInt32(clamping: (Int(tlength) / 4 / frameBytes) * frameBytes)
+        var attr = pa_buffer_attr(
+            maxlength: UInt32.max, tlength: tlength, prebuf: tlength, minreq: minreq, fragsize: UInt32.max)
+        let flags = pa_stream_flags_t(
+            PA_STREAM_INTERPOLATE_TIMING.rawValue | PA_STREAM_AUTO_TIMING_UPDATE.rawValue
+                | PA_STREAM_ADJUST_LATENCY.rawValue)
+        guard pa_stream_connect_playback(stream, nil, &attr, flags, nil, nil) == 0 else {
+            throw fail(connection.errorText())
+        }
+        connection.waitLocked(deadline: deadline) { pa_stream_get_state(stream) != PA_STREAM_CREATING }
+        switch pa_stream_get_state(stream) {
+        case PA_STREAM_READY: break
+        case PA_STREAM_CREATING: throw fail("stream not ready within \(config.connectTimeout) s")
+        default: throw fail(connection.errorText())
+        }
+        let granted = pa_stream_get_buffer_attr(stream).pointee
+        logger.info(
+            "PulseAudio stream ready",
+            metadata: [
+                "server": "\(config.server ?? "default")",
+                "device": "\(String(cString: pa_stream_get_device_name(stream)))",
+                "rate": "\(format.sampleRate)", "channels": "\(channels)",
+                "tlength": "\(Int(granted.tlength) / frameBytes)", "prebuf": "\(Int(granted.prebuf) / frameBytes)",
+                "minreq": "\(Int(granted.minreq) / frameBytes)",
+            ])
+    }
+
+    /// Disconnects the stream after clearing its callbacks, so libpulse never calls into a dead sink.
+    func closeStreamLocked() {
+        guard let stream else { return }
+        pa_stream_set_write_callback(stream, nil, nil)
+        pa_stream_set_underflow_callback(stream, nil, nil)
+        pa_stream_set_state_callback(stream, nil, nil)
+        if pa_stream_get_state(stream) == PA_STREAM_READY { pa_stream_disconnect(stream) }
+        pa_stream_unref(stream)
+        self.stream = nil
+    }
+
+    /// True while samples can flow; logs the first failure (server gone, stream killed).
+    func usableLocked() -> Bool {
+        guard !closed else { return false }
+        if let stream, connection.isReadyLocked, pa_stream_get_state(stream) == PA_STREAM_READY { return true }
+        if !failureLogged {
+            failureLogged = true
+            logger.error("PulseAudio stream failed", metadata: [
+                "server": "\(connection.server ?? "default")", "error": "\(connection.errorText())",
+            ])
+        }
+        return false
+    }
+
+    /// Moves samples from the ring to the server: as much as it asked for, or everything (`drain`).
+    /// Only real samples: when the ring runs dry we send nothing and the underrun is the server's.
+    func pumpLocked(everything: Bool = false) {
+        guard let stream, !ring.isEmpty, pa_stream_get_state(stream) == PA_STREAM_READY else { return }
+        let writable = everything ? Int.max : pa_stream_writable_size(stream)
+        guard writable > 0 else { return }  // 0: nothing requested; -1 (size_t max): error
+        var frames = min(writable / frameBytes, ring.count / channels)
+        var moved = false
+        while frames > 0 {
+            var data: UnsafeMutableRawPointer?
+            var bytes = frames * frameBytes
+            guard pa_stream_begin_write(stream, &data, &bytes) == 0, let data else { break }
+            let chunk = min(bytes / frameBytes, frames)
+            guard chunk > 0 else {
+                pa_stream_cancel_write(stream)
+                break
+            }
+            let out = data.assumingMemoryBound(to: Int16.self)
+            let gain = self.gain
+            ring.consume(chunk * channels) { piece, at in
+                S16Converter.convert(piece, gain: gain, into: out + at)
+            }
+            guard pa_stream_write(stream, data, chunk * frameBytes, nil, 0, PA_SEEK_RELATIVE) == 0 else {
+                logger.error("pa_stream_write failed", metadata: ["error": "\(connection.errorText())"])
+                break
+            }
+            frames -= chunk
+            moved = true
+        }
+        if moved { connection.signalLocked() }  // room in the ring for a blocked write
+    }
+
+    /// The heard position: the stream's interpolated, latency-corrected clock on our timeline.
+    func playedLocked() -> Int64 {
+        guard !paused, !flushing, !closed, let stream, pa_stream_get_state(stream) == PA_STREAM_READY else {
+            return timeline.played
+        }
+        var usec: pa_usec_t = 0
+        guard pa_stream_get_time(stream, &usec) == 0 else { return timeline.played }
+        return timeline.played(atServerFrame: OutputTimeline.frames(usec: usec, sampleRate: format.sampleRate))
+    }
+
+    func diagnosticsLocked() -> PulseDiagnostics {
+        var result = PulseDiagnostics()
+        result.writeRequests = stats.writeRequests
+        result.underflows = stats.underflows
+        result.ringFrames = ring.count / channels
+        result.writtenFrames = timeline.written
+        result.playedFrames = timeline.played
+        guard let stream, pa_stream_get_state(stream) == PA_STREAM_READY else { return result }
+        var usec: pa_usec_t = 0
+        var negative: Int32 = 0
+        if pa_stream_get_latency(stream, &usec, &negative) == 0 {
+            result.latency = Double(usec) / 1e6 * (negative != 0 ? -1 : 1)
+        }
+        if pa_stream_get_time(stream, &usec) == 0 {
+            result.streamTimeFrames = OutputTimeline.frames(usec: usec, sampleRate: format.sampleRate)
+        }
+        let attr = pa_stream_get_buffer_attr(stream).pointee
+        result.tlengthFrames = Int(attr.tlength) / frameBytes
+        result.prebufFrames = Int(attr.prebuf) / frameBytes
+        result.minreqFrames = Int(attr.minreq) / frameBytes
+        result.timelineOffset = timeline.offset
+        return result
+    }
+
+    // MARK: C callbacks: libpulse's mainloop thread, lock held; userdata is the sink, not retained.
+
+    static let onWriteRequest: pa_stream_request_cb_t = { _, _, userdata in
+        guard let userdata else { return }
+        Unmanaged<PulseAudioSink>.fromOpaque(userdata)._withUnsafeGuaranteedRef { sink in
+            sink.stats.writeRequests += 1
+            sink.pumpLocked()
+        }
+    }
+
+    static let onUnderflow: pa_stream_notify_cb_t = { _, userdata in
+        guard let userdata else { return }
+        Unmanaged<PulseAudioSink>.fromOpaque(userdata)._withUnsafeGuaranteedRef { sink in
+            sink.stats.underflows += 1
+            sink.logger.debug("PulseAudio underflow", metadata: ["played": "\(sink.timeline.played)"])
+        }
+    }
+}
+
+/// Counters kept by the callbacks. Guarded by the mainloop lock.
+struct PulseStatistics {
+    var writeRequests = 0
+    var underflows = 0
+}
+
+/// What the stream looks like now. Frames are on the output timeline unless said otherwise.
+public struct PulseDiagnostics: Sendable {
+    /// pa_stream_get_latency: written to the server but not yet heard, in seconds.
+    public var latency: Double?
+    /// The buffer attributes the server granted.
+    public var tlengthFrames = 0, prebufFrames = 0, minreqFrames = 0
+    /// Write requests (callbacks) and underflows since the stream opened.
+    public var writeRequests = 0, underflows = 0
+    /// Frames waiting in our ring.
+    public var ringFrames = 0
+    public var writtenFrames: Int64 = 0, playedFrames: Int64 = 0
+    /// pa_stream_get_time in server frames, and the server frame of timeline frame 0.
+    public var streamTimeFrames: Int64?
+    public var timelineOffset: Int64 = 0
+}

@@ -1,0 +1,187 @@
+// The PulseAudio output: one long-lived S16 playback stream for the whole queue (gapless: never reopened).
+// Threads: the engine's decode thread calls `write` (blocks while our ring is full) and `drain`; libpulse's
+// mainloop thread runs every callback (the write request moves samples from the ring to the server,
+// converting to S16 with the volume as gain); any thread reads positions, pauses, flushes or sets volume.
+// One lock guards everything here: libpulse's threaded-mainloop lock. This sink never writes silence.
+import CPulse
+import Logging
+import Playback
+
+public final class PulseAudioSink: AudioSink, @unchecked Sendable {
+    public let format: AudioFormat
+    let connection: PulseConnection
+    let logger: Logger
+    let channels: Int
+    /// Bytes per S16 frame on the stream.
+    let frameBytes: Int
+
+    /// The pa_stream; nil once closed. Guarded by the mainloop lock, like every var below.
+    var stream: OpaquePointer?
+    /// Float samples accepted by `write`, not yet sent to the server.
+    var ring: SampleRing
+    var timeline = OutputTimeline()
+    /// 1 at full volume (bit-exact), 0 when muted.
+    var gain: Float = 1
+    var paused = false
+    var closed = false
+    /// A flush is waiting for the server; writes wait for it to finish.
+    var flushing = false
+    /// Bumped by `flush` and `close`: a `write` or `drain` begun under an older value gives up.
+    var generation: UInt64 = 0
+    var failureLogged = false
+    var stats = PulseStatistics()
+
+    /// Connects (context then stream, both READY within `config.connectTimeout`) or throws `PulseError`.
+    public init(config: PulseConfig, logger: Logger) throws {
+        precondition(config.format.channels > 0 && config.format.sampleRate > 0, "invalid audio format")
+        format = config.format
+        channels = config.format.channels
+        frameBytes = 2 * config.format.channels
+        self.logger = logger
+        let deadline = PulseConnection.deadline(after: config.connectTimeout)
+        connection = try PulseConnection(
+            server: config.server, applicationName: config.applicationName, timeout: config.connectTimeout)
+        let ringFrames = max(1, Int(config.bufferSeconds * Double(format.sampleRate)))
+        ring = SampleRing(capacity: ringFrames * channels)
+        // If this throws, deinit closes whatever was opened.
+        try connection.withLock { try openStreamLocked(config: config, deadline: deadline) }
+    }
+
+    deinit {
+        close()
+    }
+
+    /// Whether a PulseAudio server answers at `server` (nil: libpulse's default) within `timeout` seconds.
+    public static func isServerReachable(_ server: String?, timeout: Double = 1) -> Bool {
+        (try? PulseConnection(server: server, applicationName: "queued probe", timeout: timeout)) != nil
+    }
+
+    // MARK: Decode thread
+
+    public func write(_ samples: [Float]) -> Bool {
+        precondition(samples.count % channels == 0, "write takes whole frames")
+        return connection.withLock {
+            connection.waitLocked { !flushing }
+            let generation = self.generation
+            var next = 0
+            while true {
+                guard generation == self.generation, usableLocked() else { return false }
+                if next == samples.count { return true }
+                let n = min(ring.free, samples.count - next)
+                if n == 0 {
+                    connection.waitLocked {
+                        ring.free > 0 || generation != self.generation || !usableLocked()
+                    }
+                    continue
+                }
+                ring.append(samples, next..<next + n)
+                timeline.accept(frames: Int64(n / channels))
+                next += n
+                pumpLocked()
+            }
+        }
+    }
+
+    public func drain() {
+        connection.withLock {
+            let generation = self.generation
+            guard !flushing, usableLocked(), let stream else { return }
+            // Everything we hold goes to the server now, beyond what it asked for: the end is near.
+            pumpLocked(everything: true)
+            let target = timeline.written
+            let outcome = connection.runOperationLocked(
+                deadline: nil, abort: { generation != self.generation || !usableLocked() }
+            ) { callback, userdata in
+                pa_stream_drain(stream, callback, userdata)
+            }
+            if outcome == .succeeded && generation == self.generation {
+                timeline.drained(through: target)
+            }
+        }
+    }
+
+    // MARK: Any thread
+
+    public func writtenFrames() -> Int64 {
+        connection.withLock { timeline.written }
+    }
+
+    public func playedFrames() -> Int64 {
+        connection.withLock { playedLocked() }
+    }
+
+    public func setPaused(_ paused: Bool) {
+        connection.withLock {
+            guard !closed, paused != self.paused else { return }
+            if paused {
+                _ = playedLocked()  // the position stays where the listener was
+                self.paused = true
+            }
+            defer { self.paused = paused }
+            guard usableLocked(), let stream else { return }
+            let outcome = connection.runOperationLocked(deadline: PulseConnection.deadline(after: 2)) {
+                callback, userdata in
+                pa_stream_cork(stream, paused ? 1 : 0, callback, userdata)
+            }
+            if outcome != .succeeded {
+                logger.warning("PulseAudio cork failed", metadata: ["paused": "\(paused)", "outcome": "\(outcome)"])
+            }
+        }
+    }
+
+    public func flush() {
+        connection.withLock {
+            guard !closed else { return }
+            _ = playedLocked()  // the heard position, now: the timeline continues from here
+            generation &+= 1
+            flushing = true
+            ring.removeAll()
+            timeline.flushed()
+            connection.signalLocked()  // a blocked write or drain gives up
+            defer {
+                flushing = false
+                connection.signalLocked()
+            }
+            guard usableLocked(), let stream else { return }
+            let deadline = PulseConnection.deadline(after: 2)
+            let flushed = connection.runOperationLocked(deadline: deadline) { callback, userdata in
+                pa_stream_flush(stream, callback, userdata)
+            }
+            // The server reset its write index to its read index; ask where that is.
+            let updated = connection.runOperationLocked(deadline: deadline) { callback, userdata in
+                pa_stream_update_timing_info(stream, callback, userdata)
+            }
+            guard flushed == .succeeded, updated == .succeeded, let info = pa_stream_get_timing_info(stream),
+                  info.pointee.write_index_corrupt == 0
+            else {
+                logger.warning("PulseAudio flush incomplete; positions may drift",
+                               metadata: ["flush": "\(flushed)", "timing": "\(updated)"])
+                return
+            }
+            timeline.rebase(serverWriteFrame: info.pointee.write_index / Int64(frameBytes))
+        }
+    }
+
+    public func setVolume(_ volume: Float, muted: Bool) {
+        connection.withLock {
+            gain = muted || volume.isNaN ? 0 : min(max(volume, 0), 1)
+        }
+    }
+
+    public func close() {
+        connection.withLock {
+            guard !closed else { return }
+            closed = true
+            generation &+= 1
+            ring.removeAll()
+            closeStreamLocked()
+            connection.signalLocked()
+        }
+        connection.close()
+    }
+
+    /// A snapshot of the stream's buffering and timing, for logs and tests.
+    public func diagnostics() -> PulseDiagnostics {
+        connection.withLock { diagnosticsLocked() }
+    }
+}

@@ -1,0 +1,68 @@
+// Owns an AVCodecContext for one stream. Fed packets and drained of frames by MediaReader on the decode
+// thread (FFmpeg may run its own codec threads inside).
+import CFFmpeg
+
+final class Decoder {
+    let context: UnsafeMutablePointer<AVCodecContext>
+    let timeBase: AVRational
+    private let frame: UnsafeMutablePointer<AVFrame>
+
+    init(stream: UnsafeMutablePointer<AVStream>, codec: UnsafePointer<AVCodec>, path: String) throws(MediaError) {
+        guard let context = avcodec_alloc_context3(codec), let frame = av_frame_alloc() else {
+            throw MediaError(operation: "open decoder", path: path, message: "out of memory")
+        }
+        self.context = context
+        self.frame = frame
+        timeBase = stream.pointee.time_base
+        do {
+            try check(avcodec_parameters_to_context(context, stream.pointee.codecpar), "open decoder")
+            context.pointee.pkt_timebase = stream.pointee.time_base
+            if codec.pointee.type == AVMEDIA_TYPE_VIDEO {
+                context.pointee.thread_count = 0  // one per core
+            }
+            try check(avcodec_open2(context, codec, nil), "open decoder")
+        } catch {
+            throw error.at(path)
+        }
+    }
+
+    deinit {
+        var optionalContext: UnsafeMutablePointer<AVCodecContext>? = context
+        avcodec_free_context(&optionalContext)
+        var optionalFrame: UnsafeMutablePointer<AVFrame>? = frame
+        av_frame_free(&optionalFrame)
+    }
+
+    /// Sends a packet (nil = end of stream, to drain). Returns false if the decoder is full (receive first).
+    func send(_ packet: Packet?) throws(MediaError) -> Bool {
+        let result = avcodec_send_packet(context, packet?.pointer)
+        if result == AVCodes.again { return false }
+        if result == AVCodes.eof { return true }
+        // A corrupt packet is not fatal for the item: FFmpeg's own tools skip it too.
+        if result == qd_averror(EINVAL) || result == qd_averror(ENOMEM) { try check(result, "decode") }
+        return true
+    }
+
+    enum Output {
+        case frame(UnsafeMutablePointer<AVFrame>)  // valid until the next receive; the caller may move its refs
+        case needInput
+        case finished
+    }
+
+    func receive() throws(MediaError) -> Output {
+        av_frame_unref(frame)
+        let result = avcodec_receive_frame(context, frame)
+        if result == AVCodes.again { return .needInput }
+        if result == AVCodes.eof { return .finished }
+        try check(result, "decode")
+        return .frame(frame)
+    }
+
+    func flush() { avcodec_flush_buffers(context) }
+
+    /// A frame's presentation time in seconds, when it has one.
+    func seconds(of frame: UnsafeMutablePointer<AVFrame>) -> Double? {
+        let pts = frame.pointee.best_effort_timestamp != AVCodes.noPTS ? frame.pointee.best_effort_timestamp : frame.pointee.pts
+        return pts == AVCodes.noPTS ? nil : Double(pts) * av_q2d(timeBase)
+    }
+}

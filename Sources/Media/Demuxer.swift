@@ -1,0 +1,92 @@
+// Owns an AVFormatContext reading from a ByteSource. Used by one MediaReader on the decode thread;
+// hands out packets per stream and never touches decoders.
+import CFFmpeg
+
+final class Demuxer {
+    private(set) var format: UnsafeMutablePointer<AVFormatContext>
+    private let io: AVIOBridge
+    let path: String
+
+    init(source: ByteSource, path: String) throws(MediaError) {
+        self.path = path
+        io = try AVIOBridge(source: source)
+        guard let context = avformat_alloc_context() else {
+            throw MediaError(operation: "open", path: path, message: "out of memory")
+        }
+        context.pointee.pb = io.context
+        context.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+        var optional: UnsafeMutablePointer<AVFormatContext>? = context
+        // The path is only a hint for probing by extension; bytes come from `io`.
+        let opened = avformat_open_input(&optional, path, nil, nil)
+        guard opened >= 0, let opened_ = optional else {
+            // avformat_open_input frees the context on failure.
+            throw (io.lastError ?? MediaError(code: opened, operation: "open", message: MediaError.text(for: opened)))
+                .at(path)
+        }
+        format = opened_
+        let info = avformat_find_stream_info(format, nil)
+        if info < 0 {
+            var closing: UnsafeMutablePointer<AVFormatContext>? = format
+            avformat_close_input(&closing)
+            throw MediaError(code: info, operation: "find stream info", path: path, message: MediaError.text(for: info))
+        }
+    }
+
+    deinit {
+        var optional: UnsafeMutablePointer<AVFormatContext>? = format
+        avformat_close_input(&optional)
+    }
+
+    func stream(_ index: Int) -> UnsafeMutablePointer<AVStream> {
+        format.pointee.streams[index]!
+    }
+
+    /// The best stream of a kind with a decoder available, or nil.
+    func bestStream(_ type: AVMediaType) -> (index: Int, codec: UnsafePointer<AVCodec>)? {
+        var codec: UnsafePointer<AVCodec>?
+        let index = av_find_best_stream(format, type, -1, -1, &codec, 0)
+        guard index >= 0, let codec else { return nil }
+        return (Int(index), codec)
+    }
+
+    /// Whether the file has a stream of this kind at all (decodable or not).
+    func hasStream(_ type: AVMediaType) -> Bool {
+        (0..<Int(format.pointee.nb_streams)).contains { stream($0).pointee.codecpar.pointee.codec_type == type }
+    }
+
+    /// The next packet, or nil at the end of the file.
+    func readPacket() throws(MediaError) -> Packet? {
+        let packet = try Packet()
+        let result = av_read_frame(format, packet.pointer)
+        if result == AVCodes.eof { return nil }
+        if result < 0 {
+            throw (io.lastError ?? MediaError(code: result, operation: "read", message: MediaError.text(for: result)))
+                .at(path)
+        }
+        return packet
+    }
+
+    /// Seeks so that the next packets start at or before `seconds` (from the file's time origin).
+    func seek(to seconds: Double) throws(MediaError) {
+        let timestamp = Int64(seconds * Double(AV_TIME_BASE))
+        do {
+            try check(avformat_seek_file(format, -1, Int64.min, timestamp, timestamp, 0), "seek")
+        } catch {
+            throw error.at(path)
+        }
+    }
+
+    /// The file's start time in seconds (0 when unknown).
+    var startTime: Double {
+        let start = format.pointee.start_time
+        return start == AVCodes.noPTS ? 0 : Double(start) / Double(AV_TIME_BASE)
+    }
+
+    /// A stream's declared end in seconds (start + duration), when the container says.
+    func declaredEnd(ofStream index: Int) -> Double? {
+        let s = stream(index).pointee
+        guard s.duration != AVCodes.noPTS, s.duration > 0 else { return nil }
+        let start = s.start_time == AVCodes.noPTS ? 0 : s.start_time
+        return Double(start + s.duration) * av_q2d(s.time_base)
+    }
+}

@@ -1,0 +1,116 @@
+// The audio half of MediaReader: decoded, converted to the output format, and cut sample-exactly to the
+// item's window — the start by the first frame's timestamp, the end by the declared duration (which is
+// what removes AAC's trailing encoder padding; FFmpeg 5.1 already drops the priming via the edit list).
+import CFFmpeg
+import DequeModule
+
+final class AudioTrack {
+    let index: Int
+    let decoder: Decoder
+    var converter: AudioConverter
+    var packets = Deque<Packet>()
+    /// Item time at which output begins (0, or a seek target).
+    var startAt: Double = 0
+    /// Frames handed out since `startAt`.
+    var emitted: Int64 = 0
+    var aligned = false
+    var sentEndOfStream = false
+    var decoderFinished = false
+    var finished = false
+
+    init(index: Int, decoder: Decoder, converter: AudioConverter) {
+        self.index = index
+        self.decoder = decoder
+        self.converter = converter
+    }
+
+    func restart(at seconds: Double) {
+        packets.removeAll()
+        decoder.flush()
+        converter = AudioConverter(outputRate: converter.outputRate, outputChannels: converter.outputChannels)
+        startAt = seconds
+        emitted = 0
+        aligned = false
+        sentEndOfStream = false
+        decoderFinished = false
+        finished = false
+    }
+}
+
+extension MediaReader {
+    /// The next chunk of audio for the item (interleaved Float32 at the output format), or nil when the
+    /// item's audio is complete. Returns nil at once for items without audio.
+    public func readAudio() throws(MediaError) -> [Float]? {
+        guard let track = audio, !track.finished else { return nil }
+        let channels = options.channels
+        let rate = Double(options.sampleRate)
+        let endFrames = timing.end.map { Int64((($0 - track.startAt) * rate).rounded()) }
+        while true {
+            if let endFrames, track.emitted >= endFrames {
+                track.finished = true
+                return nil
+            }
+            if track.decoderFinished {
+                // Only a longer video track keeps the item going: its audio continues as silence.
+                guard timing.padsAudio, let endFrames else {
+                    track.finished = true
+                    return nil
+                }
+                let count = Int(min(endFrames - track.emitted, 4096))
+                track.emitted += Int64(count)
+                return [Float](repeating: 0, count: count * channels)
+            }
+            var samples: [Float]
+            switch try track.decoder.receive() {
+            case .frame(let frame):
+                let itemTime = track.decoder.seconds(of: frame).map { $0 - origin }
+                samples = try track.converter.convert(frame)
+                if !track.aligned {
+                    samples = align(samples, startingAt: itemTime ?? track.startAt, track: track, rate: rate)
+                    if samples.isEmpty { continue }
+                }
+            case .needInput:
+                if track.packets.isEmpty, try !demux(until: track.index) {
+                    if !track.sentEndOfStream {
+                        track.sentEndOfStream = true
+                        _ = try track.decoder.send(nil)
+                    }
+                    continue
+                }
+                if let packet = track.packets.first, try track.decoder.send(packet) {
+                    track.packets.removeFirst()
+                }
+                continue
+            case .finished:
+                track.decoderFinished = true
+                samples = try track.converter.drain()
+            }
+            var count = samples.count / channels
+            if let endFrames, track.emitted + Int64(count) > endFrames {
+                count = Int(endFrames - track.emitted)
+                samples.removeLast(samples.count - count * channels)
+            }
+            track.emitted += Int64(count)
+            if count > 0 { return samples }
+        }
+    }
+
+    /// Places the first decoded chunk on the item timeline: samples before `startAt` are cut (a window
+    /// start or a seek lands inside a frame); a late audio start in a file with video is filled with
+    /// silence so sound and picture stay in sync.
+    private func align(_ samples: [Float], startingAt itemTime: Double, track: AudioTrack, rate: Double) -> [Float] {
+        let channels = options.channels
+        let offset = Int(((itemTime - track.startAt) * rate).rounded())
+        if offset < 0 {
+            let drop = min(-offset, samples.count / channels)
+            if drop == samples.count / channels { return [] }  // wholly before the start: keep aligning
+            track.aligned = true
+            return Array(samples[(drop * channels)...])
+        }
+        track.aligned = true
+        if offset > 0 && hasVideo {
+            return [Float](repeating: 0, count: min(offset, Int(rate)) * channels) + samples
+        }
+        return samples
+    }
+}

@@ -1,0 +1,144 @@
+// One item's media, opened from a ByteSource and read as two timed streams on the item timeline: audio as
+// interleaved Float32 chunks at the output format, pictures as VideoFrames. Owned and used by the engine's
+// decode thread only (not thread-safe). Packets of the stream not being asked for wait in a per-stream
+// queue, so audio and video can be pulled at their own pace whatever the file's interleaving.
+import CFFmpeg
+import DequeModule
+
+public struct MediaReaderOptions: Sendable {
+    public var sampleRate: Int = 48_000
+    public var channels: Int = 2
+    /// Play only [start, end) of the file (seconds from the file's origin).
+    public var start: Double?
+    public var end: Double?
+    public var shortestTrack: Bool = false
+    /// How long a still image is shown.
+    public var stillDuration: Double = 10
+    /// Decode pictures at all (false with no video output; the video track still shapes the timing).
+    public var decodeVideo: Bool = true
+    public init() {}
+}
+
+public final class MediaReader {
+    public let path: String
+    public let options: MediaReaderOptions
+    public let hasAudio: Bool
+    public let hasVideo: Bool
+    public let isStill: Bool
+    public let timing: ItemTiming
+    /// Frames per second of the video track (25 when the file does not say).
+    public let frameRate: Double
+
+    let demuxer: Demuxer
+    /// Media time of item time 0.
+    let origin: Double
+    var audio: AudioTrack?
+    var video: VideoTrack?
+    var demuxFinished = false
+
+    public convenience init(path: String, options: MediaReaderOptions = MediaReaderOptions()) throws(MediaError) {
+        try self.init(source: FileByteSource(path: path), path: path, options: options)
+    }
+
+    public init(source: ByteSource, path: String, options: MediaReaderOptions) throws(MediaError) {
+        self.path = path
+        self.options = options
+        let demuxer = try Demuxer(source: source, path: path)
+        let origin = demuxer.startTime + (options.start ?? 0)
+        self.demuxer = demuxer
+        self.origin = origin
+
+        let audioStream = demuxer.bestStream(AVMEDIA_TYPE_AUDIO)
+        var videoStream = demuxer.bestStream(AVMEDIA_TYPE_VIDEO)
+        if let found = videoStream,
+            demuxer.stream(found.index).pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0
+        {
+            videoStream = nil  // cover art, not a video track
+        }
+        guard audioStream != nil || videoStream != nil else {
+            let undecodable = demuxer.hasStream(AVMEDIA_TYPE_AUDIO) || demuxer.hasStream(AVMEDIA_TYPE_VIDEO)
+            throw MediaError(
+                operation: "open", path: path,
+                message: undecodable ? "unsupported codec: no decoder for its audio or video" : "no audio or video stream")
+        }
+        hasAudio = audioStream != nil
+        hasVideo = videoStream != nil
+        let formatName = String(cString: demuxer.format.pointee.iformat.pointee.name)
+        isStill = audioStream == nil && (formatName.hasPrefix("image2") || formatName.hasSuffix("_pipe"))
+
+        var rate = 25.0
+        if let videoStream {
+            let stream = demuxer.stream(videoStream.index)
+            let guess = av_guess_frame_rate(demuxer.format, stream, nil)
+            if guess.num > 0 && guess.den > 0 { rate = av_q2d(guess) }
+        }
+        frameRate = rate
+
+        let windowEnd = options.end.map { $0 - (options.start ?? 0) }
+        let formatEnd: Double? = {
+            let duration = demuxer.format.pointee.duration
+            return duration > 0 ? Double(duration) / Double(AV_TIME_BASE) + demuxer.startTime : nil
+        }()
+        var audioEnd: Double?
+        if let audioStream {
+            // Trim to the declared end only when the container counts in samples (MP4, FLAC, WAV…): that is
+            // where encoder padding is declared; a coarse clock (Matroska's ms) would cut real samples.
+            let base = demuxer.stream(audioStream.index).pointee.time_base
+            let codecRate = demuxer.stream(audioStream.index).pointee.codecpar.pointee.sample_rate
+            if base.num > 0, Double(base.den) / Double(base.num) >= Double(codecRate) {
+                audioEnd = demuxer.declaredEnd(ofStream: audioStream.index).map { $0 - origin }
+            }
+        }
+        var videoEnd: Double?
+        if isStill {
+            videoEnd = options.stillDuration
+        } else if let videoStream {
+            videoEnd = (demuxer.declaredEnd(ofStream: videoStream.index) ?? formatEnd).map { $0 - origin }
+        }
+        timing = ItemTiming(
+            audioEnd: audioEnd, videoEnd: videoEnd, windowEnd: windowEnd,
+            shortestTrack: options.shortestTrack && audioStream != nil && videoStream != nil)
+
+        if let audioStream {
+            audio = try AudioTrack(
+                index: audioStream.index, decoder: Decoder(stream: demuxer.stream(audioStream.index), codec: audioStream.codec, path: path),
+                converter: AudioConverter(outputRate: options.sampleRate, outputChannels: options.channels))
+        }
+        if let videoStream, options.decodeVideo {
+            video = try VideoTrack(
+                index: videoStream.index, decoder: Decoder(stream: demuxer.stream(videoStream.index), codec: videoStream.codec, path: path),
+                frameDuration: 1 / rate)
+        }
+        if let start = options.start, start > 0 {
+            try demuxer.seek(to: origin)
+        }
+    }
+
+    /// The item's length in seconds when it can be known before playing it through.
+    public var duration: Double? { timing.end }
+
+    /// Restarts reading at `seconds` of item time (a user's seek).
+    public func seek(to seconds: Double) throws(MediaError) {
+        try demuxer.seek(to: origin + max(0, seconds))
+        demuxFinished = false
+        audio?.restart(at: max(0, seconds))
+        video?.restart(at: max(0, seconds))
+    }
+
+    /// Reads packets until one for `stream` is queued; false at the end of the file.
+    func demux(until stream: Int) throws(MediaError) -> Bool {
+        while !demuxFinished {
+            guard let packet = try demuxer.readPacket() else {
+                demuxFinished = true
+                return false
+            }
+            if packet.streamIndex == audio?.index {
+                audio?.packets.append(packet)
+            } else if packet.streamIndex == video?.index {
+                video?.packets.append(packet)
+            }
+            if packet.streamIndex == stream { return true }
+        }
+        return false
+    }
+}

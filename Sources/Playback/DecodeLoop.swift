@@ -1,0 +1,296 @@
+// The decode thread: opens items (the next one ahead of time), pulls audio and pictures from their
+// MediaReaders and feeds the audio sink and the picture queue, placing every play of an item right after
+// the previous one on the output timeline — that adjacency is what makes transitions and loop seams
+// gapless. It blocks only in the audio sink's `write` (back-pressure) or waiting for queue space/work.
+// Owns the readers; touches shared state only under EngineCore's lock.
+import Foundation
+import Media
+import QueueModel
+
+final class DecodeLoop: @unchecked Sendable {
+    private let engine: PlayerEngine
+    private var core: EngineCore { engine.core }
+    private var rate: Double { Double(engine.audio.format.sampleRate) }
+    /// The serial this thread is working for.
+    private var serial = -1
+    private var active: ActiveItem?
+    private var prepared: PreparedItem?
+    /// The play whose successor was last prepared (or found to have none).
+    private var preparedFor: Cursor?
+    private var consecutiveFailures = 0
+
+    init(engine: PlayerEngine) {
+        self.engine = engine
+    }
+
+    func run() {
+        while true {
+            core.lock()
+            while !core.shared.shuttingDown && core.shared.startRequest == nil
+                && (active == nil || active?.serial != core.shared.serial)
+            {
+                active = nil
+                core.wait(timeout: 0.5)
+            }
+            if core.shared.shuttingDown {
+                core.unlock()
+                break
+            }
+            let request = core.shared.startRequest
+            core.shared.startRequest = nil
+            core.unlock()
+            if let request {
+                begin(request)
+            } else {
+                step()
+            }
+        }
+        active = nil
+        prepared = nil
+    }
+
+    // MARK: Starting items
+
+    private func begin(_ request: StartRequest) {
+        serial = request.serial
+        active = nil
+        // The cut flushed already; flush again here in case this thread wrote stale audio after it.
+        engine.audio.flush()
+        start(request.cursor, position: request.position, at: engine.audio.writtenFrames(), continuesPlay: request.continuesPlay)
+    }
+
+    /// Opens `cursor`'s item and makes it the active one, starting at `startFrame` on the timeline. An item
+    /// that fails to open is recorded as a failed play and the next one is tried, until a full pass of
+    /// the queue has failed.
+    private func start(_ first: Cursor, position: Double, at startFrame: Int64, continuesPlay: Bool) {
+        var cursor = first
+        var position = position
+        while true {
+            guard let item = core.locked({ $0.serial == serial ? $0.queue.entry(cursor.id)?.item : nil }) else { return }
+            let opened = open(cursor, item: item, position: position)
+            switch opened {
+            case .success(let reader):
+                let showsVideo = engine.video != nil && reader.hasVideo
+                let segment = Segment(
+                    serial: serial, cursor: cursor, startFrame: startFrame, itemOffset: position,
+                    duration: reader.duration, showsVideo: showsVideo, continuesPlay: continuesPlay)
+                let accepted = core.locked { shared -> Bool in
+                    guard shared.serial == serial else { return false }
+                    shared.segments.append(segment)
+                    if let duration = reader.duration { shared.queue.setKnownDuration(cursor.id, duration) }
+                    return true
+                }
+                if accepted {
+                    active = ActiveItem(cursor: cursor, reader: reader, serial: serial, startFrame: startFrame, itemOffset: position, showsVideo: showsVideo)
+                }
+                return
+            case .failure(let error):
+                core.logger.error("item \(cursor.id) failed: \(error.description)")
+                consecutiveFailures += 1
+                let next = core.locked { shared -> Cursor? in
+                    guard shared.serial == serial else { return nil }
+                    var segment = Segment(
+                        serial: serial, cursor: cursor, startFrame: startFrame, itemOffset: 0, duration: nil,
+                        showsVideo: false, continuesPlay: false)
+                    segment.failure = error.description
+                    segment.endFrame = startFrame
+                    shared.segments.append(segment)
+                    if consecutiveFailures >= max(1, shared.queue.count) {
+                        shared.stopError = "every item in the queue failed to play (last: \(error.description))"
+                        shared.timelineComplete = true
+                        return nil
+                    }
+                    let next = shared.queue.successor(of: cursor)
+                    if next == nil { shared.timelineComplete = true }
+                    return next
+                }
+                guard let next else { return }
+                cursor = next
+                position = 0
+            }
+        }
+    }
+
+    private func open(_ cursor: Cursor, item: MediaItem, position: Double) -> Result<MediaReader, MediaError> {
+        if let prepared, prepared.cursor == cursor, prepared.item == item, position == 0 {
+            self.prepared = nil
+            return prepared.result
+        }
+        prepared = nil
+        var options = MediaReaderOptions()
+        options.sampleRate = engine.audio.format.sampleRate
+        options.channels = engine.audio.format.channels
+        options.start = item.start
+        options.end = item.end
+        options.shortestTrack = item.shortestTrack ?? engine.config.shortestTrack
+        options.stillDuration = item.duration ?? engine.config.stillDuration
+        options.decodeVideo = engine.video != nil
+        do {
+            let reader = try MediaReader(path: Self.path(of: item.uri), options: options)
+            if position > 0 { try reader.seek(to: position) }
+            return .success(reader)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Items are absolute paths or file:// URLs.
+    static func path(of uri: String) -> String {
+        guard uri.hasPrefix("file://") else { return uri }
+        let rest = uri.dropFirst("file://".count)
+        let path = rest.hasPrefix("/") ? String(rest) : String(rest.drop { $0 != "/" })
+        return path.removingPercentEncoding ?? path
+    }
+
+    /// Opens the item that follows the active one while the active one plays.
+    private func prepareNext(after item: ActiveItem) {
+        preparedFor = item.cursor
+        guard let (next, entry) = core.locked({ shared -> (Cursor, MediaItem)? in
+            guard let next = shared.queue.successor(of: item.cursor), let entry = shared.queue.entry(next.id) else { return nil }
+            return (next, entry.item)
+        }) else { return }
+        prepared = PreparedItem(after: item.cursor, cursor: next, item: entry, result: open(next, item: entry, position: 0))
+    }
+
+    // MARK: Feeding
+
+    private func step() {
+        guard let item = active else { return }
+        if preparedFor != item.cursor && item.audioFrames > 0 { prepareNext(after: item) }
+        let audioTime = item.itemOffset + Double(item.audioFrames) / rate
+        if item.showsVideo && !item.videoDone && item.videoHorizon < audioTime + engine.config.videoLead {
+            let full = core.locked { $0.frames.count >= engine.config.frameQueueCapacity }
+            if !full {
+                feedVideo(item)
+                return
+            }
+            if item.audioDone {
+                core.locked { _ in core.wait(timeout: 0.005) }
+                return
+            }
+        }
+        if !item.audioDone {
+            feedAudio(item)
+            return
+        }
+        if item.videoDone || !item.showsVideo { finish(item) }
+    }
+
+    private func feedVideo(_ item: ActiveItem) {
+        do {
+            guard let frame = try item.reader.readVideo() else {
+                item.videoDone = true
+                return
+            }
+            item.videoHorizon = frame.pts + frame.duration
+            let timed = TimedFrame(
+                serial: item.serial, cursor: item.cursor,
+                time: Double(item.startFrame) / rate + (frame.pts - item.itemOffset), frame: frame)
+            core.locked { shared in
+                if shared.serial == item.serial { shared.frames.append(timed) }
+            }
+        } catch {
+            fail(item, error)
+        }
+    }
+
+    private func feedAudio(_ item: ActiveItem) {
+        var chunk: [Float]?
+        if !item.audioSourceDone {
+            do {
+                chunk = try item.reader.readAudio()
+            } catch {
+                fail(item, error)
+                return
+            }
+            if chunk == nil { item.audioSourceDone = true }
+        }
+        if item.audioSourceDone {
+            // Past its own audio (or with none), an item with pictures keeps the clock going with silence
+            // up to where its pictures are decoded, and finally to the picture's end.
+            guard item.reader.hasVideo else {
+                item.audioDone = true
+                return
+            }
+            let pictureEnd = item.showsVideo && !item.videoDone ? item.videoHorizon : (item.reader.videoEnd ?? item.videoHorizon)
+            let target = Int64(((pictureEnd - item.itemOffset) * rate).rounded())
+            if item.audioFrames >= target {
+                if item.videoDone || !item.showsVideo { item.audioDone = true }
+                return
+            }
+            let count = Int(min(target - item.audioFrames, Int64(rate / 20)))
+            chunk = [Float](repeating: 0, count: count * engine.audio.format.channels)
+        }
+        guard let chunk else { return }
+        if engine.audio.write(chunk) {
+            item.audioFrames += Int64(chunk.count / engine.audio.format.channels)
+        }
+    }
+
+    /// A read error: the item ends where it got to, reported with reason `error`.
+    private func fail(_ item: ActiveItem, _ error: MediaError) {
+        core.logger.error("item \(item.cursor.id) failed while playing: \(error.description)")
+        item.failure = error.description
+        item.audioDone = true
+        item.videoDone = true
+    }
+
+    /// The active item is fully written: close its segment and start the next play right after it.
+    private func finish(_ item: ActiveItem) {
+        active = nil
+        let endFrame = item.startFrame + item.audioFrames
+        if item.failure == nil { consecutiveFailures = 0 }
+        let next = core.locked { shared -> Cursor? in
+            guard shared.serial == item.serial else { return nil }
+            if let index = shared.segments.lastIndex(where: { $0.cursor == item.cursor && $0.endFrame == nil }) {
+                shared.segments[index].endFrame = endFrame
+                shared.segments[index].failure = item.failure
+            }
+            let next = shared.queue.successor(of: item.cursor)
+            if next == nil { shared.timelineComplete = true }
+            return next
+        }
+        if let next {
+            start(next, position: 0, at: endFrame, continuesPlay: false)
+        } else if core.locked({ $0.serial == item.serial }) {
+            engine.audio.drain()
+        }
+    }
+}
+
+/// Decode-side state of the item being fed. Decode thread only.
+final class ActiveItem {
+    let cursor: Cursor
+    let reader: MediaReader
+    let serial: Int
+    let startFrame: Int64
+    let itemOffset: Double
+    let showsVideo: Bool
+    /// Frames of this item written to the audio sink (silence included).
+    var audioFrames: Int64 = 0
+    var audioSourceDone = false
+    var audioDone = false
+    var videoDone = false
+    /// Item time up to which pictures are queued.
+    var videoHorizon: Double
+    var failure: String?
+
+    init(cursor: Cursor, reader: MediaReader, serial: Int, startFrame: Int64, itemOffset: Double, showsVideo: Bool) {
+        self.cursor = cursor
+        self.reader = reader
+        self.serial = serial
+        self.startFrame = startFrame
+        self.itemOffset = itemOffset
+        self.showsVideo = showsVideo
+        videoHorizon = itemOffset
+        videoDone = !showsVideo
+    }
+}
+
+/// The item after the active one, opened ahead of time.
+struct PreparedItem {
+    let after: Cursor
+    let cursor: Cursor
+    let item: MediaItem
+    let result: Result<MediaReader, MediaError>
+}

@@ -1,0 +1,73 @@
+// Queue edits through the engine: each one changes the queue under the lock, raises queueChanged, and
+// cuts playback when it removes what is being heard.
+import QueueModel
+
+extension PlayerEngine {
+    @discardableResult
+    public func add(_ items: [MediaItem]) throws -> [ItemID] {
+        try edit { try $0.append(items) }
+    }
+
+    @discardableResult
+    public func insert(_ items: [MediaItem], at index: Int) throws -> [ItemID] {
+        try edit { try $0.insert(items, at: index) }
+    }
+
+    @discardableResult
+    public func insert(_ items: [MediaItem], after id: ItemID) throws -> [ItemID] {
+        try edit { try $0.insert(items, after: id) }
+    }
+
+    public func move(_ id: ItemID, to index: Int) throws {
+        try edit { try $0.move(id, to: index) }
+    }
+
+    public func update(_ id: ItemID, _ change: (inout MediaItem) -> Void) throws {
+        try edit { try $0.update(id, change) }
+    }
+
+    public func setQueueLoops(_ loops: Int) throws {
+        try edit { try $0.setLoops(loops) }
+    }
+
+    /// Removes items; removing the item being heard ends it (`removed`) and plays the one after it.
+    @discardableResult
+    public func remove(_ ids: [ItemID]) -> [ItemID] {
+        core.locked { shared in
+            let before = shared.queue.version
+            let heard = shared.audibleSegment?.cursor ?? shared.startRequest?.cursor
+            let removed = shared.queue.remove(ids)
+            shared.noteQueueChange(from: before)
+            if let heard, removed.contains(heard.id) {
+                cut(&shared, to: shared.queue.successor(of: heard), endReason: .removed)
+                if shared.startRequest == nil { shared.updateStatus { $0.state = .idle } }
+            }
+            return removed
+        }
+    }
+
+    /// Empties the queue; what is playing ends (`removed`).
+    public func clear() {
+        core.locked { shared in
+            let before = shared.queue.version
+            let playing = shared.audibleSegment != nil || shared.startRequest != nil
+            shared.queue.clear()
+            shared.noteQueueChange(from: before)
+            if playing {
+                cut(&shared, to: nil, endReason: .removed)
+                shared.updateStatus { $0.state = .idle }
+            }
+            shared.resumeCursor = nil
+        }
+    }
+
+    private func edit<R>(_ body: (inout PlayQueue) throws -> R) throws -> R {
+        try core.locked { shared in
+            let before = shared.queue.version
+            let result = try body(&shared.queue)
+            shared.noteQueueChange(from: before)
+            return result
+        }
+    }
+
+}

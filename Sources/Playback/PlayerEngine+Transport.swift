@@ -1,0 +1,133 @@
+// Transport commands: play, pause, stop, next, previous, jump, seek, volume. Each is a state change
+// under the lock; the ones that change what is heard go through `cut`, which ends the audible item with
+// a reason, drops everything queued ahead of the listener, and asks the decode thread for a new start.
+import QueueModel
+
+extension PlayerEngine {
+    /// Plays `id` from its start, or resumes / starts playback when `id` is nil.
+    public func play(id: ItemID? = nil) throws {
+        try core.locked { shared in
+            if let id {
+                guard let cursor = shared.queue.cursor(for: id) else { throw PlayerError.itemNotFound(id) }
+                cut(&shared, to: cursor, endReason: .skipped)
+                resume(&shared)
+                return
+            }
+            switch shared.status.state {
+            case .playing: return
+            case .paused: resume(&shared)
+            case .idle, .stopped:
+                guard let cursor = shared.resumeCursor.flatMap({ shared.queue.entry($0.id) != nil ? $0 : nil })
+                    ?? shared.queue.first()
+                else { throw PlayerError.queueEmpty }
+                cut(&shared, to: cursor, endReason: nil)
+                resume(&shared)
+            }
+        }
+    }
+
+    public func pause() {
+        core.locked { shared in
+            guard shared.status.state == .playing else { return }
+            audio.setPaused(true)
+            shared.updateStatus { $0.state = .paused }
+        }
+    }
+
+    public func toggle() throws {
+        let state = core.locked { $0.status.state }
+        if state == .playing { pause() } else { try play() }
+    }
+
+    /// Stops: the item ends (`stopped`), the screen goes black; `play` starts that item again.
+    public func stop() {
+        core.locked { shared in
+            guard shared.status.state == .playing || shared.status.state == .paused else { return }
+            shared.resumeCursor = referenceCursor(shared).map { Cursor(id: $0.id, play: 1, pass: $0.pass) }
+            cut(&shared, to: nil, endReason: .stopped)
+            shared.updateStatus {
+                $0.state = .stopped
+                $0.currentID = nil
+                $0.play = 0
+                $0.duration = nil
+            }
+        }
+    }
+
+    /// Skips to the next item (the current one ends `skipped`); past the last one playback goes idle.
+    public func next() throws {
+        try core.locked { shared in
+            guard let cursor = referenceCursor(shared) else { throw PlayerError.badState("nothing is playing") }
+            let target = shared.queue.following(cursor)
+            cut(&shared, to: target, endReason: .skipped)
+            if target == nil { shared.updateStatus { $0.state = .idle; $0.currentID = nil } }
+        }
+    }
+
+    public func previous() throws {
+        try core.locked { shared in
+            guard let cursor = referenceCursor(shared) else { throw PlayerError.badState("nothing is playing") }
+            cut(&shared, to: shared.queue.preceding(cursor), endReason: .skipped)
+        }
+    }
+
+    /// Moves within the current item (seconds; `relative` adds to the current position).
+    public func seek(to position: Double, relative: Bool = false) throws {
+        try core.locked { shared in
+            guard let segment = shared.audibleSegment else { throw PlayerError.badState("nothing is playing") }
+            var target = relative ? self.position(in: segment) + position : position
+            if let duration = segment.duration { target = min(target, max(0, duration - 0.001)) }
+            cut(&shared, to: segment.cursor, position: max(0, target), endReason: nil, continuesPlay: true)
+        }
+    }
+
+    /// Volume 0...100 and mute, applied without reopening the audio stream.
+    public func setVolume(_ volume: Int? = nil, muted: Bool? = nil) {
+        core.locked { shared in
+            shared.updateStatus {
+                if let volume { $0.volume = max(0, min(100, volume)) }
+                if let muted { $0.muted = muted }
+            }
+            audio.setVolume(Float(shared.status.volume) / 100, muted: shared.status.muted)
+        }
+    }
+
+    // MARK: Internals (caller holds the lock)
+
+    /// The play that commands refer to: the one heard now, else the one about to start.
+    func referenceCursor(_ shared: EngineCore.Shared) -> Cursor? {
+        shared.audibleSegment?.cursor ?? shared.startRequest?.cursor ?? shared.segments.first?.cursor
+    }
+
+    private func resume(_ shared: inout EngineCore.Shared) {
+        audio.setPaused(false)
+        shared.stopError = nil
+        shared.updateStatus {
+            $0.state = .playing
+            $0.error = nil
+        }
+    }
+
+    /// Ends the audible play with `endReason` (nil: a seek, the play goes on), drops everything decoded
+    /// ahead, and asks the decode thread to start `target` at `position` (nil: nothing more plays).
+    func cut(
+        _ shared: inout EngineCore.Shared, to target: Cursor?, position: Double = 0, endReason: EndReason?,
+        continuesPlay: Bool = false
+    ) {
+        shared.serial += 1
+        if let endReason, let heard = shared.audibleSegment {
+            shared.events.append(.itemEnded(id: heard.cursor.id, play: heard.cursor.play, reason: endReason, error: nil))
+            let before = shared.queue.version
+            shared.queue.finish(heard.cursor, reason: endReason, error: nil)
+            shared.noteQueueChange(from: before)
+        }
+        shared.segments.removeAll()
+        shared.frames.removeAll()
+        shared.timelineComplete = false
+        shared.startRequest = target.map {
+            StartRequest(serial: shared.serial, cursor: $0, position: position, continuesPlay: continuesPlay)
+        }
+        // Wakes a decode thread blocked in write; it flushes again itself before writing the new start.
+        audio.flush()
+    }
+}

@@ -1,0 +1,134 @@
+// The player: owns the queue and the two playback threads (decode → audio sink and picture queue;
+// presenter → video sink and events). Public methods may be called from any thread; they change shared
+// state under EngineCore's lock and wake the threads, never blocking on I/O themselves (except a brief
+// audio flush on a cut).
+import Foundation
+import Logging
+import Media
+import QueueModel
+
+public struct EngineConfig: Sendable {
+    /// End A/V items at their shortest track by default (per item `shortestTrack` overrides).
+    public var shortestTrack = false
+    /// How long a still image is shown when its item gives no duration.
+    public var stillDuration = 10.0
+    /// Progress events every this many seconds of play (0 = none).
+    public var progressInterval = 1.0
+    /// Run as fast as possible: pictures shown as soon as decoded (use with an untimed audio sink).
+    public var untimed = false
+    /// Decoded pictures queued ahead of the clock, at most.
+    public var frameQueueCapacity = 12
+    /// Pictures are decoded this many seconds ahead of the audio written.
+    public var videoLead = 0.1
+    /// Called after each picture is shown (tests and probes). Presenter thread.
+    public var onFramePresented: (@Sendable (PresentedFrame) -> Void)?
+    public init() {}
+}
+
+public final class PlayerEngine: @unchecked Sendable {
+    let core: EngineCore
+    let audio: AudioSink
+    let video: VideoSink?
+    let config: EngineConfig
+    private var decodeThread: Thread?
+    private var presenterThread: Thread?
+    private let finished = DispatchGroup()
+
+    public init(
+        config: EngineConfig, audio: AudioSink, video: VideoSink?, queueLoops: Int = 1, logger: Logger,
+        onEvent: @escaping @Sendable (PlayerEvent) -> Void
+    ) {
+        self.config = config
+        self.audio = audio
+        self.video = video
+        core = EngineCore(queue: PlayQueue(loops: queueLoops), logger: logger, observer: onEvent)
+    }
+
+    /// Starts the decode and presenter threads. The video sink is opened on the presenter thread; an
+    /// error opening it is thrown here.
+    public func start() throws {
+        let opened = OpenResult()
+        let decode = DecodeLoop(engine: self)
+        let presenter = Presenter(engine: self)
+        finished.enter()
+        finished.enter()
+        let decodeThread = Thread { [finished] in
+            decode.run()
+            finished.leave()
+        }
+        decodeThread.name = "queued.decode"
+        decodeThread.stackSize = 4 << 20
+        let presenterThread = Thread { [finished] in
+            presenter.run(opened: opened)
+            finished.leave()
+        }
+        presenterThread.name = "queued.present"
+        self.decodeThread = decodeThread
+        self.presenterThread = presenterThread
+        presenterThread.start()
+        if let error = opened.wait() {
+            decodeThread.start()  // so that shutdown's wait completes
+            shutdown()
+            throw error
+        }
+        decodeThread.start()
+    }
+
+    /// Stops playback and both threads, closes the sinks. Blocks until the threads are gone.
+    public func shutdown() {
+        core.locked { shared in
+            shared.shuttingDown = true
+            shared.startRequest = nil
+        }
+        audio.close()
+        finished.wait()
+    }
+
+    // MARK: Reading state
+
+    public func status() -> PlayerStatus {
+        core.locked { shared in
+            var status = shared.status
+            if let segment = shared.audibleSegment {
+                status.position = position(in: segment)
+            }
+            return status
+        }
+    }
+
+    public func queue() -> PlayQueue { core.locked { $0.queue } }
+
+    /// Pictures dropped because they were late.
+    public func droppedFrames() -> Int { core.locked { $0.droppedFrames } }
+
+    /// Seconds into the segment's item at the listener's current position.
+    func position(in segment: Segment) -> Double {
+        let heard = audio.playedFrames()
+        let rate = Double(audio.format.sampleRate)
+        let end = segment.endFrame ?? Int64.max
+        return segment.itemOffset + Double(min(max(heard, segment.startFrame), end) - segment.startFrame) / rate
+    }
+}
+
+/// The presenter thread's answer to "did the video output open?".
+final class OpenResult: @unchecked Sendable {
+    private let semaphore = DispatchSemaphore(value: 0)
+    private var error: Error?
+
+    func succeed() { semaphore.signal() }
+    func fail(_ error: Error) {
+        self.error = error
+        semaphore.signal()
+    }
+    func wait() -> Error? {
+        semaphore.wait()
+        return error
+    }
+}
+
+extension EngineCore.Shared {
+    /// The segment the listener is in now: started and not yet ended.
+    var audibleSegment: Segment? {
+        segments.first { $0.announcedStart && !$0.announcedEnd }
+    }
+}

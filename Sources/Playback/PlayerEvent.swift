@@ -1,0 +1,49 @@
+// What the engine tells its observers (the control layer, the daemon's log, tests), in the order it happened.
+import Media
+import QueueModel
+
+public enum PlayerState: String, Sendable, Codable, CaseIterable {
+    case idle  // nothing to play: empty queue, or played through
+    case playing
+    case paused
+    case stopped  // stopped by the user, or because every item failed (then `error` says why)
+}
+
+public struct PlayerStatus: Sendable, Equatable {
+    public var state: PlayerState = .idle
+    public var currentID: ItemID?
+    /// Seconds into the current item.
+    public var position: Double = 0
+    public var duration: Double?
+    public var play: Int = 0
+    /// 0...100.
+    public var volume: Int = 100
+    public var muted = false
+    public var queueLoops = 1
+    public var queueVersion: UInt64 = 0
+    /// Why playback stopped on its own, when it did.
+    public var error: String?
+    public init() {}
+}
+
+public enum PlayerEvent: Sendable, Equatable {
+    case statusChanged(PlayerStatus)
+    case progress(id: ItemID, position: Double, duration: Double?, play: Int)
+    /// `wallClock` is when the first picture was on screen (first sample heard for audio-only items), in
+    /// seconds since the Unix epoch; `timeline` is the same instant on the output timeline.
+    case itemStarted(id: ItemID, play: Int, wallClock: Double, timeline: Double)
+    case itemEnded(id: ItemID, play: Int, reason: EndReason, error: String?)
+    case queueChanged(version: UInt64)
+}
+
+/// A picture as the presenter showed it, for tests and probes: which item, where on the output timeline.
+public struct PresentedFrame: Sendable {
+    public var id: ItemID
+    public var play: Int
+    /// Seconds on the output timeline at which the picture was due.
+    public var timeline: Double
+    /// The picture's time within its item.
+    public var itemTime: Double
+    /// The picture itself (tests read its pixels).
+    public var frame: VideoFrame
+}

@@ -1,0 +1,187 @@
+// The presenter thread: the video sink's one thread (SDL wants all its calls on one thread). It shows
+// each queued picture when the master clock (the audio sink's heard position) reaches its time,
+// dropping pictures that are already late, and it announces what the listener reaches on the timeline:
+// item started / ended, progress, and the end of the queue. Owns the video sink.
+import Foundation
+import Media
+import QueueModel
+
+final class Presenter: @unchecked Sendable {
+    private let engine: PlayerEngine
+    private var core: EngineCore { engine.core }
+    private var rate: Double { Double(engine.audio.format.sampleRate) }
+    /// Timeline frame of the last progress event.
+    private var lastProgressFrame: Int64 = .min
+    private var lastPump = 0.0
+    private var showingBlack = true
+
+    init(engine: PlayerEngine) {
+        self.engine = engine
+    }
+
+    func run(opened: OpenResult) {
+        if let video = engine.video {
+            do {
+                try video.open()
+                video.showBlack()
+            } catch {
+                opened.fail(error)
+                return
+            }
+        }
+        opened.succeed()
+        while let action = nextAction() {
+            switch action {
+            case .show(let timed): present(timed)
+            case .black:
+                engine.video?.showBlack()
+                showingBlack = true
+            case .idle: break
+            }
+            let now = Monotonic.now()
+            if now - lastPump >= 0.01 {
+                engine.video?.pump()
+                lastPump = now
+            }
+        }
+        engine.video?.close()
+    }
+
+    private enum Action {
+        case show(TimedFrame)
+        case black
+        case idle
+    }
+
+    /// Under the lock: announces what the listener has reached, then picks the picture due now, or waits
+    /// a little (woken early by any state change). nil once the engine shuts down.
+    private func nextAction() -> Action? {
+        core.lock()
+        defer { core.unlock() }
+        if core.shared.shuttingDown { return nil }
+        let heard = engine.audio.playedFrames()
+        announce(&core.shared, heard: heard)
+        let state = core.shared.status.state
+        if (state == .idle || state == .stopped) && core.shared.frames.isEmpty && !showingBlack {
+            return .black
+        }
+        guard let head = core.shared.frames.first, state != .paused else {
+            core.wait(timeout: 0.01)
+            return .idle
+        }
+        if engine.config.untimed {
+            return .show(core.shared.frames.removeFirst())
+        }
+        let now = Double(heard) / rate
+        guard head.time <= now + 0.001 else {
+            core.wait(timeout: min(0.01, head.time - now))
+            return .idle
+        }
+        var due = core.shared.frames.removeFirst()
+        while let next = core.shared.frames.first, next.time <= now + 0.001 {
+            core.shared.droppedFrames += 1
+            due = core.shared.frames.removeFirst()
+        }
+        return .show(due)
+    }
+
+    private func present(_ timed: TimedFrame) {
+        engine.video?.show(timed.frame)
+        showingBlack = false
+        core.locked { shared in
+            guard let index = shared.segments.firstIndex(where: { $0.serial == timed.serial && $0.cursor == timed.cursor }) else { return }
+            if !shared.segments[index].announcedStart {
+                // Ends before it, if the clock got there first, are announced before this start.
+                announce(&shared, heard: shared.segments[index].startFrame, upTo: index)
+                announceStart(&shared, index)
+            }
+        }
+        engine.config.onFramePresented?(
+            PresentedFrame(
+                id: timed.cursor.id, play: timed.cursor.play, timeline: timed.time,
+                itemTime: timed.frame.pts, frame: timed.frame))
+    }
+
+    // MARK: Announcing the timeline (caller holds the lock)
+
+    /// Announces starts and ends of segments the listener has reached (at most up to `limit`).
+    private func announce(_ shared: inout EngineCore.Shared, heard: Int64, upTo limit: Int? = nil) {
+        var index = 0
+        while index < min(shared.segments.count, limit ?? .max) {
+            let segment = shared.segments[index]
+            guard segment.serial == shared.serial else {
+                index += 1
+                continue
+            }
+            if !segment.announcedStart {
+                guard heard >= segment.startFrame else { break }
+                if let failure = segment.failure, segment.endFrame == segment.startFrame {
+                    shared.segments[index].announcedStart = true
+                    shared.segments[index].announcedEnd = true
+                    shared.events.append(.itemEnded(id: segment.cursor.id, play: segment.cursor.play, reason: .error, error: failure))
+                    let before = shared.queue.version
+                    shared.queue.finish(segment.cursor, reason: .error, error: failure)
+                    shared.noteQueueChange(from: before)
+                    index += 1
+                    continue
+                }
+                // A play with pictures starts when its first picture is shown; without one in half a
+                // second (it had none to show), it starts anyway.
+                if segment.showsVideo && heard < segment.startFrame + Int64(rate / 2) && !engine.config.untimed { break }
+                if segment.showsVideo && engine.config.untimed { break }
+                announceStart(&shared, index)
+            }
+            guard let end = shared.segments[index].endFrame, heard >= end else { break }
+            shared.segments[index].announcedEnd = true
+            let failure = shared.segments[index].failure
+            let reason: EndReason = failure == nil ? .eof : .error
+            shared.events.append(.itemEnded(id: segment.cursor.id, play: segment.cursor.play, reason: reason, error: failure))
+            let before = shared.queue.version
+            shared.queue.finish(segment.cursor, reason: reason, error: failure)
+            shared.noteQueueChange(from: before)
+            index += 1
+        }
+        shared.segments.removeAll { $0.announcedEnd }
+        if shared.segments.isEmpty && shared.timelineComplete && limit == nil {
+            shared.timelineComplete = false
+            let error = shared.stopError
+            shared.updateStatus {
+                $0.state = error == nil ? .idle : .stopped
+                $0.error = error
+                $0.currentID = nil
+                $0.play = 0
+                $0.duration = nil
+            }
+        }
+        reportProgress(&shared, heard: heard)
+    }
+
+    private func announceStart(_ shared: inout EngineCore.Shared, _ index: Int) {
+        shared.segments[index].announcedStart = true
+        let segment = shared.segments[index]
+        lastProgressFrame = .min
+        if !segment.continuesPlay {
+            shared.events.append(
+                .itemStarted(
+                    id: segment.cursor.id, play: segment.cursor.play, wallClock: Monotonic.wallClock(),
+                    timeline: Double(segment.startFrame) / rate))
+            let before = shared.queue.version
+            _ = shared.queue.begin(segment.cursor)
+            shared.noteQueueChange(from: before)
+        }
+        shared.updateStatus {
+            $0.currentID = segment.cursor.id
+            $0.play = segment.cursor.play
+            $0.duration = segment.duration
+        }
+    }
+
+    private func reportProgress(_ shared: inout EngineCore.Shared, heard: Int64) {
+        let interval = engine.config.progressInterval
+        guard interval > 0, shared.status.state == .playing, let segment = shared.audibleSegment else { return }
+        guard lastProgressFrame == .min || heard - lastProgressFrame >= Int64(interval * rate) else { return }
+        lastProgressFrame = heard
+        shared.events.append(
+            .progress(id: segment.cursor.id, position: engine.position(in: segment), duration: segment.duration, play: segment.cursor.play))
+    }
+}

@@ -1,0 +1,64 @@
+/// What the user asked to play: a file plus how to play it. Pure data; `PlayQueue` validates it on the way in.
+public struct MediaItem: Sendable, Equatable, Codable {
+    /// Absolute path for now.
+    public var uri: String
+    /// Total plays per queue pass; 0 = forever (until the user moves on).
+    public var loops: Int
+    /// Seconds: play only [start, end) of the file.
+    public var start: Double?
+    public var end: Double?
+    /// Still images: how long to show; nil lets the engine's default apply.
+    public var duration: Double?
+    public var title: String?
+    /// End at the end of the shortest track; nil = daemon default.
+    public var shortestTrack: Bool?
+
+    public init(
+        uri: String, loops: Int = 1, start: Double? = nil, end: Double? = nil, duration: Double? = nil,
+        title: String? = nil, shortestTrack: Bool? = nil
+    ) {
+        self.uri = uri
+        self.loops = loops
+        self.start = start
+        self.end = end
+        self.duration = duration
+        self.title = title
+        self.shortestTrack = shortestTrack
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case uri, loops, start, end, duration, title, shortestTrack
+    }
+
+    // Written by hand only so that a missing `loops` means 1, as it does in `init`; encoding is synthesized.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        uri = try container.decode(String.self, forKey: .uri)
+        loops = try container.decodeIfPresent(Int.self, forKey: .loops) ?? 1
+        start = try container.decodeIfPresent(Double.self, forKey: .start)
+        end = try container.decodeIfPresent(Double.self, forKey: .end)
+        duration = try container.decodeIfPresent(Double.self, forKey: .duration)
+        title = try container.decodeIfPresent(String.self, forKey: .title)
+        shortestTrack = try container.decodeIfPresent(Bool.self, forKey: .shortestTrack)
+    }
+
+    /// Throws the first rule the item breaks: loops >= 0, start >= 0, end > start (or > 0 without a start),
+    /// duration > 0, all finite. Public so the RPC layer can reject a request before touching the queue.
+    public func validate() throws {
+        guard loops >= 0 else { throw QueueError.invalidLoops(loops) }
+        if let start, !(start.isFinite && start >= 0) {
+            throw QueueError.invalidWindow("start must be a finite number of seconds >= 0 (got \(start))")
+        }
+        if let end {
+            if let start, !(end.isFinite && end > start) {
+                throw QueueError.invalidWindow("end (\(end)) must be after start (\(start))")
+            }
+            if start == nil, !(end.isFinite && end > 0) {
+                throw QueueError.invalidWindow("end must be a finite number of seconds > 0 (got \(end))")
+            }
+        }
+        if let duration, !(duration.isFinite && duration > 0) {
+            throw QueueError.invalidWindow("duration must be a finite number of seconds > 0 (got \(duration))")
+        }
+    }
+}

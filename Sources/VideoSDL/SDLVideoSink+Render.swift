@@ -1,0 +1,167 @@
+// Drawing and presenting, on the presenter thread only. A frame's planes go to a streaming texture as they
+// are (IYUV, NV12 or ABGR8888): SDL converts and scales; we never touch pixels here except to read back
+// for a probe or a screenshot. Pixel pointers never leave `VideoFrame.withPlanes`.
+import CSDL2
+import Glibc
+import Media
+import Playback
+
+/// Size and layout a streaming texture was created for.
+struct TextureShape: Equatable {
+    var width: Int
+    var height: Int
+    var layout: PixelLayout
+
+    var sdlFormat: UInt32 {
+        switch layout {
+        case .yuv420p: return SDL_PIXELFORMAT_IYUV.rawValue
+        case .nv12: return SDL_PIXELFORMAT_NV12.rawValue
+        case .rgba: return SDL_PIXELFORMAT_ABGR8888.rawValue  // bytes R,G,B,A on little-endian
+        }
+    }
+}
+
+extension SDLVideoSink {
+    public func show(_ frame: VideoFrame) {
+        guard renderer != nil else { return }
+        guard upload(frame) else { return }
+        lastFrame = frame
+        needsRedraw = false
+        drawAndPresent()
+    }
+
+    public func showBlack() {
+        guard renderer != nil else { return }
+        lastFrame = nil
+        needsRedraw = false
+        drawAndPresent()
+    }
+
+    // MARK: - Internals
+
+    /// Clears, draws `lastFrame` (if any) with the current fit, reads back when someone wants the pixels,
+    /// presents, then hands the read-back to the probe and to waiting screenshot requests.
+    func drawAndPresent() {
+        guard let renderer else { return }
+        let output = draw()
+        let wantsScreenshot = lastFrame != nil && mailbox.hasPending
+        var readback: Readback?
+        if let output, config.probe != nil || wantsScreenshot {
+            readback = readPixels(width: output.width, height: output.height)
+        }
+        SDL_RenderPresent(renderer)
+        let presentedAt = monotonicNanos()
+        if wantsScreenshot, let readback { mailbox.answer(readback) }
+        if let probe = config.probe, let readback {
+            probe(PresentedPicture(
+                presentedAtNanos: presentedAt, width: readback.width, height: readback.height, rgba: readback.rgba))
+        }
+    }
+
+    /// Renders the current picture into the back buffer without presenting; returns the output size.
+    @discardableResult
+    func draw() -> (width: Int, height: Int)? {
+        guard let renderer else { return nil }
+        clearToBlack()
+        var width: Int32 = 0
+        var height: Int32 = 0
+        guard SDL_GetRendererOutputSize(renderer, &width, &height) == 0 else {
+            logFailure("SDL_GetRendererOutputSize")
+            return nil
+        }
+        let output = (width: Int(width), height: Int(height))
+        guard let frame = lastFrame else { return output }
+        if textureIsStale, !upload(frame) { return output }
+        guard let texture,
+            let layout = FitLayout.compute(
+                fit: config.fit, picture: (frame.width, frame.height), output: output)
+        else { return output }
+        var source = layout.source.sdl
+        var destination = layout.destination.sdl
+        if SDL_RenderCopy(renderer, texture, &source, &destination) < 0 { logFailure("SDL_RenderCopy") }
+        return output
+    }
+
+    func clearToBlack() {
+        guard let renderer else { return }
+        SDL_SetRenderDrawColor(renderer, 0, 0, 0, 255)
+        SDL_RenderClear(renderer)
+    }
+
+    /// Copies the frame's planes into the streaming texture, recreating it when size or layout changed.
+    func upload(_ frame: VideoFrame) -> Bool {
+        guard let renderer else { return false }
+        let shape = TextureShape(width: frame.width, height: frame.height, layout: frame.layout)
+        if texture == nil || textureShape != shape {
+            if let texture { SDL_DestroyTexture(texture) }
+            texture = SDL_CreateTexture(
+                renderer, shape.sdlFormat, Int32(SDL_TEXTUREACCESS_STREAMING.rawValue),
+                Int32(shape.width), Int32(shape.height))
+            textureShape = texture == nil ? nil : shape
+            guard texture != nil else {
+                logFailure("SDL_CreateTexture(\(shape.width)x\(shape.height) \(shape.layout))")
+                return false
+            }
+            logger.debug("texture \(shape.width)x\(shape.height) \(shape.layout)")
+        }
+        guard let texture else { return false }
+        let rc: Int32 = frame.withPlanes { planes in
+            switch frame.layout {
+            case .yuv420p:
+                guard planes.count == 3 else { return -1 }
+                return SDL_UpdateYUVTexture(
+                    texture, nil, planes[0].base, Int32(planes[0].bytesPerRow), planes[1].base,
+                    Int32(planes[1].bytesPerRow), planes[2].base, Int32(planes[2].bytesPerRow))
+            case .nv12:
+                guard planes.count == 2 else { return -1 }
+                return SDL_UpdateNVTexture(
+                    texture, nil, planes[0].base, Int32(planes[0].bytesPerRow), planes[1].base,
+                    Int32(planes[1].bytesPerRow))
+            case .rgba:
+                guard planes.count == 1 else { return -1 }
+                return SDL_UpdateTexture(texture, nil, planes[0].base, Int32(planes[0].bytesPerRow))
+            }
+        }
+        guard rc == 0 else {
+            logFailure("texture update (\(frame.layout))")
+            return false
+        }
+        textureIsStale = false
+        return true
+    }
+
+    /// Reads the back buffer as R,G,B,A bytes (before present: after it the back buffer is undefined).
+    func readPixels(width: Int, height: Int) -> Readback? {
+        guard let renderer, width > 0, height > 0 else { return nil }
+        var failed = false
+        let rgba = [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, count in
+            let rc = SDL_RenderReadPixels(
+                renderer, nil, SDL_PIXELFORMAT_ABGR8888.rawValue, buffer.baseAddress, Int32(width * 4))
+            failed = rc < 0
+            count = failed ? 0 : width * height * 4
+        }
+        if failed {
+            logFailure("SDL_RenderReadPixels")
+            return nil
+        }
+        return Readback(width: width, height: height, rgba: rgba)
+    }
+
+    /// Logs an SDL failure once until a different one happens (show runs per frame).
+    func logFailure(_ call: String) {
+        let text = "\(call): \(sdlErrorText())"
+        guard text != lastLoggedFailure else { return }
+        lastLoggedFailure = text
+        logger.error("SDL call failed", metadata: ["sdl.call": "\(call)", "sdl.error": "\(sdlErrorText())"])
+    }
+}
+
+extension FitLayout.Rect {
+    var sdl: SDL_Rect { SDL_Rect(x: Int32(x), y: Int32(y), w: Int32(width), h: Int32(height)) }
+}
+
+func monotonicNanos() -> UInt64 {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+}

@@ -1,0 +1,168 @@
+// The SDL2 video output. The engine's presenter thread calls open, show, showBlack, pump, setFit,
+// setFullscreen and close; every SDL call happens on that thread, which owns the window, renderer, texture
+// and last frame. Other threads only call `screenshot` (through ScreenshotMailbox) and read `quitRequested`.
+import CSDL2
+import Foundation
+import Logging
+import Media
+import Playback
+
+public final class SDLVideoSink: VideoSink, @unchecked Sendable {
+    /// Set at init; `fit` and `fullscreen` then change on the presenter thread only.
+    var config: SDLVideoConfig
+    let logger: Logger
+
+    // Owned by the presenter thread (SDL handles, freed in `close`).
+    var window: OpaquePointer?
+    var renderer: OpaquePointer?
+    var texture: OpaquePointer?
+    /// What `texture` was created for; a frame with another size or layout recreates it.
+    var textureShape: TextureShape?
+    /// The texture no longer holds `lastFrame`'s pixels (device reset): upload again before drawing.
+    var textureIsStale = false
+    /// The picture on screen, kept to redraw on expose/resize; nil while black.
+    var lastFrame: VideoFrame?
+    /// A window event or a fit change asked for a redraw at the next `pump`.
+    var needsRedraw = false
+    /// The last SDL failure logged by show/draw, so a failing call logs once, not 60 times a second.
+    var lastLoggedFailure: String?
+
+    let mailbox = ScreenshotMailbox()
+    private let quitLock = NSLock()
+    /// Guarded by `quitLock`.
+    private var quitFlag = false
+
+    /// How long `screenshot` from another thread waits for the presenter thread.
+    static let screenshotTimeout = 2.0
+
+    public init(config: SDLVideoConfig, logger: Logger) {
+        self.config = config
+        self.logger = logger
+    }
+
+    /// The window was closed (SDL_QUIT seen by `pump`): the daemon should exit. Any thread.
+    public var quitRequested: Bool {
+        quitLock.withLock { quitFlag }
+    }
+
+    func requestQuit() {
+        quitLock.withLock { quitFlag = true }
+    }
+
+    // MARK: - Lifecycle (presenter thread)
+
+    public func open() throws {
+        guard window == nil else { return }
+        // SDL would otherwise turn SIGINT/SIGTERM into SDL_QUIT events and the daemon's own graceful
+        // shutdown would never see them.
+        SDL_SetHintWithPriority(SDL_HINT_NO_SIGNAL_HANDLERS, "1", SDL_HINT_OVERRIDE)
+        if let driver = config.driver {
+            // OVERRIDE: an explicit choice beats SDL_VIDEODRIVER in the environment.
+            SDL_SetHintWithPriority(SDL_HINT_VIDEODRIVER, driver, SDL_HINT_OVERRIDE)
+        } else {
+            SDL_ResetHint(SDL_HINT_VIDEODRIVER)  // back to the environment, whatever an earlier open set
+        }
+        if let renderDriver = config.renderDriver {
+            SDL_SetHintWithPriority(SDL_HINT_RENDER_DRIVER, renderDriver, SDL_HINT_OVERRIDE)
+        } else {
+            SDL_ResetHint(SDL_HINT_RENDER_DRIVER)
+        }
+        SDL_SetHint(SDL_HINT_RENDER_SCALE_QUALITY, "linear")
+        // VideoFrame carries no colour matrix yet: guess like mpv does, BT.601 for SD, BT.709 for HD.
+        SDL_SetYUVConversionMode(SDL_YUV_CONVERSION_AUTOMATIC)
+        try SDLVideoError.check(SDL_InitSubSystem(SDL_INIT_VIDEO), "SDL_InitSubSystem(video)")
+        do {
+            try createWindowAndRenderer()
+        } catch {
+            destroyHandles()
+            SDL_QuitSubSystem(SDL_INIT_VIDEO)
+            throw error
+        }
+        mailbox.open(owner: pthread_self())
+        clearToBlack()
+        SDL_RenderPresent(renderer)
+    }
+
+    private func createWindowAndRenderer() throws {
+        var flags = SDL_WINDOW_SHOWN.rawValue | SDL_WINDOW_RESIZABLE.rawValue
+        if config.fullscreen { flags |= SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue }
+        let centered = qd_sdl_windowpos_centered()
+        guard
+            let window = SDL_CreateWindow(
+                config.title, centered, centered, Int32(clamping: config.width), Int32(clamping: config.height), flags)
+        else { throw SDLVideoError.current("SDL_CreateWindow") }
+        self.window = window
+
+        // SDL_CreateRenderer(-1, flags) only considers drivers that advertise every flag, so ask for less
+        // and less: accelerated with vsync, accelerated, software with vsync, software.
+        let vsync = config.vsync ? SDL_RENDERER_PRESENTVSYNC.rawValue : 0
+        let attempts = [
+            SDL_RENDERER_ACCELERATED.rawValue | vsync, SDL_RENDERER_ACCELERATED.rawValue,
+            SDL_RENDERER_SOFTWARE.rawValue | vsync, SDL_RENDERER_SOFTWARE.rawValue,
+        ]
+        var renderer: OpaquePointer?
+        var failures: [String] = []
+        for flags in attempts where renderer == nil {
+            renderer = SDL_CreateRenderer(window, -1, flags)
+            if renderer == nil { failures.append(sdlErrorText()) }
+        }
+        guard let renderer else {
+            throw SDLVideoError(call: "SDL_CreateRenderer", message: failures.joined(separator: "; "))
+        }
+        if !failures.isEmpty {
+            logger.debug("renderer fallback", metadata: ["sdl.errors": "\(failures.joined(separator: "; "))"])
+        }
+        self.renderer = renderer
+
+        var info = SDL_RendererInfo()
+        _ = SDL_GetRendererInfo(renderer, &info)
+        let driver = SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? "?"
+        logger.info(
+            "video output open",
+            metadata: [
+                "sdl.driver": "\(driver)",
+                "sdl.renderer": "\(info.name.map { String(cString: $0) } ?? "?")",
+                "sdl.vsync": "\(info.flags & SDL_RENDERER_PRESENTVSYNC.rawValue != 0)",
+                "window": "\(config.width)x\(config.height)\(config.fullscreen ? " fullscreen" : "")",
+            ])
+    }
+
+    public func close() {
+        mailbox.close()
+        guard window != nil else { return }
+        destroyHandles()
+        lastFrame = nil
+        SDL_QuitSubSystem(SDL_INIT_VIDEO)
+        logger.info("video output closed")
+    }
+
+    private func destroyHandles() {
+        if let texture { SDL_DestroyTexture(texture) }
+        if let renderer { SDL_DestroyRenderer(renderer) }
+        if let window { SDL_DestroyWindow(window) }
+        texture = nil
+        textureShape = nil
+        renderer = nil
+        window = nil
+    }
+
+    // MARK: - Settings (presenter thread)
+
+    /// Applies to the next `show`, and redraws the current picture at the next `pump` (useful when paused).
+    public func setFit(_ fit: VideoFit) {
+        guard fit != config.fit else { return }
+        config.fit = fit
+        needsRedraw = true
+    }
+
+    public func setFullscreen(_ fullscreen: Bool) {
+        guard let window, fullscreen != config.fullscreen else { return }
+        let flags = fullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue : 0
+        if SDL_SetWindowFullscreen(window, flags) < 0 {
+            logger.warning("cannot change fullscreen", metadata: ["sdl.error": "\(sdlErrorText())"])
+            return
+        }
+        config.fullscreen = fullscreen
+        needsRedraw = true
+    }
+}

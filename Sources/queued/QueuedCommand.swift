@@ -1,0 +1,94 @@
+// `queued`: the playback daemon. Parses options, builds the outputs and the engine, queues the files
+// given on the command line, and runs until SIGINT/SIGTERM (or the end of the queue with
+// --exit-when-done). The control socket comes with the next milestone.
+import ArgumentParser
+import Foundation
+import Logging
+import Playback
+import QueueModel
+
+@main
+struct QueuedCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "queued",
+        abstract: "A gapless media queue player daemon.",
+        discussion: "Plays the given files in order, gaplessly; --loops 0 repeats the queue forever.")
+
+    @Argument(help: "Media files to queue (video, audio, PNG/JPEG stills).")
+    var files: [String] = []
+
+    @Option(help: "Passes through the whole queue: 1 once, N times, 0 forever.")
+    var loops = 1
+
+    @Option(help: "Plays of each item given on the command line (0 = forever).")
+    var itemLoops = 1
+
+    @Option(help: "Audio output: auto (PulseAudio when reachable, else null), pulse or null.")
+    var audio: AudioChoice = .auto
+
+    @Option(help: "PulseAudio server (default: libpulse's own choice).")
+    var pulseServer: String?
+
+    @Option(help: "Video output: auto (SDL when a display exists), sdl or none.")
+    var video: VideoChoice = .auto
+
+    @Option(help: "SDL video driver for --video sdl (x11, wayland, offscreen…).")
+    var videoDriver: String?
+
+    @Flag(help: "Show video fullscreen.")
+    var fullscreen = false
+
+    @Option(help: "Window size, WIDTHxHEIGHT.")
+    var geometry = "1280x720"
+
+    @Option(help: "Scaling: fit (letterbox), fill (crop) or stretch.")
+    var fit: FitChoice = .fit
+
+    @Flag(help: "End audio+video items at the end of their shortest track (seamless loops).")
+    var shortestTrack = false
+
+    @Option(help: "Seconds a still image is shown.")
+    var stillDuration = 10.0
+
+    @Option(help: "Volume, 0-100.")
+    var volume = 100
+
+    @Option(help: "Seconds between progress lines in the log (0: none).")
+    var progressInterval = 0.0
+
+    @Flag(help: "Exit when the queue has played through (instead of idling).")
+    var exitWhenDone = false
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
+    var logLevel: Logger.Level = .info
+
+    mutating func validate() throws {
+        guard loops >= 0, itemLoops >= 0 else { throw ValidationError("loop counts must be >= 0") }
+        guard (0...100).contains(volume) else { throw ValidationError("--volume must be 0-100") }
+        guard parsedGeometry != nil else { throw ValidationError("--geometry must look like 1280x720") }
+        guard stillDuration > 0 else { throw ValidationError("--still-duration must be > 0") }
+    }
+
+    var parsedGeometry: (width: Int, height: Int)? {
+        let parts = geometry.split(separator: "x").compactMap { Int($0) }
+        guard parts.count == 2, parts[0] > 0, parts[1] > 0 else { return nil }
+        return (parts[0], parts[1])
+    }
+
+    func run() throws {
+        let level = logLevel
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "queued")
+        try Daemon(options: self, logger: logger).run()
+    }
+}
+
+enum AudioChoice: String, ExpressibleByArgument, CaseIterable { case auto, pulse, null }
+enum VideoChoice: String, ExpressibleByArgument, CaseIterable { case auto, sdl, none }
+enum FitChoice: String, ExpressibleByArgument, CaseIterable { case fit, fill, stretch }
+
+extension Logger.Level: @retroactive ExpressibleByArgument {}

@@ -1,0 +1,471 @@
+// PulseAudioSink against a real private PulseAudio server per test (module-null-sink, recorded from
+// null.monitor with parec), plus the sink's pure parts. Blocking sink calls (write, drain) run on their own
+// threads, never on the cooperative pool; every wait polls a condition with a deadline.
+import Foundation
+import Logging
+import Playback
+import Testing
+
+@testable import AudioPulse
+
+private let logger = Logger(label: "queued.test.pulse")
+private let rate = 48_000
+
+// MARK: - Pure parts
+
+@Suite struct PulseSinkPartsTests {
+    @Test func conversionIsBitExactAtUnityAndHalvesAtHalf() {
+        let values: [Int16] = [-32768, -32767, -12345, -1, 0, 1, 2, 3, 12345, 32767]
+        let floats = values.map { Float($0) / 32768 }
+        var out = [Int16](repeating: 7, count: values.count)
+        floats.withUnsafeBufferPointer { S16Converter.convert($0, gain: 1, into: &out) }
+        #expect(out == values)
+        floats.withUnsafeBufferPointer { S16Converter.convert($0, gain: 0.5, into: &out) }
+        #expect(zip(out, values).allSatisfy { abs(Int($0) * 2 - Int($1)) <= 1 })
+        floats.withUnsafeBufferPointer { S16Converter.convert($0, gain: 0, into: &out) }
+        #expect(out.allSatisfy { $0 == 0 })
+        let loud: [Float] = [1.5, -1.5, 1.0, .infinity, -.infinity]
+        loud.withUnsafeBufferPointer { S16Converter.convert($0, gain: 1, into: &out) }
+        #expect(Array(out[0..<5]) == [32767, -32768, 32767, 32767, -32768])
+    }
+
+    @Test func ringKeepsOrderAcrossTheWrap() {
+        var ring = SampleRing(capacity: 8)
+        ring.append([1, 2, 3, 4, 5, 6], 0..<6)
+        var got: [Float] = []
+        ring.consume(4) { piece, _ in got += piece }
+        ring.append([7, 8, 9, 10, 11, 12], 0..<6)
+        #expect(ring.free == 0)
+        var pieces = 0
+        ring.consume(100) { piece, at in
+            #expect(at == got.count - 4)
+            got += piece
+            pieces += 1
+        }
+        #expect(got == (1...12).map(Float.init))
+        #expect(pieces == 2)
+        #expect(ring.isEmpty)
+    }
+
+    @Test func timelineContinuesFromTheHeardPositionAfterAFlush() {
+        var timeline = OutputTimeline()
+        timeline.accept(frames: 10_000)
+        #expect(timeline.played(atServerFrame: 4_000) == 4_000)
+        #expect(timeline.played(atServerFrame: 3_900) == 4_000)  // never decreases
+        #expect(timeline.played(atServerFrame: 20_000) == 10_000)  // never past written
+        var flushed = OutputTimeline()
+        flushed.accept(frames: 10_000)
+        _ = flushed.played(atServerFrame: 4_000)
+        flushed.flushed()
+        #expect(flushed.written == 4_000)
+        // The server had read up to 6_000 (2_000 rendered but unheard); new data goes there.
+        flushed.rebase(serverWriteFrame: 6_000)
+        flushed.accept(frames: 1_000)
+        #expect(flushed.played(atServerFrame: 5_500) == 4_000)  // old tail still sounding
+        #expect(flushed.played(atServerFrame: 6_500) == 4_500)  // new data, on the same timeline
+        flushed.drained(through: 5_000)
+        #expect(flushed.played == 5_000)
+        #expect(OutputTimeline.frames(usec: 1_000_000, sampleRate: rate) == 48_000)
+        #expect(OutputTimeline.frames(usec: 20, sampleRate: rate) == 1)  // libpulse floors 1 frame to 20 µs
+    }
+}
+
+// MARK: - Against a server
+
+@Suite(.serialized) struct PulseAudioSinkTests {
+    @Test func playsEverySampleExactlyAndContiguously() async throws {
+        let server = try PulseTestServer()
+        let recorder = try server.record()
+        let sink = try PulseAudioSink(config: PulseConfig(server: server.address), logger: logger)
+        defer { sink.close() }
+        let signal = testPattern(frames: 3 * rate, seed: 1)
+        let samples = floats(signal)
+        let outcome = await onThread { () -> (Bool, Int) in
+            var generator = SeededGenerator(seed: 42)
+            var at = 0
+            while at < samples.count {
+                let end = min(samples.count, at + 2 * Int.random(in: 100...3000, using: &generator))
+                guard sink.write(Array(samples[at..<end])) else { return (false, -1) }
+                at = end
+            }
+            let underflows = sink.diagnostics().underflows
+            sink.drain()
+            return (true, underflows)
+        }
+        #expect(outcome.0)
+        #expect(outcome.1 == 0, "underflows before the drain")
+        #expect(sink.writtenFrames() == Int64(3 * rate))
+        #expect(sink.playedFrames() == Int64(3 * rate))
+        let recording = try #require(await recorder.waitFor(signal), "signal not found in \(recorder.path)")
+        #expect(recording.matching == signal.count / 2, "frames matching in a row from the first")
+    }
+
+    @Test func playedFramesFollowsRealTimeAndStopsWhilePaused() async throws {
+        let server = try PulseTestServer()
+        let sink = try PulseAudioSink(config: PulseConfig(server: server.address), logger: logger)
+        let writer = BackgroundWriter(sink, floats(testPattern(frames: 30 * rate, seed: 2)), chunkFrames: 1024)
+        #expect(await waitUntil(5) { sink.playedFrames() > 0 }, "playback never started")
+
+        let run = await observe(sink, seconds: 1.5)
+        #expect(run.violations.isEmpty, "\(run.violations)")
+        #expect(abs(run.rate / Double(rate) - 1) < 0.1, "rate \(run.rate)")
+        print("MEASURED steady: rate \(run.rate) frames/s, written−played \(run.lags.min()!)…\(run.lags.max()!) "
+              + "frames (median \(run.lags.sorted()[run.lags.count / 2])), latency \(run.latency) s, "
+              + "write-callback period \(run.callbackPeriod * 1000) ms, tlength/prebuf/minreq "
+              + "\(run.end.tlengthFrames)/\(run.end.prebufFrames)/\(run.end.minreqFrames) frames")
+
+        sink.setPaused(true)
+        let heldAt = sink.playedFrames()
+        var rawWhilePaused: [Int64] = []
+        let moved = await waitUntil(0.5) {
+            rawWhilePaused.append(sink.diagnostics().streamTimeFrames ?? -1)
+            return sink.playedFrames() != heldAt
+        }
+        #expect(!moved, "playedFrames moved while paused")
+        print("MEASURED paused: libpulse stream time \(rawWhilePaused.first!)…\(rawWhilePaused.last!), held \(heldAt)")
+        sink.setPaused(false)
+        let resumed = ContinuousClock.now
+        #expect(await waitUntil(2) { sink.playedFrames() > heldAt }, "did not resume")
+        print("MEASURED resume: playedFrames moved \(ContinuousClock.now - resumed) after uncork")
+        let after = await observe(sink, seconds: 1)
+        #expect(after.violations.isEmpty, "\(after.violations)")
+        #expect(abs(after.rate / Double(rate) - 1) < 0.15, "rate after resume \(after.rate)")
+
+        sink.close()  // wakes the writer, blocked on a full ring
+        #expect(await waitUntil(2) { writer.finished }, "close did not wake write")
+        #expect(writer.result == false)
+    }
+
+    @Test func flushContinuesTheTimelineWithNewData() async throws {
+        let server = try PulseTestServer()
+        let recorder = try server.record()
+        let sink = try PulseAudioSink(config: PulseConfig(server: server.address), logger: logger)
+        defer { sink.close() }
+        let old = testPattern(frames: rate, seed: 3), new = testPattern(frames: 2 * rate, seed: 4)
+        let oldWriter = BackgroundWriter(sink, floats(old), chunkFrames: 1000)
+        #expect(await waitUntil(5) { sink.playedFrames() >= Int64(rate * 4 / 10) })
+        let lagBefore = sink.writtenFrames() - sink.playedFrames()
+        sink.flush()
+        let heard = sink.playedFrames()
+        #expect(sink.writtenFrames() == heard)
+        #expect(await waitUntil(2) { oldWriter.finished } && oldWriter.result == false, "flush did not wake write")
+
+        let newWriter = BackgroundWriter(sink, floats(new), chunkFrames: 1000, drain: true)
+        #expect(await waitUntil(5) { sink.playedFrames() > heard + Int64(rate / 2) })
+        let run = await observe(sink, seconds: 0.5)
+        #expect(run.violations.isEmpty, "\(run.violations)")
+        let lagAfter = run.lags.sorted()[run.lags.count / 2]
+        print("MEASURED flush: heard \(heard), lag before \(lagBefore), after \(lagAfter), offset \(run.end.timelineOffset)")
+        // A wrong offset shows as a lag of 0 (clamped to written) or one off by the server's buffer.
+        #expect(abs(lagAfter - lagBefore) < Int64(rate / 20), "lag \(lagBefore) → \(lagAfter)")
+        #expect(await waitUntil(5) { newWriter.finished } && newWriter.result)
+        #expect(sink.writtenFrames() == heard + Int64(2 * rate))
+        #expect(sink.playedFrames() == sink.writtenFrames())
+
+        let found = try #require(await recorder.waitFor(new), "new data not found")
+        #expect(found.matching == new.count / 2)
+        let samples = recorder.samples()
+        let oldStart = try #require(find(old[0..<32], in: samples), "old data not found")
+        let oldHeard = matchingFrames(old, in: samples, at: oldStart)
+        print("MEASURED flush: old frames played \(oldHeard) (heard at flush \(heard)), "
+              + "silence before new \((found.start - oldStart) / 2 - oldHeard) frames")
+        #expect(oldHeard >= Int(heard) && oldHeard < Int(heard) + rate / 5)
+        #expect(samples[(oldStart + 2 * oldHeard)..<found.start].allSatisfy { $0 == 0 })
+    }
+
+    @Test func volumeScalesAndMuteSilences() async throws {
+        let server = try PulseTestServer()
+        let recorder = try server.record()
+        let sink = try PulseAudioSink(config: PulseConfig(server: server.address), logger: logger)
+        defer { sink.close() }
+        let parts = (5...8).map { testPattern(frames: rate / 2, seed: UInt32($0)) }
+        let settings: [(Float, Bool)] = [(1, false), (0.5, false), (0.8, true), (1, false)]
+        let wrote = await onThread { () -> Bool in
+            for (part, (volume, muted)) in zip(parts, settings) {
+                sink.setVolume(volume, muted: muted)
+                guard sink.write(floats(part)) else { return false }
+                sink.drain()  // empties the ring: the next volume applies to the whole next part
+            }
+            return true
+        }
+        #expect(wrote)
+        let last = try #require(await recorder.waitFor(parts[3]), "last part not found")
+        #expect(last.matching == parts[3].count / 2)
+        let samples = recorder.samples()
+        let first = try #require(find(parts[0][0..<32], in: samples))
+        #expect(matchingFrames(parts[0], in: samples, at: first) == parts[0].count / 2)
+        let halved = parts[1].map { Int16(clamping: Int(lrintf(Float($0) * 0.5))) }
+        let half = try #require(find(halved[0..<32], in: samples, tolerance: 1), "halved part not found")
+        #expect(matchingFrames(halved, in: samples, at: half, tolerance: 1) == halved.count / 2)
+        let gap = samples[(half + halved.count)..<last.start]
+        #expect(gap.allSatisfy { $0 == 0 }, "muted part not silent")
+        #expect(gap.count >= parts[2].count)
+    }
+
+    @Test func unreachableServerFailsFastAndClearly() async throws {
+        let address = "unix:/tmp/queued-no-such-server-\(getpid())/native"
+        let started = ContinuousClock.now
+        do {
+            _ = try PulseAudioSink(config: PulseConfig(server: address), logger: logger)
+            Issue.record("connected to \(address)")
+        } catch let error as PulseError {
+            print("MEASURED error: \(error) after \(ContinuousClock.now - started)")
+            #expect(error.description.contains(address))
+            #expect(error.stage == .connect)
+        }
+        #expect(ContinuousClock.now - started < .seconds(1))
+        #expect(!PulseAudioSink.isServerReachable(address))
+        let server = try PulseTestServer()
+        #expect(PulseAudioSink.isServerReachable(server.address))
+    }
+
+    @Test func serverDeathEndsWritesWithoutHanging() async throws {
+        let server = try PulseTestServer()
+        let sink = try PulseAudioSink(config: PulseConfig(server: server.address), logger: logger)
+        defer { sink.close() }
+        let writer = BackgroundWriter(sink, floats(testPattern(frames: 30 * rate, seed: 9)), chunkFrames: 1024)
+        #expect(await waitUntil(5) { sink.playedFrames() > 0 })
+        let before = sink.playedFrames()
+        server.kill(SIGKILL)
+        #expect(await waitUntil(3) { writer.finished }, "write hangs after the server died")
+        #expect(writer.result == false)
+        #expect(sink.playedFrames() >= before)
+        #expect(sink.write([0, 0]) == false)
+        await onThread { sink.drain() }  // returns at once
+        sink.flush()
+        sink.setPaused(true)
+    }
+}
+
+// MARK: - Measuring
+
+private struct Observation {
+    var rate = 0.0, latency = 0.0, callbackPeriod = 0.0
+    var lags: [Int64] = []
+    var violations: [String] = []
+    var end = PulseDiagnostics()
+}
+
+/// Polls positions every 5 ms for `seconds`, checking played ≤ written and monotonic.
+private func observe(_ sink: PulseAudioSink, seconds: Double) async -> Observation {
+    var result = Observation()
+    let start = ContinuousClock.now, startDiagnostics = sink.diagnostics()
+    let p0 = sink.playedFrames()
+    var last = p0
+    var latencies: [Double] = []
+    _ = await waitUntil(seconds) {
+        let played = sink.playedFrames(), written = sink.writtenFrames()
+        if played > written { result.violations.append("played \(played) > written \(written)") }
+        if played < last { result.violations.append("played went back \(last) → \(played)") }
+        last = played
+        result.lags.append(written - played)
+        if let latency = sink.diagnostics().latency { latencies.append(latency) }
+        return false
+    }
+    let elapsed = (ContinuousClock.now - start) / .seconds(1)
+    result.end = sink.diagnostics()
+    result.rate = Double(sink.playedFrames() - p0) / elapsed
+    result.latency = latencies.sorted()[latencies.count / 2]
+    result.callbackPeriod = elapsed / Double(max(1, result.end.writeRequests - startDiagnostics.writeRequests))
+    return result
+}
+
+// MARK: - Signals
+
+/// Full-scale pseudo-random interleaved stereo S16: every frame distinct enough to be found.
+private func testPattern(frames: Int, seed: UInt32) -> [Int16] {
+    var x = seed &* 2_654_435_761
+    return (0..<frames * 2).map { _ in
+        x = x &* 1_664_525 &+ 1_013_904_223
+        return Int16(truncatingIfNeeded: x >> 16)
+    }
+}
+
+private func floats(_ samples: [Int16]) -> [Float] { samples.map { Float($0) / 32768 } }
+
+/// First frame-aligned position of `needle` in `hay`.
+private func find(_ needle: ArraySlice<Int16>, in hay: [Int16], tolerance: Int = 0) -> Int? {
+    guard hay.count >= needle.count else { return nil }
+    let first = Int(needle[needle.startIndex])
+    return stride(from: 0, through: hay.count - needle.count, by: 2).first { at in
+        guard abs(Int(hay[at]) - first) <= tolerance else { return false }
+        return zip(needle, hay[at...]).allSatisfy { abs(Int($0) - Int($1)) <= tolerance }
+    }
+}
+
+/// How many frames of `signal` match `hay` in a row from `at`.
+private func matchingFrames(_ signal: [Int16], in hay: [Int16], at: Int, tolerance: Int = 0) -> Int {
+    var i = 0
+    while i < signal.count, at + i < hay.count, abs(Int(signal[i]) - Int(hay[at + i])) <= tolerance { i += 1 }
+    return i / 2
+}
+
+private struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+// MARK: - Threads and waiting
+
+/// Runs blocking work on a thread of its own.
+private func onThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        Thread { continuation.resume(returning: body()) }.start()
+    }
+}
+
+private func waitUntil(_ seconds: Double, _ condition: () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + .seconds(seconds)
+    while ContinuousClock.now < deadline {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(5))
+    }
+    return condition()
+}
+
+/// The decode thread's part: writes `samples` in chunks (then drains), on its own thread.
+private final class BackgroundWriter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var done = false, ok = false
+    var finished: Bool { lock.withLock { done } }
+    var result: Bool { lock.withLock { ok } }
+
+    init(_ sink: PulseAudioSink, _ samples: [Float], chunkFrames: Int, drain: Bool = false) {
+        Thread { [self] in
+            var at = 0, success = true
+            while success && at < samples.count {
+                let end = min(samples.count, at + 2 * chunkFrames)
+                success = sink.write(Array(samples[at..<end]))
+                at = end
+            }
+            if success && drain { sink.drain() }
+            lock.withLock { (done, ok) = (true, success) }
+        }.start()
+    }
+}
+
+// MARK: - Private servers and recorders
+
+/// A private `pulseaudio` with a null sink in a temp dir; killed and removed on deinit.
+private final class PulseTestServer {
+    let directory: String
+    let address: String
+    private let pid: pid_t
+    private var recorders: [pid_t] = []
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("queued-pulse-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        address = "unix:\(directory)/native"
+        pid = try spawn(
+            ["pulseaudio", "-n", "--daemonize=no", "--exit-idle-time=-1", "--use-pid-file=no",
+             "-L", "module-native-protocol-unix socket=\(directory)/native auth-anonymous=1",
+             "-L", "module-null-sink sink_name=null rate=48000 channels=2"],
+            environment: ["HOME": directory, "XDG_RUNTIME_DIR": directory], output: "\(directory)/server.log")
+        let address = address
+        let deadline = ContinuousClock.now + .seconds(5)
+        while !PulseAudioSink.isServerReachable(address, timeout: 0.5) {
+            guard ContinuousClock.now < deadline else { throw TestFailure("pulseaudio did not start: \(directory)") }
+            usleep(5_000)
+        }
+    }
+
+    deinit {
+        for recorder in recorders { stop(recorder) }
+        stop(pid)
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    func kill(_ signal: Int32) { _ = Glibc.kill(pid, signal) }
+
+    /// Starts parec on null.monitor and waits until it delivers data.
+    func record() throws -> Recording {
+        let path = "\(directory)/recording-\(recorders.count).raw"
+        recorders.append(try spawn(
+            ["parec", "--server=\(address)", "-d", "null.monitor", "--format=s16le", "--rate=48000",
+             "--channels=2", "--raw"],
+            environment: ["HOME": directory, "XDG_RUNTIME_DIR": directory], output: path))
+        let deadline = ContinuousClock.now + .seconds(5)
+        while ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) == 0 {
+            guard ContinuousClock.now < deadline else { throw TestFailure("parec records nothing") }
+            usleep(5_000)
+        }
+        return Recording(path: path)
+    }
+}
+
+private struct Recording: Sendable {
+    let path: String
+
+    func samples() -> [Int16] {
+        guard let data = FileManager.default.contents(atPath: path) else { return [] }
+        var samples = [Int16](repeating: 0, count: data.count / 4 * 2)
+        samples.withUnsafeMutableBytes { _ = data.copyBytes(to: $0) }
+        return samples
+    }
+
+    /// Waits until the recording holds all of `signal` from its first frame; nil if it never starts.
+    func waitFor(_ signal: [Int16]) async -> (start: Int, matching: Int)? {
+        var best: (start: Int, matching: Int)?
+        _ = await waitUntil(8) {
+            let samples = samples()
+            guard let start = find(signal[0..<32], in: samples) else { return false }
+            best = (start, matchingFrames(signal, in: samples, at: start))
+            return best!.matching == signal.count / 2 || samples.count > start + signal.count + 2 * rate
+        }
+        return best
+    }
+}
+
+private struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// posix_spawn with an empty signal mask and default handlers (children of test threads otherwise inherit
+/// a blocked mask and ignore SIGTERM); stdout and stderr go to `output`.
+private func spawn(_ arguments: [String], environment: [String: String], output: String) throws -> pid_t {
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var none = sigset_t(), all = sigset_t()
+    sigemptyset(&none)
+    sigfillset(&all)
+    sigdelset(&all, SIGKILL)
+    sigdelset(&all, SIGSTOP)
+    posix_spawnattr_setsigmask(&attributes, &none)
+    posix_spawnattr_setsigdefault(&attributes, &all)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    posix_spawn_file_actions_addopen(&actions, 2, output + ".err", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    let env = ProcessInfo.processInfo.environment.merging(environment) { $1 }.map { "\($0)=\($1)" }
+    let argv = arguments.map { strdup($0) } + [nil]
+    let envp = env.map { strdup($0) } + [nil]
+    defer { (argv + envp).forEach { free($0) } }
+    var pid: pid_t = 0
+    let status = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, envp)
+    guard status == 0 else { throw TestFailure("cannot start \(arguments[0]): \(String(cString: strerror(status)))") }
+    return pid
+}
+
+/// SIGTERM, then SIGKILL after a second; always reaps.
+private func stop(_ pid: pid_t) {
+    _ = kill(pid, SIGTERM)
+    var status: Int32 = 0
+    for _ in 0..<200 {
+        if waitpid(pid, &status, WNOHANG) != 0 { return }
+        usleep(5_000)
+    }
+    _ = kill(pid, SIGKILL)
+    _ = waitpid(pid, &status, 0)
+}

@@ -1,0 +1,266 @@
+// SDLVideoSink with SDL's offscreen driver: real AVFrame-backed frames go through SDL's textures and
+// renderer, and we check what the renderer read back (the probe) and what `screenshot` encodes.
+// The test's own thread plays the engine's presenter thread. SDL is process-global: see SDLTestLock.
+import Foundation
+import Logging
+import Media
+import Playback
+import Testing
+
+@testable import VideoSDL
+
+/// Collects what the sink's probe reports. Written on the presenter thread, read by the test.
+private final class PictureLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var pictures: [PresentedPicture] = []
+
+    func append(_ picture: PresentedPicture) { lock.withLock { pictures.append(picture) } }
+    var all: [PresentedPicture] { lock.withLock { pictures } }
+    var last: PresentedPicture? { lock.withLock { pictures.last } }
+}
+
+/// A mid-range colour that clips in no channel: BT.601 limited gives about (172, 106, 65).
+private let testYUV: (y: UInt8, u: UInt8, v: UInt8) = (120, 100, 160)
+private let expectedRGB = VideoFrame.bt601LimitedToRGB(y: testYUV.y, u: testYUV.u, v: testYUV.v)
+
+private func solid(_ width: Int, _ height: Int, _ layout: PixelLayout = .yuv420p) throws -> VideoFrame {
+    try #require(VideoFrame.solid(width: width, height: height, y: testYUV.y, u: testYUV.u, v: testYUV.v, layout: layout))
+}
+
+/// Opens an offscreen sink on this thread, runs `body`, closes it: all under the process-wide SDL lock.
+/// `renderer` nil is the sink's own choice (OpenGL on Mesa's llvmpipe where Mesa is installed).
+private func withOffscreenSink<T>(
+    driver: String = "offscreen", renderer: String? = nil, width: Int = 640, height: Int = 360,
+    fit: VideoFit = .fit, _ body: (SDLVideoSink, PictureLog) throws -> T
+) throws -> T {
+    try SDLTestLock.run {
+        let log = PictureLog()
+        let config = SDLVideoConfig(
+            driver: driver, renderDriver: renderer, width: width, height: height, fit: fit, vsync: false,
+            probe: { log.append($0) })
+        let sink = SDLVideoSink(config: config, logger: Logger(label: "queued.video"))
+        try sink.open()
+        defer { sink.close() }
+        return try body(sink, log)
+    }
+}
+
+private func isClose(_ actual: (r: UInt8, g: UInt8, b: UInt8), _ expected: (UInt8, UInt8, UInt8), within: Int = 3)
+    -> Bool
+{
+    abs(Int(actual.r) - Int(expected.0)) <= within && abs(Int(actual.g) - Int(expected.1)) <= within
+        && abs(Int(actual.b) - Int(expected.2)) <= within
+}
+
+private func isBlack(_ pixel: (r: UInt8, g: UInt8, b: UInt8)) -> Bool {
+    pixel.r <= 2 && pixel.g <= 2 && pixel.b <= 2
+}
+
+/// Every `step`-th pixel of the picture, both ways, plus the last row and column.
+private func samples(_ picture: PresentedPicture, step: Int = 7) -> [(x: Int, y: Int)] {
+    let xs = Array(stride(from: 0, to: picture.width, by: step)) + [picture.width - 1]
+    let ys = Array(stride(from: 0, to: picture.height, by: step)) + [picture.height - 1]
+    return ys.flatMap { y in xs.map { (x: $0, y: y) } }
+}
+
+@Suite("SDLVideoSink (offscreen)", .serialized)
+struct SDLVideoSinkTests {
+    @Test(
+        "each pixel layout shows the frame's colour", arguments: [PixelLayout.yuv420p, .nv12, .rgba],
+        [String?.none, "software"])
+    func colours(layout: PixelLayout, renderer: String?) throws {
+        try withOffscreenSink(renderer: renderer, width: 320, height: 240) { sink, log in
+            sink.show(try solid(160, 120, layout))
+            let picture = try #require(log.last)
+            #expect(picture.width == 320 && picture.height == 240)
+            #expect(picture.rgba.count == 320 * 240 * 4)
+            for point in [(160, 120), (5, 5), (314, 234)] {
+                let pixel = picture.rgb(x: point.0, y: point.1)
+                #expect(isClose(pixel, expectedRGB), "\(layout) at \(point): \(pixel), want \(expectedRGB)")
+            }
+        }
+    }
+
+    @Test("size and layout changes recreate the texture")
+    func textureChanges() throws {
+        try withOffscreenSink(width: 320, height: 240, fit: .stretch) { sink, log in
+            let frames = [
+                try solid(64, 48), try solid(64, 48, .nv12), try solid(100, 50, .nv12), try solid(33, 17, .rgba),
+                try solid(31, 15),
+            ]
+            for frame in frames { sink.show(frame) }
+            let pictures = log.all
+            #expect(pictures.count == frames.count)
+            for (index, picture) in pictures.enumerated() {
+                #expect(isClose(picture.rgb(x: 160, y: 120), expectedRGB), "frame \(index)")
+            }
+        }
+    }
+
+    @Test("fit letterboxes a 4:3 picture in a 16:9 window with black bars", arguments: [String?.none, "software"])
+    func fitBars(renderer: String?) throws {
+        try withOffscreenSink(renderer: renderer, fit: .fit) { sink, log in
+            sink.show(try solid(320, 240))
+            let picture = try #require(log.last)
+            // 640x360 output: the picture is 480x360 at x = 80, bars are x < 80 and x >= 560.
+            for point in samples(picture) {
+                let pixel = picture.rgb(x: point.x, y: point.y)
+                if point.x < 79 || point.x > 560 {
+                    #expect(isBlack(pixel), "bar pixel \(point) is \(pixel)")
+                } else if point.x > 81 && point.x < 558 {
+                    #expect(isClose(pixel, expectedRGB), "picture pixel \(point) is \(pixel)")
+                }
+            }
+        }
+    }
+
+    @Test("fill and stretch leave no black", arguments: [VideoFit.fill, .stretch], [String?.none, "software"])
+    func noBlack(fit: VideoFit, renderer: String?) throws {
+        try withOffscreenSink(renderer: renderer, fit: fit) { sink, log in
+            sink.show(try solid(320, 240))
+            let picture = try #require(log.last)
+            let off = samples(picture).filter { !isClose(picture.rgb(x: $0.x, y: $0.y), expectedRGB) }
+            #expect(off.isEmpty, "\(fit): \(off.count) pixels off colour, first \(String(describing: off.first))")
+        }
+    }
+
+    @Test("FitLayout geometry")
+    func geometry() {
+        let fit = FitLayout.compute(fit: .fit, picture: (320, 240), output: (640, 360))
+        #expect(fit?.destination == .init(x: 80, y: 0, width: 480, height: 360))
+        let letterbox = FitLayout.compute(fit: .fit, picture: (1920, 800), output: (1280, 720))
+        #expect(letterbox?.destination == .init(x: 0, y: 93, width: 1280, height: 533))
+        let fill = FitLayout.compute(fit: .fill, picture: (320, 240), output: (640, 360))
+        #expect(fill?.source == .init(x: 0, y: 30, width: 320, height: 180))
+        #expect(fill?.destination == .init(x: 0, y: 0, width: 640, height: 360))
+        let tall = FitLayout.compute(fit: .fill, picture: (1920, 1080), output: (400, 400))
+        #expect(tall?.source == .init(x: 420, y: 0, width: 1080, height: 1080))
+        let stretch = FitLayout.compute(fit: .stretch, picture: (320, 240), output: (640, 360))
+        #expect(stretch?.source == .init(x: 0, y: 0, width: 320, height: 240))
+        #expect(FitLayout.compute(fit: .fit, picture: (320, 240), output: (0, 0)) == nil)
+    }
+
+    @Test("setFit redraws the last frame at the next pump")
+    func setFitRedraws() throws {
+        try withOffscreenSink(fit: .fit) { sink, log in
+            sink.show(try solid(320, 240))
+            #expect(isBlack(try #require(log.last).rgb(x: 10, y: 180)))
+            sink.setFit(.stretch)
+            sink.pump()
+            let picture = try #require(log.last)
+            #expect(log.all.count == 2)
+            #expect(isClose(picture.rgb(x: 10, y: 180), expectedRGB))
+        }
+    }
+
+    @Test("showBlack shows black and leaves nothing to screenshot")
+    func black() throws {
+        try withOffscreenSink { sink, log in
+            sink.show(try solid(320, 240))
+            sink.showBlack()
+            let picture = try #require(log.last)
+            #expect(samples(picture).allSatisfy { isBlack(picture.rgb(x: $0.x, y: $0.y)) })
+            sink.pump()  // may redraw for the window's first expose: still black
+            let redrawn = try #require(log.last)
+            #expect(samples(redrawn).allSatisfy { isBlack(redrawn.rgb(x: $0.x, y: $0.y)) })
+            #expect(sink.screenshot() == nil)
+        }
+    }
+
+    @Test("without any GL the dummy driver falls back to the software renderer")
+    func dummyDriver() throws {
+        try withOffscreenSink(driver: "dummy", width: 320, height: 240) { sink, log in
+            sink.show(try solid(160, 120, .nv12))
+            #expect(isClose(try #require(log.last).rgb(x: 160, y: 120), expectedRGB))
+        }
+    }
+
+    @Test("open fails with SDL's reason for an unknown driver")
+    func badDriver() throws {
+        try SDLTestLock.run {
+            let sink = SDLVideoSink(
+                config: SDLVideoConfig(driver: "no-such-driver"), logger: Logger(label: "queued.video"))
+            let error = #expect(throws: SDLVideoError.self) { try sink.open() }
+            #expect(error?.message.contains("no-such-driver") == true, "\(String(describing: error))")
+            sink.close()
+        }
+    }
+
+    @Test("probe timestamps increase")
+    func timestamps() throws {
+        try withOffscreenSink { sink, log in
+            let frame = try solid(64, 36)
+            for _ in 0..<10 { sink.show(frame) }
+            let times = log.all.map(\.presentedAtNanos)
+            #expect(times.count == 10)
+            #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 })
+        }
+    }
+
+    @Test("screenshot from another thread while the sink thread pumps")
+    func screenshotFromAnotherThread() throws {
+        try withOffscreenSink { sink, _ in
+            #expect(sink.screenshot() == nil)  // nothing shown yet
+            sink.show(try solid(320, 240, .nv12))
+            let result = ScreenshotResult()
+            let requester = Thread { result.set(sink.screenshot()) }
+            requester.start()
+            let deadline = Date(timeIntervalSinceNow: 3)
+            while !result.isDone && Date() < deadline {
+                sink.pump()
+                usleep(2_000)
+            }
+            let png = try #require(result.value ?? nil)
+            try expectPNG(png, width: 640, height: 360)
+            // On the sink thread it reads back directly.
+            try expectPNG(try #require(sink.screenshot()), width: 640, height: 360)
+        }
+    }
+
+    @Test("screenshot is answered by the next show too")
+    func screenshotDuringShow() throws {
+        try withOffscreenSink { sink, _ in
+            let frame = try solid(320, 240)
+            sink.show(frame)
+            let result = ScreenshotResult()
+            Thread { result.set(sink.screenshot()) }.start()
+            let deadline = Date(timeIntervalSinceNow: 3)
+            while !result.isDone && Date() < deadline {
+                sink.show(frame)
+                usleep(2_000)
+            }
+            try expectPNG(try #require(result.value ?? nil), width: 640, height: 360)
+        }
+    }
+
+    @Test("PNGEncoder writes a PNG with the right header and rejects bad input")
+    func pngEncoder() throws {
+        let rgba = (0..<(7 * 5)).flatMap { index -> [UInt8] in [UInt8(index), 100, 200, 255] }
+        try expectPNG(try PNGEncoder.encode(rgba: rgba, width: 7, height: 5), width: 7, height: 5)
+        #expect(throws: MediaError.self) { try PNGEncoder.encode(rgba: rgba, width: 8, height: 5) }
+        #expect(throws: MediaError.self) { try PNGEncoder.encode(rgba: [], width: 0, height: 0) }
+    }
+}
+
+/// The PNG signature, then an IHDR chunk first with the expected size, 8-bit RGBA.
+private func expectPNG(_ png: [UInt8], width: Int, height: Int) throws {
+    try #require(png.count > 33)
+    #expect(Array(png[0..<8]) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+    #expect(Array(png[12..<16]) == Array("IHDR".utf8))
+    func bigEndian(_ offset: Int) -> Int { png[offset..<(offset + 4)].reduce(0) { $0 << 8 | Int($1) } }
+    #expect(bigEndian(16) == width)
+    #expect(bigEndian(20) == height)
+    #expect(png[24] == 8 && png[25] == 6)  // bit depth 8, colour type RGBA
+    #expect(Array(png.suffix(8).prefix(4)) == Array("IEND".utf8))
+}
+
+/// A screenshot result handed from the requesting thread to the test.
+private final class ScreenshotResult: @unchecked Sendable {
+    private let lock = NSLock()
+    private var done = false
+    private var png: [UInt8]?
+
+    func set(_ value: [UInt8]?) { lock.withLock { (done, png) = (true, value) } }
+    var isDone: Bool { lock.withLock { done } }
+    var value: [UInt8]?? { lock.withLock { done ? .some(png) : .none } }
+}
