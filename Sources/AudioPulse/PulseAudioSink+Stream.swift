@@ -23,6 +23,7 @@ extension PulseAudioSink {
         let me = Unmanaged.passUnretained(self).toOpaque()  // valid until closeStreamLocked clears the callbacks
         pa_stream_set_write_callback(stream, PulseAudioSink.onWriteRequest, me)
         pa_stream_set_underflow_callback(stream, PulseAudioSink.onUnderflow, me)
+        pa_stream_set_latency_update_callback(stream, PulseAudioSink.onTimingUpdate, me)
 
         let tlength = UInt32(clamping: pa_usec_to_bytes(UInt64(max(0.005, config.targetLatency) * 1e6), &spec))
         let minreq = UInt32(clamping: (Int(tlength) / 4 / frameBytes) * frameBytes)
@@ -57,6 +58,7 @@ extension PulseAudioSink {
         guard let stream else { return }
         pa_stream_set_write_callback(stream, nil, nil)
         pa_stream_set_underflow_callback(stream, nil, nil)
+        pa_stream_set_latency_update_callback(stream, nil, nil)
         pa_stream_set_state_callback(stream, nil, nil)
         if pa_stream_get_state(stream) == PA_STREAM_READY { pa_stream_disconnect(stream) }
         pa_stream_unref(stream)
@@ -108,14 +110,28 @@ extension PulseAudioSink {
         if moved { connection.signalLocked() }  // room in the ring for a blocked write
     }
 
-    /// The heard position: the stream's interpolated, latency-corrected clock on our timeline.
+    /// The heard position: the stream's interpolated, latency-corrected clock on our timeline, but never
+    /// ahead of what the server's last timing report allows (see ServerClock). Held while paused.
     func playedLocked() -> Int64 {
         guard !paused, !flushing, !closed, let stream, pa_stream_get_state(stream) == PA_STREAM_READY else {
             return timeline.played
         }
         var usec: pa_usec_t = 0
-        guard pa_stream_get_time(stream, &usec) == 0 else { return timeline.played }
-        return timeline.played(atServerFrame: OutputTimeline.frames(usec: usec, sampleRate: format.sampleRate))
+        guard pa_stream_get_time(stream, &usec) == 0, let bound = clock.estimate(at: pa_rtclock_now()) else {
+            return timeline.played
+        }
+        let smoothed = OutputTimeline.frames(usec: usec, sampleRate: format.sampleRate)
+        return timeline.played(atServerFrame: min(smoothed, bound))
+    }
+
+    /// A timing report arrived (auto updates, or ours after a flush): re-anchor our clock.
+    func timingUpdatedLocked() {
+        guard let stream, let info = pa_stream_get_timing_info(stream)?.pointee, info.read_index_corrupt == 0 else {
+            return
+        }
+        clock.update(
+            readIndexFrames: info.read_index / Int64(frameBytes), sinkLatencyUsec: info.sink_usec,
+            transportUsec: info.transport_usec, playing: info.playing != 0, now: pa_rtclock_now())
     }
 
     func diagnosticsLocked() -> PulseDiagnostics {
@@ -124,7 +140,9 @@ extension PulseAudioSink {
         result.underflows = stats.underflows
         result.ringFrames = ring.count / channels
         result.writtenFrames = timeline.written
-        result.playedFrames = timeline.played
+        result.playedFrames = playedLocked()
+        result.estimatedLatency = Double(timeline.written - Int64(result.ringFrames) - result.playedFrames)
+            / Double(format.sampleRate)
         guard let stream, pa_stream_get_state(stream) == PA_STREAM_READY else { return result }
         var usec: pa_usec_t = 0
         var negative: Int32 = 0
@@ -152,6 +170,11 @@ extension PulseAudioSink {
         }
     }
 
+    static let onTimingUpdate: pa_stream_notify_cb_t = { _, userdata in
+        guard let userdata else { return }
+        Unmanaged<PulseAudioSink>.fromOpaque(userdata)._withUnsafeGuaranteedRef { $0.timingUpdatedLocked() }
+    }
+
     static let onUnderflow: pa_stream_notify_cb_t = { _, userdata in
         guard let userdata else { return }
         Unmanaged<PulseAudioSink>.fromOpaque(userdata)._withUnsafeGuaranteedRef { sink in
@@ -169,8 +192,10 @@ struct PulseStatistics {
 
 /// What the stream looks like now. Frames are on the output timeline unless said otherwise.
 public struct PulseDiagnostics: Sendable {
-    /// pa_stream_get_latency: written to the server but not yet heard, in seconds.
+    /// pa_stream_get_latency: written to the server but not yet heard, in seconds (libpulse's smoother).
     public var latency: Double?
+    /// The same from our positions: frames sent to the server minus `playedFrames`, in seconds.
+    public var estimatedLatency = 0.0
     /// The buffer attributes the server granted.
     public var tlengthFrames = 0, prebufFrames = 0, minreqFrames = 0
     /// Write requests (callbacks) and underflows since the stream opened.

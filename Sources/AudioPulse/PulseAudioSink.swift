@@ -20,6 +20,8 @@ public final class PulseAudioSink: AudioSink, @unchecked Sendable {
     /// Float samples accepted by `write`, not yet sent to the server.
     var ring: SampleRing
     var timeline = OutputTimeline()
+    /// The server's position from its timing reports; bounds pa_stream_get_time.
+    var clock: ServerClock
     /// 1 at full volume (bit-exact), 0 when muted.
     var gain: Float = 1
     var paused = false
@@ -38,6 +40,7 @@ public final class PulseAudioSink: AudioSink, @unchecked Sendable {
         channels = config.format.channels
         frameBytes = 2 * config.format.channels
         self.logger = logger
+        clock = ServerClock(sampleRate: config.format.sampleRate)
         let deadline = PulseConnection.deadline(after: config.connectTimeout)
         connection = try PulseConnection(
             server: config.server, applicationName: config.applicationName, timeout: config.connectTimeout)

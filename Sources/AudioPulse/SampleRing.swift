@@ -67,8 +67,10 @@ enum S16Converter {
     static func convert(_ source: UnsafeBufferPointer<Float>, gain: Float, into destination: UnsafeMutablePointer<Int16>) {
         let scale = 32768 * gain
         for i in 0..<source.count {
-            let value = lrintf(source[i] * scale)
-            destination[i] = Int16(truncatingIfNeeded: min(max(value, -32768), 32767))
+            // Clamped before rounding (the same result for finite values): lrintf of ±inf or NaN is undefined.
+            var value = source[i] * scale
+            if !(value >= -32768) { value = value.isNaN ? 0 : -32768 } else if value > 32767 { value = 32767 }
+            destination[i] = Int16(truncatingIfNeeded: lrintf(value))
         }
     }
 }

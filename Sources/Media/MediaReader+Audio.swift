@@ -83,6 +83,7 @@ extension MediaReader {
                 continue
             case .finished:
                 track.decoderFinished = true
+                try checkComplete(reachedTime: track.startAt + Double(track.emitted) / rate, declaredEnd: timing.audioEnd)
                 samples = try track.converter.drain()
             }
             var count = samples.count / channels

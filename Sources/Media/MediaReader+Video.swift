@@ -82,6 +82,7 @@ extension MediaReader {
                     track.packets.removeFirst()
                 }
             case .finished:
+                try checkComplete(reachedTime: (track.lastTime ?? 0) + track.frameDuration, declaredEnd: timing.videoEnd)
                 return finish(track)
             }
         }

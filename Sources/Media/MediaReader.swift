@@ -141,4 +141,19 @@ public final class MediaReader {
         }
         return false
     }
+
+    /// A stream that stops well before the end its container declares was cut short (a truncated
+    /// download or copy): that is an error for the item, not a normal end.
+    func checkComplete(reachedTime: Double, declaredEnd: Double?) throws(MediaError) {
+        guard !isStill, let declaredEnd, let windowEnd = timing.end.map({ min($0, declaredEnd) }) else { return }
+        if reachedTime < windowEnd - 0.25 {
+            throw MediaError(
+                operation: "read", path: path,
+                message: "the file ends at \(formatted(reachedTime)) s of its declared \(formatted(declaredEnd)) s (truncated?)")
+        }
+    }
+
+    private func formatted(_ seconds: Double) -> String {
+        String(Double((seconds * 100).rounded()) / 100)
+    }
 }

@@ -32,18 +32,22 @@ struct FitLayout: Equatable {
         case .fit:
             if outputIsWider {  // pillarbox: full height, bars left and right
                 let width = max(1, min(ow, rounded(oh * pw, ph)))
-                return FitLayout(source: whole, destination: Rect(x: (ow - width) / 2, y: 0, width: width, height: oh))
+                let destination = Rect(x: (ow - width) / 2, y: 0, width: width, height: oh)
+                return FitLayout(source: whole, destination: destination)
             } else {  // letterbox: full width, bars top and bottom
                 let height = max(1, min(oh, rounded(ow * ph, pw)))
-                return FitLayout(source: whole, destination: Rect(x: 0, y: (oh - height) / 2, width: ow, height: height))
+                let destination = Rect(x: 0, y: (oh - height) / 2, width: ow, height: height)
+                return FitLayout(source: whole, destination: destination)
             }
         case .fill:
             if outputIsWider {  // the picture's top and bottom are cut
                 let height = max(1, min(ph, rounded(pw * oh, ow)))
-                return FitLayout(source: Rect(x: 0, y: (ph - height) / 2, width: pw, height: height), destination: window)
+                let source = Rect(x: 0, y: (ph - height) / 2, width: pw, height: height)
+                return FitLayout(source: source, destination: window)
             } else {  // its left and right are cut
                 let width = max(1, min(pw, rounded(ph * ow, oh)))
-                return FitLayout(source: Rect(x: (pw - width) / 2, y: 0, width: width, height: ph), destination: window)
+                let source = Rect(x: (pw - width) / 2, y: 0, width: width, height: ph)
+                return FitLayout(source: source, destination: window)
             }
         }
     }

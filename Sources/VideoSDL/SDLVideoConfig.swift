@@ -22,8 +22,8 @@ public struct SDLVideoConfig: Sendable {
     public var probe: (@Sendable (PresentedPicture) -> Void)?
 
     public init(
-        driver: String? = nil, renderDriver: String? = nil, width: Int = 1280, height: Int = 720, fullscreen: Bool = false,
-        fit: VideoFit = .fit, vsync: Bool = true, title: String = "queued",
+        driver: String? = nil, renderDriver: String? = nil, width: Int = 1280, height: Int = 720,
+        fullscreen: Bool = false, fit: VideoFit = .fit, vsync: Bool = true, title: String = "queued",
         probe: (@Sendable (PresentedPicture) -> Void)? = nil
     ) {
         self.driver = driver

@@ -7,6 +7,7 @@ import Playback
 
 extension SDLVideoSink {
     public func pump() {
+        assertOnSinkThread()
         guard renderer != nil else { return }
         var event = SDL_Event()
         while SDL_PollEvent(&event) != 0 {

@@ -23,6 +23,7 @@ struct TextureShape: Equatable {
 
 extension SDLVideoSink {
     public func show(_ frame: VideoFrame) {
+        assertOnSinkThread()
         guard renderer != nil else { return }
         guard upload(frame) else { return }
         lastFrame = frame
@@ -31,6 +32,7 @@ extension SDLVideoSink {
     }
 
     public func showBlack() {
+        assertOnSinkThread()
         guard renderer != nil else { return }
         lastFrame = nil
         needsRedraw = false

@@ -49,6 +49,11 @@ public final class SDLVideoSink: VideoSink, @unchecked Sendable {
         quitLock.withLock { quitFlag = true }
     }
 
+    /// Debug builds: traps when an open sink is driven from a thread other than the one that opened it.
+    func assertOnSinkThread(_ function: StaticString = #function) {
+        assert(renderer == nil || mailbox.callerIsOwner, "SDLVideoSink.\(function) called off the presenter thread")
+    }
+
     // MARK: - Lifecycle (presenter thread)
 
     public func open() throws {
@@ -128,6 +133,7 @@ public final class SDLVideoSink: VideoSink, @unchecked Sendable {
     }
 
     public func close() {
+        assertOnSinkThread()
         mailbox.close()
         guard window != nil else { return }
         destroyHandles()
@@ -150,12 +156,14 @@ public final class SDLVideoSink: VideoSink, @unchecked Sendable {
 
     /// Applies to the next `show`, and redraws the current picture at the next `pump` (useful when paused).
     public func setFit(_ fit: VideoFit) {
+        assertOnSinkThread()
         guard fit != config.fit else { return }
         config.fit = fit
         needsRedraw = true
     }
 
     public func setFullscreen(_ fullscreen: Bool) {
+        assertOnSinkThread()
         guard let window, fullscreen != config.fullscreen else { return }
         let flags = fullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue : 0
         if SDL_SetWindowFullscreen(window, flags) < 0 {

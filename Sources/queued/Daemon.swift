@@ -10,19 +10,22 @@ struct Daemon {
     let logger: Logger
 
     func run() throws {
-        let (audio, audioName) = try Outputs.audio(options.audio, server: options.pulseServer, logger: logger)
+        let (audio, audioName) = options.untimed
+            ? (NullAudioSink(mode: .untimed), "untimed")
+            : try Outputs.audio(options.audio, server: options.pulseServer, logger: logger)
         let (video, videoName) = Outputs.video(options, logger: logger)
         var config = EngineConfig()
         config.shortestTrack = options.shortestTrack
         config.stillDuration = options.stillDuration
         config.progressInterval = options.progressInterval
+        config.untimed = options.untimed
         let done = DispatchSemaphore(value: 0)
-        let eventLogger = Logger(label: "queued.events")
+        let eventLog = EventLog(logger: Logger(label: "queued.events"))
         let exitWhenDone = options.exitWhenDone
         let played = PlayedFlag()
         let engine = PlayerEngine(config: config, audio: audio, video: video, queueLoops: options.loops, logger: logger) {
             event in
-            EventLog.log(event, to: eventLogger)
+            eventLog.log(event)
             guard exitWhenDone, case .statusChanged(let status) = event else { return }
             if status.state == .playing { played.set() }
             if played.isSet && (status.state == .idle || status.state == .stopped) { done.signal() }
@@ -55,10 +58,19 @@ struct Daemon {
     }
 }
 
-enum EventLog {
-    static func log(_ event: PlayerEvent, to logger: Logger) {
+/// Logs events as readable lines; status only when the state changes. Events arrive one at a time, in
+/// order (the engine serialises delivery), so `lastState` needs no lock of its own.
+final class EventLog: @unchecked Sendable {
+    private let logger: Logger
+    private var lastState: PlayerState?
+
+    init(logger: Logger) { self.logger = logger }
+
+    func log(_ event: PlayerEvent) {
         switch event {
         case .statusChanged(let status):
+            guard status.state != lastState else { return }
+            lastState = status.state
             logger.info("status \(status.state.rawValue)\(status.error.map { ": \($0)" } ?? "")")
         case .progress(let id, let position, let duration, let play):
             logger.info("progress item \(id) play \(play): \(String(format: "%.1f", position))s / \(duration.map { String(format: "%.1f", $0) } ?? "?")s")

@@ -33,6 +33,8 @@ enum Outputs {
         switch options.video {
         case .none:
             return (nil, "none")
+        case .null:
+            return (NullVideoSink(), "null")
         case .auto:
             if driver == nil {
                 if environment["WAYLAND_DISPLAY"] != nil {

@@ -29,7 +29,7 @@ struct QueuedCommand: ParsableCommand {
     @Option(help: "PulseAudio server (default: libpulse's own choice).")
     var pulseServer: String?
 
-    @Option(help: "Video output: auto (SDL when a display exists), sdl or none.")
+    @Option(help: "Video output: auto (SDL when a display exists), sdl, null (decode, show nothing) or none.")
     var video: VideoChoice = .auto
 
     @Option(help: "SDL video driver for --video sdl (x11, wayland, offscreen…).")
@@ -55,6 +55,9 @@ struct QueuedCommand: ParsableCommand {
 
     @Option(help: "Seconds between progress lines in the log (0: none).")
     var progressInterval = 0.0
+
+    @Flag(help: "Run as fast as possible on null outputs, no clock (soak tests and benchmarks).")
+    var untimed = false
 
     @Flag(help: "Exit when the queue has played through (instead of idling).")
     var exitWhenDone = false
@@ -88,7 +91,7 @@ struct QueuedCommand: ParsableCommand {
 }
 
 enum AudioChoice: String, ExpressibleByArgument, CaseIterable { case auto, pulse, null }
-enum VideoChoice: String, ExpressibleByArgument, CaseIterable { case auto, sdl, none }
+enum VideoChoice: String, ExpressibleByArgument, CaseIterable { case auto, sdl, null, none }
 enum FitChoice: String, ExpressibleByArgument, CaseIterable { case fit, fill, stretch }
 
 extension Logger.Level: @retroactive ExpressibleByArgument {}

@@ -1,6 +1,7 @@
 // SDLVideoSink with SDL's offscreen driver: real AVFrame-backed frames go through SDL's textures and
 // renderer, and we check what the renderer read back (the probe) and what `screenshot` encodes.
 // The test's own thread plays the engine's presenter thread. SDL is process-global: see SDLTestLock.
+import CSDL2
 import Foundation
 import Logging
 import Media
@@ -24,7 +25,8 @@ private let testYUV: (y: UInt8, u: UInt8, v: UInt8) = (120, 100, 160)
 private let expectedRGB = VideoFrame.bt601LimitedToRGB(y: testYUV.y, u: testYUV.u, v: testYUV.v)
 
 private func solid(_ width: Int, _ height: Int, _ layout: PixelLayout = .yuv420p) throws -> VideoFrame {
-    try #require(VideoFrame.solid(width: width, height: height, y: testYUV.y, u: testYUV.u, v: testYUV.v, layout: layout))
+    try #require(
+        VideoFrame.solid(width: width, height: height, y: testYUV.y, u: testYUV.u, v: testYUV.v, layout: layout))
 }
 
 /// Opens an offscreen sink on this thread, runs `body`, closes it: all under the process-wide SDL lock.
@@ -186,6 +188,56 @@ struct SDLVideoSinkTests {
         }
     }
 
+    @Test("a window resize redraws the last frame at the new size")
+    func resizeRedraws() throws {
+        try withOffscreenSink(fit: .fit) { sink, log in
+            sink.show(try solid(320, 240))
+            sink.pump()
+            SDL_SetWindowSize(try #require(sink.window), 300, 400)
+            sink.pump()
+            let picture = try #require(log.last)
+            #expect(picture.width == 300 && picture.height == 400)
+            // 300x400 output: the picture is 300x225 at y = 87, bars above and below.
+            #expect(isBlack(picture.rgb(x: 150, y: 40)) && isBlack(picture.rgb(x: 150, y: 360)))
+            #expect(isClose(picture.rgb(x: 150, y: 200), expectedRGB))
+        }
+    }
+
+    // Software renderer only: the offscreen driver's GL surface keeps its first size, so with OpenGL the
+    // output size SDL reports after going fullscreen is not what GL draws into. Like X11 without a window
+    // manager (Xvfb), the offscreen driver also keeps the fullscreen size after leaving fullscreen.
+    @Test("fullscreen redraws the picture at the screen's size")
+    func fullscreen() throws {
+        try withOffscreenSink(renderer: "software", fit: .stretch) { sink, log in
+            sink.show(try solid(320, 240))
+            sink.setFullscreen(true)
+            sink.pump()
+            let full = try #require(log.last)
+            #expect(log.all.count == 2)
+            #expect(full.width != 640 || full.height != 360)
+            let center = full.rgb(x: full.width / 2, y: full.height / 2)
+            #expect(isClose(center, expectedRGB), "\(full.width)x\(full.height)")
+            #expect(isClose(full.rgb(x: full.width - 2, y: full.height - 2), expectedRGB))
+            sink.setFullscreen(false)
+            sink.pump()
+            let windowed = try #require(log.last)
+            #expect(isClose(windowed.rgb(x: windowed.width / 2, y: windowed.height / 2), expectedRGB))
+        }
+    }
+
+    @Test("closing the window sets quitRequested")
+    func quit() throws {
+        try withOffscreenSink { sink, _ in
+            sink.pump()
+            #expect(!sink.quitRequested)
+            var event = SDL_Event()
+            event.type = SDL_QUIT.rawValue
+            #expect(SDL_PushEvent(&event) == 1)
+            sink.pump()
+            #expect(sink.quitRequested)
+        }
+    }
+
     @Test("probe timestamps increase")
     func timestamps() throws {
         try withOffscreenSink { sink, log in
@@ -230,6 +282,21 @@ struct SDLVideoSinkTests {
                 usleep(2_000)
             }
             try expectPNG(try #require(result.value ?? nil), width: 640, height: 360)
+        }
+    }
+
+    @Test("screenshot gives up after 2 s when the sink thread does not pump")
+    func screenshotTimeout() throws {
+        try withOffscreenSink { sink, _ in
+            sink.show(try solid(320, 240))
+            let result = ScreenshotResult()
+            let started = Date()
+            Thread { result.set(sink.screenshot()) }.start()
+            while !result.isDone && Date().timeIntervalSince(started) < 5 { usleep(10_000) }
+            let waited = Date().timeIntervalSince(started)
+            #expect(result.isDone && (result.value ?? nil) == nil)
+            #expect(waited > 1.9 && waited < 3, "waited \(waited) s")
+            #expect(!sink.mailbox.hasPending)  // the timed-out request withdrew itself
         }
     }
 

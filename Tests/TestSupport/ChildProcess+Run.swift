@@ -6,12 +6,6 @@ import Foundation
 import Glibc
 
 extension ChildProcess {
-    public struct Output: Sendable {
-        public let status: Int32
-        public let stdout: String
-        public let stderr: String
-    }
-
     /// Runs `executable` with `arguments`, waiting at most `timeout` seconds (then kills it and
     /// throws `.timeout`). Returns the exit status and the captured output, whatever the status.
     public static func run(_ executable: String, _ arguments: [String],

@@ -103,7 +103,7 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     /// Sends `signal`, waits up to `timeout` seconds for the child to exit, then SIGKILLs it.
-    /// Returns the exit status (code, or minus the signal), nil only if it could not be reaped.
+    /// Returns the exit status: the exit code, or minus the signal that ended it (-1 if unknown).
     @discardableResult
     public func terminate(signal: Int32 = SIGTERM, timeout: Double = 5) -> Int32? {
         reapLock.withLock {
@@ -126,15 +126,19 @@ public final class ChildProcess: @unchecked Sendable {
     private func reap(blocking: Bool) -> Int32? {
         if let known = status { return known }
         var raw: Int32 = 0
+        var decoded: Int32 = -1
         while true {
             let result = waitpid(pid, &raw, blocking ? 0 : WNOHANG)
-            if result == pid { break }
-            if result == -1 && errno == EINTR { continue }
             if result == 0 { return nil }
-            return status  // ECHILD: nothing more to learn
+            if result == -1 && errno == EINTR { continue }
+            if result == pid {
+                // WIFEXITED → WEXITSTATUS; otherwise killed by WTERMSIG (macros are not imported).
+                let signal = raw & 0x7f
+                decoded = signal == 0 ? (raw >> 8) & 0xff : -signal
+            }
+            // else ECHILD: reaped behind our back (SIGCHLD ignored?): gone, status unknown (-1).
+            break
         }
-        let signal = raw & 0x7f
-        let decoded = signal == 0 ? (raw >> 8) & 0xff : -signal
         statusLock.withLock { exitStatus = decoded }
         return decoded
     }

@@ -7,6 +7,8 @@ import Glibc
 extension Fixtures {
     /// The first `keepBytes` bytes of `path`, same extension: a file cut off mid-stream (or, with
     /// few bytes, mid-header). Rewritten atomically on every call; cheap.
+    /// MP4 fixtures are "faststart" (index first), so a cut copy opens and then ends early; an
+    /// MP4 with its index at the end would instead fail to open ("moov atom not found").
     public static func truncated(of path: String, keepBytes: Int) throws -> String {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw TestSupportError.io("cannot read \(path)")

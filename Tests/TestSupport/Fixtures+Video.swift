@@ -36,6 +36,7 @@ extension Fixtures {
                 + ["-flags:a", "+bitexact"]
             name += "-\(audio)\(number(audioFrequency))Hz-\(number(length))s"
         }
+        if chosen == .mp4 { outputOptions += fastStart }
         return try make("\(name).\(chosen.fileExtension)", arguments + outputOptions)
     }
 

@@ -44,8 +44,12 @@ public enum Fixtures {
                         ["-f", "lavfi", "-i", toneSource(frequency: frequency, seconds: seconds, rate: rate,
                                                          channels: channels, amplitude: amplitude)]
                         + ["-ar", "\(rate)", "-ac", "\(channels)"] + format.codecArguments
-                        + ["-flags:a", "+bitexact"])
+                        + ["-flags:a", "+bitexact"] + (format == .aacMP4 ? fastStart : []))
     }
+
+    /// MP4 fixtures put the index (moov) first, as streamed/web files do, so a truncated copy
+    /// still opens and fails mid-stream; with moov at the end truncation loses the whole index.
+    static let fastStart = ["-movflags", "+faststart"]
 
     /// The lavfi aevalsrc source for a tone (also used for video soundtracks).
     static func toneSource(frequency: Double, seconds: Double, rate: Int, channels: Int,

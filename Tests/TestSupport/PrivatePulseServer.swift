@@ -28,7 +28,8 @@ public final class PrivatePulseServer: Sendable {
     public let logPath: String
     /// The name of the only sink.
     public let sinkName = "null"
-    /// Seconds from spawn until `pactl info` first succeeded.
+    /// Seconds from spawn until the server answered `pactl info` and (with lowLatency) the keeper
+    /// stream was connected and the sink restarted.
     public let startupSeconds: Double
 
     private let scratch: TemporaryDirectory
@@ -118,6 +119,13 @@ public final class PrivatePulseServer: Sendable {
     /// The server log, for attaching to a failure message.
     public func log() -> String {
         (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+    }
+
+    /// Kills the server abruptly (default SIGKILL) and reaps it, to test how clients survive a
+    /// dying server. The directory stays until stop() or deinit.
+    public func kill(signal: Int32 = SIGKILL) {
+        keeper?.terminate(signal: SIGKILL)
+        process.terminate(signal: signal)
     }
 
     /// Stops the server (SIGTERM, then SIGKILL after 5 s) and removes its directory.

@@ -1,0 +1,113 @@
+// The engine on untimed capture outputs: deterministic checks of what would be heard and shown, on the
+// output timeline — gapless joins, loop counts, failures, drift, and resource use over many loops.
+import Foundation
+import Media
+import Playback
+import QueueModel
+import Testing
+import TestSupport
+
+@Suite struct EngineUntimedTests {
+    @Test func audioItemsJoinWithoutInsertedOrDroppedSamples() throws {
+        let tones = try [440.0, 660, 880].map { try Fixtures.tone(frequency: $0, seconds: 2, format: .flac) }
+        let sink = NullAudioSink(mode: .untimed, keepSamples: true)
+        let (engine, recorder) = try makeEngine(audio: sink, untimed: true)
+        defer { engine.shutdown() }
+        try engine.add(tones.map { MediaItem(uri: $0) } + [MediaItem(uri: tones[0], loops: 5)])
+        try engine.play()
+        #expect(recorder.waitUntilDone(timeout: 30))
+        var expected: [Int16] = []
+        for path in tones + Array(repeating: tones[0], count: 5) { expected += try Fixtures.decodePCM(path) }
+        let heard = int16Samples(sink.capturedSamples())
+        #expect(heard.count == expected.count)
+        #expect(heard == expected)
+        #expect(recorder.started.map(\.play) == [1, 1, 1, 1, 2, 3, 4, 5])
+        #expect(recorder.started.map(\.timeline) == (0..<8).map { Double($0) * 2 })
+    }
+
+    @Test func loopCountsPerItemAndForTheQueue() throws {
+        let a = try Fixtures.tone(frequency: 440, seconds: 0.5, format: .wav)
+        let b = try Fixtures.tone(frequency: 550, seconds: 0.5, format: .wav)
+        let (engine, recorder) = try makeEngine(audio: NullAudioSink(mode: .untimed), untimed: true, queueLoops: 2)
+        defer { engine.shutdown() }
+        let ids = try engine.add([MediaItem(uri: a, loops: 3), MediaItem(uri: b)])
+        try engine.play()
+        #expect(recorder.waitUntilDone(timeout: 30))
+        let plays = recorder.started.map { "\($0.id.rawValue).\($0.play)" }
+        let once = ["\(ids[0].rawValue).1", "\(ids[0].rawValue).2", "\(ids[0].rawValue).3", "\(ids[1].rawValue).1"]
+        #expect(plays == once + once)
+        #expect(recorder.ended.allSatisfy { $0.reason == .eof })
+        #expect(recorder.lastStatus?.state == .idle)
+    }
+
+    @Test func foreverLoopsUntilNext() throws {
+        let a = try Fixtures.tone(frequency: 440, seconds: 0.2, format: .wav)
+        let b = try Fixtures.tone(frequency: 550, seconds: 0.2, format: .wav)
+        let (engine, recorder) = try makeEngine(audio: NullAudioSink(mode: .untimed), untimed: true)
+        defer { engine.shutdown() }
+        let ids = try engine.add([MediaItem(uri: a, loops: 0), MediaItem(uri: b)])
+        try engine.play()
+        #expect(recorder.wait(timeout: 30) { events in
+            events.contains { if case .itemStarted(_, 25, _, _) = $0 { return true }; return false }
+        })
+        try engine.next()
+        #expect(recorder.waitUntilDone(timeout: 30))
+        let skipped = recorder.ended.filter { $0.reason == .skipped }
+        #expect(skipped.count == 1 && skipped.first?.id == ids[0])
+        #expect(recorder.started.last?.id == ids[1])
+        #expect(recorder.started.filter { $0.id == ids[0] }.map(\.play) == Array(1...recorder.started.filter { $0.id == ids[0] }.count))
+    }
+
+    @Test(arguments: BrokenInput.allCases)
+    func brokenItemFailsAndTheQueuePlaysOn(_ input: BrokenInput) throws {
+        let good = try Fixtures.tone(frequency: 440, seconds: 0.5, format: .flac)
+        let broken = try input.make()
+        let (engine, recorder) = try makeEngine(audio: NullAudioSink(mode: .untimed), untimed: true)
+        defer { engine.shutdown() }
+        let ids = try engine.add([MediaItem(uri: broken), MediaItem(uri: good)])
+        try engine.play()
+        #expect(recorder.waitUntilDone(timeout: 30))
+        let failure = recorder.ended.first { $0.id == ids[0] }
+        #expect(failure?.reason == .error)
+        #expect(failure?.error?.contains(broken) == true, "message names the file: \(String(describing: failure?.error))")
+        #expect(recorder.ended.contains { $0.id == ids[1] && $0.reason == .eof })
+        #expect(recorder.lastStatus?.state == .idle)
+        if case .failed = engine.queue().entry(ids[0])?.state {} else { Issue.record("item not marked failed") }
+    }
+
+    @Test func aQueueWhereEveryItemFailsStopsInsteadOfSpinning() throws {
+        let (engine, recorder) = try makeEngine(audio: NullAudioSink(mode: .untimed), untimed: true, queueLoops: 0)
+        defer { engine.shutdown() }
+        try engine.add([MediaItem(uri: Fixtures.missing()), MediaItem(uri: try Fixtures.empty()), MediaItem(uri: try Fixtures.garbage())])
+        try engine.play()
+        #expect(recorder.waitUntilDone(timeout: 10))
+        let status = recorder.lastStatus
+        #expect(status?.state == .stopped)
+        #expect(status?.error?.contains("every item") == true)
+        #expect(recorder.ended.count == 3, "one failure per item, no spinning: \(recorder.ended.count)")
+    }
+
+    @Test func twoHundredLoopsEndWithZeroDrift() throws {
+        let clip = try Fixtures.video(seconds: 1, fps: 25, hue: .red, withAudio: .aacMP4)
+        let sink = NullAudioSink(mode: .untimed)
+        let (engine, recorder) = try makeEngine(audio: sink, video: NullVideoSink(), untimed: true) { $0.shortestTrack = true }
+        recorder.keepFrames = true
+        defer { engine.shutdown() }
+        try engine.add([MediaItem(uri: clip, loops: 200)])
+        try engine.play()
+        #expect(recorder.waitUntilDone(timeout: 120))
+        #expect(sink.writtenFrames() == 200 * 48000, "audio timeline: \(sink.writtenFrames()) frames")
+        let frames = recorder.presented
+        #expect(frames.count == 200 * 25)
+        // Every picture is due exactly where its play's audio puts it.
+        var worst = 0.0
+        for frame in frames {
+            let expected = Double(frame.play - 1) + frame.itemTime
+            worst = max(worst, abs(frame.timeline - expected))
+        }
+        #expect(worst < 1e-9, "A/V drift on the output timeline: \(worst) s")
+        let lastEnd = (frames.last?.timeline ?? 0) + 0.04
+        #expect(abs(lastEnd - Double(sink.writtenFrames()) / 48000) < 1e-9)
+        print("untimed 200 loops: audio \(sink.writtenFrames()) frames, \(frames.count) pictures, drift \(worst) s")
+    }
+}

@@ -1,0 +1,78 @@
+// Resource use over a long run, measured on a separate queued process (this test process runs other
+// tests in parallel, so its own RSS would say nothing): 2000 loops of a 1 s A/V clip, untimed.
+import Foundation
+import Testing
+import TestSupport
+
+@Suite struct SoakTests {
+    @Test func twoThousandLoopsLeakNothing() throws {
+        let clip = try Fixtures.video(seconds: 1, fps: 25, hue: .green, withAudio: .aacMP4)
+        let directory = try TemporaryDirectory()
+        let log = directory.path + "/queued.log"
+        let daemon = try ChildProcess(
+            QueuedBinary.path,
+            ["--untimed", "--video", "null", "--shortest-track", "--item-loops", "2000", "--exit-when-done",
+             "--log-level", "info", clip],
+            stdoutPath: directory.path + "/stdout", stderrPath: log)
+        defer { _ = daemon.terminate() }
+        func logContains(_ text: String) -> Bool {
+            ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains(text)
+        }
+        // RSS moves with the pictures in flight at the sampled instant: compare medians of 20 samples
+        // taken early and late; a leak of even 1 KiB per loop would add 1.7 MiB between them.
+        func samples(_ plays: StrideTo<Int>) throws -> [ProcessStats] {
+            try plays.map { play in
+                #expect(try waitUntil(timeout: 600) { logContains("started item 1 play \(play)\n") })
+                return ProcessStats(pid: daemon.pid, ignoring: clip)
+            }
+        }
+        let earlySamples = try samples(stride(from: 100, to: 200, by: 5))
+        let lateSamples = try samples(stride(from: 1800, to: 1900, by: 5))
+        func median(_ values: [Int]) -> Int { values.sorted()[values.count / 2] }
+        let early = ProcessStats(residentBytes: median(earlySamples.map(\.residentBytes)), descriptors: earlySamples.map(\.descriptors).max() ?? -1)
+        let late = ProcessStats(residentBytes: median(lateSamples.map(\.residentBytes)), descriptors: lateSamples.map(\.descriptors).max() ?? -1)
+        let growth = late.residentBytes - early.residentBytes
+        print("soak 2000 loops: median RSS \(early.residentBytes / 1024) KiB at plays 100-195 -> \(late.residentBytes / 1024) KiB at plays 1800-1895 (\(growth / 1024) KiB), fds \(early.descriptors) -> \(late.descriptors)")
+        #expect(early.residentBytes > 0)
+        #expect(growth < 2 * 1024 * 1024)
+        #expect(late.descriptors == early.descriptors)
+        #expect(daemon.wait() == 0)
+    }
+}
+
+/// The queued executable built next to this test bundle.
+enum QueuedBinary {
+    static var path: String {
+        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        var candidate = bundle.appendingPathComponent("queued").path
+        if !FileManager.default.fileExists(atPath: candidate) {
+            // swift test runs the bundle from .build/<triple>/debug; walk up from this file otherwise.
+            candidate = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent(".build/debug/queued").path
+        }
+        return candidate
+    }
+}
+
+struct ProcessStats {
+    let residentBytes: Int
+    let descriptors: Int
+
+    init(residentBytes: Int, descriptors: Int) {
+        self.residentBytes = residentBytes
+        self.descriptors = descriptors
+    }
+
+    /// `ignoring`: a media file the daemon has open once or twice (the playing and the prepared item),
+    /// depending on the instant; descriptors on it are not counted.
+    init(pid: Int32, ignoring mediaPath: String) {
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
+        let kib = line.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
+        residentBytes = kib * 1024
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
+        descriptors = entries.filter {
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)")) != mediaPath
+        }.count
+    }
+}
