@@ -46,7 +46,7 @@ extension PulseAudioSink {
             "PulseAudio stream ready",
             metadata: [
                 "server": "\(config.server ?? "default")",
-                "device": "\(String(cString: pa_stream_get_device_name(stream)))",
+                "device": "\(pa_stream_get_device_name(stream).map { String(cString: $0) } ?? "?")",
                 "rate": "\(format.sampleRate)", "channels": "\(channels)",
                 "tlength": "\(Int(granted.tlength) / frameBytes)", "prebuf": "\(Int(granted.prebuf) / frameBytes)",
                 "minreq": "\(Int(granted.minreq) / frameBytes)",

@@ -26,8 +26,9 @@ public final class PulseAudioSink: AudioSink, @unchecked Sendable {
     var gain: Float = 1
     var paused = false
     var closed = false
-    /// A flush is waiting for the server; writes wait for it to finish.
-    var flushing = false
+    /// Flushes waiting for the server (two threads may flush at once); writes wait for them to finish.
+    var flushesInProgress = 0
+    var flushing: Bool { flushesInProgress > 0 }
     /// Bumped by `flush` and `close`: a `write` or `drain` begun under an older value gives up.
     var generation: UInt64 = 0
     var failureLogged = false
@@ -137,28 +138,35 @@ public final class PulseAudioSink: AudioSink, @unchecked Sendable {
             guard !closed else { return }
             _ = playedLocked()  // the heard position, now: the timeline continues from here
             generation &+= 1
-            flushing = true
+            flushesInProgress += 1
             ring.removeAll()
             timeline.flushed()
             connection.signalLocked()  // a blocked write or drain gives up
             defer {
-                flushing = false
+                flushesInProgress -= 1
                 connection.signalLocked()
             }
-            guard usableLocked(), let stream else { return }
+            // Each wait releases the lock, and `close` may run meanwhile: look at `stream` again after it.
             let deadline = PulseConnection.deadline(after: 2)
+            guard usableLocked(), let stream else { return }
             let flushed = connection.runOperationLocked(deadline: deadline) { callback, userdata in
                 pa_stream_flush(stream, callback, userdata)
             }
             // The server reset its write index to its read index; ask where that is.
+            guard flushed == .succeeded, usableLocked(), let stream = self.stream else {
+                if !closed { logger.warning("PulseAudio flush failed", metadata: ["outcome": "\(flushed)"]) }
+                return
+            }
             let updated = connection.runOperationLocked(deadline: deadline) { callback, userdata in
                 pa_stream_update_timing_info(stream, callback, userdata)
             }
-            guard flushed == .succeeded, updated == .succeeded, let info = pa_stream_get_timing_info(stream),
-                  info.pointee.write_index_corrupt == 0
+            guard updated == .succeeded, usableLocked(), let stream = self.stream,
+                  let info = pa_stream_get_timing_info(stream), info.pointee.write_index_corrupt == 0
             else {
-                logger.warning("PulseAudio flush incomplete; positions may drift",
-                               metadata: ["flush": "\(flushed)", "timing": "\(updated)"])
+                if !closed {
+                    logger.warning("PulseAudio timing update after flush failed; positions may be off",
+                                   metadata: ["outcome": "\(updated)"])
+                }
                 return
             }
             timeline.rebase(serverWriteFrame: info.pointee.write_index / Int64(frameBytes))

@@ -240,6 +240,59 @@ private func roomyConfig(_ server: PulseTestServer) -> PulseConfig {
         #expect(PulseAudioSink.isServerReachable(server.address))
     }
 
+    @Test func drainReturnsOnFlushAndOnClose() async throws {
+        let server = try PulseTestServer()
+        let sink = try PulseAudioSink(config: PulseConfig(server: server.address), logger: testLogger)
+        for ending in ["flush", "close"] {
+            #expect(sink.write(asFloats(testPattern(frames: testRate / 10, seed: 10))))
+            sink.setPaused(true)  // a corked stream never finishes draining
+            let drained = Flag()
+            Thread {
+                sink.drain()
+                drained.set()
+            }.start()
+            #expect(!(await pollUntil(0.3) { drained.isSet }), "drain returned while corked (\(ending))")
+            if ending == "flush" { sink.flush() } else { sink.close() }
+            #expect(await pollUntil(2) { drained.isSet }, "drain did not return on \(ending)")
+            sink.setPaused(false)
+        }
+    }
+
+    @Test func concurrentCallsNeitherCrashNorHang() async throws {
+        let server = try PulseTestServer()
+        let sink = try PulseAudioSink(config: PulseConfig(server: server.address), logger: testLogger)
+        let writer = BackgroundWriter(sink, asFloats(testPattern(frames: 60 * testRate, seed: 11)), chunkFrames: 700,
+                                      rewriteAfterFlush: true)
+        let stop = Flag()
+        let callers = (0..<3).map { role in
+            let done = Flag(), monotonic = Flag()
+            Thread {
+                var last: Int64 = 0, round = 0
+                while !stop.isSet {
+                    let played = sink.playedFrames()
+                    if played < last { monotonic.set() }
+                    last = played
+                    switch (role, round % 50) {
+                    case (0, 0): sink.flush()
+                    case (1, 0): sink.setPaused(true)
+                    case (1, 25): sink.setPaused(false)
+                    case (2, _): sink.setVolume(Float(round % 10) / 10, muted: round % 7 == 0)
+                    default: usleep(1000)
+                    }
+                    round += 1
+                }
+                done.set()
+            }.start()
+            return (done, monotonic)
+        }
+        _ = await pollUntil(1.5) { false }
+        stop.set()
+        #expect(await pollUntil(5) { callers.allSatisfy { $0.0.isSet } }, "a caller hangs")
+        #expect(callers.allSatisfy { !$0.1.isSet }, "playedFrames went back")
+        sink.close()
+        #expect(await pollUntil(2) { writer.finished }, "the writer hangs after close")
+    }
+
     @Test func serverDeathEndsWritesWithoutHanging() async throws {
         let server = try PulseTestServer(norewinds: false)
         let sink = try PulseAudioSink(config: PulseConfig(server: server.address), logger: testLogger)
@@ -361,18 +414,29 @@ private final class BackgroundWriter: @unchecked Sendable {
     var finished: Bool { lock.withLock { done } }
     var result: Bool { lock.withLock { ok } }
 
-    init(_ sink: PulseAudioSink, _ samples: [Float], chunkFrames: Int, drain: Bool = false) {
+    /// `rewriteAfterFlush`: carry on after a `false` from write while the sink is open (a seek's new data).
+    init(_ sink: PulseAudioSink, _ samples: [Float], chunkFrames: Int, drain: Bool = false,
+         rewriteAfterFlush: Bool = false) {
         Thread { [self] in
             var at = 0, success = true
             while success && at < samples.count {
                 let end = min(samples.count, at + 2 * chunkFrames)
                 success = sink.write(Array(samples[at..<end]))
+                if !success && rewriteAfterFlush && sink.write([0, 0]) { success = true }
                 at = end
             }
             if success && drain { sink.drain() }
             lock.withLock { (done, ok) = (true, success) }
         }.start()
     }
+}
+
+/// A flag any thread may set and read.
+private final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    var isSet: Bool { lock.withLock { value } }
+    func set() { lock.withLock { value = true } }
 }
 
 // MARK: - Private servers and recorders
