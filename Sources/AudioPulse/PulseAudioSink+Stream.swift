@@ -19,7 +19,8 @@ extension PulseAudioSink {
             throw fail(connection.errorText())
         }
         self.stream = stream
-        pa_stream_set_state_callback(stream, PulseConnection.signalMainloop, UnsafeMutableRawPointer(connection.mainloop))
+        let mainloop = UnsafeMutableRawPointer(connection.mainloop)
+        pa_stream_set_state_callback(stream, PulseConnection.signalMainloop, mainloop)
         let me = Unmanaged.passUnretained(self).toOpaque()  // valid until closeStreamLocked clears the callbacks
         pa_stream_set_write_callback(stream, PulseAudioSink.onWriteRequest, me)
         pa_stream_set_underflow_callback(stream, PulseAudioSink.onUnderflow, me)

@@ -64,7 +64,9 @@ struct SampleRing {
 /// when gain is 1, so 16-bit sources stay bit-exact (PulseAudio's own conversion scales by 0x7FFF).
 /// Called on whatever thread pushes to the server, with the mainloop lock held.
 enum S16Converter {
-    static func convert(_ source: UnsafeBufferPointer<Float>, gain: Float, into destination: UnsafeMutablePointer<Int16>) {
+    static func convert(
+        _ source: UnsafeBufferPointer<Float>, gain: Float, into destination: UnsafeMutablePointer<Int16>
+    ) {
         let scale = 32768 * gain
         for i in 0..<source.count {
             // Clamped before rounding (the same result for finite values): lrintf of ±inf or NaN is undefined.

@@ -98,25 +98,7 @@ public final class SDLVideoSink: VideoSink, @unchecked Sendable {
         else { throw SDLVideoError.current("SDL_CreateWindow") }
         self.window = window
 
-        // SDL_CreateRenderer(-1, flags) only considers drivers that advertise every flag, so ask for less
-        // and less: accelerated with vsync, accelerated, software with vsync, software.
-        let vsync = config.vsync ? SDL_RENDERER_PRESENTVSYNC.rawValue : 0
-        let attempts = [
-            SDL_RENDERER_ACCELERATED.rawValue | vsync, SDL_RENDERER_ACCELERATED.rawValue,
-            SDL_RENDERER_SOFTWARE.rawValue | vsync, SDL_RENDERER_SOFTWARE.rawValue,
-        ]
-        var renderer: OpaquePointer?
-        var failures: [String] = []
-        for flags in attempts where renderer == nil {
-            renderer = SDL_CreateRenderer(window, -1, flags)
-            if renderer == nil { failures.append(sdlErrorText()) }
-        }
-        guard let renderer else {
-            throw SDLVideoError(call: "SDL_CreateRenderer", message: failures.joined(separator: "; "))
-        }
-        if !failures.isEmpty {
-            logger.debug("renderer fallback", metadata: ["sdl.errors": "\(failures.joined(separator: "; "))"])
-        }
+        let renderer = try createRenderer(for: window)
         self.renderer = renderer
 
         var info = SDL_RendererInfo()
@@ -127,7 +109,7 @@ public final class SDLVideoSink: VideoSink, @unchecked Sendable {
             metadata: [
                 "sdl.driver": "\(driver)",
                 "sdl.renderer": "\(info.name.map { String(cString: $0) } ?? "?")",
-                "sdl.vsync": "\(info.flags & SDL_RENDERER_PRESENTVSYNC.rawValue != 0)",
+                "sdl.vsync": "\(vsyncDescription(info))",
                 "window": "\(config.width)x\(config.height)\(config.fullscreen ? " fullscreen" : "")",
             ])
     }

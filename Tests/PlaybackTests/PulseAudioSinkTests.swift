@@ -133,7 +133,8 @@ private func roomyConfig(_ server: PulseTestServer) -> PulseConfig {
             return sink.playedFrames() != heldAt
         }
         #expect(!moved, "playedFrames moved while paused")
-        print("MEASURED paused: held \(heldAt); libpulse stream time \(rawWhilePaused.first!)…\(rawWhilePaused.last!)")
+        print("MEASURED paused: held \(heldAt); libpulse stream time "
+              + "\(rawWhilePaused.first!)…\(rawWhilePaused.last!)")
         sink.setPaused(false)
         let resumed = ContinuousClock.now
         #expect(await pollUntil(2) { sink.playedFrames() > heldAt }, "did not resume")
@@ -143,7 +144,8 @@ private func roomyConfig(_ server: PulseTestServer) -> PulseConfig {
         #expect(abs(after.rate / Double(testRate) - 1) < 0.1, "rate after resume \(after.rate)")
         #expect(after.lags.min()! > Int64(testRate / 10))
         print("MEASURED resume: moved \(firstMove) after uncork, by \(jump) frames; then rate \(after.rate), "
-              + "written−played \(after.lags.min()!)…\(after.lags.max()!) (median \(after.lags.sorted()[after.lags.count / 2])), "
+              + "written−played \(after.lags.min()!)…\(after.lags.max()!) "
+              + "(median \(after.lags.sorted()[after.lags.count / 2])), "
               + "pa latency \(after.latency) s, ours \(after.estimatedLatency) s, "
               + "write-callback period \(after.callbackPeriod * 1000) ms, tlength/prebuf/minreq "
               + "\(after.end.tlengthFrames)/\(after.end.prebufFrames)/\(after.end.minreqFrames) frames, "
@@ -265,30 +267,31 @@ private func roomyConfig(_ server: PulseTestServer) -> PulseConfig {
                                       rewriteAfterFlush: true)
         let stop = Flag()
         let callers = (0..<3).map { role in
-            let done = Flag(), monotonic = Flag()
+            let done = Flag(), wentBack = Flag()
             Thread {
                 var last: Int64 = 0, round = 0
                 while !stop.isSet {
                     let played = sink.playedFrames()
-                    if played < last { monotonic.set() }
+                    if played < last { wentBack.set() }
                     last = played
                     switch (role, round % 50) {
                     case (0, 0): sink.flush()
                     case (1, 0): sink.setPaused(true)
                     case (1, 25): sink.setPaused(false)
                     case (2, _): sink.setVolume(Float(round % 10) / 10, muted: round % 7 == 0)
-                    default: usleep(1000)
+                    default: break
                     }
+                    usleep(1000)
                     round += 1
                 }
                 done.set()
             }.start()
-            return (done, monotonic)
+            return (done: done, wentBack: wentBack)
         }
-        _ = await pollUntil(1.5) { false }
+        try await Task.sleep(for: .seconds(1.5))  // how long they race: a duration, not a synchronisation
         stop.set()
-        #expect(await pollUntil(5) { callers.allSatisfy { $0.0.isSet } }, "a caller hangs")
-        #expect(callers.allSatisfy { !$0.1.isSet }, "playedFrames went back")
+        #expect(await pollUntil(5) { callers.allSatisfy { $0.done.isSet } }, "a caller hangs")
+        #expect(callers.allSatisfy { !$0.wentBack.isSet }, "playedFrames went back")
         sink.close()
         #expect(await pollUntil(2) { writer.finished }, "the writer hangs after close")
     }
@@ -453,7 +456,8 @@ private final class PulseTestServer {
     private var recorders: [pid_t] = []
 
     init(norewinds: Bool = true) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("queued-pulse-\(UUID().uuidString.prefix(8))").path
+        directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("queued-pulse-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         address = "unix:\(directory)/native"
         pid = try spawnChild(
@@ -464,7 +468,9 @@ private final class PulseTestServer {
         let address = address
         let deadline = ContinuousClock.now + .seconds(5)
         while !PulseAudioSink.isServerReachable(address, timeout: 0.5) {
-            guard ContinuousClock.now < deadline else { throw PulseTestFailure("pulseaudio did not start: \(directory)") }
+            guard ContinuousClock.now < deadline else {
+                throw PulseTestFailure("pulseaudio did not start: \(directory)")
+            }
             usleep(5_000)
         }
     }
@@ -546,7 +552,9 @@ private func spawnChild(_ arguments: [String], environment: [String: String], ou
     defer { (argv + envp).forEach { free($0) } }
     var pid: pid_t = 0
     let status = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, envp)
-    guard status == 0 else { throw PulseTestFailure("cannot start \(arguments[0]): \(String(cString: strerror(status)))") }
+    guard status == 0 else {
+        throw PulseTestFailure("cannot start \(arguments[0]): \(String(cString: strerror(status)))")
+    }
     return pid
 }
 

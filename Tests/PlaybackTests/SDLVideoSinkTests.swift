@@ -30,7 +30,8 @@ private func solid(_ width: Int, _ height: Int, _ layout: PixelLayout = .yuv420p
 }
 
 /// Opens an offscreen sink on this thread, runs `body`, closes it: all under the process-wide SDL lock.
-/// `renderer` nil is the sink's own choice (OpenGL on Mesa's llvmpipe where Mesa is installed).
+/// `renderer` nil is the sink's own choice (software here: Mesa's OpenGL is llvmpipe); "opengl" forces OpenGL
+/// where SDL can make a context (SDL falls back to another renderer where it cannot).
 private func withOffscreenSink<T>(
     driver: String = "offscreen", renderer: String? = nil, width: Int = 640, height: Int = 360,
     fit: VideoFit = .fit, _ body: (SDLVideoSink, PictureLog) throws -> T
@@ -69,7 +70,7 @@ private func samples(_ picture: PresentedPicture, step: Int = 7) -> [(x: Int, y:
 struct SDLVideoSinkTests {
     @Test(
         "each pixel layout shows the frame's colour", arguments: [PixelLayout.yuv420p, .nv12, .rgba],
-        [String?.none, "software"])
+        [String?.none, "software", "opengl"])
     func colours(layout: PixelLayout, renderer: String?) throws {
         try withOffscreenSink(renderer: renderer, width: 320, height: 240) { sink, log in
             sink.show(try solid(160, 120, layout))
@@ -99,7 +100,7 @@ struct SDLVideoSinkTests {
         }
     }
 
-    @Test("fit letterboxes a 4:3 picture in a 16:9 window with black bars", arguments: [String?.none, "software"])
+    @Test("fit letterboxes a 4:3 picture in a 16:9 window with black bars", arguments: [String?.none, "software", "opengl"])
     func fitBars(renderer: String?) throws {
         try withOffscreenSink(renderer: renderer, fit: .fit) { sink, log in
             sink.show(try solid(320, 240))
@@ -116,7 +117,7 @@ struct SDLVideoSinkTests {
         }
     }
 
-    @Test("fill and stretch leave no black", arguments: [VideoFit.fill, .stretch], [String?.none, "software"])
+    @Test("fill and stretch leave no black", arguments: [VideoFit.fill, .stretch], [String?.none, "software", "opengl"])
     func noBlack(fit: VideoFit, renderer: String?) throws {
         try withOffscreenSink(renderer: renderer, fit: fit) { sink, log in
             sink.show(try solid(320, 240))

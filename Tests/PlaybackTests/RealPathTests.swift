@@ -1,6 +1,9 @@
-// Gapless audio on the real path: the engine plays through a PulseAudio stream into a private server's
-// null sink, the test records the sink's monitor and proves by alignment against each file's own decode
-// that not one sample was inserted or dropped at any boundary.
+// The engine on the real outputs: a private PulseAudio server with a null sink (its monitor recorded) and
+// SDL on its offscreen driver (every presented picture read back). These tests keep real time, so they
+// run one at a time (one serialized suite; the video ones in RealVideoPathTests.swift).
+//
+// Gapless audio: the test proves by alignment against each file's own decode that not one sample was
+// inserted or dropped at any boundary.
 import AudioPulse
 import Logging
 import Playback
@@ -8,7 +11,7 @@ import QueueModel
 import Testing
 import TestSupport
 
-@Suite(.serialized) struct RealAudioPathTests {
+@Suite(.serialized) struct RealPathTests {
     /// Plays `items` through PulseAudio and returns what the null sink's monitor heard.
     func playAndRecord(_ items: [MediaItem]) throws -> (recording: [Int16], recorder: EventRecorder) {
         let pulse = try PrivatePulseServer()
