@@ -100,7 +100,9 @@ struct SDLVideoSinkTests {
         }
     }
 
-    @Test("fit letterboxes a 4:3 picture in a 16:9 window with black bars", arguments: [String?.none, "software", "opengl"])
+    @Test(
+        "fit letterboxes a 4:3 picture in a 16:9 window with black bars",
+        arguments: [String?.none, "software", "opengl"])
     func fitBars(renderer: String?) throws {
         try withOffscreenSink(renderer: renderer, fit: .fit) { sink, log in
             sink.show(try solid(320, 240))

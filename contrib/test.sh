@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# The test command (README, CI): installs what the tests need on Debian 12 (FFmpeg/SDL2/libpulse dev
+# packages, PulseAudio, Xvfb, the ffmpeg CLI for fixtures), then builds once and runs every test.
+# Tests start their own private PulseAudio servers and use SDL's offscreen driver; nothing here needs a
+# display or a sound card.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash contrib/setup.sh
+export QUEUED_FIXTURE_DIR="${QUEUED_FIXTURE_DIR:-/tmp/queued-fixtures-$(id -u)}"
+swift build --build-tests
+swift test --skip-build "$@"
