@@ -89,12 +89,14 @@ final class Presenter: @unchecked Sendable {
         engine.video?.show(timed.frame)
         showingBlack = false
         core.locked { shared in
-            guard let index = shared.segments.firstIndex(where: { $0.serial == timed.serial && $0.cursor == timed.cursor }) else { return }
-            if !shared.segments[index].announcedStart {
-                // Ends before it, if the clock got there first, are announced before this start.
-                announce(&shared, heard: shared.segments[index].startFrame, upTo: index)
-                announceStart(&shared, index)
+            func index() -> Int? {
+                shared.segments.firstIndex { $0.serial == timed.serial && $0.cursor == timed.cursor && !$0.announcedEnd }
             }
+            guard let found = index(), !shared.segments[found].announcedStart else { return }
+            // Ends before it, if the clock got there first, are announced before this start (and
+            // may remove segments, so look it up again).
+            announce(&shared, heard: shared.segments[found].startFrame, upTo: found)
+            if let again = index(), !shared.segments[again].announcedStart { announceStart(&shared, again) }
         }
         engine.config.onFramePresented?(
             PresentedFrame(

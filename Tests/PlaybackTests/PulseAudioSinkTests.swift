@@ -242,6 +242,24 @@ private func roomyConfig(_ server: PulseTestServer) -> PulseConfig {
         #expect(PulseAudioSink.isServerReachable(server.address))
     }
 
+    @Test func drainPlaysLessThanPrebuf() async throws {
+        let server = try PulseTestServer()
+        let recorder = try server.record()
+        let sink = try PulseAudioSink(config: PulseConfig(server: server.address), logger: testLogger)
+        defer { sink.close() }
+        let short = testPattern(frames: testRate / 50, seed: 12)  // 20 ms, below prebuf (50 ms)
+        let started = ContinuousClock.now
+        #expect(await runOnThread {
+            guard sink.write(asFloats(short)) else { return false }
+            sink.drain()
+            return true
+        })
+        #expect(ContinuousClock.now - started < .seconds(2))
+        #expect(sink.playedFrames() == Int64(short.count / 2))
+        let found = try #require(await recorder.waitFor(short), "short item not found")
+        #expect(found.matching == short.count / 2)
+    }
+
     @Test func drainReturnsOnFlushAndOnClose() async throws {
         let server = try PulseTestServer()
         let sink = try PulseAudioSink(config: PulseConfig(server: server.address), logger: testLogger)

@@ -1,0 +1,99 @@
+# Shell helpers for contrib/bench/run.sh: child-process bookkeeping, private Xvfb and PulseAudio
+# servers, timed runs (GNU time), results file. Sourced, not run. Needs: $WORK (scratch dir),
+# $RESULTS (key=value file).
+
+BG_PIDS=()          # every background child we start; killed (by pid) at exit
+
+log() { printf '[bench %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+
+# put KEY VALUE: record a figure for the summary (report.py reads $RESULTS).
+put() { printf '%s=%s\n' "$1" "$2" >>"$RESULTS"; }
+
+# bg CMD...: start CMD in the background, remember its pid in $BG_PID and in BG_PIDS.
+bg() {
+  "$@" &
+  BG_PID=$!
+  BG_PIDS+=("$BG_PID")
+}
+
+# stop_pid PID [SIGNAL]: signal one child we started, wait up to 5 s, then SIGKILL it.
+stop_pid() {
+  local pid=$1 sig=${2:-TERM} i
+  kill -0 "$pid" 2>/dev/null || { wait "$pid" 2>/dev/null; return 0; }
+  kill -"$sig" "$pid" 2>/dev/null
+  for i in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  kill -0 "$pid" 2>/dev/null && kill -KILL "$pid" 2>/dev/null
+  wait "$pid" 2>/dev/null
+  return 0
+}
+
+cleanup() {
+  local pid
+  trap - EXIT INT TERM
+  for pid in "${BG_PIDS[@]}"; do stop_pid "$pid"; done
+  [[ -n "${KEEP_WORK:-}" ]] || rm -rf "$WORK"
+}
+
+# start_xvfb: a private X server on a free display (Xvfb -displayfd picks it); sets DISPLAY_NUM.
+# Screen 1280x720: windows of that size sit at 0,0, so x11grab of the screen is the video.
+start_xvfb() {
+  local fdfile="$WORK/xvfb.display" i
+  : >"$fdfile"
+  bg Xvfb -displayfd 9 -screen 0 1280x720x24 -nolisten tcp -noreset 9>"$fdfile" 2>"$WORK/xvfb.log"
+  XVFB_PID=$BG_PID
+  for i in $(seq 100); do [[ -s "$fdfile" ]] && break; sleep 0.1; done
+  DISPLAY_NUM=$(tr -dc 0-9 <"$fdfile")
+  [[ -n "$DISPLAY_NUM" ]] || { cat "$WORK/xvfb.log" >&2; log "Xvfb did not start"; return 1; }
+  log "Xvfb on :$DISPLAY_NUM"
+}
+
+# start_pulse: a private PulseAudio server with a null sink (norewinds=1 so the monitor records
+# exactly what was rendered); sets PULSE (server string for clients).
+start_pulse() {
+  local dir="$WORK/pulse" i
+  mkdir -p "$dir"
+  bg env HOME="$dir" XDG_RUNTIME_DIR="$dir" pulseaudio -n --daemonize=no --exit-idle-time=-1 \
+    --use-pid-file=no --disallow-exit \
+    -L "module-native-protocol-unix socket=$dir/native auth-anonymous=1" \
+    -L "module-null-sink sink_name=null rate=48000 channels=2 norewinds=1" >"$WORK/pulse.log" 2>&1
+  PULSE_PID=$BG_PID
+  PULSE="unix:$dir/native"
+  for i in $(seq 100); do
+    timeout 2 pactl --server="$PULSE" info >/dev/null 2>&1 && break
+    sleep 0.1
+  done
+  timeout 2 pactl --server="$PULSE" info >/dev/null 2>&1 || { cat "$WORK/pulse.log" >&2; log "PulseAudio did not start"; return 1; }
+  timeout 2 pactl --server="$PULSE" set-default-sink null
+  log "PulseAudio at $PULSE"
+}
+
+# timed LABEL LIMIT CMD...: run CMD under GNU time with a time limit; records LABEL.cpu (user+sys
+# seconds), LABEL.user, LABEL.sys, LABEL.rss_mb (max RSS), LABEL.wall, LABEL.rc. The command's
+# output goes to $WORK/LABEL.log.
+timed() {
+  local label=$1 limit=$2; shift 2
+  local tf="$WORK/$label.time" rc
+  log "run $label: $*"
+  : >"$tf"
+  timeout -k 5 "$limit" /usr/bin/time -o "$tf" -f '%U %S %M %e' "$@" >"$WORK/$label.log" 2>&1 </dev/null
+  rc=$?
+  # GNU time writes "Command exited with non-zero status N" before the figures on failure.
+  local user=nan sys=nan rss=nan wall=nan
+  [[ -s "$tf" ]] && read -r user sys rss wall < <(tail -n 1 "$tf")
+  put "$label.user" "$user"; put "$label.sys" "$sys"
+  put "$label.cpu" "$(awk -v u="$user" -v s="$sys" 'BEGIN{printf "%.2f", u+s}')"
+  put "$label.rss_mb" "$(awk -v k="$rss" 'BEGIN{printf "%.1f", k/1024}')"
+  put "$label.wall" "$wall"; put "$label.rc" "$rc"
+  ((rc == 0)) || log "warning: $label exited with status $rc (log: $WORK/$label.log)"
+  return 0
+}
+
+# queued_errors LABEL: copy warning/error lines of a queued log into the results (first 3).
+queued_errors() {
+  local n
+  n=$(grep -cE ' (warning|error|critical) ' "$WORK/$1.log" || true)
+  put "$1.log_problems" "$n"
+  grep -E ' (warning|error|critical) ' "$WORK/$1.log" | head -n 3 | while IFS= read -r line; do
+    put "$1.log_problem" "${line:0:200}"
+  done
+}
