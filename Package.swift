@@ -21,6 +21,7 @@ let package = Package(
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswresample-dev",
                               "libswscale-dev", "libavfilter-dev"])]),
         .systemLibrary(name: "CSDL2", providers: [.apt(["libsdl2-dev"])]),
+        .target(name: "CFFmpegLog", dependencies: ["CFFmpeg"], linkerSettings: [.linkedLibrary("avutil")]),
         .systemLibrary(name: "CPulse", providers: [.apt(["libpulse-dev"])]),
 
         .target(name: "QueueModel"),
@@ -30,12 +31,15 @@ let package = Package(
                            .product(name: "DequeModule", package: "swift-collections")]),
         .target(
             name: "Media",
-            dependencies: ["CFFmpeg", .product(name: "DequeModule", package: "swift-collections")]),
+            dependencies: [
+                "CFFmpeg", "CFFmpegLog", .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         .target(name: "AudioPulse", dependencies: ["CPulse", "Playback", .product(name: "Logging", package: "swift-log")]),
         .target(name: "VideoSDL", dependencies: ["CSDL2", "Playback", "Media", .product(name: "Logging", package: "swift-log")]),
         .executableTarget(
             name: "queued",
-            dependencies: ["QueueModel", "Playback", "AudioPulse", "VideoSDL",
+            dependencies: ["QueueModel", "Media", "Playback", "AudioPulse", "VideoSDL",
                            .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "Logging", package: "swift-log")]),
 

@@ -73,8 +73,13 @@ public final class PulseAudioSink: AudioSink, @unchecked Sendable {
                 if next == samples.count { return true }
                 let n = min(ring.free, samples.count - next)
                 if n == 0 {
-                    connection.waitLocked {
+                    let room = connection.waitLocked(deadline: PulseConnection.deadline(after: 0.05)) {
                         ring.free > 0 || generation != self.generation || !usableLocked()
+                    }
+                    if !room && !paused && serverHoldsNothingLocked() {
+                        // After a drain the server can sit on an empty buffer without asking for more
+                        // (its request accounting still owes the drain's overshoot): push on our own.
+                        pumpLocked(everything: true)
                     }
                     continue
                 }
@@ -84,6 +89,11 @@ public final class PulseAudioSink: AudioSink, @unchecked Sendable {
                 pumpLocked()
             }
         }
+    }
+
+    /// Whether everything sent to the server has been played (the server's buffer ran dry).
+    private func serverHoldsNothingLocked() -> Bool {
+        timeline.written - Int64(ring.count / channels) <= playedLocked()
     }
 
     public func drain() {

@@ -66,14 +66,22 @@ final class DecodeLoop: @unchecked Sendable {
         var cursor = first
         var position = position
         while true {
-            guard let item = core.locked({ $0.serial == serial ? $0.queue.entry(cursor.id)?.item : nil }) else { return }
+            guard let (item, speed) = core.locked({ shared -> (MediaItem, Double)? in
+                guard shared.serial == serial, let item = shared.queue.entry(cursor.id)?.item else { return nil }
+                return (item, shared.status.rate)
+            }) else { return }
             let opened = open(cursor, item: item, position: position)
             switch opened {
             case .success(let reader):
                 let showsVideo = engine.video != nil && reader.hasVideo
-                let segment = Segment(
+                var tempo: AudioTempo?
+                if speed != 1 && reader.hasAudio {
+                    tempo = try? AudioTempo(rate: speed, sampleRate: engine.audio.format.sampleRate, channels: engine.audio.format.channels)
+                }
+                var segment = Segment(
                     serial: serial, cursor: cursor, startFrame: startFrame, itemOffset: position,
                     duration: reader.duration, showsVideo: showsVideo, continuesPlay: continuesPlay)
+                segment.rate = speed
                 let accepted = core.locked { shared -> Bool in
                     guard shared.serial == serial else { return false }
                     shared.segments.append(segment)
@@ -81,7 +89,9 @@ final class DecodeLoop: @unchecked Sendable {
                     return true
                 }
                 if accepted {
-                    active = ActiveItem(cursor: cursor, reader: reader, serial: serial, startFrame: startFrame, itemOffset: position, showsVideo: showsVideo)
+                    active = ActiveItem(
+                        cursor: cursor, reader: reader, serial: serial, startFrame: startFrame, itemOffset: position,
+                        showsVideo: showsVideo, rate: speed, tempo: tempo)
                 }
                 return
             case .failure(let error):
@@ -157,7 +167,7 @@ final class DecodeLoop: @unchecked Sendable {
     private func step() {
         guard let item = active else { return }
         if preparedFor != item.cursor && item.audioFrames > 0 { prepareNext(after: item) }
-        let audioTime = item.itemOffset + Double(item.audioFrames) / rate
+        let audioTime = item.itemOffset + Double(item.itemFrames) / rate
         if item.showsVideo && !item.videoDone && item.videoHorizon < audioTime + engine.config.videoLead {
             let full = core.locked { $0.frames.count >= engine.config.frameQueueCapacity }
             if !full {
@@ -185,7 +195,7 @@ final class DecodeLoop: @unchecked Sendable {
             item.videoHorizon = frame.pts + frame.duration
             let timed = TimedFrame(
                 serial: item.serial, cursor: item.cursor,
-                time: Double(item.startFrame) / rate + (frame.pts - item.itemOffset), frame: frame)
+                time: Double(item.startFrame) / rate + (frame.pts - item.itemOffset) / item.rate, frame: frame)
             core.locked { shared in
                 if shared.serial == item.serial { shared.frames.append(timed) }
             }
@@ -195,36 +205,48 @@ final class DecodeLoop: @unchecked Sendable {
     }
 
     private func feedAudio(_ item: ActiveItem) {
-        var chunk: [Float]?
-        if !item.audioSourceDone {
-            do {
-                chunk = try item.reader.readAudio()
-            } catch {
-                fail(item, error)
-                return
+        var chunk: [Float] = []
+        do {
+            if !item.audioSourceDone {
+                if let samples = try item.reader.readAudio() {
+                    item.itemFrames += Int64(samples.count / engine.audio.format.channels)
+                    chunk = try item.tempo?.process(samples) ?? samples
+                } else {
+                    item.audioSourceDone = true
+                    chunk = try item.tempo?.finish() ?? []
+                }
+            } else {
+                guard let silence = silenceAfterAudio(item) else { return }
+                chunk = silence
             }
-            if chunk == nil { item.audioSourceDone = true }
+        } catch {
+            fail(item, error)
+            return
         }
-        if item.audioSourceDone {
-            // Past its own audio (or with none), an item with pictures keeps the clock going with silence
-            // up to where its pictures are decoded, and finally to the picture's end.
-            guard item.reader.hasVideo else {
-                item.audioDone = true
-                return
-            }
-            let pictureEnd = item.showsVideo && !item.videoDone ? item.videoHorizon : (item.reader.videoEnd ?? item.videoHorizon)
-            let target = Int64(((pictureEnd - item.itemOffset) * rate).rounded())
-            if item.audioFrames >= target {
-                if item.videoDone || !item.showsVideo { item.audioDone = true }
-                return
-            }
-            let count = Int(min(target - item.audioFrames, Int64(rate / 20)))
-            chunk = [Float](repeating: 0, count: count * engine.audio.format.channels)
-        }
-        guard let chunk else { return }
+        guard !chunk.isEmpty else { return }
         if engine.audio.write(chunk) {
             item.audioFrames += Int64(chunk.count / engine.audio.format.channels)
         }
+    }
+
+    /// Past its own audio (or with none), an item with pictures keeps the clock going with silence up to
+    /// where its pictures are decoded, and finally to the picture's end. nil when there is nothing to
+    /// write now (done, or waiting for pictures).
+    private func silenceAfterAudio(_ item: ActiveItem) -> [Float]? {
+        guard item.reader.hasVideo else {
+            item.audioDone = true
+            return nil
+        }
+        let pictureEnd = item.showsVideo && !item.videoDone ? item.videoHorizon : (item.reader.videoEnd ?? item.videoHorizon)
+        let target = Int64(((pictureEnd - item.itemOffset) * rate).rounded())
+        if item.itemFrames >= target {
+            if item.videoDone || !item.showsVideo { item.audioDone = true }
+            return nil
+        }
+        let itemCount = min(target - item.itemFrames, Int64(rate / 20))
+        item.itemFrames += itemCount
+        let count = Int((Double(itemCount) / item.rate).rounded())
+        return [Float](repeating: 0, count: count * engine.audio.format.channels)
     }
 
     /// A read error: the item ends where it got to, reported with reason `error`.
@@ -266,8 +288,13 @@ final class ActiveItem {
     let startFrame: Int64
     let itemOffset: Double
     let showsVideo: Bool
-    /// Frames of this item written to the audio sink (silence included).
+    /// Item seconds per timeline second; `tempo` does the audio's part of it (nil at rate 1).
+    let rate: Double
+    let tempo: AudioTempo?
+    /// Frames of this item written to the audio sink (silence included): its length on the timeline.
     var audioFrames: Int64 = 0
+    /// Frames of the item's own audio consumed (before the tempo change): its position in item time.
+    var itemFrames: Int64 = 0
     var audioSourceDone = false
     var audioDone = false
     var videoDone = false
@@ -275,7 +302,12 @@ final class ActiveItem {
     var videoHorizon: Double
     var failure: String?
 
-    init(cursor: Cursor, reader: MediaReader, serial: Int, startFrame: Int64, itemOffset: Double, showsVideo: Bool) {
+    init(
+        cursor: Cursor, reader: MediaReader, serial: Int, startFrame: Int64, itemOffset: Double, showsVideo: Bool,
+        rate: Double, tempo: AudioTempo?
+    ) {
+        self.rate = rate
+        self.tempo = tempo
         self.cursor = cursor
         self.reader = reader
         self.serial = serial

@@ -24,6 +24,9 @@ final class EngineCore: @unchecked Sendable {
         var resumeCursor: Cursor?
         var shuttingDown = false
         var droppedFrames = 0
+        /// Video settings waiting for the presenter thread, which alone may talk to the video sink.
+        var pendingFit: VideoFit?
+        var pendingFullscreen: Bool?
         var events: [PlayerEvent] = []
     }
 

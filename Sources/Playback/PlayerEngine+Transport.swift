@@ -92,6 +92,42 @@ extension PlayerEngine {
         }
     }
 
+    /// Playback speed 0.5...2.0, pitch preserved. The item being heard continues from where it is at the
+    /// new speed.
+    public func setRate(_ rate: Double) throws {
+        guard rate.isFinite, (0.5...2.0).contains(rate) else {
+            throw PlayerError.badState("rate must be between 0.5 and 2.0 (got \(rate))")
+        }
+        core.locked { shared in
+            guard rate != shared.status.rate else { return }
+            shared.updateStatus { $0.rate = rate }
+            if let segment = shared.audibleSegment {
+                cut(&shared, to: segment.cursor, position: position(in: segment), endReason: nil, continuesPlay: true)
+            }
+        }
+    }
+
+    public func setFit(_ fit: VideoFit) {
+        core.locked { shared in
+            shared.pendingFit = fit
+            shared.updateStatus { $0.fit = fit }
+        }
+    }
+
+    public func setFullscreen(_ fullscreen: Bool) {
+        core.locked { shared in
+            shared.pendingFullscreen = fullscreen
+            shared.updateStatus { $0.fullscreen = fullscreen }
+        }
+    }
+
+    /// A PNG of what is on screen now.
+    public func screenshot() throws -> [UInt8] {
+        guard let video else { throw PlayerError.badState("no video output") }
+        guard let png = video.screenshot() else { throw PlayerError.badState("nothing is on screen") }
+        return png
+    }
+
     // MARK: Internals (caller holds the lock)
 
     /// The play that commands refer to: the one heard now, else the one about to start.

@@ -106,7 +106,7 @@ public final class PlayerEngine: @unchecked Sendable {
         let heard = audio.playedFrames()
         let rate = Double(audio.format.sampleRate)
         let end = segment.endFrame ?? Int64.max
-        return segment.itemOffset + Double(min(max(heard, segment.startFrame), end) - segment.startFrame) / rate
+        return segment.itemOffset + Double(min(max(heard, segment.startFrame), end) - segment.startFrame) / rate * segment.rate
     }
 }
 

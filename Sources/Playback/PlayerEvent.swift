@@ -19,6 +19,10 @@ public struct PlayerStatus: Sendable, Equatable {
     /// 0...100.
     public var volume: Int = 100
     public var muted = false
+    /// Playback speed, 0.5...2.0 (pitch preserved).
+    public var rate = 1.0
+    public var fit = VideoFit.fit
+    public var fullscreen = false
     public var queueLoops = 1
     public var queueVersion: UInt64 = 0
     /// Why playback stopped on its own, when it did.

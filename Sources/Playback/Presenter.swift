@@ -36,6 +36,9 @@ final class Presenter: @unchecked Sendable {
             case .black:
                 engine.video?.showBlack()
                 showingBlack = true
+            case .configure(let fit, let fullscreen):
+                if let fit { engine.video?.setFit(fit) }
+                if let fullscreen { engine.video?.setFullscreen(fullscreen) }
             case .idle: break
             }
             let now = Monotonic.now()
@@ -50,6 +53,7 @@ final class Presenter: @unchecked Sendable {
     private enum Action {
         case show(TimedFrame)
         case black
+        case configure(fit: VideoFit?, fullscreen: Bool?)
         case idle
     }
 
@@ -59,6 +63,13 @@ final class Presenter: @unchecked Sendable {
         core.lock()
         defer { core.unlock() }
         if core.shared.shuttingDown { return nil }
+        if core.shared.pendingFit != nil || core.shared.pendingFullscreen != nil {
+            defer {
+                core.shared.pendingFit = nil
+                core.shared.pendingFullscreen = nil
+            }
+            return .configure(fit: core.shared.pendingFit, fullscreen: core.shared.pendingFullscreen)
+        }
         let heard = engine.audio.playedFrames()
         announce(&core.shared, heard: heard)
         let state = core.shared.status.state

@@ -13,6 +13,8 @@ struct Segment {
     let itemOffset: Double
     /// The item's length when known (for progress and status).
     var duration: Double?
+    /// Item seconds per timeline second.
+    var rate: Double = 1
     /// Set by the decode thread once the whole item has been written.
     var endFrame: Int64?
     /// Whether pictures will be shown for it: then it "starts" when its first picture is on screen.

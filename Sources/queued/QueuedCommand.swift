@@ -4,6 +4,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import Media
 import Playback
 import QueueModel
 
@@ -86,6 +87,7 @@ struct QueuedCommand: ParsableCommand {
             return handler
         }
         let logger = Logger(label: "queued")
+        FFmpegLog.install(Logger(label: "queued.ffmpeg"))
         try Daemon(options: self, logger: logger).run()
     }
 }

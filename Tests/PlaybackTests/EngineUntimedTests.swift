@@ -111,3 +111,31 @@ import TestSupport
         print("untimed 200 loops: audio \(sink.writtenFrames()) frames, \(frames.count) pictures, drift \(worst) s")
     }
 }
+
+@Suite struct EngineRateTests {
+    /// Zero crossings per second of the left channel: the pitch.
+    func crossingsPerSecond(_ samples: [Float], rate: Double = 48000) -> Double {
+        let left = stride(from: 0, to: samples.count, by: 2).map { samples[$0] }
+        let crossings = zip(left, left.dropFirst()).filter { ($0 < 0) != ($1 < 0) }.count
+        return Double(crossings) / (Double(left.count) / rate)
+    }
+
+    @Test func doubleSpeedHalvesTheTimeAndKeepsThePitch() throws {
+        let tone = try Fixtures.tone(frequency: 440, seconds: 2, format: .flac)
+        let sink = NullAudioSink(mode: .untimed, keepSamples: true)
+        let (engine, recorder) = try makeEngine(audio: sink, untimed: true)
+        defer { engine.shutdown() }
+        try engine.setRate(2)
+        #expect(throws: PlayerError.self) { try engine.setRate(3) }
+        try engine.add([MediaItem(uri: tone)])
+        try engine.play()
+        #expect(recorder.waitUntilDone(timeout: 30))
+        let samples = sink.capturedSamples()
+        let seconds = Double(samples.count / 2) / 48000
+        let pitch = crossingsPerSecond(samples) / 2
+        print("rate 2: 2 s of 440 Hz played in \(seconds) s at \(pitch) Hz")
+        #expect(abs(seconds - 1) < 0.03)
+        #expect(abs(pitch - 440) < 10)
+        #expect(engine.status().rate == 2)
+    }
+}

@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""Start-to-first-frame: spawn a player RUNS times and time, from just before the spawn, the arrival
+of the first output line matching PATTERN (stdout and stderr merged, each line stamped with
+time.monotonic() as it is read). The player is then stopped (SIGTERM, SIGKILL after 3 s).
+
+Usage: first_frame.py PREFIX RUNS PATTERN TIMEOUT_S -- CMD...
+Prints PREFIX.median=…, PREFIX.min=…, PREFIX.max=…, PREFIX.runs=a,b,… (seconds), PREFIX.missed=N,
+one key=value per line, for run.sh's results file. Writes each run's output to $WORK/PREFIX.runK.log.
+"""
+import os
+import re
+import selectors
+import signal
+import statistics
+import subprocess
+import sys
+import time
+
+
+def one_run(cmd, pattern, timeout, log_path):
+    start = time.monotonic()
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    found = None
+    buffer = b""
+    sel = selectors.DefaultSelector()
+    sel.register(proc.stdout, selectors.EVENT_READ)
+    with open(log_path, "w") as log:
+        while found is None:
+            left = timeout - (time.monotonic() - start)
+            if left <= 0 or not sel.select(left):
+                break
+            chunk = os.read(proc.stdout.fileno(), 65536)
+            now = time.monotonic() - start
+            if not chunk:
+                break
+            buffer += chunk
+            *lines, buffer = buffer.split(b"\n")
+            for raw in lines:
+                line = raw.decode("utf-8", "replace")
+                log.write(f"{now:8.3f} {line}\n")
+                if found is None and pattern.search(line):
+                    found = now
+        proc.send_signal(signal.SIGTERM)
+        try:
+            rest, _ = proc.communicate(timeout=3)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            rest, _ = proc.communicate()
+        log.write(rest.decode("utf-8", "replace"))
+    return found
+
+
+def main():
+    prefix, runs, pattern, timeout = sys.argv[1], int(sys.argv[2]), re.compile(sys.argv[3]), float(sys.argv[4])
+    cmd = sys.argv[sys.argv.index("--") + 1:]
+    work = os.environ.get("WORK", "/tmp")
+    times, missed = [], 0
+    for k in range(runs):
+        t = one_run(cmd, pattern, timeout, os.path.join(work, f"{prefix}.run{k}.log"))
+        if t is None:
+            missed += 1
+        else:
+            times.append(t)
+        time.sleep(0.5)  # let the window go and the audio server settle between runs
+    print(f"{prefix}.missed={missed}")
+    if times:
+        print(f"{prefix}.median={statistics.median(times):.3f}")
+        print(f"{prefix}.min={min(times):.3f}")
+        print(f"{prefix}.max={max(times):.3f}")
+        print(f"{prefix}.runs={','.join(f'{t:.3f}' for t in times)}")
+
+
+if __name__ == "__main__":
+    main()
