@@ -36,10 +36,13 @@ extension PlayerEngine {
         core.locked { shared in
             let before = shared.queue.version
             let heard = shared.audibleSegment?.cursor ?? shared.startRequest?.cursor
+            // The queue remembers where its current item stood; a play not yet begun needs its
+            // successor found before the removal.
+            let survivor = heard.flatMap { $0 == shared.queue.current ? nil : successor(of: $0, skipping: Set(ids), in: shared.queue) }
             let removed = shared.queue.remove(ids)
             shared.noteQueueChange(from: before)
             if let heard, removed.contains(heard.id) {
-                cut(&shared, to: shared.queue.successor(of: heard), endReason: .removed)
+                cut(&shared, to: survivor ?? shared.queue.successor(of: heard), endReason: .removed)
                 if shared.startRequest == nil { shared.updateStatus { $0.state = .idle } }
             }
             return removed
@@ -59,6 +62,17 @@ extension PlayerEngine {
             }
             shared.resumeCursor = nil
         }
+    }
+
+    /// The first play after `cursor` whose item is not in `removed` (at most one pass around the queue).
+    private func successor(of cursor: Cursor, skipping removed: Set<ItemID>, in queue: PlayQueue) -> Cursor? {
+        var next = queue.successor(of: cursor)
+        var steps = 0
+        while let candidate = next, removed.contains(candidate.id), steps <= queue.count {
+            next = queue.following(candidate)
+            steps += 1
+        }
+        return next.flatMap { removed.contains($0.id) ? nil : $0 }
     }
 
     private func edit<R>(_ body: (inout PlayQueue) throws -> R) throws -> R {

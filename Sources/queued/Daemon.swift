@@ -40,6 +40,7 @@ struct Daemon {
         if !items.isEmpty {
             try engine.add(items)
             engine.setVolume(options.volume)
+            try engine.setRate(options.rate)
             try engine.play()
         } else {
             logger.info("queue is empty; waiting")

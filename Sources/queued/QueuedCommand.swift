@@ -54,6 +54,9 @@ struct QueuedCommand: ParsableCommand {
     @Option(help: "Volume, 0-100.")
     var volume = 100
 
+    @Option(help: "Playback speed, 0.5-2.0 (pitch preserved).")
+    var rate = 1.0
+
     @Option(help: "Seconds between progress lines in the log (0: none).")
     var progressInterval = 0.0
 
@@ -71,6 +74,7 @@ struct QueuedCommand: ParsableCommand {
         guard (0...100).contains(volume) else { throw ValidationError("--volume must be 0-100") }
         guard parsedGeometry != nil else { throw ValidationError("--geometry must look like 1280x720") }
         guard stillDuration > 0 else { throw ValidationError("--still-duration must be > 0") }
+        guard (0.5...2.0).contains(rate) else { throw ValidationError("--rate must be 0.5-2.0") }
     }
 
     var parsedGeometry: (width: Int, height: Int)? {

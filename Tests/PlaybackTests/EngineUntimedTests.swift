@@ -139,3 +139,48 @@ import TestSupport
         #expect(engine.status().rate == 2)
     }
 }
+
+@Suite struct EngineMixedMediaTests {
+    @Test func differentRatesAndLayoutsShareOneStream() throws {
+        let items = try [
+            Fixtures.tone(frequency: 440, seconds: 1, format: .flac),
+            Fixtures.tone(frequency: 550, seconds: 1, format: .wav, rate: 44100, channels: 1),
+            Fixtures.tone(frequency: 660, seconds: 1, format: .flac, rate: 32000, channels: 6),
+            Fixtures.tone(frequency: 770, seconds: 1, format: .aacMP4, rate: 44100, channels: 2),
+        ]
+        let sink = NullAudioSink(mode: .untimed, keepSamples: true)
+        let (engine, recorder) = try makeEngine(audio: sink, untimed: true)
+        defer { engine.shutdown() }
+        try engine.add(items.map { MediaItem(uri: $0) })
+        try engine.play()
+        #expect(recorder.waitUntilDone(timeout: 30))
+        #expect(recorder.ended.map(\.reason) == [.eof, .eof, .eof, .eof])
+        let starts = recorder.started.map(\.timeline)
+        // Each item lasts its own second (± a resampler's rounding), with nothing in between.
+        for (start, next) in zip(starts, starts.dropFirst()) { #expect(abs(next - start - 1) < 0.001) }
+        let samples = sink.capturedSamples()
+        #expect(abs(Double(samples.count / 2) / 48000 - 4) < 0.002)
+        // No silence inserted at the joins: the signal never stays at zero for 2 ms.
+        let left = stride(from: 0, to: samples.count, by: 2).map { abs(samples[$0]) }
+        var run = 0, longest = 0
+        for value in left.dropFirst(10).dropLast(10) {
+            run = value < 1e-4 ? run + 1 : 0
+            longest = max(longest, run)
+        }
+        #expect(longest < 96, "a silent run of \(longest) frames")
+    }
+
+    @Test func stillImagesAreShownForTheirDuration() throws {
+        let still = try Fixtures.still(hue: .cyan, format: .png)
+        let jpeg = try Fixtures.still(hue: .yellow, format: .jpeg)
+        let sink = NullAudioSink(mode: .untimed)
+        let (engine, recorder) = try makeEngine(audio: sink, video: NullVideoSink(), untimed: true)
+        defer { engine.shutdown() }
+        let ids = try engine.add([MediaItem(uri: still, duration: 0.5), MediaItem(uri: jpeg, loops: 2)])
+        try engine.play()
+        #expect(recorder.waitUntilDone(timeout: 30))
+        #expect(recorder.started.map(\.timeline) == [0, 0.5, 10.5])
+        #expect(recorder.presented.map(\.id) == [ids[0], ids[1], ids[1]])
+        #expect(sink.writtenFrames() == Int64(20.5 * 48000))
+    }
+}

@@ -100,12 +100,20 @@ extension RealPathTests {
         let red = try Fixtures.video(seconds: 2, fps: 25, hue: .red, withAudio: .aacMP4)
         let blue = try Fixtures.video(seconds: 2, fps: 25, hue: .blue, withAudio: .aacMP4, audioFrequency: 660)
         let green = try Fixtures.video(seconds: 1, fps: 30, hue: .green, codec: .mpeg4)
+        // Another size and pixel format: 640x480 4:4:4, scaled into the 320x240 window, converted on decode.
+        let cyan = try Fixtures.make(
+            "video-cyan-640x480-yuv444p-25fps-1s.mp4",
+            ["-f", "lavfi", "-i", "color=c=black:s=640x480:r=25:d=1," + VideoFrameStamp.geqFilter(hue: .cyan) + ",format=yuv444p",
+             "-c:v", "libx264", "-preset", "veryfast", "-crf", "12", "-pix_fmt", "yuv444p", "-movflags", "+faststart"])
         let (pictures, events, dropped) = try playAndWatch(
-            [MediaItem(uri: red), MediaItem(uri: blue, loops: 2), MediaItem(uri: green), MediaItem(uri: red)],
+            [MediaItem(uri: red), MediaItem(uri: blue, loops: 2), MediaItem(uri: green), MediaItem(uri: cyan), MediaItem(uri: red)],
             shortestTrack: true)
-        checkJoins(pictures, plays: [(.red, 50, 0.04), (.blue, 50, 0.04), (.blue, 50, 0.04), (.green, 30, 1.0 / 30), (.red, 50, 0.04)], label: "A/V + video-only joins")
+        checkJoins(
+            pictures,
+            plays: [(.red, 50, 0.04), (.blue, 50, 0.04), (.blue, 50, 0.04), (.green, 30, 1.0 / 30), (.cyan, 25, 0.04), (.red, 50, 0.04)],
+            label: "A/V + video-only joins")
         #expect(dropped == 0)
-        #expect(events.started.map(\.play) == [1, 1, 2, 1, 1])
+        #expect(events.started.map(\.play) == [1, 1, 2, 1, 1, 1])
     }
 
     @Test func audioLongerThanVideoLoopsSeamlesslyUnderShortestTrack() throws {

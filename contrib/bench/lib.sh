@@ -16,21 +16,36 @@ bg() {
   BG_PIDS+=("$BG_PID")
 }
 
+# alive PID: the process exists and is not a zombie (kill -0 succeeds on unreaped children).
+alive() {
+  local stat
+  stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+  stat=${stat##*) }
+  [[ "${stat:0:1}" != Z ]]
+}
+
 # stop_pid PID [SIGNAL]: signal one child we started, wait up to 5 s, then SIGKILL it.
 stop_pid() {
   local pid=$1 sig=${2:-TERM} i
-  kill -0 "$pid" 2>/dev/null || { wait "$pid" 2>/dev/null; return 0; }
+  alive "$pid" || { wait "$pid" 2>/dev/null; forget_pid "$pid"; return 0; }
   kill -"$sig" "$pid" 2>/dev/null
-  for i in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-  kill -0 "$pid" 2>/dev/null && kill -KILL "$pid" 2>/dev/null
+  for i in $(seq 50); do alive "$pid" || break; sleep 0.1; done
+  alive "$pid" && kill -KILL "$pid" 2>/dev/null
   wait "$pid" 2>/dev/null
-  return 0
+  forget_pid "$pid"
+}
+
+# forget_pid PID: drop a reaped child from BG_PIDS (its number may be reused by someone else).
+forget_pid() {
+  local kept=() p
+  for p in "${BG_PIDS[@]}"; do [[ "$p" == "$1" ]] || kept+=("$p"); done
+  BG_PIDS=("${kept[@]}")
 }
 
 cleanup() {
-  local pid
+  local i
   trap - EXIT INT TERM
-  for pid in "${BG_PIDS[@]}"; do stop_pid "$pid"; done
+  for ((i = ${#BG_PIDS[@]} - 1; i >= 0; i--)); do stop_pid "${BG_PIDS[i]}"; done  # newest first: servers last
   [[ -n "${KEEP_WORK:-}" ]] || rm -rf "$WORK"
 }
 
