@@ -18,7 +18,7 @@ import TestSupport
         func logContains(_ text: String) -> Bool {
             ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains(text)
         }
-        // RSS moves with the pictures in flight at the sampled instant: compare medians of 20 samples
+        // RSS moves with the pictures in flight at the sampled instant: compare medians of 40 samples
         // taken early and late; a leak of even 1 KiB per loop would add 1.7 MiB between them.
         func samples(_ plays: StrideTo<Int>) throws -> [ProcessStats] {
             try plays.map { play in
@@ -26,13 +26,13 @@ import TestSupport
                 return ProcessStats(pid: daemon.pid, ignoring: clip)
             }
         }
-        let earlySamples = try samples(stride(from: 100, to: 200, by: 5))
-        let lateSamples = try samples(stride(from: 1800, to: 1900, by: 5))
+        let earlySamples = try samples(stride(from: 100, to: 220, by: 3))
+        let lateSamples = try samples(stride(from: 1780, to: 1900, by: 3))
         func median(_ values: [Int]) -> Int { values.sorted()[values.count / 2] }
         let early = ProcessStats(residentBytes: median(earlySamples.map(\.residentBytes)), descriptors: earlySamples.map(\.descriptors).max() ?? -1)
         let late = ProcessStats(residentBytes: median(lateSamples.map(\.residentBytes)), descriptors: lateSamples.map(\.descriptors).max() ?? -1)
         let growth = late.residentBytes - early.residentBytes
-        print("soak 2000 loops: median RSS \(early.residentBytes / 1024) KiB at plays 100-195 -> \(late.residentBytes / 1024) KiB at plays 1800-1895 (\(growth / 1024) KiB), fds \(early.descriptors) -> \(late.descriptors)")
+        print("soak 2000 loops: median RSS \(early.residentBytes / 1024) KiB at plays 100-217 -> \(late.residentBytes / 1024) KiB at plays 1780-1897 (\(growth / 1024) KiB), fds \(early.descriptors) -> \(late.descriptors)")
         #expect(early.residentBytes > 0)
         #expect(growth < 2 * 1024 * 1024)
         #expect(late.descriptors == early.descriptors)
