@@ -5,33 +5,27 @@ import CFFmpeg
 import DequeModule
 
 final class AudioTrack {
-    let index: Int
-    let decoder: Decoder
+    let input: TrackInput
     var converter: AudioConverter
-    var packets = Deque<Packet>()
     /// Item time at which output begins (0, or a seek target).
     var startAt: Double = 0
     /// Frames handed out since `startAt`.
     var emitted: Int64 = 0
     var aligned = false
-    var sentEndOfStream = false
     var decoderFinished = false
     var finished = false
 
-    init(index: Int, decoder: Decoder, converter: AudioConverter) {
-        self.index = index
-        self.decoder = decoder
+    init(input: TrackInput, converter: AudioConverter) {
+        self.input = input
         self.converter = converter
     }
 
     func restart(at seconds: Double) {
-        packets.removeAll()
-        decoder.flush()
+        input.restart()
         converter = AudioConverter(outputRate: converter.outputRate, outputChannels: converter.outputChannels)
         startAt = seconds
         emitted = 0
         aligned = false
-        sentEndOfStream = false
         decoderFinished = false
         finished = false
     }
@@ -61,25 +55,16 @@ extension MediaReader {
                 return [Float](repeating: 0, count: count * channels)
             }
             var samples: [Float]
-            switch try track.decoder.receive() {
+            switch try track.input.decoder.receive() {
             case .frame(let frame):
-                let itemTime = track.decoder.seconds(of: frame).map { $0 - origin }
+                let itemTime = track.input.decoder.seconds(of: frame).map { $0 - origin }
                 samples = try track.converter.convert(frame)
                 if !track.aligned {
                     samples = align(samples, startingAt: itemTime ?? track.startAt, track: track, rate: rate)
                     if samples.isEmpty { continue }
                 }
             case .needInput:
-                if track.packets.isEmpty, try !demux(until: track.index) {
-                    if !track.sentEndOfStream {
-                        track.sentEndOfStream = true
-                        _ = try track.decoder.send(nil)
-                    }
-                    continue
-                }
-                if let packet = track.packets.first, try track.decoder.send(packet) {
-                    track.packets.removeFirst()
-                }
+                try supply(track.input)
                 continue
             case .finished:
                 track.decoderFinished = true

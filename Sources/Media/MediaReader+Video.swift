@@ -5,36 +5,30 @@ import CFFmpeg
 import DequeModule
 
 final class VideoTrack {
-    let index: Int
-    let decoder: Decoder
+    let input: TrackInput
     let converter = VideoConverter()
     let frameDuration: Double
-    var packets = Deque<Packet>()
     var startAt: Double = 0
     /// The latest picture at or before `startAt`, shown at `startAt` once the next one proves it current.
     var preroll: VideoFrame?
     /// A picture decoded while the preroll was being handed out.
     var stash: VideoFrame?
     var lastTime: Double?
-    var sentEndOfStream = false
     var finished = false
     /// The end of the last picture handed out (its time plus its duration).
     var endTime: Double?
 
-    init(index: Int, decoder: Decoder, frameDuration: Double) {
-        self.index = index
-        self.decoder = decoder
+    init(input: TrackInput, frameDuration: Double) {
+        self.input = input
         self.frameDuration = frameDuration
     }
 
     func restart(at seconds: Double) {
-        packets.removeAll()
-        decoder.flush()
+        input.restart()
         startAt = seconds
         preroll = nil
         stash = nil
         lastTime = nil
-        sentEndOfStream = false
         finished = false
         endTime = nil
     }
@@ -50,11 +44,11 @@ extension MediaReader {
         }
         guard !track.finished else { return nil }
         while true {
-            switch try track.decoder.receive() {
+            switch try track.input.decoder.receive() {
             case .frame(let frame):
                 let duration = frame.pointee.pkt_duration > 0
-                    ? Double(frame.pointee.pkt_duration) * av_q2d(track.decoder.timeBase) : track.frameDuration
-                let time = track.decoder.seconds(of: frame).map { $0 - origin } ?? ((track.lastTime ?? -track.frameDuration) + track.frameDuration)
+                    ? Double(frame.pointee.pkt_duration) * av_q2d(track.input.decoder.timeBase) : track.frameDuration
+                let time = track.input.decoder.seconds(of: frame).map { $0 - origin } ?? ((track.lastTime ?? -track.frameDuration) + track.frameDuration)
                 track.lastTime = time
                 if let end = timing.end, time >= end - 1e-6 {
                     return finish(track)
@@ -71,16 +65,7 @@ extension MediaReader {
                 }
                 return handOut(picture, track: track)
             case .needInput:
-                if track.packets.isEmpty, try !demux(until: track.index) {
-                    if !track.sentEndOfStream {
-                        track.sentEndOfStream = true
-                        _ = try track.decoder.send(nil)
-                    }
-                    continue
-                }
-                if let packet = track.packets.first, try track.decoder.send(packet) {
-                    track.packets.removeFirst()
-                }
+                try supply(track.input)
             case .finished:
                 try checkComplete(reachedTime: (track.lastTime ?? 0) + track.frameDuration, declaredEnd: timing.videoEnd)
                 return finish(track)

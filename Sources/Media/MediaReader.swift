@@ -101,12 +101,12 @@ public final class MediaReader {
 
         if let audioStream {
             audio = try AudioTrack(
-                index: audioStream.index, decoder: Decoder(stream: demuxer.stream(audioStream.index), codec: audioStream.codec, path: path),
+                input: TrackInput(index: audioStream.index, decoder: Decoder(stream: demuxer.stream(audioStream.index), codec: audioStream.codec, path: path)),
                 converter: AudioConverter(outputRate: options.sampleRate, outputChannels: options.channels))
         }
         if let videoStream, options.decodeVideo {
             video = try VideoTrack(
-                index: videoStream.index, decoder: Decoder(stream: demuxer.stream(videoStream.index), codec: videoStream.codec, path: path),
+                input: TrackInput(index: videoStream.index, decoder: Decoder(stream: demuxer.stream(videoStream.index), codec: videoStream.codec, path: path)),
                 frameDuration: 1 / rate)
         }
         if let start = options.start, start > 0 {
@@ -132,14 +132,28 @@ public final class MediaReader {
                 demuxFinished = true
                 return false
             }
-            if packet.streamIndex == audio?.index {
-                audio?.packets.append(packet)
-            } else if packet.streamIndex == video?.index {
-                video?.packets.append(packet)
+            if packet.streamIndex == audio?.input.index {
+                audio?.input.packets.append(packet)
+            } else if packet.streamIndex == video?.input.index {
+                video?.input.packets.append(packet)
             }
             if packet.streamIndex == stream { return true }
         }
         return false
+    }
+
+    /// Gives a track's decoder its next packet (demuxing until one arrives), or the end of the stream.
+    func supply(_ input: TrackInput) throws(MediaError) {
+        if input.packets.isEmpty, try !demux(until: input.index) {
+            if !input.sentEndOfStream {
+                input.sentEndOfStream = true
+                _ = try input.decoder.send(nil)
+            }
+            return
+        }
+        if let packet = input.packets.first, try input.decoder.send(packet) {
+            input.packets.removeFirst()
+        }
     }
 
     /// A stream that stops well before the end its container declares was cut short (a truncated
