@@ -19,5 +19,9 @@ make_clip 2-mandelbrot.mp4 -f lavfi -i mandelbrot=s=1280x720:r=30 -t 5 -c:v libx
 make_clip 3-tone.flac -f lavfi -i "aevalsrc=0.3*sin(2*PI*330*t)|0.3*sin(2*PI*495*t):s=48000:d=4"
 make_clip 4-still.png -f lavfi -i "smptehdbars=s=1280x720" -frames:v 1
 echo "queued: playing the demo loop in $demo (Ctrl-C to stop)" >&2
+if [[ -z "${XDG_RUNTIME_DIR:-}" && -z "${QUEUED_SOCKET:-}" ]]; then
+  export QUEUED_SOCKET="/tmp/queued-$(id -u)/queued.sock"  # no login session (e.g. root over ssh)
+fi
+echo "queued: control socket ${QUEUED_SOCKET:-$XDG_RUNTIME_DIR/queued/queued.sock}" >&2
 exec .build/release/queued --loops 0 --still-duration 4 "$@" "$demo"/1-testcard.mp4 "$demo"/2-mandelbrot.mp4 \
   "$demo"/3-tone.flac "$demo"/4-still.png
