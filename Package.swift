@@ -8,11 +8,13 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "queued", targets: ["queued"]),
+        .executable(name: "queuectl", targets: ["queuectl"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // C boundary: modulemap + shim header only.
@@ -37,14 +39,35 @@ let package = Package(
             ]),
         .target(name: "AudioPulse", dependencies: ["CPulse", "Playback", .product(name: "Logging", package: "swift-log")]),
         .target(name: "VideoSDL", dependencies: ["CSDL2", "Playback", "Media", .product(name: "Logging", package: "swift-log")]),
+        // Control surface: wire types (no I/O) → server (socket, dispatch, events) / client → apps.
+        .target(name: "QueueRPC"),
+        .target(
+            name: "QueueServer",
+            dependencies: [
+                "QueueRPC", "QueueModel", "Playback", .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [.copy("queued.openrpc.json")]),
+        .target(name: "QueueClient", dependencies: ["QueueRPC"]),
+        .executableTarget(
+            name: "queuectl",
+            dependencies: ["QueueClient", "QueueRPC", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(
             name: "queued",
-            dependencies: ["QueueModel", "Media", "Playback", "AudioPulse", "VideoSDL",
+            dependencies: ["QueueModel", "Media", "Playback", "AudioPulse", "VideoSDL", "QueueServer", "QueueClient",
                            .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "Logging", package: "swift-log")]),
 
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "QueueModelTests", dependencies: ["QueueModel"]),
+        .testTarget(name: "QueueRPCTests", dependencies: ["QueueRPC"]),
+        .testTarget(
+            name: "ControlTests",
+            dependencies: [
+                "QueueServer", "QueueClient", "QueueRPC", "Playback", "QueueModel", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
+            ]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "TestSupport"]),
         .testTarget(
             name: "PlaybackTests",

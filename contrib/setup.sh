@@ -17,11 +17,18 @@ missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+sudo_cmd=()
+[[ $(id -u) -ne 0 ]] && sudo_cmd=(sudo)
 if ((${#missing[@]})); then
-  sudo_cmd=()
-  [[ $(id -u) -ne 0 ]] && sudo_cmd=(sudo)
   echo "setup: installing ${missing[*]}" >&2
   "${sudo_cmd[@]}" apt-get update -qq
   DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+# The protocol conformance check validates messages with PyPI's jsonschema.
+if ! python3 -c "import jsonschema" 2>/dev/null; then
+  echo "setup: installing jsonschema for python3" >&2
+  python3 -m pip install --quiet jsonschema 2>/dev/null || {
+    "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends python3-jsonschema >/dev/null
+  }
 fi
 echo "setup: all packages present" >&2

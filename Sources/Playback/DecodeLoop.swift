@@ -26,7 +26,9 @@ final class DecodeLoop: @unchecked Sendable {
     func run() {
         while true {
             core.lock()
-            while !core.shared.shuttingDown && core.shared.startRequest == nil
+            // A request stays visible to commands (as what is about to play) until its segment exists.
+            func newRequest() -> StartRequest? { core.shared.startRequest.flatMap { $0.serial > serial ? $0 : nil } }
+            while !core.shared.shuttingDown && newRequest() == nil
                 && (active == nil || active?.serial != core.shared.serial)
             {
                 active = nil
@@ -36,8 +38,7 @@ final class DecodeLoop: @unchecked Sendable {
                 core.unlock()
                 break
             }
-            let request = core.shared.startRequest
-            core.shared.startRequest = nil
+            let request = newRequest()
             core.unlock()
             if let request {
                 begin(request)
@@ -57,6 +58,9 @@ final class DecodeLoop: @unchecked Sendable {
         // The cut flushed already; flush again here in case this thread wrote stale audio after it.
         engine.audio.flush()
         start(request.cursor, position: request.position, at: engine.audio.writtenFrames(), continuesPlay: request.continuesPlay)
+        core.locked { shared in
+            if shared.startRequest?.serial == request.serial { shared.startRequest = nil }
+        }
     }
 
     /// Opens `cursor`'s item and makes it the active one, starting at `startFrame` on the timeline. An item

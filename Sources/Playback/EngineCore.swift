@@ -14,6 +14,8 @@ final class EngineCore: @unchecked Sendable {
         /// Bumped by every cut (next, seek, stop…): work of an older serial is stale.
         var serial = 0
         var startRequest: StartRequest?
+        /// The play announced started and not yet ended (what a cut ends, even mid-seek).
+        var startedPlay: Cursor?
         var segments: [Segment] = []
         var frames = Deque<TimedFrame>()
         /// The decode thread wrote the queue's last item: once heard, playback is idle.

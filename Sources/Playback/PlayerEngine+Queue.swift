@@ -35,7 +35,7 @@ extension PlayerEngine {
     public func remove(_ ids: [ItemID]) -> [ItemID] {
         core.locked { shared in
             let before = shared.queue.version
-            let heard = shared.audibleSegment?.cursor ?? shared.startRequest?.cursor
+            let heard = shared.startedPlay ?? shared.audibleSegment?.cursor ?? shared.startRequest?.cursor
             // The queue remembers where its current item stood; a play not yet begun needs its
             // successor found before the removal.
             let survivor = heard.flatMap { $0 == shared.queue.current ? nil : successor(of: $0, skipping: Set(ids), in: shared.queue) }
@@ -53,7 +53,7 @@ extension PlayerEngine {
     public func clear() {
         core.locked { shared in
             let before = shared.queue.version
-            let playing = shared.audibleSegment != nil || shared.startRequest != nil
+            let playing = shared.startedPlay != nil || shared.audibleSegment != nil || shared.startRequest != nil
             shared.queue.clear()
             shared.noteQueueChange(from: before)
             if playing {

@@ -74,10 +74,10 @@ extension PlayerEngine {
     /// Moves within the current item (seconds; `relative` adds to the current position).
     public func seek(to position: Double, relative: Bool = false) throws {
         try core.locked { shared in
-            guard let segment = shared.audibleSegment else { throw PlayerError.badState("nothing is playing") }
-            var target = relative ? self.position(in: segment) + position : position
-            if let duration = segment.duration { target = min(target, max(0, duration - 0.001)) }
-            cut(&shared, to: segment.cursor, position: max(0, target), endReason: nil, continuesPlay: true)
+            guard let now = currentPlay(shared) else { throw PlayerError.badState("nothing is playing") }
+            var target = relative ? now.position + position : position
+            if let duration = now.duration { target = min(target, max(0, duration - 0.001)) }
+            cut(&shared, to: now.cursor, position: max(0, target), endReason: nil, continuesPlay: true)
         }
     }
 
@@ -101,8 +101,8 @@ extension PlayerEngine {
         core.locked { shared in
             guard rate != shared.status.rate else { return }
             shared.updateStatus { $0.rate = rate }
-            if let segment = shared.audibleSegment {
-                cut(&shared, to: segment.cursor, position: position(in: segment), endReason: nil, continuesPlay: true)
+            if let now = currentPlay(shared) {
+                cut(&shared, to: now.cursor, position: now.position, endReason: nil, continuesPlay: true)
             }
         }
     }
@@ -132,7 +132,18 @@ extension PlayerEngine {
 
     /// The play that commands refer to: the one heard now, else the one about to start.
     func referenceCursor(_ shared: EngineCore.Shared) -> Cursor? {
-        shared.audibleSegment?.cursor ?? shared.startRequest?.cursor ?? shared.segments.first?.cursor
+        shared.startedPlay ?? shared.audibleSegment?.cursor ?? shared.startRequest?.cursor ?? shared.segments.first?.cursor
+    }
+
+    /// The play commands act on, with its position: the one heard now, else the one about to start
+    /// (right after a cut, before its first sound or picture).
+    func currentPlay(_ shared: EngineCore.Shared) -> (cursor: Cursor, position: Double, duration: Double?)? {
+        if let segment = shared.audibleSegment { return (segment.cursor, position(in: segment), segment.duration) }
+        if let segment = shared.segments.first(where: { $0.serial == shared.serial }) {
+            return (segment.cursor, segment.itemOffset, segment.duration)
+        }
+        if let request = shared.startRequest { return (request.cursor, request.position, nil) }
+        return nil
     }
 
     private func resume(_ shared: inout EngineCore.Shared) {
@@ -151,10 +162,11 @@ extension PlayerEngine {
         continuesPlay: Bool = false
     ) {
         shared.serial += 1
-        if let endReason, let heard = shared.audibleSegment {
-            shared.events.append(.itemEnded(id: heard.cursor.id, play: heard.cursor.play, reason: endReason, error: nil))
+        if let endReason, let heard = shared.startedPlay {
+            shared.startedPlay = nil
+            shared.events.append(.itemEnded(id: heard.id, play: heard.play, reason: endReason, error: nil))
             let before = shared.queue.version
-            shared.queue.finish(heard.cursor, reason: endReason, error: nil)
+            shared.queue.finish(heard, reason: endReason, error: nil)
             shared.noteQueueChange(from: before)
         }
         shared.segments.removeAll()

@@ -149,6 +149,7 @@ final class Presenter: @unchecked Sendable {
             let failure = shared.segments[index].failure
             let reason: EndReason = failure == nil ? .eof : .error
             shared.events.append(.itemEnded(id: segment.cursor.id, play: segment.cursor.play, reason: reason, error: failure))
+            if shared.startedPlay == segment.cursor { shared.startedPlay = nil }
             let before = shared.queue.version
             shared.queue.finish(segment.cursor, reason: reason, error: failure)
             shared.noteQueueChange(from: before)
@@ -174,6 +175,7 @@ final class Presenter: @unchecked Sendable {
         let segment = shared.segments[index]
         lastProgressFrame = .min
         if !segment.continuesPlay {
+            shared.startedPlay = segment.cursor
             shared.events.append(
                 .itemStarted(
                     id: segment.cursor.id, play: segment.cursor.play, wallClock: Monotonic.wallClock(),

@@ -1,15 +1,19 @@
-// Wires outputs, engine and signals together and logs what happens. Runs on the main thread, which only
-// waits: playback lives on the engine's threads.
+// Wires outputs, engine, control socket and signals together and logs what happens. Runs on the main
+// thread, which only waits: playback lives on the engine's threads, control on the server's event loop.
 import Foundation
+import Glibc
 import Logging
 import Playback
+import QueueClient
 import QueueModel
+import QueueServer
 
 struct Daemon {
     let options: QueuedCommand
     let logger: Logger
 
     func run() throws {
+        let server = try makeServer()
         let (audio, audioName) = options.untimed
             ? (NullAudioSink(mode: .untimed), "untimed")
             : try Outputs.audio(options.audio, server: options.pulseServer, logger: logger)
@@ -17,33 +21,47 @@ struct Daemon {
         var config = EngineConfig()
         config.shortestTrack = options.shortestTrack
         config.stillDuration = options.stillDuration
-        config.progressInterval = options.progressInterval
+        // Subscribers choose their own progress interval (down to 50 ms); the log keeps the option's.
+        config.progressInterval = server == nil ? options.progressInterval : 0.05
         config.untimed = options.untimed
         let done = DispatchSemaphore(value: 0)
-        let eventLog = EventLog(logger: Logger(label: "queued.events"))
+        let eventLog = EventLog(logger: Logger(label: "queued.events"), progressInterval: options.progressInterval)
         let exitWhenDone = options.exitWhenDone
         let played = PlayedFlag()
         let engine = PlayerEngine(config: config, audio: audio, video: video, queueLoops: options.loops, logger: logger) {
             event in
+            server?.publish(event)
             eventLog.log(event)
             guard exitWhenDone, case .statusChanged(let status) = event else { return }
             if status.state == .playing { played.set() }
             if played.isSet && (status.state == .idle || status.state == .stopped) { done.signal() }
         }
         try engine.start()
-        logger.info("queued started: audio \(audioName), video \(videoName), queue loops \(options.loops)")
+        if let server {
+            do {
+                try server.start(
+                    engine: engine,
+                    info: DaemonInfo(
+                        version: QueuedVersion.string, socket: socketPath ?? "", audio: audioName, video: videoName,
+                        startedAt: Self.monotonicNow()))
+            } catch {
+                engine.shutdown()
+                throw error
+            }
+        }
+        logger.info("queued \(QueuedVersion.string) started: audio \(audioName), video \(videoName), queue loops \(options.loops)")
         let items = options.files.map { file -> MediaItem in
             let path = file.hasPrefix("/") || file.hasPrefix("file://")
                 ? file : FileManager.default.currentDirectoryPath + "/" + file
             return MediaItem(uri: path, loops: options.itemLoops)
         }
+        engine.setVolume(options.volume)
+        try engine.setRate(options.rate)
         if !items.isEmpty {
             try engine.add(items)
-            engine.setVolume(options.volume)
-            try engine.setRate(options.rate)
             try engine.play()
         } else {
-            logger.info("queue is empty; waiting")
+            logger.info("queue is empty; waiting for clients")
         }
         let signals = [SIGINT, SIGTERM].map { signalNumber -> DispatchSourceSignal in
             signal(signalNumber, SIG_IGN)
@@ -54,18 +72,56 @@ struct Daemon {
         }
         done.wait()
         logger.info("shutting down")
+        server?.shutdown()
         engine.shutdown()
         _ = signals
     }
+
+    private var socketPath: String? {
+        try? SocketPath.resolve(explicit: options.socket, environment: ProcessInfo.processInfo.environment)
+    }
+
+    private func makeServer() throws -> ControlServer? {
+        guard !options.noSocket else { return nil }
+        let path: String
+        do {
+            path = try SocketPath.resolve(explicit: options.socket, environment: ProcessInfo.processInfo.environment)
+        } catch {
+            throw ValidationFailure("\(error) (or run with --no-socket)")
+        }
+        var config = ControlServerConfig(socketPath: path, ownsDirectory: options.socket == nil && ProcessInfo.processInfo.environment["QUEUED_SOCKET"] == nil)
+        if let groupName = options.socketGroup {
+            guard let group = getgrnam(groupName) else { throw ValidationFailure("no group named \(groupName)") }
+            config.access = PeerAccess(group: group.pointee.gr_gid)
+        }
+        return ControlServer(config: config, logger: Logger(label: "queued.control"))
+    }
+
+    private static func monotonicNow() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+    }
 }
 
-/// Logs events as readable lines; status only when the state changes. Events arrive one at a time, in
-/// order (the engine serialises delivery), so `lastState` needs no lock of its own.
+struct ValidationFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Logs events as readable lines; status only when the state changes, progress at the log's own
+/// interval. Events arrive one at a time, in order (the engine serialises delivery), so the fields
+/// need no lock of their own.
 final class EventLog: @unchecked Sendable {
     private let logger: Logger
+    private let progressInterval: Double
     private var lastState: PlayerState?
+    private var lastProgress = -Double.infinity
 
-    init(logger: Logger) { self.logger = logger }
+    init(logger: Logger, progressInterval: Double) {
+        self.logger = logger
+        self.progressInterval = progressInterval
+    }
 
     func log(_ event: PlayerEvent) {
         switch event {
@@ -74,8 +130,11 @@ final class EventLog: @unchecked Sendable {
             lastState = status.state
             logger.info("status \(status.state.rawValue)\(status.error.map { ": \($0)" } ?? "")")
         case .progress(let id, let position, let duration, let play):
+            guard progressInterval > 0, abs(position - lastProgress) >= progressInterval - 0.01 else { return }
+            lastProgress = position
             logger.info("progress item \(id) play \(play): \(String(format: "%.1f", position))s / \(duration.map { String(format: "%.1f", $0) } ?? "?")s")
         case .itemStarted(let id, let play, _, _):
+            lastProgress = -Double.infinity
             logger.info("started item \(id) play \(play)")
         case .itemEnded(let id, let play, let reason, let error):
             logger.info("ended item \(id) play \(play): \(reason.rawValue)\(error.map { " (\($0))" } ?? "")")

@@ -13,10 +13,22 @@ struct QueuedCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "queued",
         abstract: "A gapless media queue player daemon.",
-        discussion: "Plays the given files in order, gaplessly; --loops 0 repeats the queue forever.")
+        discussion: """
+            Plays the given files in order, gaplessly; --loops 0 repeats the queue forever. Control it with             queuectl or any JSON-RPC 2.0 client on the control socket (see Protocol/README.md).
+            """,
+        version: QueuedVersion.string)
 
     @Argument(help: "Media files to queue (video, audio, PNG/JPEG stills).")
     var files: [String] = []
+
+    @Option(help: "Control socket (default: $QUEUED_SOCKET, else $XDG_RUNTIME_DIR/queued/queued.sock).")
+    var socket: String?
+
+    @Option(help: "Also let members of this group use the control socket (socket mode 0660).")
+    var socketGroup: String?
+
+    @Flag(help: "Run without a control socket.")
+    var noSocket = false
 
     @Option(help: "Passes through the whole queue: 1 once, N times, 0 forever.")
     var loops = 1
@@ -94,6 +106,10 @@ struct QueuedCommand: ParsableCommand {
         FFmpegLog.install(Logger(label: "queued.ffmpeg"))
         try Daemon(options: self, logger: logger).run()
     }
+}
+
+enum QueuedVersion {
+    static let string = "0.2.0"
 }
 
 enum AudioChoice: String, ExpressibleByArgument, CaseIterable { case auto, pulse, null }

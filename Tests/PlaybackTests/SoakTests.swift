@@ -10,7 +10,7 @@ import TestSupport
         let directory = try TemporaryDirectory()
         let log = directory.path + "/queued.log"
         let daemon = try ChildProcess(
-            QueuedBinary.path,
+            BuiltProduct.path("queued"),
             ["--no-socket", "--untimed", "--video", "null", "--shortest-track", "--item-loops", "2000", "--exit-when-done",
              "--log-level", "info", clip],
             stdoutPath: directory.path + "/stdout", stderrPath: log)
@@ -38,20 +38,6 @@ import TestSupport
         #expect(growth < 2 * 1024 * 1024)
         #expect(late.descriptors == early.descriptors)
         #expect(daemon.wait() == 0)
-    }
-}
-
-/// The queued executable built next to this test bundle.
-enum QueuedBinary {
-    static var path: String {
-        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        var candidate = bundle.appendingPathComponent("queued").path
-        if !FileManager.default.fileExists(atPath: candidate) {
-            // swift test runs the bundle from .build/<triple>/debug; walk up from this file otherwise.
-            candidate = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().appendingPathComponent(".build/debug/queued").path
-        }
-        return candidate
     }
 }
 

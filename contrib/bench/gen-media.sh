@@ -17,7 +17,7 @@ mkdir -p "$dir"
 
 ff() { ffmpeg -nostdin -hide_banner -loglevel error -y "$@"; }
 
-make() {  # NAME, then ffmpeg arguments; writes through a temp file so an interrupted run leaves nothing
+gen() {  # NAME, then ffmpeg arguments; writes through a temp file so an interrupted run leaves nothing
   local out="$dir/$1"; shift
   [[ -s "$out" ]] && return 0
   echo "gen-media: making $out" >&2
@@ -25,7 +25,7 @@ make() {  # NAME, then ffmpeg arguments; writes through a temp file so an interr
   mv "$out.tmp.mp4" "$out"
 }
 
-make long.mp4 -f lavfi -i "testsrc2=s=1920x1080:r=30:d=60" -f lavfi -i "sine=f=440:r=48000:d=60" \
+gen long.mp4 -f lavfi -i "testsrc2=s=1920x1080:r=30:d=60" -f lavfi -i "sine=f=440:r=48000:d=60" \
   -ac 2 -c:v libx264 -preset medium -pix_fmt yuv420p -c:a aac -b:a 128k -shortest
 
 # stamp LUMA expression for clip number $1 (geq, per pixel of the strip; N = frame number).
@@ -40,7 +40,7 @@ clip() {  # NAME CLIPNUMBER TONE_HZ VIDEO_SECONDS AUDIO_SECONDS
   local name=$1 n=$2 f=$3 vd=$4 ad=$5
   local chirp="0.12*sin(2*PI*((200+150*$n)*t+300*t*t))"
   local tone="0.25*sin(2*PI*$f*t)+$chirp"
-  make "$name" \
+  gen "$name" \
     -f lavfi -i "testsrc2=s=1280x720:r=30:d=$vd" \
     -f lavfi -i "color=c=black:s=1280x48:r=30:d=$vd,format=yuv420p,geq=lum='$(stamp "$n")':cb=128:cr=128" \
     -f lavfi -i "aevalsrc=$tone|$tone:s=48000:d=$ad" \

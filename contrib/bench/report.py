@@ -65,6 +65,11 @@ def main():
             p(f"   {label:18} {who:7} median {g(k + '.median'):>6}  ({g(k + '.min')}-{g(k + '.max')}; runs "
               f"{g(k + '.runs')}; missed {g(k + '.missed')})")
         p(f"   {label:18} ratio queued/mpv {ratio(key + '_queued.median', key + '_mpv.median', 1)}")
+    for who in ("queued", "mpv"):
+        marks = [(k.split(".mark.")[1], v) for k, v in r.items() if k.startswith(f"ff_x11_{who}.mark.")]
+        if marks:
+            p(f"   x11 + pulse {who} start-up milestones (median s): "
+              + ", ".join(f"{name} {v}" for name, v in marks) + f", first frame {g(f'ff_x11_{who}.median')}")
     p("   queued: its first 'started item' log line; mpv: 'first video frame after restart shown' (-v cplayer,")
     p("   logged after vo_wait_frame, i.e. once the VO has put the frame up). Lines stamped on arrival.")
     p("")
@@ -98,6 +103,10 @@ def main():
         p(f"   {label}: {r[k]} line(s), e.g.")
         for line in lists.get(label + ".log_problem", [])[:3]:
             p(f"     {line}")
+    for k in [k for k in r if k.endswith(".term_ignored") and r[k] not in ("0", "")]:
+        label = k[:-len(".term_ignored")]
+        p(f"   {label}: still running 3 s after SIGTERM in {r[k]} of {g('meta.runs')} runs (SIGKILLed)")
+        problems.append(k)
     bad_exit = [k[:-3] for k in r if k.endswith(".rc") and r[k] != "0"]
     for label in bad_exit:
         p(f"   {label}: exit status {r[label + '.rc']} (124 = killed by the time limit)")

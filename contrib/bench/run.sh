@@ -64,6 +64,7 @@ put meta.queued_rev "$(git -C "$repo" describe --always --dirty 2>/dev/null || e
 put meta.mpv "$(mpv --no-config --version | head -n 1 | cut -d' ' -f1-2)"
 put meta.ffmpeg "$(ffmpeg -version | head -n 1 | cut -d' ' -f1-3)"
 put meta.cpus "$(nproc)"
+put meta.runs "$RUNS"
 put meta.load_before "$(cut -d' ' -f1-3 /proc/loadavg)"
 put meta.media "$MEDIA"
 
@@ -104,8 +105,10 @@ section_first_frame() {
   local qpat='started item 1 play 1' mpat='first video frame after restart shown' mlog=--msg-level=all=warn,cplayer=v
   log "start to first frame, $RUNS runs per player and output"
   export WORK
-  python3 "$here/first_frame.py" ff_x11_queued "$RUNS" "$qpat" 20 -- "${XENV[@]}" "${QX[@]}" "$LONG" >>"$RESULTS"
-  python3 "$here/first_frame.py" ff_x11_mpv "$RUNS" "$mpat" 20 -- "${XENV[@]}" "${MX[@]}" "$mlog" "$LONG" >>"$RESULTS"
+  local qmarks=("audio_ready=PulseAudio stream ready" "video_open=video output open" "playing=status playing")
+  python3 "$here/first_frame.py" ff_x11_queued "$RUNS" "$qpat" 20 "${qmarks[@]}" -- "${XENV[@]}" "${QX[@]}" "$LONG" >>"$RESULTS"
+  local mmarks=("audio_ready=^AO: " "video_open=^VO: ")
+  python3 "$here/first_frame.py" ff_x11_mpv "$RUNS" "$mpat" 20 "${mmarks[@]}" -- "${XENV[@]}" "${MX[@]}" "$mlog" "$LONG" >>"$RESULTS"
   python3 "$here/first_frame.py" ff_xnull_queued "$RUNS" "$qpat" 20 -- "${XENV[@]}" "$QUEUED" --audio null \
     --video sdl --video-driver x11 --log-level info "$LONG" >>"$RESULTS"
   python3 "$here/first_frame.py" ff_xnull_mpv "$RUNS" "$mpat" 20 -- "${XENV[@]}" mpv --no-config --vo="$MPV_VO" \

@@ -1,0 +1,53 @@
+// The table `queuectl ls` prints: one row per item with the current one marked, aligned columns, the
+// file name when an item has no title. Pure: it takes decoded items and returns text, so it is tested
+// without a daemon.
+
+public enum QueueTable {
+    /// Marks the current item's row (the item Status.currentId names).
+    public static let currentMarker = "▶"
+
+    /// The header and one line per item, without a trailing newline; "queue is empty" for no items.
+    /// Widths count Characters, which is right for the ASCII columns and close enough for titles (only the
+    /// last column, so a wide title cannot misalign the others).
+    public static func render(_ items: [QueueItemView], currentId: Int64?) -> String {
+        guard !items.isEmpty else { return "queue is empty" }
+        let header = ["ID", "STATE", "PLAYS", "LENGTH", "TITLE"]
+        let rows = items.map { item -> [String] in
+            [String(item.id), item.state, "\(item.plays)/\(DurationFormat.loops(item.loops))",
+             item.duration.map(DurationFormat.clock) ?? "-", title(of: item)]
+        }
+        var widths = header.map(\.count)
+        for row in rows {
+            for (column, cell) in row.enumerated() { widths[column] = max(widths[column], cell.count) }
+        }
+        // ID, PLAYS and LENGTH are numbers: right-aligned so their digits line up.
+        let rightAligned: Set<Int> = [0, 2, 3]
+        func line(_ cells: [String], marker: String) -> String {
+            var parts: [String] = []
+            for (column, cell) in cells.enumerated() {
+                if column == cells.count - 1 {
+                    parts.append(cell)
+                } else {
+                    parts.append(pad(cell, to: widths[column], right: rightAligned.contains(column)))
+                }
+            }
+            return marker + " " + parts.joined(separator: "  ")
+        }
+        var lines = [line(header, marker: " ")]
+        for (item, row) in zip(items, rows) {
+            lines.append(line(row, marker: item.id == currentId ? currentMarker : " "))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The title column; a failed item carries its error so `ls` alone explains a skipped file.
+    static func title(of item: QueueItemView) -> String {
+        guard let error = item.error, !error.isEmpty else { return item.displayName }
+        return "\(item.displayName)  (\(error))"
+    }
+
+    static func pad(_ text: String, to width: Int, right: Bool) -> String {
+        let fill = String(repeating: " ", count: max(0, width - text.count))
+        return right ? fill + text : text + fill
+    }
+}

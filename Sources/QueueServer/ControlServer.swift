@@ -1,0 +1,104 @@
+// The control socket: a SwiftNIO server on one event loop thread, bound to a Unix socket, one
+// ConnectionHandler per client. Owns the event hub the engine's events go through.
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import Playback
+import QueueRPC
+
+public struct ControlServerConfig: Sendable {
+    public var socketPath: String
+    /// Whether the socket's directory is ours to create and restrict to 0700 (the default location).
+    public var ownsDirectory: Bool
+    public var access = PeerAccess()
+    public var lineLimit = 1 << 20
+    public var maxPendingBytes = 8 << 20
+    public init(socketPath: String, ownsDirectory: Bool) {
+        self.socketPath = socketPath
+        self.ownsDirectory = ownsDirectory
+    }
+}
+
+public final class ControlServer: Sendable {
+    private let config: ControlServerConfig
+    private let hub = EventHub()
+    private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    private let logger: Logger
+    private let channelBox = ChannelBox()
+
+    public init(config: ControlServerConfig, logger: Logger) {
+        self.config = config
+        self.logger = logger
+    }
+
+    /// Where the engine's events go (pass to PlayerEngine's onEvent).
+    public func publish(_ event: PlayerEvent) {
+        hub.publish(event)
+    }
+
+    /// The OpenRPC document bundled with the server (Protocol/queued.openrpc.json).
+    public static func description() throws -> JSONValue {
+        guard let url = Bundle.module.url(forResource: "queued.openrpc", withExtension: "json") else {
+            throw SocketFileError(description: "the API description is missing from the bundle")
+        }
+        let data = try Data(contentsOf: url)
+        do {
+            return try JSON.parse([UInt8](data))
+        } catch {
+            throw SocketFileError(description: "the bundled API description is not valid JSON: \(error)")
+        }
+    }
+
+    /// Binds the socket and starts answering. Throws with a clear message if another daemon owns it.
+    public func start(engine: PlayerEngine, info: DaemonInfo) throws {
+        try SocketFile.prepare(config.socketPath, ownsDirectory: config.ownsDirectory)
+        let dispatcher = Dispatcher(engine: engine, info: info, document: try Self.description())
+        let hub = self.hub
+        let access = config.access
+        let limits = ConnectionHandler.Limits(lineLimit: config.lineLimit, maxPendingBytes: config.maxPendingBytes)
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(ChannelOptions.backlog, value: 64)
+            .childChannelOption(ChannelOptions.autoRead, value: false)  // until the peer is checked
+            .childChannelOption(ChannelOptions.writeBufferWaterMark, value: .init(low: 256 << 10, high: 1 << 20))
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineFrameDecoder(limit: limits.lineLimit)))
+                    try channel.pipeline.syncOperations.addHandler(
+                        ConnectionHandler(dispatcher: dispatcher, hub: hub, access: access, limits: limits))
+                }
+            }
+        let channel = try bootstrap.bind(unixDomainSocketPath: config.socketPath).wait()
+        channelBox.set(channel)
+        try SocketFile.restrict(config.socketPath, group: config.access.group)
+        logger.info("control socket at \(config.socketPath)")
+    }
+
+    /// Stops accepting, closes connections, removes the socket file.
+    public func shutdown() {
+        if let channel = channelBox.take() {
+            try? channel.close().wait()
+            unlink(config.socketPath)
+        }
+        try? group.syncShutdownGracefully()
+    }
+
+    /// Methods the server implements (for the description check).
+    public static func implementedMethods(engine: PlayerEngine) -> Set<String> {
+        Dispatcher(engine: engine, info: DaemonInfo(version: "", socket: "", audio: "", video: "", startedAt: 0), document: .null)
+            .methodNames
+    }
+}
+
+/// The listening channel, set once by start and taken by shutdown (possibly from another thread).
+private final class ChannelBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var channel: Channel?
+    func set(_ channel: Channel) { lock.withLock { self.channel = channel } }
+    func take() -> Channel? {
+        lock.withLock {
+            defer { channel = nil }
+            return channel
+        }
+    }
+}

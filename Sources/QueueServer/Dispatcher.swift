@@ -1,0 +1,103 @@
+// Answers parsed request lines: looks the method up in the registry, binds its params (by name or by
+// position, in the order Protocol/queued.openrpc.json declares), runs it, and encodes the response —
+// or nothing, for notifications. Runs on a connection's event loop; methods that would block it
+// (screenshot) answer later through a future.
+import NIOCore
+import Playback
+import QueueRPC
+
+/// A connection as methods see it: its event subscriptions.
+protocol Session: AnyObject {
+    var subscribedEvents: Set<EventName> { get set }
+    var progressInterval: Double { get set }
+}
+
+/// What a method gives back: a value now, or one later.
+enum MethodOutcome {
+    case now(JSONValue)
+    case later(EventLoopFuture<JSONValue>)
+}
+
+struct RPCMethod: Sendable {
+    /// Parameter names in declared order (positional params map onto them).
+    let params: [String]
+    let run: @Sendable (ParamReader, Session, EventLoop) throws -> MethodOutcome
+}
+
+public struct DaemonInfo: Sendable {
+    public var version: String
+    public var socket: String
+    public var audio: String
+    public var video: String
+    public var startedAt: Double
+    public init(version: String, socket: String, audio: String, video: String, startedAt: Double) {
+        self.version = version
+        self.socket = socket
+        self.audio = audio
+        self.video = video
+        self.startedAt = startedAt
+    }
+}
+
+final class Dispatcher: Sendable {
+    let engine: PlayerEngine
+    let info: DaemonInfo
+    /// The OpenRPC document, served by rpc.discover.
+    let document: JSONValue
+    let methods: [String: RPCMethod]
+
+    init(engine: PlayerEngine, info: DaemonInfo, document: JSONValue) {
+        self.engine = engine
+        self.info = info
+        self.document = document
+        methods = Self.queueMethods(engine).merging(Self.playerMethods(engine)) { first, _ in first }
+            .merging(Self.sessionMethods(engine: engine, info: info, document: document)) { first, _ in first }
+    }
+
+    var methodNames: Set<String> { Set(methods.keys) }
+
+    /// The response line for a request line, or nil when nothing is to be sent back.
+    func handle(_ line: RPCLine, session: Session, on loop: EventLoop) -> EventLoopFuture<[UInt8]?> {
+        switch line {
+        case .failure(let error):
+            return loop.makeSucceededFuture(RPCEncode.line(RPCEncode.error(error, id: .null)))
+        case .single(let inbound):
+            return answer(inbound, session: session, on: loop).map { $0.map(RPCEncode.line) }
+        case .batch(let inbounds):
+            let answers = inbounds.map { answer($0, session: session, on: loop) }
+            return EventLoopFuture.whenAllSucceed(answers, on: loop).map { responses in
+                let present = responses.compactMap { $0 }
+                return present.isEmpty ? nil : RPCEncode.batchLine(present)
+            }
+        }
+    }
+
+    private func answer(_ inbound: RPCInbound, session: Session, on loop: EventLoop) -> EventLoopFuture<JSONValue?> {
+        switch inbound {
+        case .invalid(let error, let id):
+            return loop.makeSucceededFuture(RPCEncode.error(error, id: id))
+        case .request(let request):
+            let respond: (Result<JSONValue, RPCError>) -> JSONValue? = { result in
+                guard let id = request.id else { return nil }
+                switch result {
+                case .success(let value): return RPCEncode.result(value, id: id)
+                case .failure(let error): return RPCEncode.error(error, id: id)
+                }
+            }
+            guard let method = methods[request.method] else {
+                return loop.makeSucceededFuture(respond(.failure(.methodNotFound(request.method))))
+            }
+            do {
+                let params = try ParamReader(request.params, order: method.params)
+                switch try method.run(params, session, loop) {
+                case .now(let value):
+                    return loop.makeSucceededFuture(respond(.success(value)))
+                case .later(let future):
+                    return future.map { respond(.success($0)) }.recover { respond(.failure(ErrorMapping.rpcError($0))) }
+                }
+            } catch {
+                return loop.makeSucceededFuture(respond(.failure(ErrorMapping.rpcError(error))))
+            }
+        }
+    }
+}

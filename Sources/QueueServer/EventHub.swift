@@ -1,0 +1,26 @@
+// Fans the engine's events out to subscribed connections. The engine delivers events one at a time, in
+// order; each subscriber gets them through its own event loop (FIFO), so order holds per connection.
+import Foundation
+import Playback
+
+final class EventHub: @unchecked Sendable {
+    typealias Deliver = @Sendable (PlayerEvent) -> Void
+    private let lock = NSLock()
+    /// Guarded by `lock`.
+    private var subscribers: [ObjectIdentifier: Deliver] = [:]
+
+    func add(_ id: ObjectIdentifier, deliver: @escaping Deliver) {
+        lock.withLock { subscribers[id] = deliver }
+    }
+
+    func remove(_ id: ObjectIdentifier) {
+        _ = lock.withLock { subscribers.removeValue(forKey: id) }
+    }
+
+    func publish(_ event: PlayerEvent) {
+        let targets = lock.withLock { Array(subscribers.values) }
+        for deliver in targets { deliver(event) }
+    }
+
+    var count: Int { lock.withLock { subscribers.count } }
+}

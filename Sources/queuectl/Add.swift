@@ -1,0 +1,76 @@
+// `queuectl add`: files, directories (their media files, in name order) and playlists, appended or
+// inserted. Paths are made absolute here, against the client's cwd, because API.md accepts only absolute
+// paths and the daemon's cwd is not the user's; playlists go to the daemon as paths and it expands them.
+
+import ArgumentParser
+import QueueClient
+import QueueRPC
+
+struct Add: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Add files, directories or playlists (.m3u/.m3u8) to the queue.",
+        discussion: "A directory adds its media files (audio, video, images) sorted by name, not recursively.")
+
+    @OptionGroup(title: "Global Options") var options: GlobalOptions
+
+    @Argument(help: ArgumentHelp("Media files, directories or playlists.", valueName: "path"),
+              completion: .file())
+    var paths: [String]
+
+    @Flag(help: "Insert after the current item (append when nothing is current).")
+    var next = false
+
+    @Option(help: ArgumentHelp("Insert at this queue index (0 = first).", valueName: "index"))
+    var at: Int64?
+
+    @Option(help: ArgumentHelp("Insert after the item with this id.", valueName: "id"))
+    var after: Int64?
+
+    @Option(help: ArgumentHelp("Plays of each added item (0 = forever).", valueName: "n"))
+    var loops: Int64?
+
+    @Flag(help: "Play each added item forever (same as --loops 0).")
+    var forever = false
+
+    func validate() throws {
+        guard !paths.isEmpty else { throw ValidationError("give at least one file, directory or playlist") }
+        let placements = [next, at != nil, after != nil].filter { $0 }.count
+        guard placements <= 1 else { throw ValidationError("use only one of --next, --at and --after") }
+        guard !(forever && loops != nil) else { throw ValidationError("use either --loops or --forever") }
+        if let loops, loops < 0 { throw ValidationError("--loops must be 0 (forever) or more") }
+        if let at, at < 0 { throw ValidationError("--at must be 0 or more") }
+    }
+
+    func run() throws {
+        let uris = try MediaPaths.expand(paths, cwd: try Session.currentDirectory())
+        let session = try Session(options)
+        let loopCount = forever ? 0 : loops
+        let items = JSONValue.array(uris.map { uri in
+            guard let loopCount else { return .string(uri) }
+            return ["uri": .string(uri), "loops": .int(loopCount)]
+        })
+        let result: JSONValue
+        if let at {
+            result = try session.call("queue.insert", ["items": items, "index": .int(at)])
+        } else if let anchor = try insertionAnchor(session) {
+            result = try session.call("queue.insert", ["items": items, "after": .int(anchor)])
+        } else {
+            result = try session.call("queue.add", ["items": items])
+        }
+        try session.show(result) { json in Add.describe(ids: json["ids"]?.arrayValue?.compactMap(\.intValue) ?? []) }
+    }
+
+    /// The id to insert after: --after, or for --next the current item; nil means append.
+    private func insertionAnchor(_ session: Session) throws -> Int64? {
+        if let after { return after }
+        guard next else { return nil }
+        return try session.call("player.status")["currentId"]?.intValue
+    }
+
+    /// "added #4 #5 #6"; long runs (a whole directory) are summarised as a count and range.
+    static func describe(ids: [Int64]) -> String {
+        guard let first = ids.first, let last = ids.last else { return "added nothing" }
+        if ids.count <= 10 { return "added " + ids.map { "#\($0)" }.joined(separator: " ") }
+        return "added \(ids.count) items, #\(first) to #\(last)"
+    }
+}

@@ -1,0 +1,93 @@
+// Player settings and queries: status, volume, mute/unmute (player.set), screenshot. Grouped like
+// TransportCommands.
+
+import ArgumentParser
+import Glibc
+import QueueClient
+import QueueRPC
+
+struct Status: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Show what is playing, where, and the settings.")
+    @OptionGroup(title: "Global Options") var options: GlobalOptions
+
+    func run() throws {
+        let session = try Session(options)
+        try session.showStatus(try session.call("player.status"))
+    }
+}
+
+struct Volume: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Set the volume (0-100), or show it.")
+    @OptionGroup(title: "Global Options") var options: GlobalOptions
+    @Argument(help: ArgumentHelp("Volume in percent, 0-100.", valueName: "percent")) var percent: Int64?
+
+    func validate() throws {
+        if let percent, !(0...100).contains(percent) { throw ValidationError("volume must be 0 to 100") }
+    }
+
+    func run() throws {
+        let session = try Session(options)
+        guard let percent else {
+            let status = try session.call("player.status")
+            try session.show(status) { json in "volume: \(json["volume"]?.intValue ?? 0)%" }
+            return
+        }
+        try session.showStatus(try session.call("player.set", ["volume": .int(percent)]))
+    }
+}
+
+struct Mute: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Mute the sound (the volume is kept).")
+    @OptionGroup(title: "Global Options") var options: GlobalOptions
+
+    func run() throws {
+        let session = try Session(options)
+        try session.showStatus(try session.call("player.set", ["muted": true]))
+    }
+}
+
+struct Unmute: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Unmute the sound.")
+    @OptionGroup(title: "Global Options") var options: GlobalOptions
+
+    func run() throws {
+        let session = try Session(options)
+        try session.showStatus(try session.call("player.set", ["muted": false]))
+    }
+}
+
+struct Screenshot: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Save the picture on screen as a PNG file.",
+        discussion: "With --json, prints {\"file\": PATH, \"bytes\": N} rather than the base64 PNG itself.")
+    @OptionGroup(title: "Global Options") var options: GlobalOptions
+    @Argument(help: ArgumentHelp("Where to write the PNG.", valueName: "file.png"), completion: .file(extensions: ["png"]))
+    var file: String
+
+    func run() throws {
+        let session = try Session(options)
+        let result = try session.call("player.screenshot")
+        guard let encoded = result["png"]?.stringValue, let png = Base64.decode(encoded) else {
+            throw QueuectlError("queued's screenshot answer has no valid base64 \"png\"")
+        }
+        try Screenshot.write(png, to: file)
+        let summary: JSONValue = ["file": .string(file), "bytes": .int(Int64(png.count))]
+        try session.show(summary) { _ in "wrote \(file) (\(png.count) bytes)" }
+    }
+
+    /// Creates or truncates `path` (mode 0644 before umask) and writes all of `bytes`.
+    static func write(_ bytes: [UInt8], to path: String) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw QueuectlError("cannot write \(path): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { raw in
+                Glibc.write(fd, raw.baseAddress.map { $0 + offset }, bytes.count - offset)
+            }
+            if written < 0, errno == EINTR { continue }
+            guard written > 0 else { throw QueuectlError("cannot write \(path): \(String(cString: strerror(errno)))") }
+            offset += written
+        }
+    }
+}

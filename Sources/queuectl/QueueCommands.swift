@@ -1,0 +1,93 @@
+// Queue-editing subcommands (queue.remove, queue.move, queue.clear, queue.setLoops, queue.update) and
+// `ls`. Grouped like TransportCommands: each is a call and a line of output.
+
+import ArgumentParser
+import QueueClient
+import QueueRPC
+
+struct Remove: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "rm", abstract: "Remove items by id.")
+    @OptionGroup(title: "Global Options") var options: GlobalOptions
+    @Argument(help: ArgumentHelp("Items to remove.", valueName: "id")) var ids: [Int64]
+
+    func validate() throws {
+        guard !ids.isEmpty else { throw ValidationError("give at least one item id") }
+    }
+
+    func run() throws {
+        let session = try Session(options)
+        let result = try session.call("queue.remove", ["ids": .array(ids.map { .int($0) })])
+        try session.show(result) { json in
+            let removed = json["removed"]?.arrayValue?.compactMap(\.intValue) ?? []
+            return removed.isEmpty ? "removed nothing" : "removed " + removed.map { "#\($0)" }.joined(separator: " ")
+        }
+    }
+}
+
+struct Move: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mv", abstract: "Move an item to a queue index (0 = first).")
+    @OptionGroup(title: "Global Options") var options: GlobalOptions
+    @Argument(help: ArgumentHelp("Item to move.", valueName: "id")) var id: Int64
+    @Argument(help: ArgumentHelp("Its new index.", valueName: "index")) var index: Int64
+
+    func run() throws {
+        let session = try Session(options)
+        let result = try session.call("queue.move", ["id": .int(id), "index": .int(index)])
+        try session.show(result) { _ in "moved #\(id) to index \(index)" }
+    }
+}
+
+struct Clear: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Remove every item from the queue.")
+    @OptionGroup(title: "Global Options") var options: GlobalOptions
+
+    func run() throws {
+        let session = try Session(options)
+        try session.show(try session.call("queue.clear")) { _ in "queue cleared" }
+    }
+}
+
+struct List: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ls", abstract: "List the queue (\(QueueTable.currentMarker) marks the current item).")
+    @OptionGroup(title: "Global Options") var options: GlobalOptions
+
+    func run() throws {
+        let session = try Session(options)
+        try session.show(try session.listAll()) { json in
+            let items = json["items"]?.arrayValue?.compactMap(QueueItemView.init(json:)) ?? []
+            return QueueTable.render(items, currentId: json["currentId"]?.intValue)
+        }
+    }
+}
+
+struct Loop: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Set how often the whole queue plays: N passes, forever, or off (once).")
+    @OptionGroup(title: "Global Options") var options: GlobalOptions
+    @Argument(help: ArgumentHelp("N (0 = forever), forever or off.", valueName: "count")) var count: LoopCount
+
+    func run() throws {
+        let session = try Session(options)
+        let result = try session.call("queue.setLoops", ["loops": .int(count.count)])
+        try session.show(result) { json in "loop: \(StatusBlock.loopText(json["loops"]?.intValue ?? count.count))" }
+    }
+}
+
+struct Loops: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Set how often one item plays: N or forever.")
+    @OptionGroup(title: "Global Options") var options: GlobalOptions
+    @Argument(help: ArgumentHelp("The item.", valueName: "id")) var id: Int64
+    @Argument(help: ArgumentHelp("Plays (0 = forever), forever or off (once).", valueName: "count"))
+    var count: LoopCount
+
+    func run() throws {
+        let session = try Session(options)
+        let result = try session.call("queue.update", ["id": .int(id), "loops": .int(count.count)])
+        try session.show(result) { json in
+            guard let item = json["item"].flatMap(QueueItemView.init(json:)) else { return "#\(id): updated" }
+            return "#\(item.id) \(item.displayName): loops \(DurationFormat.loops(item.loops))"
+        }
+    }
+}

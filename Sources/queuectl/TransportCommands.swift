@@ -1,0 +1,87 @@
+// Transport subcommands: each is one player.* call answered with a Status, printed as the status block
+// (as mpc does after a command) or, with --json, as the Status. They share this file because each is a
+// few lines; a file apiece would be mostly boilerplate.
+
+import ArgumentParser
+import QueueClient
+import QueueRPC
+
+/// A subcommand that is exactly one Status-returning call without parameters.
+protocol StatusCommand: ParsableCommand {
+    static var method: String { get }
+    var options: GlobalOptions { get }
+}
+
+extension StatusCommand {
+    func run() throws {
+        let session = try Session(options)
+        try session.showStatus(try session.call(Self.method))
+    }
+}
+
+struct Next: StatusCommand {
+    static let configuration = CommandConfiguration(abstract: "Skip to the next item.")
+    static let method = "player.next"
+    @OptionGroup(title: "Global Options") var options: GlobalOptions
+}
+
+struct Prev: StatusCommand {
+    static let configuration = CommandConfiguration(abstract: "Go back to the previous item.")
+    static let method = "player.previous"
+    @OptionGroup(title: "Global Options") var options: GlobalOptions
+}
+
+struct Pause: StatusCommand {
+    static let configuration = CommandConfiguration(abstract: "Pause playback.")
+    static let method = "player.pause"
+    @OptionGroup(title: "Global Options") var options: GlobalOptions
+}
+
+struct Toggle: StatusCommand {
+    static let configuration = CommandConfiguration(abstract: "Pause if playing, play if paused.")
+    static let method = "player.toggle"
+    @OptionGroup(title: "Global Options") var options: GlobalOptions
+}
+
+struct Stop: StatusCommand {
+    static let configuration = CommandConfiguration(abstract: "Stop playback.")
+    static let method = "player.stop"
+    @OptionGroup(title: "Global Options") var options: GlobalOptions
+}
+
+struct Play: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Start or resume playback, or play the item ID.")
+    @OptionGroup(title: "Global Options") var options: GlobalOptions
+    @Argument(help: ArgumentHelp("Item to play (default: resume or start the queue).", valueName: "id"))
+    var id: Int64?
+
+    func run() throws {
+        let session = try Session(options)
+        try session.showStatus(try session.call("player.play", id.map { ["id": .int($0)] }))
+    }
+}
+
+struct Seek: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Seek in the current item.",
+        // The generated usage would show the array below as "[<position> ...]".
+        usage: "queuectl seek [--socket <path>] [--json] [--timeout <seconds>] [+|-]<position>",
+        discussion: "POSITION is seconds or m:ss (h:mm:ss); with + or - it is relative: seek +10, seek -1:00.")
+    @OptionGroup(title: "Global Options") var options: GlobalOptions
+    // An array with .allUnrecognized so that "-10" is taken as a value, not as an unknown option "-1".
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("[+|-]SECONDS or [+|-]m:ss.", valueName: "position"))
+    var position: [String] = []
+
+    func validate() throws {
+        guard position.count == 1 else { throw ValidationError("give exactly one position, e.g. 42, 1:30, +10 or -5") }
+        guard SeekTarget(position[0]) != nil else {
+            throw ValidationError("'\(position[0])' is not a position: use SECONDS or m:ss, with + or - to seek relatively")
+        }
+    }
+
+    func run() throws {
+        guard let target = SeekTarget(position[0]) else { throw ValidationError("bad position") }
+        let session = try Session(options)
+        try session.showStatus(try session.call("player.seek", target.params))
+    }
+}

@@ -1,0 +1,221 @@
+// The pure parts of QueueClient that queuectl prints with: durations and seek positions, the `ls` table,
+// the status block, `watch` lines, lenient decoding of items and statuses, socket-path precedence,
+// base64, and the expansion of `add` arguments into absolute paths.
+
+import Glibc
+import QueueClient
+import QueueRPC
+import TestSupport
+import Testing
+
+@Suite("queuectl formatting and argument helpers")
+struct QueuectlFormattingTests {
+    @Test func clockFormat() {
+        #expect(DurationFormat.clock(0) == "0:00")
+        #expect(DurationFormat.clock(42) == "0:42")
+        #expect(DurationFormat.clock(130.9) == "2:10")
+        #expect(DurationFormat.clock(599.99) == "9:59")
+        #expect(DurationFormat.clock(3723) == "1:02:03")
+        #expect(DurationFormat.clock(-5) == "-0:05")
+        #expect(DurationFormat.clock(.nan) == "-:--")
+        #expect(DurationFormat.loops(0) == "∞")
+        #expect(DurationFormat.loops(3) == "3")
+    }
+
+    @Test func clockParsing() {
+        #expect(DurationFormat.parse("42") == 42)
+        #expect(DurationFormat.parse("42.5") == 42.5)
+        #expect(DurationFormat.parse("1:30") == 90)
+        #expect(DurationFormat.parse("0:05.5") == 5.5)
+        #expect(DurationFormat.parse("1:02:03") == 3723)
+        #expect(DurationFormat.parse("90:00") == 5400)
+        for bad in ["", "abc", "1:75", "1:60:00", "1:", ":30", "-5", "1.2.3", "1:2:3:4", ".5", "5."] {
+            #expect(DurationFormat.parse(bad) == nil, "\(bad)")
+        }
+    }
+
+    @Test func decimals() {
+        #expect(DurationFormat.decimal(1, maxFractionDigits: 2, minFractionDigits: 1) == "1.0")
+        #expect(DurationFormat.decimal(1.25) == "1.25")
+        #expect(DurationFormat.decimal(0.5) == "0.5")
+        #expect(DurationFormat.decimal(10) == "10")
+        #expect(DurationFormat.decimal(-0.75) == "-0.75")
+        #expect(DurationFormat.seconds(0.3) == "0.3")
+    }
+
+    @Test func seekTargets() {
+        #expect(SeekTarget("42") == SeekTarget(seconds: 42, relative: false))
+        #expect(SeekTarget("1:30") == SeekTarget(seconds: 90, relative: false))
+        #expect(SeekTarget("+10") == SeekTarget(seconds: 10, relative: true))
+        #expect(SeekTarget("-1:00") == SeekTarget(seconds: -60, relative: true))
+        #expect(SeekTarget("+") == nil)
+        #expect(SeekTarget("--5") == nil)
+        #expect(SeekTarget("x") == nil)
+        #expect(SeekTarget("-10")?.params == ["position": -10.0, "relative": true])
+        #expect(SeekTarget("5")?.params == ["position": 5.0])
+    }
+
+    @Test func socketPathPrecedence() throws {
+        let all = ["QUEUED_SOCKET": "/env.sock", "XDG_RUNTIME_DIR": "/run/user/1000"]
+        #expect(try SocketPath.resolve(explicit: "/explicit.sock", environment: all) == "/explicit.sock")
+        #expect(try SocketPath.resolve(explicit: nil, environment: all) == "/env.sock")
+        #expect(try SocketPath.resolve(explicit: "", environment: all) == "/env.sock")
+        #expect(try SocketPath.resolve(explicit: nil, environment: ["XDG_RUNTIME_DIR": "/run/user/1000"])
+            == "/run/user/1000/queued/queued.sock")
+        #expect(try SocketPath.resolve(explicit: nil, environment: ["XDG_RUNTIME_DIR": "/run/user/1000/"])
+            == "/run/user/1000/queued/queued.sock")
+        #expect(try SocketPath.resolve(explicit: nil, environment: ["QUEUED_SOCKET": "", "XDG_RUNTIME_DIR": "/r"])
+            == "/r/queued/queued.sock")
+        #expect {
+            _ = try SocketPath.resolve(explicit: nil, environment: ["XDG_RUNTIME_DIR": ""])
+        } throws: { error in
+            guard case .noSocketPath = error as? ClientError else { return false }
+            let message = String(describing: error)
+            return message.contains("--socket") && message.contains("QUEUED_SOCKET") && message.contains("XDG_RUNTIME_DIR")
+        }
+    }
+
+    static let items = [
+        QueueItemView(id: 1, uri: "/media/intro.mp4", loops: 1, plays: 1, duration: 12.5, state: "played"),
+        QueueItemView(id: 3, uri: "/media/clip.mp4", loops: 0, plays: 1, duration: 130.2, state: "playing"),
+        QueueItemView(id: 4, uri: "file:///media/My%20Song.flac", title: "Song", loops: 3, duration: 3725),
+        QueueItemView(id: 12, uri: "file:///media/broken%20file.mp4", state: "failed", error: "not media"),
+    ]
+
+    @Test func queueTable() {
+        let expected = """
+              ID  STATE    PLAYS   LENGTH  TITLE
+               1  played     1/1     0:12  intro.mp4
+            ▶  3  playing    1/∞     2:10  clip.mp4
+               4  queued     0/3  1:02:05  Song
+              12  failed     0/1        -  broken file.mp4  (not media)
+            """
+        #expect(QueueTable.render(Self.items, currentId: 3) == expected)
+        #expect(QueueTable.render([], currentId: nil) == "queue is empty")
+        #expect(!QueueTable.render(Self.items, currentId: nil).contains(QueueTable.currentMarker))
+    }
+
+    @Test func statusBlock() {
+        let status = PlayerStatusView(state: "playing", currentId: 3, position: 42.7, duration: 130.2, play: 2,
+                                      volume: 80, rate: 1, queueLoops: 0)
+        #expect(StatusBlock.render(status, item: Self.items[1], barWidth: 20) == """
+            [playing] #3 clip.mp4 (play 2 of ∞)
+            0:42/2:10 (32%)  [######--------------]
+            volume: 80%  loop: forever  rate: 1.0
+            """)
+        // Without the item (not found) only the id; unknown duration: no percentage, no bar.
+        let live = PlayerStatusView(state: "paused", currentId: 7, position: 61, muted: true, rate: 1.25,
+                                    queueLoops: 3, error: "boom")
+        #expect(StatusBlock.render(live, item: nil) == """
+            [paused] #7
+            1:01
+            volume: 100% (muted)  loop: 3  rate: 1.25
+            error: boom
+            """)
+        #expect(StatusBlock.render(PlayerStatusView(), item: nil) == "[idle]\nvolume: 100%  loop: off  rate: 1.0")
+        #expect(StatusBlock.bar(0.5, width: 10) == "[#####-----]")
+        #expect(StatusBlock.bar(2, width: 4) == "[####]")
+        #expect(StatusBlock.bar(.nan, width: 4) == "[----]")
+    }
+
+    @Test func eventLines() {
+        func line(_ method: String, _ params: JSONValue?) -> String {
+            EventLine.render(method: method, params: params, clock: "12:00:01")
+        }
+        #expect(line("event.itemStarted", ["id": 3, "play": 2, "at": 1.5]) == "12:00:01 itemStarted #3 play 2")
+        #expect(line("event.itemEnded", ["id": 3, "play": 2, "reason": "eof", "error": nil])
+            == "12:00:01 itemEnded #3 play 2 eof")
+        #expect(line("event.itemEnded", ["id": 5, "play": 1, "reason": "error", "error": "x.mp4: bad"])
+            == "12:00:01 itemEnded #5 play 1 error: x.mp4: bad")
+        #expect(line("event.progress", ["id": 3, "position": 42.2, "duration": 130, "play": 1])
+            == "12:00:01 progress #3 0:42/2:10 play 1")
+        #expect(line("event.queueChanged", ["version": 8]) == "12:00:01 queueChanged version 8")
+        #expect(line("event.status", ["state": "playing", "currentId": 3, "position": 1, "duration": nil,
+                                      "volume": 80, "muted": true])
+            == "12:00:01 status playing #3 0:01 volume 80% muted")
+        #expect(line("event.status", ["state": "idle", "currentId": nil, "volume": 50])
+            == "12:00:01 status idle volume 50%")
+        #expect(line("event.somethingNew", ["a": 1]) == #"12:00:01 somethingNew {"a":1}"#)
+        #expect(line("event.bare", nil) == "12:00:01 bare")
+    }
+
+    @Test func wallClockIsHoursMinutesSeconds() {
+        let text = WallClock.localTime(WallClock.now())
+        #expect(text.count == 8 && text.filter { $0 == ":" }.count == 2)
+    }
+
+    @Test func lenientDecoding() throws {
+        let item = try #require(QueueItemView(json: [
+            "id": 4, "uri": "/a/b.mp3", "title": nil, "loops": 0, "plays": 2, "start": nil, "end": nil,
+            "duration": 3.5, "state": "playing", "error": nil, "somethingNew": true,
+        ]))
+        #expect(item == QueueItemView(id: 4, uri: "/a/b.mp3", loops: 0, plays: 2, duration: 3.5, state: "playing"))
+        #expect(item.displayName == "b.mp3")
+        #expect(QueueItemView(json: ["uri": "/a"]) == nil)
+        #expect(QueueItemView(json: ["id": 1, "uri": "/a", "title": ""])?.displayName == "a")
+
+        let status = try #require(PlayerStatusView(json: [
+            "state": "paused", "currentId": 2, "position": 1.5, "duration": nil, "play": 1, "volume": 30,
+            "muted": false, "rate": 2.0, "fit": "fill", "fullscreen": true, "queueLoops": 0, "queueVersion": 9,
+            "error": nil,
+        ]))
+        #expect(status == PlayerStatusView(state: "paused", currentId: 2, position: 1.5, play: 1, volume: 30,
+                                           rate: 2, queueLoops: 0))
+        #expect(PlayerStatusView(json: ["volume": 3]) == nil)
+    }
+
+    @Test func base64() {
+        #expect(Base64.decode("iVBORw0KGgo=") == [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
+        #expect(Base64.decode("aGVsbG8") == Array("hello".utf8))
+        #expect(Base64.decode("aGVs\nbG8=") == Array("hello".utf8))
+        #expect(Base64.decode("") == [])
+        #expect(Base64.decode("a") == nil)
+        #expect(Base64.decode("aGV*") == nil)
+        #expect(Base64.decode("aG==VsbG8") == nil)
+    }
+
+    @Test func absolutePaths() {
+        #expect(MediaPaths.absolute("a/../b.mp4", cwd: "/x/y") == "/x/y/b.mp4")
+        #expect(MediaPaths.absolute("./c.mp4", cwd: "/x/") == "/x/c.mp4")
+        #expect(MediaPaths.absolute("/abs/./c//d.mp4", cwd: "/x") == "/abs/c/d.mp4")
+        #expect(MediaPaths.absolute("../../../e", cwd: "/x") == "/e")
+        #expect(MediaPaths.fileExtension("A.MP4") == "mp4")
+        #expect(MediaPaths.fileExtension(".hidden") == "")
+        #expect(MediaPaths.isPlaylist("/a/list.M3U8"))
+    }
+
+    @Test func addArgumentExpansion() throws {
+        let directory = try TemporaryDirectory(prefix: "queuectl-add")
+        let media = directory.file("media")
+        try makeDirectory(media)
+        try makeDirectory(media + "/sub")
+        for name in ["10.mp4", "2.mp4", "1.flac", "Cover.PNG", "notes.txt", ".hidden.mp3", "list.m3u", "sub/x.mp4"] {
+            try touch(media + "/" + name)
+        }
+        #expect(try MediaPaths.mediaFiles(in: media) == ["1.flac", "2.mp4", "10.mp4", "Cover.PNG"].map { media + "/" + $0 })
+        // Relative to the cwd; a directory expands in place; a playlist and URLs pass through.
+        let uris = try MediaPaths.expand(["media/sub", "media/list.m3u", "file:///x.mp4", "http://h/a.mp3"],
+                                         cwd: directory.path)
+        #expect(uris == [media + "/sub/x.mp4", media + "/list.m3u", "file:///x.mp4", "http://h/a.mp3"])
+        #expect(throws: MediaPathError.noMediaFiles(directory: "empty")) {
+            try makeDirectory(directory.file("empty"))
+            _ = try MediaPaths.expand(["empty"], cwd: directory.path)
+        }
+        #expect {
+            _ = try MediaPaths.expand(["missing.mp4"], cwd: directory.path)
+        } throws: { error in
+            guard case .notFound(let path, _) = error as? MediaPathError else { return false }
+            return path == "missing.mp4"
+        }
+    }
+
+    private func makeDirectory(_ path: String) throws {
+        guard mkdir(path, 0o755) == 0 else { throw TestSupportError.io("mkdir \(path)") }
+    }
+
+    private func touch(_ path: String) throws {
+        let fd = open(path, O_WRONLY | O_CREAT, 0o644)
+        guard fd >= 0 else { throw TestSupportError.io("create \(path)") }
+        close(fd)
+    }
+}

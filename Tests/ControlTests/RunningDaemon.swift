@@ -1,0 +1,72 @@
+// A real queued process for end-to-end tests: its own temp dir and socket, a private PulseAudio server
+// and SDL's offscreen driver, so what it plays is really played. Stopped with SIGTERM at the end.
+import Foundation
+import QueueClient
+import QueueRPC
+import TestSupport
+
+final class RunningDaemon: @unchecked Sendable {
+    let directory: TemporaryDirectory
+    let socket: String
+    let logPath: String
+    let pulse: PrivatePulseServer
+    let process: ChildProcess
+
+    init(_ extra: [String] = [], video: Bool = true) throws {
+        directory = try TemporaryDirectory(prefix: "queued-e2e")
+        socket = directory.path + "/run/queued.sock"
+        logPath = directory.path + "/queued.log"
+        pulse = try PrivatePulseServer()
+        var arguments = ["--socket", socket, "--audio", "pulse", "--pulse-server", pulse.server, "--log-level", "info"]
+        arguments += video ? ["--video", "sdl", "--video-driver", "offscreen", "--geometry", "320x240"] : ["--video", "none"]
+        process = try ChildProcess(BuiltProduct.path("queued"), arguments + extra, stdoutPath: directory.path + "/stdout", stderrPath: logPath)
+        let socket = self.socket
+        let up = try waitUntil(timeout: 30, pollInterval: 0.02) { (try? QueueClient(socketPath: socket, timeout: 2)) != nil }
+        guard up else { throw TestSupportError.io("queued did not open its socket; log:\n\(log())") }
+    }
+
+    deinit { stop() }
+
+    func client(timeout: Double = 10) throws -> QueueClient {
+        try QueueClient(socketPath: socket, timeout: timeout)
+    }
+
+    func log() -> String {
+        (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+    }
+
+    var isRunning: Bool { process.isRunning }
+
+    @discardableResult
+    func stop() -> Int32? {
+        let status = process.isRunning ? process.terminate() : process.wait()
+        pulse.stop()
+        return status
+    }
+
+    /// Runs queuectl against this daemon; returns exit status and output.
+    func queuectl(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        try ChildProcess.run(BuiltProduct.path("queuectl"), ["--socket", socket] + arguments, timeout: 30)
+    }
+
+    /// Resident memory of the daemon, from /proc.
+    var residentBytes: Int {
+        let status = (try? String(contentsOfFile: "/proc/\(process.pid)/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
+        return (line.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? 0) * 1024
+    }
+}
+
+/// Collects a client's notifications until a predicate holds (or the deadline passes).
+func collectNotifications(
+    _ client: QueueClient, timeout: Double, until done: ([(method: String, params: JSONValue?)]) -> Bool
+) throws -> [(method: String, params: JSONValue?)] {
+    var seen: [(method: String, params: JSONValue?)] = []
+    let deadline = Date(timeIntervalSinceNow: timeout)
+    while !done(seen) {
+        let remaining = deadline.timeIntervalSinceNow
+        guard remaining > 0, let next = try client.nextNotification(timeout: remaining) else { break }
+        seen.append(next)
+    }
+    return seen
+}

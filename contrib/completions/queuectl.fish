@@ -1,0 +1,265 @@
+function __queuectl_should_offer_completions_for_flags_or_options -a expected_commands
+    set -l non_repeating_flags_or_options $argv[2..]
+    set -l non_repeating_flags_or_options_absent 0
+    set -l positional_index 0
+    set -l commands
+    __queuectl_parse_tokens
+    test "$commands" = "$expected_commands"; and return $non_repeating_flags_or_options_absent
+end
+
+function __queuectl_should_offer_completions_for_positional -a expected_commands positional_index_comparison expected_positional_index
+    set -l non_repeating_flags_or_options
+    set -l non_repeating_flags_or_options_absent 0
+    set -l positional_index 0
+    set -l commands
+    __queuectl_parse_tokens
+    test "$commands" = "$expected_commands" -a \( "$positional_index" "$positional_index_comparison" "$expected_positional_index" \)
+end
+
+function __queuectl_parse_tokens -S
+    set -l unparsed_tokens (__queuectl_tokens -pc)
+    switch $unparsed_tokens[1]
+    case 'queuectl'
+        __queuectl_parse_subcommand 0 'socket=' 'json' 'timeout=' 'version' 'h/help'
+        switch $unparsed_tokens[1]
+        case 'add'
+            __queuectl_parse_subcommand -r 1 'socket=' 'json' 'timeout=' 'next' 'at=' 'after=' 'loops=' 'forever' 'version' 'h/help'
+        case 'next'
+            __queuectl_parse_subcommand 0 'socket=' 'json' 'timeout=' 'version' 'h/help'
+        case 'prev'
+            __queuectl_parse_subcommand 0 'socket=' 'json' 'timeout=' 'version' 'h/help'
+        case 'play'
+            __queuectl_parse_subcommand 1 'socket=' 'json' 'timeout=' 'version' 'h/help'
+        case 'pause'
+            __queuectl_parse_subcommand 0 'socket=' 'json' 'timeout=' 'version' 'h/help'
+        case 'toggle'
+            __queuectl_parse_subcommand 0 'socket=' 'json' 'timeout=' 'version' 'h/help'
+        case 'stop'
+            __queuectl_parse_subcommand 0 'socket=' 'json' 'timeout=' 'version' 'h/help'
+        case 'seek'
+            __queuectl_parse_subcommand -r 1 'socket=' 'json' 'timeout=' 'version' 'h/help'
+        case 'rm'
+            __queuectl_parse_subcommand -r 1 'socket=' 'json' 'timeout=' 'version' 'h/help'
+        case 'mv'
+            __queuectl_parse_subcommand 2 'socket=' 'json' 'timeout=' 'version' 'h/help'
+        case 'clear'
+            __queuectl_parse_subcommand 0 'socket=' 'json' 'timeout=' 'version' 'h/help'
+        case 'ls'
+            __queuectl_parse_subcommand 0 'socket=' 'json' 'timeout=' 'version' 'h/help'
+        case 'status'
+            __queuectl_parse_subcommand 0 'socket=' 'json' 'timeout=' 'version' 'h/help'
+        case 'loop'
+            __queuectl_parse_subcommand 1 'socket=' 'json' 'timeout=' 'version' 'h/help'
+        case 'loops'
+            __queuectl_parse_subcommand 2 'socket=' 'json' 'timeout=' 'version' 'h/help'
+        case 'volume'
+            __queuectl_parse_subcommand 1 'socket=' 'json' 'timeout=' 'version' 'h/help'
+        case 'mute'
+            __queuectl_parse_subcommand 0 'socket=' 'json' 'timeout=' 'version' 'h/help'
+        case 'unmute'
+            __queuectl_parse_subcommand 0 'socket=' 'json' 'timeout=' 'version' 'h/help'
+        case 'screenshot'
+            __queuectl_parse_subcommand 1 'socket=' 'json' 'timeout=' 'version' 'h/help'
+        case 'watch'
+            __queuectl_parse_subcommand -r 1 'socket=' 'json' 'timeout=' 'progress-interval=' 'version' 'h/help'
+        case 'call'
+            __queuectl_parse_subcommand 2 'socket=' 'json' 'timeout=' 'version' 'h/help'
+        case 'help'
+            __queuectl_parse_subcommand -r 1 'version'
+        end
+    end
+end
+
+function __queuectl_tokens
+    if test (string split -m 1 -f 1 -- . "$FISH_VERSION") -gt 3
+        commandline --tokens-raw $argv
+    else
+        commandline -o $argv
+    end
+end
+
+function __queuectl_parse_subcommand -S -a positional_count
+    argparse -s r -- $argv
+    set -l option_specs $argv[2..]
+    set -l is_repeating_positional $_flag_r
+    set -el _flag_r
+    set -a commands $unparsed_tokens[1]
+    set positional_index 0
+    while true
+        set -e unparsed_tokens[1]
+        argparse -sn "$commands" $option_specs -- $unparsed_tokens 2> /dev/null
+        set unparsed_tokens $argv
+        set positional_index (math $positional_index + 1)
+        for non_repeating_flag_or_option in $non_repeating_flags_or_options
+            if set -ql "_flag_$(string replace -a - _ -- $non_repeating_flag_or_option)"
+                set non_repeating_flags_or_options_absent 1
+                break
+            end
+        end
+        test (count $unparsed_tokens) -eq 0 -o \( -z "$is_repeating_positional" -a "$positional_index" -gt "$positional_count" \) && break
+    end
+end
+
+function __queuectl_complete_directories
+    set -l token (commandline -t)
+    string match -- '*/' $token
+    set -l subdirs $token*/
+    printf %s\n $subdirs
+end
+
+function __queuectl_custom_completion
+    set -x SAP_SHELL fish
+    set -x SAP_SHELL_VERSION $FISH_VERSION
+    set -l tokens (__queuectl_tokens -p)
+    if test -z "$(__queuectl_tokens -t)"
+        set -l index (count (__queuectl_tokens -pc))
+        set tokens $tokens[..$index] \'\' $tokens[(math $index + 1)..]
+    end
+    command $tokens[1] $argv $tokens
+end
+
+complete -c 'queuectl' -f
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl" socket' -l 'socket' -d 'Control socket of the daemon (default: $QUEUED_SOCKET, else $XDG_RUNTIME_DIR/queued/queued.sock).' -rF
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl" json' -l 'json' -d 'Print the method\'s JSON result (one line) instead of text, for scripts.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl" timeout' -l 'timeout' -d 'Seconds to wait for each answer from the daemon.' -rfka ''
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl" version' -l 'version' -d 'Show the version.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_positional "queuectl" -eq 1' -fa 'add' -d 'Add files, directories or playlists (.m3u/.m3u8) to the queue.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_positional "queuectl" -eq 1' -fa 'next' -d 'Skip to the next item.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_positional "queuectl" -eq 1' -fa 'prev' -d 'Go back to the previous item.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_positional "queuectl" -eq 1' -fa 'play' -d 'Start or resume playback, or play the item ID.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_positional "queuectl" -eq 1' -fa 'pause' -d 'Pause playback.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_positional "queuectl" -eq 1' -fa 'toggle' -d 'Pause if playing, play if paused.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_positional "queuectl" -eq 1' -fa 'stop' -d 'Stop playback.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_positional "queuectl" -eq 1' -fa 'seek' -d 'Seek in the current item.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_positional "queuectl" -eq 1' -fa 'rm' -d 'Remove items by id.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_positional "queuectl" -eq 1' -fa 'mv' -d 'Move an item to a queue index (0 = first).'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_positional "queuectl" -eq 1' -fa 'clear' -d 'Remove every item from the queue.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_positional "queuectl" -eq 1' -fa 'ls' -d 'List the queue (▶ marks the current item).'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_positional "queuectl" -eq 1' -fa 'status' -d 'Show what is playing, where, and the settings.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_positional "queuectl" -eq 1' -fa 'loop' -d 'Set how often the whole queue plays: N passes, forever, or off (once).'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_positional "queuectl" -eq 1' -fa 'loops' -d 'Set how often one item plays: N or forever.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_positional "queuectl" -eq 1' -fa 'volume' -d 'Set the volume (0-100), or show it.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_positional "queuectl" -eq 1' -fa 'mute' -d 'Mute the sound (the volume is kept).'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_positional "queuectl" -eq 1' -fa 'unmute' -d 'Unmute the sound.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_positional "queuectl" -eq 1' -fa 'screenshot' -d 'Save the picture on screen as a PNG file.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_positional "queuectl" -eq 1' -fa 'watch' -d 'Print events as they happen, until interrupted.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_positional "queuectl" -eq 1' -fa 'call' -d 'Send any JSON-RPC request and print its result as JSON.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_positional "queuectl" -eq 1' -fa 'help' -d 'Show subcommand help information.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl add" socket' -l 'socket' -d 'Control socket of the daemon (default: $QUEUED_SOCKET, else $XDG_RUNTIME_DIR/queued/queued.sock).' -rF
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl add" json' -l 'json' -d 'Print the method\'s JSON result (one line) instead of text, for scripts.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl add" timeout' -l 'timeout' -d 'Seconds to wait for each answer from the daemon.' -rfka ''
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_positional "queuectl add" -ge 1' -F
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl add" next' -l 'next' -d 'Insert after the current item (append when nothing is current).'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl add" at' -l 'at' -d 'Insert at this queue index (0 = first).' -rfka ''
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl add" after' -l 'after' -d 'Insert after the item with this id.' -rfka ''
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl add" loops' -l 'loops' -d 'Plays of each added item (0 = forever).' -rfka ''
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl add" forever' -l 'forever' -d 'Play each added item forever (same as --loops 0).'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl add" version' -l 'version' -d 'Show the version.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl add" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl next" socket' -l 'socket' -d 'Control socket of the daemon (default: $QUEUED_SOCKET, else $XDG_RUNTIME_DIR/queued/queued.sock).' -rF
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl next" json' -l 'json' -d 'Print the method\'s JSON result (one line) instead of text, for scripts.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl next" timeout' -l 'timeout' -d 'Seconds to wait for each answer from the daemon.' -rfka ''
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl next" version' -l 'version' -d 'Show the version.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl next" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl prev" socket' -l 'socket' -d 'Control socket of the daemon (default: $QUEUED_SOCKET, else $XDG_RUNTIME_DIR/queued/queued.sock).' -rF
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl prev" json' -l 'json' -d 'Print the method\'s JSON result (one line) instead of text, for scripts.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl prev" timeout' -l 'timeout' -d 'Seconds to wait for each answer from the daemon.' -rfka ''
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl prev" version' -l 'version' -d 'Show the version.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl prev" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl play" socket' -l 'socket' -d 'Control socket of the daemon (default: $QUEUED_SOCKET, else $XDG_RUNTIME_DIR/queued/queued.sock).' -rF
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl play" json' -l 'json' -d 'Print the method\'s JSON result (one line) instead of text, for scripts.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl play" timeout' -l 'timeout' -d 'Seconds to wait for each answer from the daemon.' -rfka ''
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl play" version' -l 'version' -d 'Show the version.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl play" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl pause" socket' -l 'socket' -d 'Control socket of the daemon (default: $QUEUED_SOCKET, else $XDG_RUNTIME_DIR/queued/queued.sock).' -rF
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl pause" json' -l 'json' -d 'Print the method\'s JSON result (one line) instead of text, for scripts.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl pause" timeout' -l 'timeout' -d 'Seconds to wait for each answer from the daemon.' -rfka ''
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl pause" version' -l 'version' -d 'Show the version.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl pause" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl toggle" socket' -l 'socket' -d 'Control socket of the daemon (default: $QUEUED_SOCKET, else $XDG_RUNTIME_DIR/queued/queued.sock).' -rF
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl toggle" json' -l 'json' -d 'Print the method\'s JSON result (one line) instead of text, for scripts.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl toggle" timeout' -l 'timeout' -d 'Seconds to wait for each answer from the daemon.' -rfka ''
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl toggle" version' -l 'version' -d 'Show the version.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl toggle" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl stop" socket' -l 'socket' -d 'Control socket of the daemon (default: $QUEUED_SOCKET, else $XDG_RUNTIME_DIR/queued/queued.sock).' -rF
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl stop" json' -l 'json' -d 'Print the method\'s JSON result (one line) instead of text, for scripts.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl stop" timeout' -l 'timeout' -d 'Seconds to wait for each answer from the daemon.' -rfka ''
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl stop" version' -l 'version' -d 'Show the version.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl stop" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl seek" socket' -l 'socket' -d 'Control socket of the daemon (default: $QUEUED_SOCKET, else $XDG_RUNTIME_DIR/queued/queued.sock).' -rF
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl seek" json' -l 'json' -d 'Print the method\'s JSON result (one line) instead of text, for scripts.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl seek" timeout' -l 'timeout' -d 'Seconds to wait for each answer from the daemon.' -rfka ''
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl seek" version' -l 'version' -d 'Show the version.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl seek" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl rm" socket' -l 'socket' -d 'Control socket of the daemon (default: $QUEUED_SOCKET, else $XDG_RUNTIME_DIR/queued/queued.sock).' -rF
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl rm" json' -l 'json' -d 'Print the method\'s JSON result (one line) instead of text, for scripts.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl rm" timeout' -l 'timeout' -d 'Seconds to wait for each answer from the daemon.' -rfka ''
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl rm" version' -l 'version' -d 'Show the version.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl rm" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl mv" socket' -l 'socket' -d 'Control socket of the daemon (default: $QUEUED_SOCKET, else $XDG_RUNTIME_DIR/queued/queued.sock).' -rF
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl mv" json' -l 'json' -d 'Print the method\'s JSON result (one line) instead of text, for scripts.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl mv" timeout' -l 'timeout' -d 'Seconds to wait for each answer from the daemon.' -rfka ''
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl mv" version' -l 'version' -d 'Show the version.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl mv" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl clear" socket' -l 'socket' -d 'Control socket of the daemon (default: $QUEUED_SOCKET, else $XDG_RUNTIME_DIR/queued/queued.sock).' -rF
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl clear" json' -l 'json' -d 'Print the method\'s JSON result (one line) instead of text, for scripts.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl clear" timeout' -l 'timeout' -d 'Seconds to wait for each answer from the daemon.' -rfka ''
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl clear" version' -l 'version' -d 'Show the version.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl clear" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl ls" socket' -l 'socket' -d 'Control socket of the daemon (default: $QUEUED_SOCKET, else $XDG_RUNTIME_DIR/queued/queued.sock).' -rF
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl ls" json' -l 'json' -d 'Print the method\'s JSON result (one line) instead of text, for scripts.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl ls" timeout' -l 'timeout' -d 'Seconds to wait for each answer from the daemon.' -rfka ''
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl ls" version' -l 'version' -d 'Show the version.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl ls" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl status" socket' -l 'socket' -d 'Control socket of the daemon (default: $QUEUED_SOCKET, else $XDG_RUNTIME_DIR/queued/queued.sock).' -rF
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl status" json' -l 'json' -d 'Print the method\'s JSON result (one line) instead of text, for scripts.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl status" timeout' -l 'timeout' -d 'Seconds to wait for each answer from the daemon.' -rfka ''
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl status" version' -l 'version' -d 'Show the version.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl status" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl loop" socket' -l 'socket' -d 'Control socket of the daemon (default: $QUEUED_SOCKET, else $XDG_RUNTIME_DIR/queued/queued.sock).' -rF
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl loop" json' -l 'json' -d 'Print the method\'s JSON result (one line) instead of text, for scripts.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl loop" timeout' -l 'timeout' -d 'Seconds to wait for each answer from the daemon.' -rfka ''
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_positional "queuectl loop" -eq 1' -fka 'forever off 1 2 3'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl loop" version' -l 'version' -d 'Show the version.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl loop" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl loops" socket' -l 'socket' -d 'Control socket of the daemon (default: $QUEUED_SOCKET, else $XDG_RUNTIME_DIR/queued/queued.sock).' -rF
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl loops" json' -l 'json' -d 'Print the method\'s JSON result (one line) instead of text, for scripts.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl loops" timeout' -l 'timeout' -d 'Seconds to wait for each answer from the daemon.' -rfka ''
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_positional "queuectl loops" -eq 1' -fka 'forever off 1 2 3'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl loops" version' -l 'version' -d 'Show the version.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl loops" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl volume" socket' -l 'socket' -d 'Control socket of the daemon (default: $QUEUED_SOCKET, else $XDG_RUNTIME_DIR/queued/queued.sock).' -rF
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl volume" json' -l 'json' -d 'Print the method\'s JSON result (one line) instead of text, for scripts.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl volume" timeout' -l 'timeout' -d 'Seconds to wait for each answer from the daemon.' -rfka ''
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl volume" version' -l 'version' -d 'Show the version.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl volume" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl mute" socket' -l 'socket' -d 'Control socket of the daemon (default: $QUEUED_SOCKET, else $XDG_RUNTIME_DIR/queued/queued.sock).' -rF
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl mute" json' -l 'json' -d 'Print the method\'s JSON result (one line) instead of text, for scripts.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl mute" timeout' -l 'timeout' -d 'Seconds to wait for each answer from the daemon.' -rfka ''
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl mute" version' -l 'version' -d 'Show the version.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl mute" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl unmute" socket' -l 'socket' -d 'Control socket of the daemon (default: $QUEUED_SOCKET, else $XDG_RUNTIME_DIR/queued/queued.sock).' -rF
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl unmute" json' -l 'json' -d 'Print the method\'s JSON result (one line) instead of text, for scripts.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl unmute" timeout' -l 'timeout' -d 'Seconds to wait for each answer from the daemon.' -rfka ''
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl unmute" version' -l 'version' -d 'Show the version.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl unmute" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl screenshot" socket' -l 'socket' -d 'Control socket of the daemon (default: $QUEUED_SOCKET, else $XDG_RUNTIME_DIR/queued/queued.sock).' -rF
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl screenshot" json' -l 'json' -d 'Print the method\'s JSON result (one line) instead of text, for scripts.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl screenshot" timeout' -l 'timeout' -d 'Seconds to wait for each answer from the daemon.' -rfka ''
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_positional "queuectl screenshot" -eq 1' -fa '(for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.\'png\';printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl screenshot" version' -l 'version' -d 'Show the version.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl screenshot" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl watch" socket' -l 'socket' -d 'Control socket of the daemon (default: $QUEUED_SOCKET, else $XDG_RUNTIME_DIR/queued/queued.sock).' -rF
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl watch" json' -l 'json' -d 'Print the method\'s JSON result (one line) instead of text, for scripts.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl watch" timeout' -l 'timeout' -d 'Seconds to wait for each answer from the daemon.' -rfka ''
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_positional "queuectl watch" -ge 1' -fka 'status progress itemStarted itemEnded queueChanged'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl watch" progress-interval' -l 'progress-interval' -d 'Seconds between progress events (at least 0.05).' -rfka ''
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl watch" version' -l 'version' -d 'Show the version.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl watch" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl call" socket' -l 'socket' -d 'Control socket of the daemon (default: $QUEUED_SOCKET, else $XDG_RUNTIME_DIR/queued/queued.sock).' -rF
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl call" json' -l 'json' -d 'Print the method\'s JSON result (one line) instead of text, for scripts.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl call" timeout' -l 'timeout' -d 'Seconds to wait for each answer from the daemon.' -rfka ''
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl call" version' -l 'version' -d 'Show the version.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl call" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl help" version' -l 'version' -d 'Show the version.'
