@@ -136,3 +136,18 @@ import TestSupport
         #expect(throws: PlayerError.self) { try engine.next() }
     }
 }
+
+extension EngineTransportTests {
+    @Test func insertingNextWhileTheFollowingItemIsDecodedAheadPlaysTheInsertedOne() throws {
+        let (engine, recorder, ids) = try engineWithClips(2, seconds: 1)
+        defer { engine.shutdown() }
+        let extra = try Fixtures.tone(frequency: 990, seconds: 0.5, format: .wav)
+        try engine.play()
+        // Late in the first item, when the second one is already being fed to the audio output.
+        #expect(recorder.wait(timeout: 10) { $0.contains { if case .progress(ids[0], let p, _, _) = $0 { return p > 0.85 }; return false } })
+        let inserted = try engine.insert([MediaItem(uri: extra)], after: ids[0])
+        #expect(recorder.waitUntilDone(timeout: 10))
+        #expect(recorder.started.map(\.id) == [ids[0], inserted[0], ids[1]])
+        #expect(recorder.ended.map(\.reason) == [.eof, .eof, .eof])
+    }
+}

@@ -17,7 +17,7 @@ CLI:
     validate.py --self-test          # the document's own examples against its own schemas
 
 Both print each failure and close with the line `N passed, M failed`; the exit status is 1 when M > 0
-(2 for a usage error or a document that cannot be loaded). Needs the `jsonschema` package (>= 4.18).
+(2 for a usage error or a document that cannot be loaded). Needs the `jsonschema` package (4.x).
 """
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ except ImportError:  # pragma: no cover
 HERE = Path(__file__).resolve().parent
 DEFAULT_DOCUMENT = HERE.parent.parent / "Protocol" / "queued.openrpc.json"
 META_DIR = HERE / "meta"
-DOC_URI = "urn:queued:openrpc"
+DOC_URI = "https://queued.invalid/queued.openrpc.json"  # a name only: resolved from memory, never fetched
 STANDARD_CODES = {-32700, -32600, -32601, -32602, -32603}
 MISSING = object()
 
@@ -126,7 +126,8 @@ class ApiDescription:
     def schema_errors(self, pointer: str, instance: Any, what: str) -> list[str]:
         """Validates `instance` against the schema at `pointer`; one message per schema violation."""
         failures = []
-        for error in sorted(self._validator(pointer).iter_errors(instance), key=lambda e: list(e.path)):
+        errors = self._validator(pointer).iter_errors(instance)
+        for error in sorted(errors, key=lambda e: [str(p) for p in e.path]):
             message = error.message
             if error.validator in ("oneOf", "anyOf"):
                 # "… is not valid under any of the given schemas" alone says little: add the likeliest cause.
