@@ -164,3 +164,17 @@ import TestSupport
         #expect(notifications == ["event.status", "event.progress", "event.itemStarted", "event.itemEnded", "event.queueChanged"])
     }
 }
+
+@Suite struct DescriptionTests {
+    /// Every example in Protocol/queued.openrpc.json validates against its own schemas (the examples are
+    /// the document's test vectors).
+    @Test func everyExampleInTheDescriptionValidates() throws {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("conformance/validate.py").path
+        let result = try ChildProcess.run("python3", [script, "--self-test"], timeout: 120)
+        let closing = result.stdout.split(separator: "\n").last { $0.contains(" passed, ") } ?? ""
+        print("description self-test: \(closing)")
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(closing.hasSuffix(" 0 failed"))
+    }
+}
