@@ -14,7 +14,7 @@ struct Queuectl: ParsableCommand {
             Exit status: 0 success, 1 the daemon reported an error, 2 usage error, 3 queued is not \
             reachable (not running, no socket path, no answer in time).
             """,
-        version: "0.1.0",
+        version: "0.2.0",
         subcommands: [
             Add.self, Next.self, Prev.self, Play.self, Pause.self, Toggle.self, Stop.self, Seek.self,
             Remove.self, Move.self, Clear.self, List.self, Status.self, Loop.self, Loops.self,

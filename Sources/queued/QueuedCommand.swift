@@ -14,7 +14,7 @@ struct QueuedCommand: ParsableCommand {
         commandName: "queued",
         abstract: "A gapless media queue player daemon.",
         discussion: """
-            Plays the given files in order, gaplessly; --loops 0 repeats the queue forever. Control it with             queuectl or any JSON-RPC 2.0 client on the control socket (see Protocol/README.md).
+            Plays the given files in order, gaplessly; --loops 0 repeats the queue forever. Control it with queuectl or any JSON-RPC 2.0 client on the control socket (see Protocol/README.md).
             """,
         version: QueuedVersion.string)
 

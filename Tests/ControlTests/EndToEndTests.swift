@@ -159,7 +159,8 @@ import TestSupport
         let onDisk = try JSON.parse([UInt8](Data(contentsOf: URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Protocol/queued.openrpc.json"))))
-        #expect(onDisk == document, "rpc.discover serves Protocol/queued.openrpc.json as it is")
+        let served = onDisk == document
+        #expect(served, "rpc.discover must serve Protocol/queued.openrpc.json as it is (rebuild after editing it)")
         let notifications = Set(document["x-notifications"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? [])
         #expect(notifications == ["event.status", "event.progress", "event.itemStarted", "event.itemEnded", "event.queueChanged"])
     }

@@ -58,8 +58,8 @@ struct ProcessStats {
         let kib = line.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
         residentBytes = kib * 1024
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
-        descriptors = entries.filter {
-            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)")) != mediaPath
-        }.count
+        // An entry can vanish between the listing and the readlink (the media file closing): not counted.
+        descriptors = entries.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)") }
+            .filter { $0 != mediaPath }.count
     }
 }

@@ -179,16 +179,28 @@ class ApiDescription:
         else:
             return [f"{what}: must be an object or an array, not {_short(params)}"]
         failures = [f"{what}: unknown parameter {name!r}" for name in given if name not in names]
+        present: dict[str, Any] = {}
         for descriptor, pointer in descriptors:
-            name = descriptor["name"]
-            if name not in given:
+            name, schema = descriptor["name"], f"{pointer}/schema"
+            value = given.get(name, MISSING)
+            # x-transport.nullParams: null counts as absent unless the schema takes null as a value.
+            if value is None and not self._accepts_null(schema):
+                value = MISSING
+                if descriptor.get("required"):
+                    failures.append(f"{what}: required parameter {name!r} is null")
+                    continue
+            if value is MISSING:
                 if descriptor.get("required"):
                     failures.append(f"{what}: missing required parameter {name!r}")
                 continue
-            failures += self.schema_errors(f"{pointer}/schema", given[name], f"{what}.{name}")
+            present[name] = value
+            failures += self.schema_errors(schema, value, f"{what}.{name}")
         if "x-paramsSchema" in spec:
-            failures += self.schema_errors(f"{self._method_pointer[method]}/x-paramsSchema", given, what)
+            failures += self.schema_errors(f"{self._method_pointer[method]}/x-paramsSchema", present, what)
         return failures
+
+    def _accepts_null(self, pointer: str) -> bool:
+        return not any(True for _ in self._validator(pointer).iter_errors(None))
 
     def check_request(self, message: Any) -> list[str]:
         """A request or client notification (or a batch of them)."""
@@ -435,7 +447,10 @@ NEGATIVE_CASES: list[tuple[str, str, Any, Any]] = [
     ("player.set with nothing to set", "request", None, _request("player.set", {})),
     ("player.set volume 101", "request", None, _request("player.set", {"volume": 101})),
     ("player.set fit unknown", "request", None, _request("player.set", {"fit": "zoom"})),
-    ("null as a gap in positional params", "request", None, _request("player.set", [None, None, None, "fill"])),
+    ("a required parameter given as null", "request", None, _request("queue.move", [None, 0])),
+    ("queue.add with no items", "request", None, _request("queue.add", {"items": []})),
+    ("invalid params with a numeric param name", "response", "queue.add",
+     {"jsonrpc": "2.0", "id": 1, "error": {"code": -32602, "message": "bad", "data": {"param": 0, "reason": "x"}}}),
     ("events.subscribe interval under 0.05 s", "request", None,
      _request("events.subscribe", {"progressInterval": 0.01})),
     ("events.subscribe unknown event", "request", None, _request("events.subscribe", {"events": ["seek"]})),

@@ -37,7 +37,8 @@ EVENT_NAMES = ("status", "progress", "itemStarted", "itemEnded", "queueChanged")
 def default_socket_path() -> str:
     """The socket queued listens on by default: $QUEUED_SOCKET, else $XDG_RUNTIME_DIR/queued/queued.sock.
 
-    Without XDG_RUNTIME_DIR this guesses the usual /run/user/UID; set QUEUED_SOCKET to be sure.
+    Without XDG_RUNTIME_DIR (cron) this guesses /run/user/UID, where a daemon started by systemd's user
+    manager listens; the daemon and queuectl themselves have no default then. Set QUEUED_SOCKET to be sure.
     """
     explicit = os.environ.get("QUEUED_SOCKET")
     if explicit:

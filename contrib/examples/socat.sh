@@ -12,7 +12,8 @@
 #   contrib/examples/socat.sh subscribe [EVENT…]     # events.subscribe, then raw lines until Ctrl-C
 #   contrib/examples/socat.sh watch                  # item starts/ends as they happen, events only
 #
-# The socket: $QUEUED_SOCKET, else $XDG_RUNTIME_DIR/queued/queued.sock (as the daemon and queuectl).
+# The socket: $QUEUED_SOCKET, else $XDG_RUNTIME_DIR/queued/queued.sock (as the daemon and queuectl); without
+# XDG_RUNTIME_DIR (cron) this script guesses /run/user/UID, where a systemd user service's daemon listens.
 set -euo pipefail
 SOCK="${QUEUED_SOCKET:-${XDG_RUNTIME_DIR:-/run/user/$(id -u)}/queued/queued.sock}"
 
