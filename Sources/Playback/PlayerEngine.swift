@@ -22,6 +22,8 @@ public struct EngineConfig: Sendable {
     public var videoLead = 0.1
     /// Called after each picture is shown (tests and probes). Presenter thread.
     public var onFramePresented: (@Sendable (PresentedFrame) -> Void)?
+    /// Called once when the user closes the video window. Presenter thread.
+    public var onWindowClosed: (@Sendable () -> Void)?
     public init() {}
 }
 

@@ -14,6 +14,7 @@ final class Presenter: @unchecked Sendable {
     private var lastProgressFrame: Int64 = .min
     private var lastPump = 0.0
     private var showingBlack = true
+    private var reportedClose = false
 
     init(engine: PlayerEngine) {
         self.engine = engine
@@ -42,9 +43,13 @@ final class Presenter: @unchecked Sendable {
             case .idle: break
             }
             let now = Monotonic.now()
-            if now - lastPump >= 0.01 {
-                engine.video?.pump()
+            if now - lastPump >= 0.01, let video = engine.video {
+                video.pump()
                 lastPump = now
+                if video.closeRequested && !reportedClose {
+                    reportedClose = true
+                    engine.config.onWindowClosed?()
+                }
             }
         }
         engine.video?.close()

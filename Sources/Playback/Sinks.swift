@@ -59,6 +59,12 @@ public protocol VideoSink: AnyObject, Sendable {
     func screenshot() -> [UInt8]?
     /// Tears the window down. Called on the presenter thread, last.
     func close()
+    /// The user closed the window (the daemon should exit). Read on the presenter thread after `pump`.
+    var closeRequested: Bool { get }
+}
+
+extension VideoSink {
+    public var closeRequested: Bool { false }
 }
 
 /// How a picture is fitted into the window.

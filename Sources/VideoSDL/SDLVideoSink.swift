@@ -45,6 +45,8 @@ public final class SDLVideoSink: VideoSink, @unchecked Sendable {
         quitLock.withLock { quitFlag }
     }
 
+    public var closeRequested: Bool { quitRequested }
+
     func requestQuit() {
         quitLock.withLock { quitFlag = true }
     }

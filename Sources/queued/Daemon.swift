@@ -25,6 +25,11 @@ struct Daemon {
         config.progressInterval = server == nil ? options.progressInterval : 0.05
         config.untimed = options.untimed
         let done = DispatchSemaphore(value: 0)
+        let closeLogger = logger
+        config.onWindowClosed = {
+            closeLogger.info("video window closed")
+            done.signal()
+        }
         let eventLog = EventLog(logger: Logger(label: "queued.events"), progressInterval: options.progressInterval)
         let exitWhenDone = options.exitWhenDone
         let played = PlayedFlag()

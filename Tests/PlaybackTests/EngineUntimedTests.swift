@@ -184,3 +184,28 @@ import TestSupport
         #expect(sink.writtenFrames() == Int64(20.5 * 48000))
     }
 }
+
+/// A video output whose window the user has closed.
+final class ClosedWindowSink: VideoSink, @unchecked Sendable {
+    func open() throws {}
+    func show(_ frame: VideoFrame) {}
+    func showBlack() {}
+    func pump() {}
+    func setFit(_ fit: VideoFit) {}
+    func setFullscreen(_ fullscreen: Bool) {}
+    func screenshot() -> [UInt8]? { nil }
+    func close() {}
+    var closeRequested: Bool { true }
+}
+
+@Suite struct EngineWindowTests {
+    @Test func closingTheWindowIsReportedOnce() throws {
+        let closed = EventRecorder()
+        let (engine, _) = try makeEngine(audio: NullAudioSink(mode: .untimed), video: ClosedWindowSink(), untimed: true) {
+            $0.onWindowClosed = { closed.record(.queueChanged(version: 0)) }
+        }
+        defer { engine.shutdown() }
+        #expect(closed.wait(timeout: 5) { $0.count == 1 })
+        #expect(!closed.wait(timeout: 0.2) { $0.count > 1 })
+    }
+}

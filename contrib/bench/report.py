@@ -36,7 +36,7 @@ def main():
         return text
 
     p(f"queued benchmark, {g('meta.date')}")
-    p(f"  queued {g('meta.queued_rev')} ({g('meta.queued_bin')}); {g('meta.mpv')}; {g('meta.ffmpeg')}")
+    p(f"  queued {g('meta.queued_version', '')} at {g('meta.queued_rev')} ({g('meta.queued_bin')}); {g('meta.mpv')}; {g('meta.ffmpeg')}")
     p(f"  {g('meta.cpus')} CPUs; load average before/after: {g('meta.load_before')} / {g('meta.load_after')}")
     p(f"  media: {g('meta.media')}")
     p(f"  mpv video output under Xvfb: --vo={g('meta.mpv_vo')} ({g('meta.mpv_vo_note')})")

@@ -60,6 +60,7 @@ LONG="$MEDIA/long.mp4" A="$MEDIA/gap-a.mp4" B="$MEDIA/gap-b.mp4" C="$MEDIA/gap-c
 
 put meta.date "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 put meta.queued_bin "$QUEUED"
+put meta.queued_version "$("$QUEUED" --version 2>/dev/null | head -n 1 || true)"
 put meta.queued_rev "$(git -C "$repo" describe --always --dirty 2>/dev/null || echo unknown)"
 put meta.mpv "$(mpv --no-config --version | head -n 1 | cut -d' ' -f1-2)"
 put meta.ffmpeg "$(ffmpeg -version | head -n 1 | cut -d' ' -f1-3)"
@@ -72,7 +73,11 @@ start_xvfb || exit 1
 start_pulse || exit 1
 XENV=(env -u WAYLAND_DISPLAY DISPLAY=":$DISPLAY_NUM" PULSE_SERVER="$PULSE")
 NOENV=(env -u DISPLAY -u WAYLAND_DISPLAY -u PULSE_SERVER)
-QX=("$QUEUED" --audio pulse --pulse-server "$PULSE" --video sdl --video-driver x11 --log-level info)
+# Newer queued serves a control socket (and refuses to start without XDG_RUNTIME_DIR unless told
+# where): give it one in the scratch dir, as a deployed daemon would have.
+Q=("$QUEUED")
+"$QUEUED" --help 2>&1 | grep -q -- '--socket <' && Q+=(--socket "$WORK/queued.sock")
+QX=("${Q[@]}" --audio pulse --pulse-server "$PULSE" --video sdl --video-driver x11 --log-level info)
 
 # mpv's VO: gpu when it works here, else x11 (software scaling, like queued's SDL software renderer).
 if [[ -n "${BENCH_MPV_VO:-}" ]]; then
@@ -91,12 +96,12 @@ put meta.mpv_vo "$MPV_VO"
 MX=(mpv --no-config --vo="$MPV_VO" --ao=pulse --geometry=1280x720)
 
 section_cpu() {
-  timed cpu_null_queued 150 "${NOENV[@]}" "$QUEUED" --audio null --video null --exit-when-done "$LONG"
+  timed cpu_null_queued 150 "${NOENV[@]}" "${Q[@]}" --audio null --video null --exit-when-done "$LONG"
   timed cpu_null_mpv 150 "${NOENV[@]}" mpv --no-config --no-terminal --vo=null --ao=null "$LONG"
   timed cpu_x11_queued 150 "${XENV[@]}" "${QX[@]}" --exit-when-done "$LONG"
   timed cpu_x11_mpv 150 "${XENV[@]}" "${MX[@]}" --no-terminal "$LONG"
   timed cpu_ffmpeg 150 ffmpeg -nostdin -v error -i "$LONG" -f null -
-  timed cpu_untimed_queued 150 "${NOENV[@]}" "$QUEUED" --untimed --audio null --video null --exit-when-done "$LONG"
+  timed cpu_untimed_queued 150 "${NOENV[@]}" "${Q[@]}" --untimed --audio null --video null --exit-when-done "$LONG"
   local label
   for label in cpu_null_queued cpu_x11_queued cpu_untimed_queued; do queued_errors "$label"; done
 }
@@ -109,7 +114,7 @@ section_first_frame() {
   python3 "$here/first_frame.py" ff_x11_queued "$RUNS" "$qpat" 20 "${qmarks[@]}" -- "${XENV[@]}" "${QX[@]}" "$LONG" >>"$RESULTS"
   local mmarks=("audio_ready=^AO: " "video_open=^VO: ")
   python3 "$here/first_frame.py" ff_x11_mpv "$RUNS" "$mpat" 20 "${mmarks[@]}" -- "${XENV[@]}" "${MX[@]}" "$mlog" "$LONG" >>"$RESULTS"
-  python3 "$here/first_frame.py" ff_xnull_queued "$RUNS" "$qpat" 20 -- "${XENV[@]}" "$QUEUED" --audio null \
+  python3 "$here/first_frame.py" ff_xnull_queued "$RUNS" "$qpat" 20 -- "${XENV[@]}" "${Q[@]}" --audio null \
     --video sdl --video-driver x11 --log-level info "$LONG" >>"$RESULTS"
   python3 "$here/first_frame.py" ff_xnull_mpv "$RUNS" "$mpat" 20 -- "${XENV[@]}" mpv --no-config --vo="$MPV_VO" \
     --ao=null --geometry=1280x720 "$mlog" "$LONG" >>"$RESULTS"
