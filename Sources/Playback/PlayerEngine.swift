@@ -17,7 +17,7 @@ public struct EngineConfig: Sendable {
     /// Run as fast as possible: pictures shown as soon as decoded (use with an untimed audio sink).
     public var untimed = false
     /// Decoded pictures queued ahead of the clock, at most.
-    public var frameQueueCapacity = 12
+    public var frameQueueCapacity = 6
     /// Pictures are decoded this many seconds ahead of the audio written.
     public var videoLead = 0.1
     /// Called after each picture is shown (tests and probes). Presenter thread.

@@ -1,0 +1,634 @@
+#!/usr/bin/env python3
+"""Control-socket benchmark, queued vs mpv (see run.sh for how to run it and what each figure means).
+
+Every measurement starts a fresh daemon (one player at a time, so they never compete for the two
+cores), runs the same client code against it, and stops it. Raw figures go to --json, the table to
+stdout and --out.
+"""
+import argparse
+import json
+import os
+import signal
+import statistics
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from daemons import Daemon, mpv_argv, queued_argv  # noqa: E402
+from ipcclient import (Client, MpvProto, Monitor, QueuedProto, many_clients, pipelined,  # noqa: E402
+                       round_trips, summarize_us)
+
+KINDS = ("queued", "mpv")
+PROTO = {"queued": QueuedProto, "mpv": MpvProto}
+DUMMY_DIR = "/nonexistent/queued-ipcbench"   # scale-test paths: never opened (playback is never started)
+
+
+def log(msg):
+    print(f"[ipcbench {time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
+
+
+def dummy(i):
+    return f"{DUMMY_DIR}/item-{i:07d}.mp4"
+
+
+class Bench:
+    def __init__(self, args):
+        self.args = args
+        self.work = args.work
+        self.running = []
+        self.seq = 0
+        self.R = {"meta": {}, "queued": {}, "mpv": {}, "notes": []}
+
+    # ---- daemons -------------------------------------------------------------------------------
+
+    def start(self, kind, tag, files=(), playing=False):
+        self.seq += 1
+        sock = os.path.join(self.work, f"{self.seq:02d}-{kind}-{tag}.sock")
+        logf = os.path.join(self.work, f"{self.seq:02d}-{kind}-{tag}.log")
+        if kind == "queued":
+            argv = queued_argv(self.args.queued, sock, files, loops=0 if playing else None)
+        else:
+            argv = mpv_argv(sock, files, loop_file=playing)
+        d = Daemon(kind, argv, sock, logf, os.path.join(self.work, "pids"))
+        self.running.append(d)
+        d.start()
+        log(f"{kind} ({tag}) pid {d.pid} on {sock}")
+        return d
+
+    def stop(self, d):
+        d.stop()
+        if d in self.running:
+            self.running.remove(d)
+
+    def stop_all(self):
+        for d in reversed(self.running):
+            try:
+                d.stop()
+            except Exception as e:  # noqa: BLE001
+                log(f"stopping {d.kind}: {e!r}")
+        self.running = []
+
+    def wait_playing(self, kind, d, timeout=30.0):
+        c = Client(PROTO[kind], d.sock_path)
+        deadline = time.monotonic() + timeout
+        try:
+            while time.monotonic() < deadline:
+                if not d.alive():
+                    raise RuntimeError(f"{kind} died:\n{d.log_tail()}")
+                if kind == "queued":
+                    st = c.call("player.status")
+                    if st["state"] == "playing" and (st.get("position") or 0) > 1.0:
+                        return
+                else:
+                    pos = c.call(["get_property", "time-pos"])
+                    if pos is not None and pos > 1.0:
+                        return
+                time.sleep(0.1)
+        finally:
+            c.close()
+        raise RuntimeError(f"{kind} did not start playing within {timeout} s:\n{d.log_tail()}")
+
+    # ---- 1 + 2: idle round trips and pipelining ------------------------------------------------
+
+    def section_idle(self):
+        for kind in KINDS:
+            d = self.start(kind, "idle")
+            log(f"{kind}: 1a {self.args.rtt_n} sequential round trips, idle")
+            self.R[kind]["rtt_idle"] = round_trips(PROTO[kind], d.sock_path, self.args.rtt_n)
+            runs = []
+            for k in range(self.args.pipe_runs):
+                log(f"{kind}: 2 pipelined {self.args.pipe_n} requests, run {k + 1}/{self.args.pipe_runs}")
+                runs.append(pipelined(PROTO[kind], d.sock_path, self.args.pipe_n))
+            ok_runs = [r for r in runs if "per_s" in r]
+            self.R[kind]["pipe_runs"] = runs
+            self.R[kind]["pipe"] = {
+                "per_s": statistics.median(r["per_s"] for r in ok_runs) if ok_runs else None,
+                "errors": sum(r.get("errors", 0) for r in ok_runs) + sum(1 for r in runs if "per_s" not in r),
+            }
+            self.R[kind]["rss_idle_kb"] = d.rss_kb()
+            self.stop(d)
+
+    # ---- 1b + 3: while playing -----------------------------------------------------------------
+
+    def section_playing(self):
+        media = self.args.media
+        for kind in KINDS:
+            proto = PROTO[kind]
+            d = self.start(kind, "play", files=[media], playing=True)
+            self.wait_playing(kind, d)
+            log(f"{kind}: 1b {self.args.rtt_n} sequential round trips while playing")
+            self.R[kind]["rtt_play"] = round_trips(proto, d.sock_path, self.args.rtt_n)
+            mon = Monitor(proto, d.sock_path)
+            mon.start()
+            time.sleep(1.0)
+            log(f"{kind}: 3 {self.args.clients} clients x {self.args.per_client} requests while playing")
+            cpu0 = d.cpu_s()
+            load, ta, tb = many_clients(proto, d.sock_path, self.args.clients, self.args.per_client)
+            cpu1 = d.cpu_s()
+            span = max(tb - ta, 5.0)
+            log(f"{kind}: 3 baseline: {span:.1f} s of playback without clients")
+            time.sleep(0.5)
+            tc = time.perf_counter()
+            cpu2 = d.cpu_s()
+            time.sleep(span)
+            td = time.perf_counter()
+            cpu3 = d.cpu_s()
+            mon.stop()
+            load["window"] = mon.window(ta, tb)
+            load["baseline"] = mon.window(tc, td)
+            load["cpu_s"] = cpu1 - cpu0
+            load["baseline_cpu_s"] = (cpu3 - cpu2) * (tb - ta) / (td - tc)   # scaled to the load run's length
+            load["monitor_error"] = mon.error
+            load["alive_after"] = d.alive()
+            self.R[kind]["load"] = load
+            self.stop(d)
+
+    # ---- 4: queue scale ------------------------------------------------------------------------
+
+    def check_not_playing(self, kind, c):
+        if kind == "queued":
+            st = c.call("player.status")
+            return {"state": st["state"], "currentId": st["currentId"],
+                    "playing": st["state"] in ("playing", "paused") or st["currentId"] is not None}
+        idle = c.call(["get_property", "idle-active"])
+        ppos = c.call(["get_property", "playlist-playing-pos"])
+        return {"idle-active": idle, "playlist-playing-pos": ppos, "playing": (not idle) or ppos != -1}
+
+    def count(self, kind, c):
+        if kind == "queued":
+            return c.call("queue.list", {"offset": 0, "limit": 1})["total"]
+        return c.call(["get_property", "playlist-count"])
+
+    def add_batches(self, c, total, batch, start=0):
+        """queued: `total` items in requests of `batch`, each sent after the previous reply."""
+        payloads = []
+        for k in range(start, start + total, batch):
+            payloads.append(QueuedProto.encode("queue.add", {"items": [dummy(i) for i in range(k, k + batch)]},
+                                               900_000 + k // batch))
+        largest = max(len(p) for p in payloads)
+        per = []
+        t0 = time.perf_counter()
+        for p in payloads:
+            t = time.perf_counter()
+            c.conn.send(p)
+            line = c.conn.readline()
+            per.append(time.perf_counter() - t)
+            obj = json.loads(line)
+            if "error" in obj or len(obj["result"]["ids"]) != batch:
+                raise RuntimeError(f"queue.add batch failed: {line[:300]!r}")
+        return {"seconds": time.perf_counter() - t0, "per_request_ms": [x * 1e3 for x in per],
+                "largest_request_bytes": largest}
+
+    def pipelined_adds(self, kind, d, n, start=0):
+        """n single-item adds on a fresh connection, written as fast as possible by one thread while
+        another reads the replies (queued: queue.add {items:[p]}; mpv: loadfile p append)."""
+        import socket as _s
+        import threading
+        proto = PROTO[kind]
+        c = Client(proto, d.sock_path, timeout=120)
+        if kind == "queued":
+            blob = b"".join(b'{"jsonrpc":"2.0","id":%d,"method":"queue.add","params":{"items":["%s"]}}\n'
+                            % (i, dummy(start + i).encode()) for i in range(n))
+        else:
+            blob = b"".join(b'{"command":["loadfile","%s","append"],"request_id":%d}\n'
+                            % (dummy(start + i).encode(), i) for i in range(n))
+        sock = c.conn.sock
+        chunks = []
+        st = {"t_end": None, "err": None}
+
+        def reader():
+            try:
+                cnt = 0
+                while cnt < n:
+                    ch = sock.recv(1 << 20)
+                    if not ch:
+                        raise ConnectionError("closed")
+                    cnt += ch.count(b"\n")
+                    chunks.append(ch)
+                st["t_end"] = time.perf_counter()
+            except (OSError, _s.timeout, ConnectionError) as e:
+                st["err"] = repr(e)
+
+        rt = threading.Thread(target=reader, daemon=True)
+        rt.start()
+        t0 = time.perf_counter()
+        sock.sendall(blob)
+        t_written = time.perf_counter()
+        rt.join(300)
+        c.close()
+        if st["t_end"] is None:
+            return {"error": st["err"] or "timed out"}
+        lines = [l for l in b"".join(chunks).split(b"\n") if l]
+        bad = sum(1 for i, l in enumerate(lines) if not proto.ok(l, i)) + abs(len(lines) - n)
+        return {"seconds": st["t_end"] - t0, "write_s": t_written - t0, "per_s": n / (st["t_end"] - t0),
+                "errors": bad}
+
+    def grow(self, kind, c, d, target):
+        have = self.count(kind, c)
+        if target <= have:
+            return
+        if kind == "queued":
+            need = target - have
+            batch = min(10_000, need)
+            while need > 0:
+                b = min(batch, need)
+                self.add_batches(c, b, b, start=have)
+                have += b
+                need -= b
+        else:
+            r = self.pipelined_adds(kind, d, target - have, start=have)
+            if r.get("errors"):
+                raise RuntimeError(f"mpv grow: {r}")
+
+    def probe_ops(self, kind, c, reps):
+        """Latency of one small query and of single-item edits near the middle of the queue."""
+        size = self.count(kind, c)
+        mid = size // 2
+        dist = max(1, size // 10)
+        f = {"size": size}
+        q, ins, rem, app, rem_end, mv, lst = [], [], [], [], [], [], []
+        P = "/nonexistent/queued-ipcbench/probe.mp4"
+        if kind == "queued":
+            for _ in range(reps):
+                q.append(c.timed("player.status")[1])
+            for _ in range(reps):
+                r, dt = c.timed("queue.insert", {"items": [P], "index": mid})
+                ins.append(dt)
+                _, dt = c.timed("queue.remove", {"ids": r["ids"]})
+                rem.append(dt)
+            for _ in range(reps):
+                r, dt = c.timed("queue.add", {"items": [P]})
+                app.append(dt)
+                _, dt = c.timed("queue.remove", {"ids": r["ids"]})
+                rem_end.append(dt)
+            x = c.call("queue.list", {"offset": mid, "limit": 1})["items"][0]["id"]
+            for _ in range(reps):
+                mv.append(c.timed("queue.move", {"id": x, "index": min(size - 1, mid + dist)})[1])
+                mv.append(c.timed("queue.move", {"id": x, "index": mid})[1])
+            if size >= 1000:
+                for _ in range(min(reps, 50)):
+                    r, dt = c.timed("queue.list", {"offset": max(0, mid - 500), "limit": 1000})
+                    lst.append(dt)
+                    if len(r["items"]) != 1000:
+                        raise RuntimeError("queue.list page short")
+        else:
+            for _ in range(reps):
+                q.append(c.timed(["get_property", "pause"])[1])
+            for _ in range(reps):
+                # mpv 0.35 has no positional insert: append, then move the new last entry to the middle
+                _, dt1 = c.timed(["loadfile", P, "append"])
+                _, dt2 = c.timed(["playlist-move", size, mid])
+                ins.append(dt1 + dt2)
+                _, dt = c.timed(["playlist-remove", mid])
+                rem.append(dt)
+            for _ in range(reps):
+                _, dt = c.timed(["loadfile", P, "append"])
+                app.append(dt)
+                _, dt = c.timed(["playlist-remove", size])
+                rem_end.append(dt)
+            for _ in range(reps):
+                # playlist-move A B puts entry A where entry B is (so +1 when moving down)
+                mv.append(c.timed(["playlist-move", mid, min(size, mid + dist + 1)])[1])
+                mv.append(c.timed(["playlist-move", min(size - 1, mid + dist), mid])[1])
+        for name, xs in (("query", q), ("insert_mid", ins), ("remove_mid", rem), ("append_end", app),
+                         ("remove_end", rem_end), ("move_mid", mv), ("list1000", lst)):
+            if xs:
+                s = sorted(xs)
+                f[name] = {"first_us": xs[0] * 1e6, "p50_us": statistics.median(s) * 1e6, "max_us": s[-1] * 1e6,
+                           "n": len(s)}
+        if self.count(kind, c) != size:
+            raise RuntimeError(f"{kind}: probe left the queue at {self.count(kind, c)} items, not {size}")
+        return f
+
+    def full_read(self, kind, c, reps=3):
+        times, nbytes = [], 0
+        for _ in range(reps):
+            if kind == "queued":
+                t0 = time.perf_counter()
+                lines = []
+                for k in range(10):
+                    c.conn.send(QueuedProto.encode("queue.list", {"offset": k * 10_000, "limit": 10_000}, 800_000 + k))
+                    lines.append(c.conn.readline())
+                times.append(time.perf_counter() - t0)
+                got = sum(len(json.loads(l)["result"]["items"]) for l in lines)
+                nbytes = sum(len(l) + 1 for l in lines)
+            else:
+                t0 = time.perf_counter()
+                c.conn.send(MpvProto.encode(["get_property", "playlist"], None, 800_000))
+                line = c.conn.readline()
+                times.append(time.perf_counter() - t0)
+                got = len(json.loads(line)["data"])
+                nbytes = len(line) + 1
+            if got != self.args.scale_n:
+                raise RuntimeError(f"{kind}: full read returned {got} entries")
+        return {"ms": [t * 1e3 for t in times], "median_ms": statistics.median(times) * 1e3, "bytes": nbytes}
+
+    def section_scale(self):
+        n = self.args.scale_n
+        reps = self.args.op_reps
+        for kind in KINDS:
+            # (a) + (c) + (d) + (e): one daemon filled the fastest way it offers
+            d = self.start(kind, "scale")
+            c = Client(PROTO[kind], d.sock_path, timeout=120)
+            R = self.R[kind]
+            R["rss_empty_kb"] = d.rss_kb()
+            if kind == "queued":
+                log(f"queued: 4a {n} items in requests of {self.args.batch}")
+                R["add_batch"] = self.add_batches(c, n, self.args.batch)
+            else:
+                log(f"mpv: 4a {n} x loadfile append, pipelined (mpv has no batch add)")
+                R["add_batch"] = self.pipelined_adds(kind, d, n)
+                if R["add_batch"].get("errors"):
+                    raise RuntimeError(f"mpv loadfile append: {R['add_batch']}")
+            R["count_after_add"] = self.count(kind, c)
+            time.sleep(1.0)   # let anything that would start playback do so before we check
+            R["scale_not_playing"] = self.check_not_playing(kind, c)
+            R["rss_full_kb"] = d.rss_kb()
+            log(f"{kind}: 4c/4d single edits and list pages at {n} items")
+            R["ops_full"] = self.probe_ops(kind, c, reps)
+            R["rtt_full"] = round_trips(PROTO[kind], d.sock_path, 2_000, 200)
+            R["full_read"] = self.full_read(kind, c)
+            R["scale_not_playing_end"] = self.check_not_playing(kind, c)
+            R["rss_full_end_kb"] = d.rss_kb()
+            c.close()
+            self.stop(d)
+
+            # (b): single-item adds pipelined, fresh daemon
+            d = self.start(kind, "single")
+            log(f"{kind}: 4b {n} single-item adds, pipelined")
+            R["add_single"] = self.pipelined_adds(kind, d, n)
+            c = Client(PROTO[kind], d.sock_path, timeout=120)
+            R["count_after_single"] = self.count(kind, c)
+            R["single_not_playing"] = self.check_not_playing(kind, c)
+            R["rss_single_kb"] = d.rss_kb()
+            c.close()
+            self.stop(d)
+
+            # (f): the same single-op probes at smaller sizes, to see what grows with the queue
+            d = self.start(kind, "growth")
+            c = Client(PROTO[kind], d.sock_path, timeout=120)
+            R["ops_by_size"] = {}
+            for size in self.args.probe_sizes:
+                self.grow(kind, c, d, size)
+                log(f"{kind}: 4f probe at {size} items")
+                R["ops_by_size"][str(size)] = self.probe_ops(kind, c, reps)
+            R["ops_by_size"][str(n)] = R["ops_full"]
+            R["growth_not_playing"] = self.check_not_playing(kind, c)
+            c.close()
+            self.stop(d)
+
+    def run(self):
+        m = self.R["meta"]
+        m["date"] = time.strftime("%Y-%m-%dT%H:%M:%S")
+        m["cpus"] = os.cpu_count()
+        m["media"] = self.args.media
+        m.update(json.loads(self.args.meta) if self.args.meta else {})
+        sections = self.args.sections.split()
+        try:
+            if "idle" in sections:
+                self.section_idle()
+            if "playing" in sections:
+                self.section_playing()
+            if "scale" in sections:
+                self.section_scale()
+        finally:
+            self.stop_all()
+            with open(self.args.json, "w") as f:
+                json.dump(self.R, f, indent=1, default=str)
+        text = report(self.R, self.args)
+        print(text)
+        if self.args.out:
+            with open(self.args.out, "w") as f:
+                f.write(text + "\n")
+
+
+# ---- the table -----------------------------------------------------------------------------------
+
+def g(d, *path):
+    for p in path:
+        if d is None:
+            return None
+        d = d.get(p) if isinstance(d, dict) else None
+    return d
+
+
+def fmt(v, spec):
+    if v is None:
+        return "n/a"
+    if isinstance(v, str):
+        return v
+    try:
+        return format(v, spec)
+    except (TypeError, ValueError):
+        return str(v)
+
+
+def ratio(a, b):
+    if a is None or b is None or not isinstance(a, (int, float)) or not isinstance(b, (int, float)) or b == 0:
+        return None
+    return a / b
+
+
+def report(R, args):
+    q, m = R["queued"], R["mpv"]
+    rows = []      # (id, label, queued, mpv, spec, ratio, target text, verdict)
+    verdicts = []  # (text, met)
+
+    def row(ident, label, qv, mv, spec, target="", met=None, rat="auto"):
+        r = ratio(qv, mv) if rat == "auto" else rat
+        v = "" if met is None else ("MET" if met else "NOT MET")
+        rows.append((ident, label, fmt(qv, spec), fmt(mv, spec), "" if r is None else f"{r:.2f}x", target, v))
+        if met is not None:
+            verdicts.append((f"{ident} {label}: {target}", met))
+
+    def le(a, b, k=1.0):
+        return None if a is None or b is None else a <= k * b
+
+    # 1
+    for key, ident, what in (("rtt_idle", "1a", "idle"), ("rtt_play", "1b", "playing 1080p30")):
+        if key not in q and key not in m:
+            continue
+        row(ident, f"small query RTT p50 µs ({what})", g(q, key, "p50_us"), g(m, key, "p50_us"), ".1f")
+        qp, mp = g(q, key, "p99_us"), g(m, key, "p99_us")
+        row(ident, f"small query RTT p99 µs ({what})", qp, mp, ".1f", "queued p99 <= mpv p99", le(qp, mp))
+        row(ident, f"  max µs / reply errors", f"{fmt(g(q, key, 'max_us'), '.0f')} / {g(q, key, 'errors')}",
+            f"{fmt(g(m, key, 'max_us'), '.0f')} / {g(m, key, 'errors')}", "", rat=None)
+    # 2
+    if "pipe" in q or "pipe" in m:
+        qv, mv = g(q, "pipe", "per_s"), g(m, "pipe", "per_s")
+        row("2", f"pipelined replies/s (median of {args.pipe_runs}x{args.pipe_n})", qv, mv, ",.0f",
+            ">= 2x mpv", None if qv is None or mv is None else qv >= 2 * mv)
+        row("2", "  reply errors", g(q, "pipe", "errors"), g(m, "pipe", "errors"), "d", rat=None)
+    # 3
+    if "load" in q or "load" in m:
+        ql, ml = q.get("load", {}), m.get("load", {})
+        lbl = f"{args.clients}x{args.per_client}"
+        row("3", f"{lbl} concurrent: total s", ql.get("seconds"), ml.get("seconds"), ".2f")
+        row("3", f"{lbl}: requests/s", ql.get("per_s"), ml.get("per_s"), ",.0f")
+        row("3", f"{lbl}: per-request p50 / p99 µs",
+            f"{fmt(ql.get('p50_us'), '.0f')} / {fmt(ql.get('p99_us'), '.0f')}",
+            f"{fmt(ml.get('p50_us'), '.0f')} / {fmt(ml.get('p99_us'), '.0f')}", "", rat=None)
+        qe, me = ql.get("errors"), ml.get("errors")
+        row("3", f"{lbl}: errors", qe, me, "d", "0 errors (queued)", qe == 0 if qe is not None else None, rat=None)
+        row("3", "dropped frames during load (vo + decoder)", "not exposed",
+            f"{fmt(g(ml, 'window', 'vo_drops'), 'd')} + {fmt(g(ml, 'window', 'dec_drops'), 'd')}", "", rat=None)
+        row("3", "dropped frames, baseline same length", "not exposed",
+            f"{fmt(g(ml, 'baseline', 'vo_drops'), 'd')} + {fmt(g(ml, 'baseline', 'dec_drops'), 'd')}", "", rat=None)
+        row("3", "media s played / wall s during load (%)", g(ql, "window", "realtime_pct"),
+            g(ml, "window", "realtime_pct"), ".1f", rat=None)
+        row("3", "  same, baseline (%)", g(ql, "baseline", "realtime_pct"), g(ml, "baseline", "realtime_pct"), ".1f",
+            rat=None)
+        row("3", "longest position stall during load / baseline s",
+            f"{fmt(g(ql, 'window', 'longest_stall_s'), '.2f')} / {fmt(g(ql, 'baseline', 'longest_stall_s'), '.2f')}",
+            f"{fmt(g(ml, 'window', 'longest_stall_s'), '.2f')} / {fmt(g(ml, 'baseline', 'longest_stall_s'), '.2f')}",
+            "", rat=None)
+        row("3", "player CPU s during load / baseline (same length)",
+            f"{fmt(ql.get('cpu_s'), '.2f')} / {fmt(ql.get('baseline_cpu_s'), '.2f')}",
+            f"{fmt(ml.get('cpu_s'), '.2f')} / {fmt(ml.get('baseline_cpu_s'), '.2f')}", "", rat=None)
+    # 4
+    n = args.scale_n
+    if "add_batch" in q or "add_batch" in m:
+        row("4a", f"add {n:,}: queued {n // args.batch}x{args.batch:,}-item requests; mpv {n:,} loadfile pipelined (s)",
+            g(q, "add_batch", "seconds"), g(m, "add_batch", "seconds"), ".3f")
+        pr = g(q, "add_batch", "per_request_ms")
+        row("4a", f"  queued per {args.batch:,}-item request ms (min/median/max)",
+            None if not pr else f"{min(pr):.1f}/{statistics.median(pr):.1f}/{max(pr):.1f}", "n/a", "", rat=None)
+        qs, ms = g(q, "add_single", "seconds"), g(m, "add_single", "seconds")
+        row("4b", f"{n:,} single-item adds, pipelined (s)", qs, ms, ".3f", "queued <= 0.5x mpv", le(qs, ms, 0.5))
+        row("4b", "  reply errors / items queued after",
+            f"{g(q, 'add_single', 'errors')} / {q.get('count_after_single')}",
+            f"{g(m, 'add_single', 'errors')} / {m.get('count_after_single')}", "", rat=None)
+        for op, label in (("insert_mid", "insert 1 item at the middle"), ("remove_mid", "remove 1 item at the middle"),
+                          ("move_mid", "move 1 item middle -> middle+10%")):
+            qv, mv = g(q, "ops_full", op, "p50_us"), g(m, "ops_full", op, "p50_us")
+            qmax = g(q, "ops_full", op, "max_us")
+            row("4c", f"{label} @{n // 1000}k: p50 µs", qv, mv, ".0f", "queued < 1000 µs",
+                None if qv is None else qv < 1000)
+            row("4c", "  first / max µs",
+                f"{fmt(g(q, 'ops_full', op, 'first_us'), '.0f')} / {fmt(qmax, '.0f')}",
+                f"{fmt(g(m, 'ops_full', op, 'first_us'), '.0f')} / {fmt(g(m, 'ops_full', op, 'max_us'), '.0f')}",
+                "", rat=None)
+        qv = g(q, "ops_full", "list1000", "p50_us")
+        row("4d", f"queue.list 1,000 items @{n // 1000}k: p50 ms (mpv: no paging)", None if qv is None else qv / 1e3,
+            None, ".2f", "queued < 5 ms", None if qv is None else qv < 5000, rat=None)
+        row("4d", "  first / max ms",
+            f"{fmt(g(q, 'ops_full', 'list1000', 'first_us', ) and g(q, 'ops_full', 'list1000', 'first_us') / 1e3, '.2f')}"
+            f" / {fmt(g(q, 'ops_full', 'list1000', 'max_us') and g(q, 'ops_full', 'list1000', 'max_us') / 1e3, '.2f')}",
+            "n/a", "", rat=None)
+        row("4d", f"full read of {n:,}: queued 10 pages x10,000; mpv get_property playlist (ms, median)",
+            g(q, "full_read", "median_ms"), g(m, "full_read", "median_ms"), ".1f")
+        row("4d", "  bytes read", g(q, "full_read", "bytes"), g(m, "full_read", "bytes"), ",d")
+        qr, mr = q.get("rss_full_kb"), m.get("rss_full_kb")
+        row("4e", f"daemon RSS with {n:,} items (MB)", None if qr is None else qr / 1024,
+            None if mr is None else mr / 1024, ".1f", "queued <= 0.5x mpv", le(qr, mr, 0.5))
+        row("4e", "  RSS empty, before adding (MB)", None if q.get("rss_empty_kb") is None else q["rss_empty_kb"] / 1024,
+            None if m.get("rss_empty_kb") is None else m["rss_empty_kb"] / 1024, ".1f")
+        qd = None if qr is None or q.get("rss_empty_kb") is None else (qr - q["rss_empty_kb"]) / 1024
+        md = None if mr is None or m.get("rss_empty_kb") is None else (mr - m["rss_empty_kb"]) / 1024
+        row("4e", "  growth for the items (MB)", qd, md, ".1f")
+        row("4e", "  RSS after single adds / after probes (MB)",
+            f"{fmt(q.get('rss_single_kb') and q['rss_single_kb'] / 1024, '.1f')} / "
+            f"{fmt(q.get('rss_full_end_kb') and q['rss_full_end_kb'] / 1024, '.1f')}",
+            f"{fmt(m.get('rss_single_kb') and m['rss_single_kb'] / 1024, '.1f')} / "
+            f"{fmt(m.get('rss_full_end_kb') and m['rss_full_end_kb'] / 1024, '.1f')}", "", rat=None)
+        row("4", "playback started during scale tests?",
+            "yes (!)" if any(g(q, k, "playing") for k in ("scale_not_playing", "scale_not_playing_end",
+                                                           "single_not_playing", "growth_not_playing")) else "no",
+            "yes (!)" if any(g(m, k, "playing") for k in ("scale_not_playing", "scale_not_playing_end",
+                                                           "single_not_playing", "growth_not_playing")) else "no",
+            "", rat=None)
+        row("4", f"small query RTT p50 / p99 µs with {n:,} queued",
+            f"{fmt(g(q, 'rtt_full', 'p50_us'), '.1f')} / {fmt(g(q, 'rtt_full', 'p99_us'), '.1f')}",
+            f"{fmt(g(m, 'rtt_full', 'p50_us'), '.1f')} / {fmt(g(m, 'rtt_full', 'p99_us'), '.1f')}", "", rat=None)
+
+    out = []
+    w = [4, 74, 16, 16, 8, 24, 8]
+    head = ("#", "figure", "queued", "mpv", "q/mpv", "target", "")
+    line = "  ".join(h.ljust(w[i]) if i < 2 else h.rjust(w[i]) if i < 5 else h.ljust(w[i]) for i, h in enumerate(head))
+    out.append("queued vs mpv: control socket benchmark")
+    meta = R["meta"]
+    out.append(f"  {meta.get('date')}  cpus {meta.get('cpus')}  queued {meta.get('queued_rev', '?')}  "
+               f"{meta.get('mpv', 'mpv')}  media {meta.get('media')}")
+    out.append("")
+    out.append(line.rstrip())
+    out.append("-" * len(line))
+    for r in rows:
+        out.append("  ".join(c.ljust(w[i]) if i < 2 else c.rjust(w[i]) if i < 5 else c.ljust(w[i])
+                             for i, c in enumerate(r)).rstrip())
+
+    # growth table
+    if "ops_by_size" in q or "ops_by_size" in m:
+        out.append("")
+        out.append("4f single-op latency vs queue size, p50 µs (max in brackets); mpv insert = loadfile append + "
+                   "playlist-move (2 requests)")
+        sizes = sorted({int(s) for k in (q, m) for s in k.get("ops_by_size", {})})
+        hdr = "  op            " + "".join(f"{('queued @' + str(s)):>22}" for s in sizes) + \
+              "".join(f"{('mpv @' + str(s)):>22}" for s in sizes)
+        out.append(hdr)
+        for op in ("query", "append_end", "remove_end", "insert_mid", "remove_mid", "move_mid", "list1000"):
+            cells = []
+            for k in (q, m):
+                for s in sizes:
+                    v = g(k, "ops_by_size", str(s), op)
+                    cells.append("n/a" if v is None else f"{v['p50_us']:.0f} ({v['max_us']:.0f})")
+            out.append(f"  {op:<14}" + "".join(f"{c:>22}" for c in cells))
+
+    out.append("")
+    out.append("targets:")
+    for text, met in verdicts:
+        out.append(f"  [{'MET' if met else 'NOT MET'}] {text}")
+    notes = []
+    notes.append("queued exposes no dropped-frame counter over the socket (player.status has none; the engine "
+                 "counts late pictures internally but neither the API nor the log reports them), so for queued "
+                 "section 3 reports whether playback kept real time (position advance vs wall clock, sampled "
+                 "every 0.2 s; with --audio null the clock stops when decoding starves it) and the daemon's CPU.")
+    notes.append("mpv has no batch add and (0.35) no positional insert: 4a/4b use pipelined 'loadfile PATH append'; "
+                 "4c insert = 'loadfile append' + 'playlist-move' (two round trips, summed); mpv has no paged list.")
+    notes.append("RTT figures include the Python client's own overhead (~10-20 µs each side of the wire), "
+                 "the same for both players.")
+    for k in (q, m):
+        for key in ("pipe_runs",):
+            for r in k.get(key, []):
+                if "error" in r:
+                    notes.append(f"pipelined run error: {r['error']}")
+        if k.get("load", {}).get("notes"):
+            notes.append(f"load notes: {k['load']['notes']}")
+    out.append("")
+    out.append("notes:")
+    for n_ in notes:
+        out.append("  - " + n_)
+    return "\n".join(out)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--queued", required=True)
+    ap.add_argument("--media", required=True)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--json", required=True)
+    ap.add_argument("--out")
+    ap.add_argument("--meta")
+    ap.add_argument("--sections", default="idle playing scale")
+    ap.add_argument("--rtt-n", type=int, default=20_000)
+    ap.add_argument("--pipe-n", type=int, default=100_000)
+    ap.add_argument("--pipe-runs", type=int, default=3)
+    ap.add_argument("--clients", type=int, default=100)
+    ap.add_argument("--per-client", type=int, default=1_000)
+    ap.add_argument("--scale-n", type=int, default=100_000)
+    ap.add_argument("--batch", type=int, default=10_000)
+    ap.add_argument("--op-reps", type=int, default=100)
+    ap.add_argument("--probe-sizes", default="1000,10000")
+    ap.add_argument("--report-only", action="store_true", help="re-print the table from --json")
+    args = ap.parse_args()
+    args.probe_sizes = [int(x) for x in args.probe_sizes.split(",") if x]
+    if args.report_only:
+        with open(args.json) as f:
+            print(report(json.load(f), args))
+        return
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    b = Bench(args)
+    b.run()
+
+
+if __name__ == "__main__":
+    main()
