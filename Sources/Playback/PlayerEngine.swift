@@ -67,13 +67,13 @@ public final class PlayerEngine: @unchecked Sendable {
         presenterThread.name = "queued.present"
         self.decodeThread = decodeThread
         self.presenterThread = presenterThread
+        // Both at once: the first item is opened and decoded while the window is being created.
         presenterThread.start()
+        decodeThread.start()
         if let error = opened.wait() {
-            decodeThread.start()  // so that shutdown's wait completes
             shutdown()
             throw error
         }
-        decodeThread.start()
     }
 
     /// Stops playback and both threads, closes the sinks. Blocks until the threads are gone.

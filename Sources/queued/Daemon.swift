@@ -41,6 +41,18 @@ struct Daemon {
             if status.state == .playing { played.set() }
             if played.isSet && (status.state == .idle || status.state == .stopped) { done.signal() }
         }
+        // Queue the command line's files first, so the first one opens while the outputs start up.
+        let items = options.files.map { file -> MediaItem in
+            let path = file.hasPrefix("/") || file.hasPrefix("file://")
+                ? file : FileManager.default.currentDirectoryPath + "/" + file
+            return MediaItem(uri: path, loops: options.itemLoops)
+        }
+        engine.setVolume(options.volume)
+        try engine.setRate(options.rate)
+        if !items.isEmpty {
+            try engine.add(items)
+            try engine.play()
+        }
         try engine.start()
         if let server {
             do {
@@ -55,31 +67,23 @@ struct Daemon {
             }
         }
         logger.info("queued \(QueuedVersion.string) started: audio \(audioName), video \(videoName), queue loops \(options.loops)")
-        let items = options.files.map { file -> MediaItem in
-            let path = file.hasPrefix("/") || file.hasPrefix("file://")
-                ? file : FileManager.default.currentDirectoryPath + "/" + file
-            return MediaItem(uri: path, loops: options.itemLoops)
+        if items.isEmpty { logger.info("queue is empty; waiting for clients") }
+        // SIGINT/SIGTERM are blocked in every thread (QueuedCommand.run); this one takes them.
+        let signalWaiter = Thread {
+            var signals = sigset_t()
+            sigemptyset(&signals)
+            sigaddset(&signals, SIGINT)
+            sigaddset(&signals, SIGTERM)
+            var received: Int32 = 0
+            sigwait(&signals, &received)
+            done.signal()
         }
-        engine.setVolume(options.volume)
-        try engine.setRate(options.rate)
-        if !items.isEmpty {
-            try engine.add(items)
-            try engine.play()
-        } else {
-            logger.info("queue is empty; waiting for clients")
-        }
-        let signals = [SIGINT, SIGTERM].map { signalNumber -> DispatchSourceSignal in
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            source.setEventHandler { done.signal() }
-            source.resume()
-            return source
-        }
+        signalWaiter.name = "queued.signals"
+        signalWaiter.start()
         done.wait()
         logger.info("shutting down")
         server?.shutdown()
         engine.shutdown()
-        _ = signals
     }
 
     private var socketPath: String? {

@@ -14,16 +14,14 @@ enum Outputs {
         case .pulse:
             return (try PulseAudioSink(config: PulseConfig(server: server), logger: pulseLogger), "pulse")
         case .auto:
-            if PulseAudioSink.isServerReachable(server) {
-                do {
-                    return (try PulseAudioSink(config: PulseConfig(server: server), logger: pulseLogger), "pulse")
-                } catch {
-                    logger.warning("PulseAudio is reachable but could not be used (\(error)); playing without sound")
-                }
-            } else {
-                logger.warning("no PulseAudio server reachable; playing without sound on the system clock")
+            var config = PulseConfig(server: server)
+            config.connectTimeout = 2
+            do {
+                return (try PulseAudioSink(config: config, logger: pulseLogger), "pulse")
+            } catch {
+                logger.warning("no usable PulseAudio server (\(error)); playing without sound on the system clock")
+                return (NullAudioSink(mode: .realtime(buffer: 0.2)), "null")
             }
-            return (NullAudioSink(mode: .realtime(buffer: 0.2)), "null")
         }
     }
 

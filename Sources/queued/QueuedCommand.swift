@@ -96,6 +96,13 @@ struct QueuedCommand: ParsableCommand {
     }
 
     func run() throws {
+        // Before any thread exists, so that every thread inherits it: SIGINT/SIGTERM are taken only by the
+        // daemon's signal thread (sigwait), which then shuts everything down in order.
+        var shutdownSignals = sigset_t()
+        sigemptyset(&shutdownSignals)
+        sigaddset(&shutdownSignals, SIGINT)
+        sigaddset(&shutdownSignals, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &shutdownSignals, nil)
         let level = logLevel
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)

@@ -23,6 +23,15 @@ import time
 def one_run(cmd, pattern, timeout, log_path, marks):
     start = time.monotonic()
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    try:
+        return watch(proc, start, pattern, timeout, log_path, marks)
+    finally:
+        if proc.poll() is None:  # interrupted: never leave a player running
+            proc.kill()
+            proc.wait()
+
+
+def watch(proc, start, pattern, timeout, log_path, marks):
     found = None
     seen = {}
     buffer = b""
@@ -62,6 +71,8 @@ def one_run(cmd, pattern, timeout, log_path, marks):
 
 
 def main():
+    for sig in (signal.SIGTERM, signal.SIGINT):  # run the finally blocks: stop the player
+        signal.signal(sig, lambda *_: sys.exit(130))
     prefix, runs, pattern, timeout = sys.argv[1], int(sys.argv[2]), re.compile(sys.argv[3]), float(sys.argv[4])
     split = sys.argv.index("--")
     cmd = sys.argv[split + 1:]

@@ -24,13 +24,37 @@ alive() {
   [[ "${stat:0:1}" != Z ]]
 }
 
-# stop_pid PID [SIGNAL]: signal one child we started, wait up to 5 s, then SIGKILL it.
+# waitfor CMD...: run CMD as a tracked background child and wait for it, so that a signal to this
+# script runs its trap at once (bash defers traps while a foreground command runs) and cleanup
+# stops the child. Returns CMD's status.
+waitfor() {
+  local pid rc
+  "$@" &
+  pid=$!
+  BG_PIDS+=("$pid")
+  wait "$pid"
+  rc=$?
+  forget_pid "$pid"
+  return "$rc"
+}
+
+# stop_pid PID [SIGNAL]: stop one child we started: SIGNAL (default TERM), up to 8 s (longer than
+# the 5 s of timeout -k) for it to go, then SIGKILL. A child that leads its own process group
+# (timeout does: setpgid) is signalled as a group, so the player under it goes too even if timeout
+# has already exited; such a group id cannot belong to anyone else while the group exists.
 stop_pid() {
-  local pid=$1 sig=${2:-TERM} i
-  alive "$pid" || { wait "$pid" 2>/dev/null; forget_pid "$pid"; return 0; }
-  kill -"$sig" "$pid" 2>/dev/null
-  for i in $(seq 50); do alive "$pid" || break; sleep 0.1; done
-  alive "$pid" && kill -KILL "$pid" 2>/dev/null
+  local pid=$1 sig=${2:-TERM} i group=
+  kill -0 -- "-$pid" 2>/dev/null && group=1
+  if alive "$pid" || [[ -n "$group" ]]; then
+    kill -"$sig" "$pid" 2>/dev/null
+    [[ -n "$group" ]] && kill -"$sig" -- "-$pid" 2>/dev/null
+    for i in $(seq 80); do
+      alive "$pid" || { [[ -n "$group" ]] && kill -0 -- "-$pid" 2>/dev/null; } || break
+      sleep 0.1
+    done
+    alive "$pid" && kill -KILL "$pid" 2>/dev/null
+    [[ -n "$group" ]] && kill -KILL -- "-$pid" 2>/dev/null
+  fi
   wait "$pid" 2>/dev/null
   forget_pid "$pid"
 }
@@ -90,7 +114,7 @@ timed() {
   local tf="$WORK/$label.time" rc
   log "run $label: $*"
   : >"$tf"
-  timeout -k 5 "$limit" /usr/bin/time -o "$tf" -f '%U %S %M %e' "$@" >"$WORK/$label.log" 2>&1 </dev/null
+  waitfor timeout -k 5 "$limit" /usr/bin/time -o "$tf" -f '%U %S %M %e' "$@" >"$WORK/$label.log" 2>&1 </dev/null
   rc=$?
   # GNU time writes "Command exited with non-zero status N" before the figures on failure.
   local user=nan sys=nan rss=nan wall=nan

@@ -111,12 +111,12 @@ section_first_frame() {
   log "start to first frame, $RUNS runs per player and output"
   export WORK
   local qmarks=("audio_ready=PulseAudio stream ready" "video_open=video output open" "playing=status playing")
-  python3 "$here/first_frame.py" ff_x11_queued "$RUNS" "$qpat" 20 "${qmarks[@]}" -- "${XENV[@]}" "${QX[@]}" "$LONG" >>"$RESULTS"
+  waitfor python3 "$here/first_frame.py" ff_x11_queued "$RUNS" "$qpat" 20 "${qmarks[@]}" -- "${XENV[@]}" "${QX[@]}" "$LONG" >>"$RESULTS"
   local mmarks=("audio_ready=^AO: " "video_open=^VO: ")
-  python3 "$here/first_frame.py" ff_x11_mpv "$RUNS" "$mpat" 20 "${mmarks[@]}" -- "${XENV[@]}" "${MX[@]}" "$mlog" "$LONG" >>"$RESULTS"
-  python3 "$here/first_frame.py" ff_xnull_queued "$RUNS" "$qpat" 20 -- "${XENV[@]}" "${Q[@]}" --audio null \
+  waitfor python3 "$here/first_frame.py" ff_x11_mpv "$RUNS" "$mpat" 20 "${mmarks[@]}" -- "${XENV[@]}" "${MX[@]}" "$mlog" "$LONG" >>"$RESULTS"
+  waitfor python3 "$here/first_frame.py" ff_xnull_queued "$RUNS" "$qpat" 20 -- "${XENV[@]}" "${Q[@]}" --audio null \
     --video sdl --video-driver x11 --log-level info "$LONG" >>"$RESULTS"
-  python3 "$here/first_frame.py" ff_xnull_mpv "$RUNS" "$mpat" 20 -- "${XENV[@]}" mpv --no-config --vo="$MPV_VO" \
+  waitfor python3 "$here/first_frame.py" ff_xnull_mpv "$RUNS" "$mpat" 20 -- "${XENV[@]}" mpv --no-config --vo="$MPV_VO" \
     --ao=null --geometry=1280x720 "$mlog" "$LONG" >>"$RESULTS"
   cat "$WORK"/ff_*_queued.run*.log >"$WORK/ff_queued.log"
   queued_errors ff_queued
@@ -133,7 +133,7 @@ record() {
   grab=$BG_PID
   sleep 1
   log "record $label: $*"
-  timeout -k 5 60 "$@" >"$WORK/$label.log" 2>&1 </dev/null
+  waitfor timeout -k 5 60 "$@" >"$WORK/$label.log" 2>&1 </dev/null
   rc=$?
   put "$label.rc" "$rc"
   sleep 0.7

@@ -56,7 +56,8 @@ class Bench:
         return d
 
     def stop(self, d):
-        d.stop()
+        how = d.stop()
+        self.R["meta"].setdefault("stops", []).append(f"{d.kind}: {how}")
         if d in self.running:
             self.running.remove(d)
 
@@ -68,56 +69,124 @@ class Bench:
                 log(f"stopping {d.kind}: {e!r}")
         self.running = []
 
-    def wait_playing(self, kind, d, timeout=30.0):
+    def wait_playing(self, kind, d, timeout=30.0, settle=1.0):
+        """Until the player is playing and its position has moved `settle` s since we started looking."""
         c = Client(PROTO[kind], d.sock_path)
         deadline = time.monotonic() + timeout
+        first = None
         try:
             while time.monotonic() < deadline:
                 if not d.alive():
                     raise RuntimeError(f"{kind} died:\n{d.log_tail()}")
                 if kind == "queued":
                     st = c.call("player.status")
-                    if st["state"] == "playing" and (st.get("position") or 0) > 1.0:
-                        return
+                    pos = st.get("position") if st["state"] == "playing" else None
                 else:
-                    pos = c.call(["get_property", "time-pos"])
-                    if pos is not None and pos > 1.0:
+                    pos = None if c.prop("pause") else c.prop("time-pos")
+                if pos is not None:
+                    if first is None:
+                        first = pos
+                    elif pos - first >= settle or pos < first:   # moved on (or looped)
                         return
-                time.sleep(0.1)
+                time.sleep(0.05)
         finally:
             c.close()
         raise RuntimeError(f"{kind} did not start playing within {timeout} s:\n{d.log_tail()}")
 
     # ---- 1 + 2: idle round trips and pipelining ------------------------------------------------
+    # Timing on this kind of machine drifts by tens of percent from one second to the next, so the two
+    # players are measured in alternating blocks (both daemons up, only one being asked at a time) and
+    # the blocks are pooled: drift hits both alike.
+
+    def interleaved_rtt(self, daemons, key, before_block=None, after_block=None):
+        blocks = self.args.rtt_blocks
+        per = self.args.rtt_n // blocks
+        raw = {k: [] for k in KINDS}
+        errs = {k: 0 for k in KINDS}
+        cpu = {k: 0.0 for k in KINDS}
+        block_p50 = {k: [] for k in KINDS}
+        for b in range(blocks):
+            order = KINDS if b % 2 == 0 else tuple(reversed(KINDS))
+            for kind in order:
+                d = daemons[kind]
+                if before_block:
+                    before_block(kind, d)
+                c0 = d.cpu_s()
+                r = round_trips(PROTO[kind], d.sock_path, per, 500 if b == 0 else 100)
+                cpu[kind] += d.cpu_s() - c0
+                raw[kind] += r["raw_ns"]
+                errs[kind] += r["errors"]
+                block_p50[kind].append(r["p50_us"])
+                if after_block:
+                    after_block(kind, d)
+        for kind in KINDS:
+            out = summarize_us(raw[kind])
+            out["errors"] = errs[kind]
+            out["blocks"] = blocks
+            out["block_p50_us"] = block_p50[kind]
+            # warm-up requests ran too; CPU per request counts them
+            out["daemon_cpu_us_per_req"] = cpu[kind] / (len(raw[kind]) + 500 + 100 * (blocks - 1)) * 1e6
+            self.R[kind][key] = out
 
     def section_idle(self):
+        daemons = {kind: self.start(kind, "idle") for kind in KINDS}
+        log(f"1a: {self.args.rtt_n} sequential round trips per player, idle, in {self.args.rtt_blocks} "
+            f"alternating blocks")
+        self.interleaved_rtt(daemons, "rtt_idle")
+        runs = {k: [] for k in KINDS}
+        for i in range(self.args.pipe_runs):
+            for kind in (KINDS if i % 2 == 0 else tuple(reversed(KINDS))):
+                d = daemons[kind]
+                log(f"{kind}: 2 pipelined {self.args.pipe_n} requests, run {i + 1}/{self.args.pipe_runs}")
+                c0 = d.cpu_s()
+                r = pipelined(PROTO[kind], d.sock_path, self.args.pipe_n)
+                r["daemon_cpu_us_per_req"] = (d.cpu_s() - c0) / self.args.pipe_n * 1e6
+                runs[kind].append(r)
         for kind in KINDS:
-            d = self.start(kind, "idle")
-            log(f"{kind}: 1a {self.args.rtt_n} sequential round trips, idle")
-            self.R[kind]["rtt_idle"] = round_trips(PROTO[kind], d.sock_path, self.args.rtt_n)
-            runs = []
-            for k in range(self.args.pipe_runs):
-                log(f"{kind}: 2 pipelined {self.args.pipe_n} requests, run {k + 1}/{self.args.pipe_runs}")
-                runs.append(pipelined(PROTO[kind], d.sock_path, self.args.pipe_n))
-            ok_runs = [r for r in runs if "per_s" in r]
-            self.R[kind]["pipe_runs"] = runs
+            ok_runs = [r for r in runs[kind] if "per_s" in r]
+            self.R[kind]["pipe_runs"] = runs[kind]
             self.R[kind]["pipe"] = {
                 "per_s": statistics.median(r["per_s"] for r in ok_runs) if ok_runs else None,
-                "errors": sum(r.get("errors", 0) for r in ok_runs) + sum(1 for r in runs if "per_s" not in r),
+                "all_per_s": [r["per_s"] for r in ok_runs],
+                "daemon_cpu_us_per_req": statistics.median(r["daemon_cpu_us_per_req"] for r in ok_runs) if ok_runs else None,
+                "errors": sum(r.get("errors", 0) for r in ok_runs) + sum(1 for r in runs[kind] if "per_s" not in r),
             }
-            self.R[kind]["rss_idle_kb"] = d.rss_kb()
+            self.R[kind]["rss_idle_kb"] = daemons[kind].rss_kb()
+        for d in daemons.values():
             self.stop(d)
 
     # ---- 1b + 3: while playing -----------------------------------------------------------------
+    # Both daemons play the file on a loop, but only one at a time: the other is paused (queued
+    # player.pause, mpv pause=yes), so a measurement never pays for the other player's decoding.
+
+    def set_playing(self, kind, d, on):
+        c = Client(PROTO[kind], d.sock_path)
+        try:
+            if kind == "queued":
+                c.call("player.play" if on else "player.pause")
+            else:
+                c.call(["set_property", "pause", not on])
+        finally:
+            c.close()
+        if on:
+            self.wait_playing(kind, d, settle=self.args.settle)
 
     def section_playing(self):
         media = self.args.media
+        daemons = {}
+        for kind in KINDS:
+            daemons[kind] = self.start(kind, "play", files=[media], playing=True)
+            self.wait_playing(kind, daemons[kind])
+            self.set_playing(kind, daemons[kind], False)
+        log(f"1b: {self.args.rtt_n} sequential round trips per player while it plays, in "
+            f"{self.args.rtt_blocks} alternating blocks (the other player paused)")
+        self.interleaved_rtt(daemons, "rtt_play",
+                             before_block=lambda k, d: self.set_playing(k, d, True),
+                             after_block=lambda k, d: self.set_playing(k, d, False))
         for kind in KINDS:
             proto = PROTO[kind]
-            d = self.start(kind, "play", files=[media], playing=True)
-            self.wait_playing(kind, d)
-            log(f"{kind}: 1b {self.args.rtt_n} sequential round trips while playing")
-            self.R[kind]["rtt_play"] = round_trips(proto, d.sock_path, self.args.rtt_n)
+            d = daemons[kind]
+            self.set_playing(kind, d, True)
             mon = Monitor(proto, d.sock_path)
             mon.start()
             time.sleep(1.0)
@@ -138,9 +207,13 @@ class Bench:
             load["baseline"] = mon.window(tc, td)
             load["cpu_s"] = cpu1 - cpu0
             load["baseline_cpu_s"] = (cpu3 - cpu2) * (tb - ta) / (td - tc)   # scaled to the load run's length
+            load["daemon_cpu_us_per_req"] = (load["cpu_s"] - load["baseline_cpu_s"]) / \
+                (self.args.clients * self.args.per_client) * 1e6
             load["monitor_error"] = mon.error
             load["alive_after"] = d.alive()
             self.R[kind]["load"] = load
+            self.set_playing(kind, d, False)
+        for d in daemons.values():
             self.stop(d)
 
     # ---- 4: queue scale ------------------------------------------------------------------------
@@ -347,20 +420,10 @@ class Bench:
             log(f"{kind}: 4c/4d single edits and list pages at {n} items")
             R["ops_full"] = self.probe_ops(kind, c, reps)
             R["rtt_full"] = round_trips(PROTO[kind], d.sock_path, 2_000, 200)
+            R["rtt_full"].pop("raw_ns", None)
             R["full_read"] = self.full_read(kind, c)
             R["scale_not_playing_end"] = self.check_not_playing(kind, c)
             R["rss_full_end_kb"] = d.rss_kb()
-            c.close()
-            self.stop(d)
-
-            # (b): single-item adds pipelined, fresh daemon
-            d = self.start(kind, "single")
-            log(f"{kind}: 4b {n} single-item adds, pipelined")
-            R["add_single"] = self.pipelined_adds(kind, d, n)
-            c = Client(PROTO[kind], d.sock_path, timeout=120)
-            R["count_after_single"] = self.count(kind, c)
-            R["single_not_playing"] = self.check_not_playing(kind, c)
-            R["rss_single_kb"] = d.rss_kb()
             c.close()
             self.stop(d)
 
@@ -377,6 +440,35 @@ class Bench:
             c.close()
             self.stop(d)
 
+    def section_single_adds(self):
+        """(b): 100,000 single-item adds pipelined into a fresh daemon; rounds alternate the players."""
+        n = self.args.scale_n
+        runs = {k: [] for k in KINDS}
+        for i in range(self.args.add_rounds):
+            for kind in (KINDS if i % 2 == 0 else tuple(reversed(KINDS))):
+                d = self.start(kind, "single")
+                log(f"{kind}: 4b {n} single-item adds, pipelined, round {i + 1}/{self.args.add_rounds}")
+                r = self.pipelined_adds(kind, d, n)
+                c = Client(PROTO[kind], d.sock_path, timeout=120)
+                r["count_after"] = self.count(kind, c)
+                r["not_playing"] = self.check_not_playing(kind, c)
+                r["rss_kb"] = d.rss_kb()
+                c.close()
+                self.stop(d)
+                runs[kind].append(r)
+        for kind in KINDS:
+            R = self.R[kind]
+            ok = [r for r in runs[kind] if "seconds" in r]
+            R["add_single_runs"] = runs[kind]
+            R["add_single"] = {
+                "seconds": statistics.median(r["seconds"] for r in ok) if ok else None,
+                "all_seconds": [r["seconds"] for r in ok],
+                "errors": sum(r.get("errors", 0) for r in ok) + sum(1 for r in runs[kind] if "seconds" not in r),
+            }
+            R["count_after_single"] = min((r["count_after"] for r in ok), default=None)
+            R["single_not_playing"] = {"playing": any(r["not_playing"]["playing"] for r in ok)}
+            R["rss_single_kb"] = ok[-1]["rss_kb"] if ok else None
+
     def run(self):
         m = self.R["meta"]
         m["date"] = time.strftime("%Y-%m-%dT%H:%M:%S")
@@ -391,6 +483,7 @@ class Bench:
                 self.section_playing()
             if "scale" in sections:
                 self.section_scale()
+                self.section_single_adds()
         finally:
             self.stop_all()
             with open(self.args.json, "w") as f:
@@ -586,6 +679,13 @@ def report(R, args):
                  "4c insert = 'loadfile append' + 'playlist-move' (two round trips, summed); mpv has no paged list.")
     notes.append("RTT figures include the Python client's own overhead (~10-20 µs each side of the wire), "
                  "the same for both players.")
+    stops = R["meta"].get("stops", [])
+    for kind in KINDS:
+        mine = [x for x in stops if x.startswith(kind + ":")]
+        ignored = [x for x in mine if "ignored SIGTERM" in x]
+        if ignored:
+            notes.append(f"{kind} ignored SIGTERM in {len(ignored)} of {len(mine)} stops (SIGKILLed after the grace "
+                         f"period): {ignored[0].split(': ', 1)[1]}")
     for k in (q, m):
         for key in ("pipe_runs",):
             for r in k.get(key, []):
@@ -610,6 +710,8 @@ def main():
     ap.add_argument("--meta")
     ap.add_argument("--sections", default="idle playing scale")
     ap.add_argument("--rtt-n", type=int, default=20_000)
+    ap.add_argument("--rtt-blocks", type=int, default=8)
+    ap.add_argument("--settle", type=float, default=1.0)
     ap.add_argument("--pipe-n", type=int, default=100_000)
     ap.add_argument("--pipe-runs", type=int, default=3)
     ap.add_argument("--clients", type=int, default=100)
@@ -617,6 +719,7 @@ def main():
     ap.add_argument("--scale-n", type=int, default=100_000)
     ap.add_argument("--batch", type=int, default=10_000)
     ap.add_argument("--op-reps", type=int, default=100)
+    ap.add_argument("--add-rounds", type=int, default=2)
     ap.add_argument("--probe-sizes", default="1000,10000")
     ap.add_argument("--report-only", action="store_true", help="re-print the table from --json")
     args = ap.parse_args()

@@ -58,19 +58,24 @@ class Daemon:
     def alive(self):
         return self.proc is not None and self.proc.poll() is None
 
-    def stop(self):
+    def stop(self, grace=3.0):
+        """SIGTERM, then SIGKILL after `grace` s. Returns how it ended (for the report)."""
         if self.proc is None:
-            return
+            return "not running"
+        how = f"had exited ({self.proc.returncode})"
         if self.proc.poll() is None:
             try:
                 self.proc.send_signal(signal.SIGTERM)
-                self.proc.wait(8)
+                self.proc.wait(grace)
+                how = f"exited on SIGTERM ({self.proc.returncode})"
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(5)
+                how = f"ignored SIGTERM for {grace:.0f} s, SIGKILLed"
             except ProcessLookupError:
-                pass
+                how = "gone"
         self.proc = None
+        return how
 
     def log_tail(self, n=20):
         try:

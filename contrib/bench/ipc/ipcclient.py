@@ -156,6 +156,11 @@ class Client:
             raise RPCError(f"{method_or_command}: {obj.get('error')}")
         return obj.get("data"), dt
 
+    def prop(self, name):
+        """mpv: a property's value, or None while it is unavailable (no file loaded yet)."""
+        obj, _ = self.raw(["get_property", name])
+        return obj.get("data") if obj.get("error") == "success" else None
+
     def close(self):
         self.conn.close()
 
@@ -203,6 +208,7 @@ def round_trips(proto, path, n=20_000, warmup=1_000):
         c.close()
     out = summarize_us(lat)
     out["errors"] = bad
+    out["raw_ns"] = lat
     return out
 
 
@@ -349,10 +355,10 @@ class Monitor:
         if self.proto is QueuedProto:
             st = c.call("player.status")
             return (now, st.get("position"), st.get("duration"), None, None, st.get("state"))
-        pos = c.call(["get_property", "time-pos"])
-        dur = c.call(["get_property", "duration"])
-        vo = c.call(["get_property", "frame-drop-count"])
-        dec = c.call(["get_property", "decoder-frame-drop-count"])
+        pos = c.prop("time-pos")
+        dur = c.prop("duration")
+        vo = c.prop("frame-drop-count")
+        dec = c.prop("decoder-frame-drop-count")
         return (now, pos, dur, vo, dec, None)
 
     def run(self):
