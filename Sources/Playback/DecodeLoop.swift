@@ -14,8 +14,8 @@ final class DecodeLoop: @unchecked Sendable {
     /// The serial this thread is working for.
     private var serial = -1
     private var active: ActiveItem?
-    private var prepared: PreparedItem?
-    /// The play whose successor was last prepared (or found to have none).
+    private let prefetcher = Prefetcher()
+    /// The play whose successor was last handed to the prefetcher (or found to have none).
     private var preparedFor: Cursor?
     private var consecutiveFailures = 0
 
@@ -47,7 +47,7 @@ final class DecodeLoop: @unchecked Sendable {
             }
         }
         active = nil
-        prepared = nil
+        prefetcher.stop()
     }
 
     // MARK: Starting items
@@ -89,6 +89,7 @@ final class DecodeLoop: @unchecked Sendable {
                 let accepted = core.locked { shared -> Bool in
                     guard shared.serial == serial else { return false }
                     shared.segments.append(segment)
+                    shared.upcoming = nil
                     if let duration = reader.duration { shared.queue.setKnownDuration(cursor.id, duration) }
                     return true
                 }
@@ -116,6 +117,7 @@ final class DecodeLoop: @unchecked Sendable {
                     }
                     let next = shared.queue.successor(of: cursor)
                     if next == nil { shared.timelineComplete = true }
+                    shared.upcoming = next
                     return next
                 }
                 guard let next else { return }
@@ -126,11 +128,11 @@ final class DecodeLoop: @unchecked Sendable {
     }
 
     private func open(_ cursor: Cursor, item: MediaItem, position: Double) -> Result<MediaReader, MediaError> {
-        if let prepared, prepared.cursor == cursor, prepared.item == item, position == 0 {
-            self.prepared = nil
-            return prepared.result
-        }
-        prepared = nil
+        if position == 0, let opened = prefetcher.take(cursor, item: item) { return opened }
+        return Self.openReader(item, position: position, engine: engine)
+    }
+
+    static func openReader(_ item: MediaItem, position: Double, engine: PlayerEngine) -> Result<MediaReader, MediaError> {
         var options = MediaReaderOptions()
         options.sampleRate = engine.audio.format.sampleRate
         options.channels = engine.audio.format.channels
@@ -163,7 +165,8 @@ final class DecodeLoop: @unchecked Sendable {
             guard let next = shared.queue.successor(of: item.cursor), let entry = shared.queue.entry(next.id) else { return nil }
             return (next, entry.item)
         }) else { return }
-        prepared = PreparedItem(after: item.cursor, cursor: next, item: entry, result: open(next, item: entry, position: 0))
+        let engine = self.engine
+        prefetcher.request(next, item: entry) { Prefetcher.Opened(Self.openReader(entry, position: 0, engine: engine)) }
     }
 
     // MARK: Feeding
@@ -274,6 +277,7 @@ final class DecodeLoop: @unchecked Sendable {
             }
             let next = shared.queue.successor(of: item.cursor)
             if next == nil { shared.timelineComplete = true }
+            shared.upcoming = next
             return next
         }
         if let next {
@@ -321,12 +325,4 @@ final class ActiveItem {
         videoHorizon = itemOffset
         videoDone = !showsVideo
     }
-}
-
-/// The item after the active one, opened ahead of time.
-struct PreparedItem {
-    let after: Cursor
-    let cursor: Cursor
-    let item: MediaItem
-    let result: Result<MediaReader, MediaError>
 }

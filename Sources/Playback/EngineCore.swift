@@ -16,6 +16,8 @@ final class EngineCore: @unchecked Sendable {
         var startRequest: StartRequest?
         /// The play announced started and not yet ended (what a cut ends, even mid-seek).
         var startedPlay: Cursor?
+        /// The play the decode thread is about to open after finishing one (until its segment exists).
+        var upcoming: Cursor?
         var segments: [Segment] = []
         var frames = Deque<TimedFrame>()
         /// The decode thread wrote the queue's last item: once heard, playback is idle.

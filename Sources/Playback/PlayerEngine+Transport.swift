@@ -133,6 +133,7 @@ extension PlayerEngine {
     /// The play that commands refer to: the one heard now, else the one about to start.
     func referenceCursor(_ shared: EngineCore.Shared) -> Cursor? {
         shared.startedPlay ?? shared.audibleSegment?.cursor ?? shared.startRequest?.cursor ?? shared.segments.first?.cursor
+            ?? shared.upcoming
     }
 
     /// The play commands act on, with its position: the one heard now, else the one about to start
@@ -171,6 +172,7 @@ extension PlayerEngine {
         }
         shared.segments.removeAll()
         shared.frames.removeAll()
+        shared.upcoming = nil
         shared.timelineComplete = false
         shared.startRequest = target.map {
             StartRequest(serial: shared.serial, cursor: $0, position: position, continuesPlay: continuesPlay)

@@ -161,7 +161,8 @@ final class Presenter: @unchecked Sendable {
             index += 1
         }
         shared.segments.removeAll { $0.announcedEnd }
-        if shared.segments.isEmpty && shared.timelineComplete && limit == nil {
+        // Played through once everything was heard and every picture shown.
+        if shared.segments.isEmpty && shared.timelineComplete && shared.frames.isEmpty && limit == nil {
             shared.timelineComplete = false
             let error = shared.stopError
             shared.updateStatus {

@@ -30,7 +30,15 @@ public final class QueueClient {
         let id = RPCID(nextID)
         nextID += 1
         let deadline = Deadline(timeout: timeout)
-        try socket.send(RPCEncode.line(RPCEncode.request(method: method, params: params, id: id)), deadline: deadline)
+        do {
+            try socket.send(RPCEncode.line(RPCEncode.request(method: method, params: params, id: id)), deadline: deadline)
+        } catch {
+            // The daemon may have said why it hung up (e.g. access denied) before we could even ask.
+            if let line = try? readLine(deadline: Deadline(timeout: 0.5)), let reason = try? take(line, answering: id) {
+                return try reason.get()
+            }
+            throw error
+        }
         while true {
             guard let line = try readLine(deadline: deadline) else {
                 throw .io("queued closed the connection before answering \(method)")

@@ -13,6 +13,7 @@ import statistics
 import sys
 import time
 
+sys.dont_write_bytecode = True   # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from daemons import Daemon, mpv_argv, queued_argv  # noqa: E402
 from ipcclient import (Client, MpvProto, Monitor, QueuedProto, many_clients, pipelined,  # noqa: E402
@@ -104,6 +105,7 @@ class Bench:
         raw = {k: [] for k in KINDS}
         errs = {k: 0 for k in KINDS}
         cpu = {k: 0.0 for k in KINDS}
+        ctx = {k: 0 for k in KINDS}
         block_p50 = {k: [] for k in KINDS}
         for b in range(blocks):
             order = KINDS if b % 2 == 0 else tuple(reversed(KINDS))
@@ -111,9 +113,10 @@ class Bench:
                 d = daemons[kind]
                 if before_block:
                     before_block(kind, d)
-                c0 = d.cpu_s()
+                c0, x0 = d.cpu_s(), d.ctx_switches()
                 r = round_trips(PROTO[kind], d.sock_path, per, 500 if b == 0 else 100)
                 cpu[kind] += d.cpu_s() - c0
+                ctx[kind] += d.ctx_switches() - x0
                 raw[kind] += r["raw_ns"]
                 errs[kind] += r["errors"]
                 block_p50[kind].append(r["p50_us"])
@@ -125,7 +128,9 @@ class Bench:
             out["blocks"] = blocks
             out["block_p50_us"] = block_p50[kind]
             # warm-up requests ran too; CPU per request counts them
-            out["daemon_cpu_us_per_req"] = cpu[kind] / (len(raw[kind]) + 500 + 100 * (blocks - 1)) * 1e6
+            sent = len(raw[kind]) + 500 + 100 * (blocks - 1)
+            out["daemon_cpu_us_per_req"] = cpu[kind] / sent * 1e6
+            out["daemon_ctx_per_req"] = ctx[kind] / sent
             self.R[kind][key] = out
 
     def section_idle(self):
@@ -138,9 +143,10 @@ class Bench:
             for kind in (KINDS if i % 2 == 0 else tuple(reversed(KINDS))):
                 d = daemons[kind]
                 log(f"{kind}: 2 pipelined {self.args.pipe_n} requests, run {i + 1}/{self.args.pipe_runs}")
-                c0 = d.cpu_s()
+                c0, x0 = d.cpu_s(), d.ctx_switches()
                 r = pipelined(PROTO[kind], d.sock_path, self.args.pipe_n)
                 r["daemon_cpu_us_per_req"] = (d.cpu_s() - c0) / self.args.pipe_n * 1e6
+                r["daemon_ctx_per_req"] = (d.ctx_switches() - x0) / self.args.pipe_n
                 runs[kind].append(r)
         for kind in KINDS:
             ok_runs = [r for r in runs[kind] if "per_s" in r]
@@ -149,6 +155,7 @@ class Bench:
                 "per_s": statistics.median(r["per_s"] for r in ok_runs) if ok_runs else None,
                 "all_per_s": [r["per_s"] for r in ok_runs],
                 "daemon_cpu_us_per_req": statistics.median(r["daemon_cpu_us_per_req"] for r in ok_runs) if ok_runs else None,
+                "daemon_ctx_per_req": statistics.median(r["daemon_ctx_per_req"] for r in ok_runs) if ok_runs else None,
                 "errors": sum(r.get("errors", 0) for r in ok_runs) + sum(1 for r in runs[kind] if "per_s" not in r),
             }
             self.R[kind]["rss_idle_kb"] = daemons[kind].rss_kb()
@@ -183,38 +190,49 @@ class Bench:
         self.interleaved_rtt(daemons, "rtt_play",
                              before_block=lambda k, d: self.set_playing(k, d, True),
                              after_block=lambda k, d: self.set_playing(k, d, False))
+        rounds = {k: [] for k in KINDS}
+        order = []
+        for i in range(self.args.load_rounds):     # ABBA...: drift hits both alike
+            order += list(KINDS if i % 2 == 0 else reversed(KINDS))
+        for i, kind in enumerate(order):
+            rounds[kind].append(self.load_run(kind, daemons[kind], len(rounds[kind]) + 1))
         for kind in KINDS:
-            proto = PROTO[kind]
-            d = daemons[kind]
-            self.set_playing(kind, d, True)
-            mon = Monitor(proto, d.sock_path)
-            mon.start()
-            time.sleep(1.0)
-            log(f"{kind}: 3 {self.args.clients} clients x {self.args.per_client} requests while playing")
-            cpu0 = d.cpu_s()
-            load, ta, tb = many_clients(proto, d.sock_path, self.args.clients, self.args.per_client)
-            cpu1 = d.cpu_s()
-            span = max(tb - ta, 5.0)
-            log(f"{kind}: 3 baseline: {span:.1f} s of playback without clients")
-            time.sleep(0.5)
-            tc = time.perf_counter()
-            cpu2 = d.cpu_s()
-            time.sleep(span)
-            td = time.perf_counter()
-            cpu3 = d.cpu_s()
-            mon.stop()
-            load["window"] = mon.window(ta, tb)
-            load["baseline"] = mon.window(tc, td)
-            load["cpu_s"] = cpu1 - cpu0
-            load["baseline_cpu_s"] = (cpu3 - cpu2) * (tb - ta) / (td - tc)   # scaled to the load run's length
-            load["daemon_cpu_us_per_req"] = (load["cpu_s"] - load["baseline_cpu_s"]) / \
-                (self.args.clients * self.args.per_client) * 1e6
-            load["monitor_error"] = mon.error
-            load["alive_after"] = d.alive()
-            self.R[kind]["load"] = load
-            self.set_playing(kind, d, False)
+            self.R[kind]["load_runs"] = rounds[kind]
+            self.R[kind]["load"] = merge_load_runs(rounds[kind])
         for d in daemons.values():
             self.stop(d)
+
+    def load_run(self, kind, d, number):
+        """Section 3, once: the clients while the player plays, then a baseline of the same length."""
+        proto = PROTO[kind]
+        self.set_playing(kind, d, True)
+        mon = Monitor(proto, d.sock_path)
+        mon.start()
+        time.sleep(1.0)
+        log(f"{kind}: 3 {self.args.clients} clients x {self.args.per_client} requests while playing, "
+            f"round {number}/{self.args.load_rounds}")
+        cpu0 = d.cpu_s()
+        load, ta, tb = many_clients(proto, d.sock_path, self.args.clients, self.args.per_client)
+        cpu1 = d.cpu_s()
+        span = max(tb - ta, 5.0)
+        log(f"{kind}: 3 baseline: {span:.1f} s of playback without clients")
+        time.sleep(0.5)
+        tc = time.perf_counter()
+        cpu2 = d.cpu_s()
+        time.sleep(span)
+        td = time.perf_counter()
+        cpu3 = d.cpu_s()
+        mon.stop()
+        load["window"] = mon.window(ta, tb)
+        load["baseline"] = mon.window(tc, td)
+        load["cpu_s"] = cpu1 - cpu0
+        load["baseline_cpu_s"] = (cpu3 - cpu2) * (tb - ta) / (td - tc)   # scaled to the load run's length
+        load["daemon_cpu_us_per_req"] = (load["cpu_s"] - load["baseline_cpu_s"]) / \
+            (self.args.clients * self.args.per_client) * 1e6
+        load["monitor_error"] = mon.error
+        load["alive_after"] = d.alive()
+        self.set_playing(kind, d, False)
+        return load
 
     # ---- 4: queue scale ------------------------------------------------------------------------
 
@@ -283,18 +301,20 @@ class Bench:
                 st["err"] = repr(e)
 
         rt = threading.Thread(target=reader, daemon=True)
+        c0, x0 = d.cpu_s(), d.ctx_switches()
         rt.start()
         t0 = time.perf_counter()
         sock.sendall(blob)
         t_written = time.perf_counter()
         rt.join(300)
+        cpu, ctx = d.cpu_s() - c0, d.ctx_switches() - x0
         c.close()
         if st["t_end"] is None:
             return {"error": st["err"] or "timed out"}
         lines = [l for l in b"".join(chunks).split(b"\n") if l]
         bad = sum(1 for i, l in enumerate(lines) if not proto.ok(l, i)) + abs(len(lines) - n)
         return {"seconds": st["t_end"] - t0, "write_s": t_written - t0, "per_s": n / (st["t_end"] - t0),
-                "errors": bad}
+                "errors": bad, "daemon_cpu_us_per_req": cpu / n * 1e6, "daemon_ctx_per_req": ctx / n}
 
     def grow(self, kind, c, d, target):
         have = self.count(kind, c)
@@ -463,6 +483,8 @@ class Bench:
             R["add_single"] = {
                 "seconds": statistics.median(r["seconds"] for r in ok) if ok else None,
                 "all_seconds": [r["seconds"] for r in ok],
+                "daemon_cpu_us_per_req": statistics.median(r["daemon_cpu_us_per_req"] for r in ok) if ok else None,
+                "daemon_ctx_per_req": statistics.median(r["daemon_ctx_per_req"] for r in ok) if ok else None,
                 "errors": sum(r.get("errors", 0) for r in ok) + sum(1 for r in runs[kind] if "seconds" not in r),
             }
             R["count_after_single"] = min((r["count_after"] for r in ok), default=None)
@@ -495,6 +517,32 @@ class Bench:
                 f.write(text + "\n")
 
 
+def merge_load_runs(runs):
+    """Section 3 over its rounds: medians of times and latencies, sums of errors, retries and drops,
+    the worst real-time figures."""
+    if not runs:
+        return {}
+    med = lambda key: statistics.median(r[key] for r in runs)  # noqa: E731
+    out = {k: med(k) for k in ("seconds", "per_s", "p50_us", "p99_us", "cpu_s", "baseline_cpu_s",
+                                "daemon_cpu_us_per_req")}
+    out["all_seconds"] = [r["seconds"] for r in runs]
+    out["errors"] = sum(r["errors"] for r in runs)
+    out["connect_retries"] = sum(r.get("connect_retries", 0) for r in runs)
+    out["notes"] = [x for r in runs for x in r.get("notes", [])][:5]
+    out["rounds"] = len(runs)
+    for w in ("window", "baseline"):
+        ws = [r[w] for r in runs if "wall_s" in r.get(w, {})]
+        if not ws:
+            continue
+        m = {"realtime_pct": min(x["realtime_pct"] for x in ws),
+             "longest_stall_s": max(x["longest_stall_s"] for x in ws)}
+        if all("vo_drops" in x for x in ws):
+            m["vo_drops"] = sum(x["vo_drops"] for x in ws)
+            m["dec_drops"] = sum(x["dec_drops"] or 0 for x in ws)
+        out[w] = m
+    return out
+
+
 # ---- the table -----------------------------------------------------------------------------------
 
 def g(d, *path):
@@ -522,175 +570,215 @@ def ratio(a, b):
     return a / b
 
 
+def pair(d, key1, key2, spec, scale=1.0):
+    a, b = g(d, *key1), g(d, *key2)
+    a = a * scale if isinstance(a, (int, float)) else a
+    b = b * scale if isinstance(b, (int, float)) else b
+    return f"{fmt(a, spec)} / {fmt(b, spec)}"
+
+
 def report(R, args):
     q, m = R["queued"], R["mpv"]
-    rows = []      # (id, label, queued, mpv, spec, ratio, target text, verdict)
-    verdicts = []  # (text, met)
+    rows = []      # (id, label, queued, mpv, ratio, target text, verdict)
+    verdicts = []  # (text, met, detail)
 
-    def row(ident, label, qv, mv, spec, target="", met=None, rat="auto"):
+    def row(ident, label, qv, mv, spec="", target="", met=None, rat="auto", detail=""):
         r = ratio(qv, mv) if rat == "auto" else rat
         v = "" if met is None else ("MET" if met else "NOT MET")
         rows.append((ident, label, fmt(qv, spec), fmt(mv, spec), "" if r is None else f"{r:.2f}x", target, v))
         if met is not None:
-            verdicts.append((f"{ident} {label}: {target}", met))
+            verdicts.append((f"{ident} {label.strip()}: {target}", met, detail))
 
     def le(a, b, k=1.0):
         return None if a is None or b is None else a <= k * b
 
+    n = args.scale_n
     # 1
-    for key, ident, what in (("rtt_idle", "1a", "idle"), ("rtt_play", "1b", "playing 1080p30")):
+    for key, ident, what in (("rtt_idle", "1a", "idle"), ("rtt_play", "1b", "playing")):
         if key not in q and key not in m:
             continue
-        row(ident, f"small query RTT p50 µs ({what})", g(q, key, "p50_us"), g(m, key, "p50_us"), ".1f")
+        row(ident, f"query RTT p50 µs, {what}", g(q, key, "p50_us"), g(m, key, "p50_us"), ".1f")
         qp, mp = g(q, key, "p99_us"), g(m, key, "p99_us")
-        row(ident, f"small query RTT p99 µs ({what})", qp, mp, ".1f", "queued p99 <= mpv p99", le(qp, mp))
-        row(ident, f"  max µs / reply errors", f"{fmt(g(q, key, 'max_us'), '.0f')} / {g(q, key, 'errors')}",
-            f"{fmt(g(m, key, 'max_us'), '.0f')} / {g(m, key, 'errors')}", "", rat=None)
+        row(ident, f"query RTT p99 µs, {what}", qp, mp, ".1f", "q p99 <= mpv p99", le(qp, mp),
+            detail=f"{fmt(qp, '.0f')} vs {fmt(mp, '.0f')} µs")
+        bq, bm = g(q, key, "block_p50_us"), g(m, key, "block_p50_us")
+        row(ident, "  p50 range over the blocks µs",
+            None if not bq else f"{min(bq):.0f}-{max(bq):.0f}", None if not bm else f"{min(bm):.0f}-{max(bm):.0f}",
+            rat=None)
+        row(ident, "  max µs / reply errors", f"{fmt(g(q, key, 'max_us'), '.0f')} / {g(q, key, 'errors')}",
+            f"{fmt(g(m, key, 'max_us'), '.0f')} / {g(m, key, 'errors')}", rat=None)
+        row(ident, "  daemon CPU µs per request", g(q, key, "daemon_cpu_us_per_req"),
+            g(m, key, "daemon_cpu_us_per_req"), ".1f")
+        row(ident, "  daemon context switches per request", g(q, key, "daemon_ctx_per_req"),
+            g(m, key, "daemon_ctx_per_req"), ".2f")
     # 2
     if "pipe" in q or "pipe" in m:
         qv, mv = g(q, "pipe", "per_s"), g(m, "pipe", "per_s")
-        row("2", f"pipelined replies/s (median of {args.pipe_runs}x{args.pipe_n})", qv, mv, ",.0f",
-            ">= 2x mpv", None if qv is None or mv is None else qv >= 2 * mv)
+        row("2", f"pipelined replies/s (median of {args.pipe_runs})", qv, mv, ",.0f", ">= 2x mpv",
+            None if qv is None or mv is None else qv >= 2 * mv,
+            detail=f"{fmt(qv, ',.0f')} vs {fmt(mv, ',.0f')}/s = {fmt(ratio(qv, mv), '.2f')}x")
+        aq, am = g(q, "pipe", "all_per_s"), g(m, "pipe", "all_per_s")
+        row("2", "  every run, thousands/s", None if not aq else " ".join(f"{x / 1e3:.0f}" for x in aq),
+            None if not am else " ".join(f"{x / 1e3:.0f}" for x in am), rat=None)
+        row("2", "  daemon CPU µs per request", g(q, "pipe", "daemon_cpu_us_per_req"),
+            g(m, "pipe", "daemon_cpu_us_per_req"), ".1f")
+        row("2", "  daemon context switches per request", g(q, "pipe", "daemon_ctx_per_req"),
+            g(m, "pipe", "daemon_ctx_per_req"), ".2f")
         row("2", "  reply errors", g(q, "pipe", "errors"), g(m, "pipe", "errors"), "d", rat=None)
     # 3
     if "load" in q or "load" in m:
         ql, ml = q.get("load", {}), m.get("load", {})
-        lbl = f"{args.clients}x{args.per_client}"
-        row("3", f"{lbl} concurrent: total s", ql.get("seconds"), ml.get("seconds"), ".2f")
-        row("3", f"{lbl}: requests/s", ql.get("per_s"), ml.get("per_s"), ",.0f")
-        row("3", f"{lbl}: per-request p50 / p99 µs",
-            f"{fmt(ql.get('p50_us'), '.0f')} / {fmt(ql.get('p99_us'), '.0f')}",
-            f"{fmt(ml.get('p50_us'), '.0f')} / {fmt(ml.get('p99_us'), '.0f')}", "", rat=None)
+        lbl = f"{args.clients}x{args.per_client:,}"
+        row("3", f"{lbl} while playing: total s (median {ql.get('rounds', ml.get('rounds'))})",
+            ql.get("seconds"), ml.get("seconds"), ".2f")
+        row("3", "  every round s", None if not ql.get("all_seconds") else " ".join(f"{x:.2f}" for x in ql["all_seconds"]),
+            None if not ml.get("all_seconds") else " ".join(f"{x:.2f}" for x in ml["all_seconds"]), rat=None)
+        row("3", "  requests/s", ql.get("per_s"), ml.get("per_s"), ",.0f")
+        row("3", "  per-request p50 / p99 µs", pair(ql, ("p50_us",), ("p99_us",), ".0f"),
+            pair(ml, ("p50_us",), ("p99_us",), ".0f"), rat=None)
         qe, me = ql.get("errors"), ml.get("errors")
-        row("3", f"{lbl}: errors", qe, me, "d", "0 errors (queued)", qe == 0 if qe is not None else None, rat=None)
-        row("3", "dropped frames during load (vo + decoder)", "not exposed",
-            f"{fmt(g(ml, 'window', 'vo_drops'), 'd')} + {fmt(g(ml, 'window', 'dec_drops'), 'd')}", "", rat=None)
-        row("3", "dropped frames, baseline same length", "not exposed",
-            f"{fmt(g(ml, 'baseline', 'vo_drops'), 'd')} + {fmt(g(ml, 'baseline', 'dec_drops'), 'd')}", "", rat=None)
-        row("3", "media s played / wall s during load (%)", g(ql, "window", "realtime_pct"),
-            g(ml, "window", "realtime_pct"), ".1f", rat=None)
-        row("3", "  same, baseline (%)", g(ql, "baseline", "realtime_pct"), g(ml, "baseline", "realtime_pct"), ".1f",
+        row("3", "  errors (failed or wrong replies)", qe, me, "d", "0 errors",
+            None if qe is None or me is None else qe == 0 and me == 0, rat=None, detail=f"queued {qe}, mpv {me}")
+        row("3", "  connect retries (listen backlog full)", ql.get("connect_retries"), ml.get("connect_retries"), "d",
             rat=None)
-        row("3", "longest position stall during load / baseline s",
-            f"{fmt(g(ql, 'window', 'longest_stall_s'), '.2f')} / {fmt(g(ql, 'baseline', 'longest_stall_s'), '.2f')}",
-            f"{fmt(g(ml, 'window', 'longest_stall_s'), '.2f')} / {fmt(g(ml, 'baseline', 'longest_stall_s'), '.2f')}",
-            "", rat=None)
-        row("3", "player CPU s during load / baseline (same length)",
-            f"{fmt(ql.get('cpu_s'), '.2f')} / {fmt(ql.get('baseline_cpu_s'), '.2f')}",
-            f"{fmt(ml.get('cpu_s'), '.2f')} / {fmt(ml.get('baseline_cpu_s'), '.2f')}", "", rat=None)
+        row("3", "  daemon CPU µs per request (over baseline)", ql.get("daemon_cpu_us_per_req"),
+            ml.get("daemon_cpu_us_per_req"), ".1f")
+        row("3", "  player CPU s: load run / baseline", pair(ql, ("cpu_s",), ("baseline_cpu_s",), ".2f"),
+            pair(ml, ("cpu_s",), ("baseline_cpu_s",), ".2f"), rat=None)
+        row("3", "  dropped frames (all rounds): load / baseline", "not exposed",
+            f"{fmt(g(ml, 'window', 'vo_drops'), 'd')}+{fmt(g(ml, 'window', 'dec_drops'), 'd')} / "
+            f"{fmt(g(ml, 'baseline', 'vo_drops'), 'd')}+{fmt(g(ml, 'baseline', 'dec_drops'), 'd')}", rat=None)
+        row("3", "  media s per wall s % (worst): load / baseline",
+            pair(ql, ("window", "realtime_pct"), ("baseline", "realtime_pct"), ".1f"),
+            pair(ml, ("window", "realtime_pct"), ("baseline", "realtime_pct"), ".1f"), rat=None)
+        row("3", "  longest position stall s (worst): load / baseline",
+            pair(ql, ("window", "longest_stall_s"), ("baseline", "longest_stall_s"), ".2f"),
+            pair(ml, ("window", "longest_stall_s"), ("baseline", "longest_stall_s"), ".2f"), rat=None)
     # 4
-    n = args.scale_n
     if "add_batch" in q or "add_batch" in m:
-        row("4a", f"add {n:,}: queued {n // args.batch}x{args.batch:,}-item requests; mpv {n:,} loadfile pipelined (s)",
+        row("4a", f"{n:,} items: q {n // args.batch}x{args.batch:,}/request; mpv loadfile (s)",
             g(q, "add_batch", "seconds"), g(m, "add_batch", "seconds"), ".3f")
         pr = g(q, "add_batch", "per_request_ms")
-        row("4a", f"  queued per {args.batch:,}-item request ms (min/median/max)",
-            None if not pr else f"{min(pr):.1f}/{statistics.median(pr):.1f}/{max(pr):.1f}", "n/a", "", rat=None)
+        row("4a", f"  queued ms per {args.batch:,}-item request min/med/max",
+            None if not pr else f"{min(pr):.1f}/{statistics.median(pr):.1f}/{max(pr):.1f}", "n/a", rat=None)
+        row("4a", "  largest request, bytes", g(q, "add_batch", "largest_request_bytes"), None, ",d", rat=None)
+    if "add_single" in q or "add_single" in m:
         qs, ms = g(q, "add_single", "seconds"), g(m, "add_single", "seconds")
-        row("4b", f"{n:,} single-item adds, pipelined (s)", qs, ms, ".3f", "queued <= 0.5x mpv", le(qs, ms, 0.5))
+        row("4b", f"{n:,} single-item adds pipelined s (median {args.add_rounds})", qs, ms, ".3f",
+            "q <= 0.5x mpv", le(qs, ms, 0.5), detail=f"{fmt(qs, '.3f')} vs {fmt(ms, '.3f')} s = "
+                                                  f"{fmt(ratio(qs, ms), '.2f')}x")
+        aq, am = g(q, "add_single", "all_seconds"), g(m, "add_single", "all_seconds")
+        row("4b", "  every round s", None if not aq else " ".join(f"{x:.3f}" for x in aq),
+            None if not am else " ".join(f"{x:.3f}" for x in am), rat=None)
+        row("4b", "  daemon CPU µs / context switches per add",
+            pair(q, ("add_single", "daemon_cpu_us_per_req"), ("add_single", "daemon_ctx_per_req"), ".1f"),
+            pair(m, ("add_single", "daemon_cpu_us_per_req"), ("add_single", "daemon_ctx_per_req"), ".1f"), rat=None)
         row("4b", "  reply errors / items queued after",
             f"{g(q, 'add_single', 'errors')} / {q.get('count_after_single')}",
-            f"{g(m, 'add_single', 'errors')} / {m.get('count_after_single')}", "", rat=None)
-        for op, label in (("insert_mid", "insert 1 item at the middle"), ("remove_mid", "remove 1 item at the middle"),
-                          ("move_mid", "move 1 item middle -> middle+10%")):
+            f"{g(m, 'add_single', 'errors')} / {m.get('count_after_single')}", rat=None)
+    if "ops_full" in q or "ops_full" in m:
+        for op, label in (("insert_mid", "insert 1 at middle"), ("remove_mid", "remove 1 at middle"),
+                          ("move_mid", "move 1 middle -> +10%")):
             qv, mv = g(q, "ops_full", op, "p50_us"), g(m, "ops_full", op, "p50_us")
             qmax = g(q, "ops_full", op, "max_us")
-            row("4c", f"{label} @{n // 1000}k: p50 µs", qv, mv, ".0f", "queued < 1000 µs",
-                None if qv is None else qv < 1000)
-            row("4c", "  first / max µs",
-                f"{fmt(g(q, 'ops_full', op, 'first_us'), '.0f')} / {fmt(qmax, '.0f')}",
-                f"{fmt(g(m, 'ops_full', op, 'first_us'), '.0f')} / {fmt(g(m, 'ops_full', op, 'max_us'), '.0f')}",
-                "", rat=None)
+            row("4c", f"{label} @{n:,}: p50 µs", qv, mv, ".0f", "q < 1 ms", None if qv is None else qv < 1000,
+                detail=f"p50 {fmt(qv, '.0f')} µs, first {fmt(g(q, 'ops_full', op, 'first_us'), '.0f')}, "
+                       f"max {fmt(qmax, '.0f')} µs")
+            row("4c", "  first / max µs", pair(q, ("ops_full", op, "first_us"), ("ops_full", op, "max_us"), ".0f"),
+                pair(m, ("ops_full", op, "first_us"), ("ops_full", op, "max_us"), ".0f"), rat=None)
         qv = g(q, "ops_full", "list1000", "p50_us")
-        row("4d", f"queue.list 1,000 items @{n // 1000}k: p50 ms (mpv: no paging)", None if qv is None else qv / 1e3,
-            None, ".2f", "queued < 5 ms", None if qv is None else qv < 5000, rat=None)
-        row("4d", "  first / max ms",
-            f"{fmt(g(q, 'ops_full', 'list1000', 'first_us', ) and g(q, 'ops_full', 'list1000', 'first_us') / 1e3, '.2f')}"
-            f" / {fmt(g(q, 'ops_full', 'list1000', 'max_us') and g(q, 'ops_full', 'list1000', 'max_us') / 1e3, '.2f')}",
-            "n/a", "", rat=None)
-        row("4d", f"full read of {n:,}: queued 10 pages x10,000; mpv get_property playlist (ms, median)",
+        row("4d", f"queue.list 1,000 @{n:,}: p50 ms", None if qv is None else qv / 1e3, "no paging", ".2f",
+            "q < 5 ms", None if qv is None else qv < 5000, rat=None,
+            detail=f"p50 {fmt(qv and qv / 1e3, '.2f')} ms, max "
+                   f"{fmt(g(q, 'ops_full', 'list1000', 'max_us') and g(q, 'ops_full', 'list1000', 'max_us') / 1e3, '.2f')} ms")
+        row("4d", "  first / max ms", pair(q, ("ops_full", "list1000", "first_us"), ("ops_full", "list1000", "max_us"),
+                                         ".2f", 1e-3), "n/a", rat=None)
+        row("4d", f"full read of {n:,}: q 10x10,000 pages; mpv playlist (ms)",
             g(q, "full_read", "median_ms"), g(m, "full_read", "median_ms"), ".1f")
         row("4d", "  bytes read", g(q, "full_read", "bytes"), g(m, "full_read", "bytes"), ",d")
+        row("4", f"  query RTT p50 / p99 µs with {n:,} queued", pair(q, ("rtt_full", "p50_us"), ("rtt_full", "p99_us"), ".0f"),
+            pair(m, ("rtt_full", "p50_us"), ("rtt_full", "p99_us"), ".0f"), rat=None)
         qr, mr = q.get("rss_full_kb"), m.get("rss_full_kb")
-        row("4e", f"daemon RSS with {n:,} items (MB)", None if qr is None else qr / 1024,
-            None if mr is None else mr / 1024, ".1f", "queued <= 0.5x mpv", le(qr, mr, 0.5))
-        row("4e", "  RSS empty, before adding (MB)", None if q.get("rss_empty_kb") is None else q["rss_empty_kb"] / 1024,
-            None if m.get("rss_empty_kb") is None else m["rss_empty_kb"] / 1024, ".1f")
-        qd = None if qr is None or q.get("rss_empty_kb") is None else (qr - q["rss_empty_kb"]) / 1024
-        md = None if mr is None or m.get("rss_empty_kb") is None else (mr - m["rss_empty_kb"]) / 1024
-        row("4e", "  growth for the items (MB)", qd, md, ".1f")
-        row("4e", "  RSS after single adds / after probes (MB)",
-            f"{fmt(q.get('rss_single_kb') and q['rss_single_kb'] / 1024, '.1f')} / "
-            f"{fmt(q.get('rss_full_end_kb') and q['rss_full_end_kb'] / 1024, '.1f')}",
-            f"{fmt(m.get('rss_single_kb') and m['rss_single_kb'] / 1024, '.1f')} / "
-            f"{fmt(m.get('rss_full_end_kb') and m['rss_full_end_kb'] / 1024, '.1f')}", "", rat=None)
-        row("4", "playback started during scale tests?",
-            "yes (!)" if any(g(q, k, "playing") for k in ("scale_not_playing", "scale_not_playing_end",
-                                                           "single_not_playing", "growth_not_playing")) else "no",
-            "yes (!)" if any(g(m, k, "playing") for k in ("scale_not_playing", "scale_not_playing_end",
-                                                           "single_not_playing", "growth_not_playing")) else "no",
-            "", rat=None)
-        row("4", f"small query RTT p50 / p99 µs with {n:,} queued",
-            f"{fmt(g(q, 'rtt_full', 'p50_us'), '.1f')} / {fmt(g(q, 'rtt_full', 'p99_us'), '.1f')}",
-            f"{fmt(g(m, 'rtt_full', 'p50_us'), '.1f')} / {fmt(g(m, 'rtt_full', 'p99_us'), '.1f')}", "", rat=None)
+        row("4e", f"RSS with {n:,} items, MB", None if qr is None else qr / 1024, None if mr is None else mr / 1024,
+            ".1f", "q <= 0.5x mpv", le(qr, mr, 0.5), detail=f"{fmt(qr and qr / 1024, '.1f')} vs "
+                                                           f"{fmt(mr and mr / 1024, '.1f')} MB = {fmt(ratio(qr, mr), '.2f')}x")
+        qe_, me_ = q.get("rss_empty_kb"), m.get("rss_empty_kb")
+        row("4e", "  RSS empty (same daemon, before adding), MB", None if qe_ is None else qe_ / 1024,
+            None if me_ is None else me_ / 1024, ".1f")
+        row("4e", "  growth for the items, MB", None if qr is None or qe_ is None else (qr - qe_) / 1024,
+            None if mr is None or me_ is None else (mr - me_) / 1024, ".1f")
+        row("4e", "  RSS after the probes and 3 full reads, MB", None if q.get("rss_full_end_kb") is None else q["rss_full_end_kb"] / 1024,
+            None if m.get("rss_full_end_kb") is None else m["rss_full_end_kb"] / 1024, ".1f")
+        keys = ("scale_not_playing", "scale_not_playing_end", "single_not_playing", "growth_not_playing")
+        row("4", "  playback started during scale tests?",
+            "YES (!)" if any(g(q, k, "playing") for k in keys) else "no",
+            "YES (!)" if any(g(m, k, "playing") for k in keys) else "no", rat=None)
 
     out = []
-    w = [4, 74, 16, 16, 8, 24, 8]
-    head = ("#", "figure", "queued", "mpv", "q/mpv", "target", "")
-    line = "  ".join(h.ljust(w[i]) if i < 2 else h.rjust(w[i]) if i < 5 else h.ljust(w[i]) for i, h in enumerate(head))
-    out.append("queued vs mpv: control socket benchmark")
-    meta = R["meta"]
-    out.append(f"  {meta.get('date')}  cpus {meta.get('cpus')}  queued {meta.get('queued_rev', '?')}  "
-               f"{meta.get('mpv', 'mpv')}  media {meta.get('media')}")
-    out.append("")
-    out.append(line.rstrip())
-    out.append("-" * len(line))
-    for r in rows:
-        out.append("  ".join(c.ljust(w[i]) if i < 2 else c.rjust(w[i]) if i < 5 else c.ljust(w[i])
-                             for i, c in enumerate(r)).rstrip())
+    w = [3, 50, 17, 17, 7, 17, 7]
 
-    # growth table
+    def fmt_row(cells):
+        parts = []
+        for i, c in enumerate(cells):
+            parts.append(c.ljust(w[i]) if i in (0, 1, 5, 6) else c.rjust(w[i]))
+        return "  ".join(parts).rstrip()
+
+    meta = R["meta"]
+    out.append("queued vs mpv: control socket benchmark (contrib/bench/ipc)")
+    out.append(f"  {meta.get('date')}  {meta.get('cpus')} cpus  queued {meta.get('queued_rev', '?')}  "
+               f"{meta.get('mpv', 'mpv')}  media {os.path.basename(str(meta.get('media')))}")
+    out.append("")
+    head = fmt_row(("#", "figure", "queued", "mpv", "q/mpv", "target", ""))
+    out.append(head)
+    out.append("-" * max(len(head), 130))
+    for r in rows:
+        out.append(fmt_row(r))
+
     if "ops_by_size" in q or "ops_by_size" in m:
         out.append("")
-        out.append("4f single-op latency vs queue size, p50 µs (max in brackets); mpv insert = loadfile append + "
-                   "playlist-move (2 requests)")
-        sizes = sorted({int(s) for k in (q, m) for s in k.get("ops_by_size", {})})
-        hdr = "  op            " + "".join(f"{('queued @' + str(s)):>22}" for s in sizes) + \
-              "".join(f"{('mpv @' + str(s)):>22}" for s in sizes)
-        out.append(hdr)
-        for op in ("query", "append_end", "remove_end", "insert_mid", "remove_mid", "move_mid", "list1000"):
+        out.append("4f single-request latency vs queue size: p50 µs (max); 100 of each; "
+                   "mpv insert = loadfile append + playlist-move")
+        sizes = sorted({int(x) for k in (q, m) for x in k.get("ops_by_size", {})})
+        labels = {"query": "query", "append_end": "add 1 at end", "remove_end": "remove 1 at end",
+                  "insert_mid": "insert 1 at middle", "remove_mid": "remove 1 at middle",
+                  "move_mid": "move 1 at middle", "list1000": "list 1,000 at middle"}
+        out.append("  " + "".ljust(20) + "".join(f"{'queued @' + format(x, ','):>18}" for x in sizes)
+                   + "".join(f"{'mpv @' + format(x, ','):>18}" for x in sizes))
+        for op, label in labels.items():
             cells = []
             for k in (q, m):
-                for s in sizes:
-                    v = g(k, "ops_by_size", str(s), op)
-                    cells.append("n/a" if v is None else f"{v['p50_us']:.0f} ({v['max_us']:.0f})")
-            out.append(f"  {op:<14}" + "".join(f"{c:>22}" for c in cells))
+                for x in sizes:
+                    v = g(k, "ops_by_size", str(x), op)
+                    cells.append("-" if v is None else f"{v['p50_us']:.0f} ({v['max_us']:.0f})")
+            out.append("  " + label.ljust(20) + "".join(f"{c:>18}" for c in cells))
 
     out.append("")
     out.append("targets:")
-    for text, met in verdicts:
-        out.append(f"  [{'MET' if met else 'NOT MET'}] {text}")
-    notes = []
-    notes.append("queued exposes no dropped-frame counter over the socket (player.status has none; the engine "
-                 "counts late pictures internally but neither the API nor the log reports them), so for queued "
-                 "section 3 reports whether playback kept real time (position advance vs wall clock, sampled "
-                 "every 0.2 s; with --audio null the clock stops when decoding starves it) and the daemon's CPU.")
-    notes.append("mpv has no batch add and (0.35) no positional insert: 4a/4b use pipelined 'loadfile PATH append'; "
-                 "4c insert = 'loadfile append' + 'playlist-move' (two round trips, summed); mpv has no paged list.")
-    notes.append("RTT figures include the Python client's own overhead (~10-20 µs each side of the wire), "
-                 "the same for both players.")
-    stops = R["meta"].get("stops", [])
+    for text, met, detail in verdicts:
+        out.append(f"  [{'MET' if met else 'NOT MET'}] {text}  ({detail})" if detail else
+                   f"  [{'MET' if met else 'NOT MET'}] {text}")
+    notes = [
+        "one player measured at a time; 1a/1b/2 alternate the two players in blocks (both daemons up, the "
+        "other one idle or paused) so machine drift hits both alike; RTTs include the Python client's own "
+        "cost, the same for both.",
+        "queued exposes no dropped-frame counter over the socket (player.status has none; the engine counts "
+        "late pictures internally, but neither the API nor the log reports them): for queued, section 3 shows "
+        "whether playback kept real time (position advance vs wall clock, sampled every 0.2 s; with --audio "
+        "null the clock stops when decoding starves it) and the daemon's CPU.",
+        "mpv 0.35 has no batch add, no positional insert and no paged list: 4a/4b use pipelined "
+        "'loadfile PATH append'; its insert is 'loadfile append' + 'playlist-move' (two round trips, summed).",
+    ]
+    stops = meta.get("stops", [])
     for kind in KINDS:
         mine = [x for x in stops if x.startswith(kind + ":")]
         ignored = [x for x in mine if "ignored SIGTERM" in x]
         if ignored:
-            notes.append(f"{kind} ignored SIGTERM in {len(ignored)} of {len(mine)} stops (SIGKILLed after the grace "
-                         f"period): {ignored[0].split(': ', 1)[1]}")
+            notes.append(f"{kind} did not exit on SIGTERM in {len(ignored)} of {len(mine)} stops (SIGKILLed after "
+                         f"the grace period)")
     for k in (q, m):
-        for key in ("pipe_runs",):
-            for r in k.get(key, []):
-                if "error" in r:
-                    notes.append(f"pipelined run error: {r['error']}")
+        for r in k.get("pipe_runs", []):
+            if "error" in r:
+                notes.append(f"pipelined run error: {r['error']}")
         if k.get("load", {}).get("notes"):
             notes.append(f"load notes: {k['load']['notes']}")
     out.append("")
@@ -716,6 +804,7 @@ def main():
     ap.add_argument("--pipe-runs", type=int, default=3)
     ap.add_argument("--clients", type=int, default=100)
     ap.add_argument("--per-client", type=int, default=1_000)
+    ap.add_argument("--load-rounds", type=int, default=2)
     ap.add_argument("--scale-n", type=int, default=100_000)
     ap.add_argument("--batch", type=int, default=10_000)
     ap.add_argument("--op-reps", type=int, default=100)

@@ -91,6 +91,20 @@ class Daemon:
                     return int(line.split()[1])
         return None
 
+    def ctx_switches(self):
+        """Context switches so far, summed over the process's live threads (voluntary + involuntary)."""
+        total = 0
+        base = f"/proc/{self.pid}/task"
+        for tid in os.listdir(base):
+            try:
+                with open(f"{base}/{tid}/status") as f:
+                    for line in f:
+                        if line.startswith(("voluntary_ctxt_switches:", "nonvoluntary_ctxt_switches:")):
+                            total += int(line.split()[1])
+            except OSError:
+                pass
+        return total
+
     def cpu_s(self):
         """user+system CPU seconds of the process so far (all its threads)."""
         with open(f"/proc/{self.pid}/stat") as f:

@@ -21,10 +21,24 @@ SOCKET_TIMEOUT = 30.0   # any single blocking socket operation; a hang becomes a
 class LineSocket:
     """A connected Unix stream socket that reads whole lines (however long)."""
 
-    def __init__(self, path, timeout=SOCKET_TIMEOUT):
-        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.sock.settimeout(timeout)
-        self.sock.connect(path)
+    def __init__(self, path, timeout=SOCKET_TIMEOUT, connect_for=10.0):
+        # A full listen backlog makes a Unix-socket connect fail at once with EAGAIN (Python sockets with a
+        # timeout are non-blocking underneath) instead of waiting: retry for up to `connect_for` s and
+        # count the retries (mpv's backlog is small; 100 clients connecting at once overflow it).
+        self.connect_retries = 0
+        deadline = time.monotonic() + connect_for
+        while True:
+            self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            self.sock.settimeout(timeout)
+            try:
+                self.sock.connect(path)
+                break
+            except (BlockingIOError, ConnectionRefusedError, InterruptedError):
+                self.sock.close()
+                if time.monotonic() > deadline:
+                    raise
+                self.connect_retries += 1
+                time.sleep(0.002)
         self.buf = bytearray()
         self.scan = 0
 
@@ -278,8 +292,10 @@ def many_clients(proto, path, clients=100, per_client=1_000):
         errors = 0
         note = None
         c = None
+        retries = 0
         try:
             c = Client(proto, path)
+            retries = c.conn.connect_retries
         except Exception as e:  # noqa: BLE001
             note = f"connect: {e!r}"
         try:
@@ -287,7 +303,7 @@ def many_clients(proto, path, clients=100, per_client=1_000):
         except threading.BrokenBarrierError:
             note = note or "barrier broken"
         if c is None:
-            results[k] = (lat, per_client, note)
+            results[k] = (lat, per_client, note, retries)
             return
         conn = c.conn
         perf = time.perf_counter_ns
@@ -307,7 +323,7 @@ def many_clients(proto, path, clients=100, per_client=1_000):
             note = repr(e)
         finally:
             c.close()
-        results[k] = (lat, errors, note)
+        results[k] = (lat, errors, note, retries)
 
     threads = [threading.Thread(target=worker, args=(k,), daemon=True) for k in range(clients)]
     for t in threads:
@@ -319,20 +335,23 @@ def many_clients(proto, path, clients=100, per_client=1_000):
     elapsed = time.perf_counter() - t0
     all_lat = []
     errors = 0
+    retries = 0
     notes = []
     for r in results:
         if r is None:
             errors += per_client
             notes.append("worker did not finish")
             continue
-        lat, e, note = r
+        lat, e, note, rt = r
         all_lat.extend(lat)
         errors += e
+        retries += rt
         if note:
             notes.append(note)
     out = summarize_us(all_lat)
     out.update({"clients": clients, "per_client": per_client, "seconds": elapsed,
-                "per_s": clients * per_client / elapsed, "errors": errors, "notes": notes[:5]})
+                "per_s": clients * per_client / elapsed, "errors": errors, "connect_retries": retries,
+                "notes": notes[:5]})
     return out, t0, t0 + elapsed
 
 

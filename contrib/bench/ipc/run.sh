@@ -72,8 +72,12 @@ if [[ -z "${QUEUED:-}" ]]; then
   QUEUED="$repo/.build-ipcbench/release/queued"
   if [[ ! -x "$QUEUED" ]] || [[ -n "$(find "$repo/Sources" "$repo/Package.swift" -newer "$QUEUED" -print -quit)" ]]; then
     log "building queued (release, scratch path .build-ipcbench; several minutes the first time)"
-    (cd "$repo" && swift build -c release --scratch-path .build-ipcbench) >"$WORK/build.log" 2>&1 \
-      || { tail -n 30 "$WORK/build.log" >&2; log "build failed"; exit 1; }
+    if ! (cd "$repo" && swift build -c release --scratch-path .build-ipcbench) >"$WORK/build.log" 2>&1; then
+      tail -n 30 "$WORK/build.log" >&2
+      [[ -x "$QUEUED" ]] || { log "build failed"; exit 1; }
+      log "build failed: measuring the previous binary ($QUEUED, built $(date -r "$QUEUED" '+%F %T'))"
+      STALE=" (stale build: the tree did not compile)"
+    fi
   fi
 fi
 [[ -x "$QUEUED" ]] || { log "no queued binary at $QUEUED"; exit 1; }
@@ -95,12 +99,12 @@ fi
 
 OUT="${IPC_OUT:-/tmp/queued-ipcbench-$(date +%Y%m%d-%H%M%S).txt}"
 META=$(python3 -c 'import json,sys; print(json.dumps({"queued_rev": sys.argv[1], "mpv": sys.argv[2], "queued_bin": sys.argv[3]}))' \
-  "$(git -C "$repo" describe --always --dirty 2>/dev/null || echo unknown)" \
+  "$(git -C "$repo" describe --always --dirty 2>/dev/null || echo unknown)${STALE:-}" \
   "$(mpv --no-config --version | head -n 1 | cut -d' ' -f1-2)" "$QUEUED")
 
 log "scratch dir $WORK; queued $QUEUED; media $MEDIA"
 # shellcheck disable=SC2086
-timeout -k 15 2400 python3 -u "$here/bench.py" --queued "$QUEUED" --media "$MEDIA" --work "$WORK" \
+timeout -k 15 2400 python3 -B -u "$here/bench.py" --queued "$QUEUED" --media "$MEDIA" --work "$WORK" \
   --json "$WORK/results.json" --out "$OUT" --meta "$META" \
   --sections "${IPC_SECTIONS:-idle playing scale}" ${IPC_ARGS:-} &
 PY_PID=$!

@@ -1,0 +1,90 @@
+// Opens the item after the current one on its own thread, so that a slow open (a large file, a busy
+// disk, a loaded machine) never keeps the decode thread from feeding the audio output. One job at a
+// time; the decode thread hands a job in and later takes its result. MediaReaders cross from this
+// thread to the decode thread once, through `Opened`, and are then used by the decode thread only.
+import Foundation
+import Media
+import QueueModel
+
+final class Prefetcher: @unchecked Sendable {
+    /// A reader handed from the prefetch thread to the decode thread.
+    final class Opened: @unchecked Sendable {
+        let result: Result<MediaReader, MediaError>
+        init(_ result: Result<MediaReader, MediaError>) { self.result = result }
+    }
+
+    private struct Job {
+        let cursor: Cursor
+        let item: MediaItem
+        let open: @Sendable () -> Opened
+    }
+
+    /// Guards everything below.
+    private let condition = NSCondition()
+    private var queued: Job?
+    private var running: (cursor: Cursor, item: MediaItem)?
+    private var finished: (cursor: Cursor, item: MediaItem, opened: Opened)?
+    private var stopped = false
+
+    init() {
+        let thread = Thread { [self] in run() }
+        thread.name = "queued.prefetch"
+        thread.start()
+    }
+
+    /// Asks for `cursor`'s item to be opened; replaces any job not yet taken.
+    func request(_ cursor: Cursor, item: MediaItem, open: @escaping @Sendable () -> Opened) {
+        condition.withLock {
+            queued = Job(cursor: cursor, item: item, open: open)
+            finished = nil
+            condition.broadcast()
+        }
+    }
+
+    /// The reader opened for exactly this play of this item, waiting for it if it is being opened now;
+    /// nil when no such job was asked for (the caller opens it itself).
+    func take(_ cursor: Cursor, item: MediaItem) -> Result<MediaReader, MediaError>? {
+        condition.withLock {
+            while let running, running.cursor == cursor, running.item == item, !stopped {
+                condition.wait()
+            }
+            if let queued, queued.cursor == cursor, queued.item == item {
+                self.queued = nil  // not started yet: cheaper for the caller to open it now than to wait
+                return nil
+            }
+            guard let finished, finished.cursor == cursor, finished.item == item else { return nil }
+            self.finished = nil
+            return finished.opened.result
+        }
+    }
+
+    func stop() {
+        condition.withLock {
+            stopped = true
+            queued = nil
+            finished = nil
+            condition.broadcast()
+        }
+    }
+
+    private func run() {
+        while let job = nextJob() {
+            let opened = job.open()
+            condition.withLock {
+                running = nil
+                if !stopped { finished = (job.cursor, job.item, opened) }
+                condition.broadcast()
+            }
+        }
+    }
+
+    private func nextJob() -> Job? {
+        condition.withLock {
+            while queued == nil && !stopped { condition.wait() }
+            guard !stopped, let job = queued else { return nil }
+            queued = nil
+            running = (job.cursor, job.item)
+            return job
+        }
+    }
+}
