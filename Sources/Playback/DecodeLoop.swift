@@ -204,7 +204,10 @@ final class DecodeLoop: @unchecked Sendable {
                 serial: item.serial, cursor: item.cursor,
                 time: Double(item.startFrame) / rate + (frame.pts - item.itemOffset) / item.rate, frame: frame)
             core.locked { shared in
-                if shared.serial == item.serial { shared.frames.append(timed) }
+                if shared.serial == item.serial {
+                    shared.frames.append(timed)
+                    shared.wakeWaiters = true
+                }
             }
         } catch {
             fail(item, error)

@@ -32,6 +32,10 @@ final class EngineCore: @unchecked Sendable {
         var pendingFit: VideoFit?
         var pendingFullscreen: Bool?
         var events: [PlayerEvent] = []
+        /// Something a waiting thread acts on changed (a cut, pictures queued or taken, the state, video
+        /// settings, shutdown): wake the waiters at unlock. Reads and plain queue edits don't, so a
+        /// client polling the status costs the playback threads nothing.
+        var wakeWaiters = false
     }
 
     let condition = NSCondition()
@@ -59,11 +63,14 @@ final class EngineCore: @unchecked Sendable {
 
     func lock() { condition.lock() }
 
-    /// Wakes waiting threads and releases the lock, then delivers the events raised while it was held.
-    /// The delivery lock is taken before the state lock is released, so a later batch can never
-    /// overtake this one.
+    /// Wakes waiting threads if asked to, releases the lock, then delivers the events raised while it
+    /// was held. The delivery lock is taken before the state lock is released, so a later batch can
+    /// never overtake this one.
     func unlock() {
-        condition.broadcast()
+        if shared.wakeWaiters {
+            shared.wakeWaiters = false
+            condition.broadcast()
+        }
         let events = shared.events
         guard !events.isEmpty else {
             condition.unlock()
@@ -90,6 +97,7 @@ extension EngineCore.Shared {
         updated.queueLoops = queue.loops
         updated.queueVersion = queue.version
         guard updated != status else { return }
+        if updated.state != status.state { wakeWaiters = true }
         status = updated
         events.append(.statusChanged(updated))
     }

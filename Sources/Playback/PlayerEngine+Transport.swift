@@ -110,6 +110,7 @@ extension PlayerEngine {
     public func setFit(_ fit: VideoFit) {
         core.locked { shared in
             shared.pendingFit = fit
+            shared.wakeWaiters = true
             shared.updateStatus { $0.fit = fit }
         }
     }
@@ -117,6 +118,7 @@ extension PlayerEngine {
     public func setFullscreen(_ fullscreen: Bool) {
         core.locked { shared in
             shared.pendingFullscreen = fullscreen
+            shared.wakeWaiters = true
             shared.updateStatus { $0.fullscreen = fullscreen }
         }
     }
@@ -172,6 +174,7 @@ extension PlayerEngine {
         }
         shared.segments.removeAll()
         shared.frames.removeAll()
+        shared.wakeWaiters = true
         shared.upcoming = nil
         shared.timelineComplete = false
         shared.startRequest = target.map {

@@ -80,6 +80,7 @@ public final class PlayerEngine: @unchecked Sendable {
     public func shutdown() {
         core.locked { shared in
             shared.shuttingDown = true
+            shared.wakeWaiters = true
             shared.startRequest = nil
         }
         audio.close()

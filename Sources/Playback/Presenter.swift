@@ -86,6 +86,7 @@ final class Presenter: @unchecked Sendable {
             return .idle
         }
         if engine.config.untimed {
+            core.shared.wakeWaiters = true  // room for the decode thread
             return .show(core.shared.frames.removeFirst())
         }
         let now = Double(heard) / rate
@@ -93,6 +94,7 @@ final class Presenter: @unchecked Sendable {
             core.wait(timeout: min(0.01, head.time - now))
             return .idle
         }
+        core.shared.wakeWaiters = true  // room for the decode thread
         var due = core.shared.frames.removeFirst()
         while let next = core.shared.frames.first, next.time <= now + 0.001 {
             core.shared.droppedFrames += 1

@@ -52,8 +52,11 @@ import TestSupport
         })
         try engine.next()
         #expect(recorder.waitUntilDone(timeout: 30))
+        // Untimed, `next` can land between two plays of the looping item (one ended eof, the next not yet
+        // begun): then nothing is skipped; otherwise exactly the looping item's current play is.
         let skipped = recorder.ended.filter { $0.reason == .skipped }
-        #expect(skipped.count == 1 && skipped.first?.id == ids[0])
+        #expect(skipped.count <= 1 && skipped.allSatisfy { $0.id == ids[0] })
+        #expect(recorder.ended.filter { $0.id == ids[0] }.dropLast().allSatisfy { $0.reason == .eof })
         #expect(recorder.started.last?.id == ids[1])
         #expect(recorder.started.filter { $0.id == ids[0] }.map(\.play) == Array(1...recorder.started.filter { $0.id == ids[0] }.count))
     }
