@@ -76,25 +76,41 @@ final class ConnectionHandler: ChannelInboundHandler, Session {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let response: EventLoopFuture<[UInt8]?>
+        let reply: Dispatcher.Reply
         switch unwrapInboundIn(data) {
         case .oversized:
             let error = RPCError.invalidRequest("request line longer than \(limits.lineLimit) bytes; it was discarded")
-            response = context.eventLoop.makeSucceededFuture(RPCEncode.line(RPCEncode.error(error, id: .null)))
+            reply = .now(RPCEncode.line(RPCEncode.error(error, id: .null)))
         case .line(let buffer):
-            let line = RPCLine.parse(buffer.readableBytesView)
-            response = dispatcher.handle(line, session: self, on: context.eventLoop)
+            reply = dispatcher.handle(RPCLine.parse(buffer.readableBytesView), session: self, on: context.eventLoop)
         }
-        let loopBound = NIOLoopBound(self, eventLoop: context.eventLoop)
-        let previous = lastResponse ?? context.eventLoop.makeSucceededVoidFuture()
-        lastResponse = previous.flatMap { response }.map { bytes in
-            if let bytes { loopBound.value.write(bytes, flush: false) }
+        switch reply {
+        case .now(let bytes) where lastResponse == nil:
+            // The common case: answered at once, nothing earlier still pending.
+            if let bytes { write(bytes, flush: false) }
+        case .now(let bytes):
+            chain(context.eventLoop.makeSucceededFuture(bytes), on: context.eventLoop)
+        case .later(let future):
+            chain(future, on: context.eventLoop)
+        }
+    }
+
+    /// Keeps replies in request order behind one that is answered later.
+    private func chain(_ reply: EventLoopFuture<[UInt8]?>, on loop: EventLoop) {
+        let loopBound = NIOLoopBound(self, eventLoop: loop)
+        let previous = lastResponse ?? loop.makeSucceededVoidFuture()
+        let written = previous.flatMap { reply }.map { bytes in
+            if let bytes { loopBound.value.write(bytes, flush: true) }
+        }
+        lastResponse = written
+        written.whenComplete { _ in
+            let handler = loopBound.value
+            if handler.lastResponse === written { handler.lastResponse = nil }
         }
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
-        let loopBound = NIOLoopBound(self, eventLoop: context.eventLoop)
-        lastResponse?.whenComplete { _ in loopBound.value.context?.flush() }
+        context.flush()
         context.fireChannelReadComplete()
     }
 

@@ -56,28 +56,57 @@ final class Dispatcher: Sendable {
 
     var methodNames: Set<String> { Set(methods.keys) }
 
-    /// The response line for a request line, or nil when nothing is to be sent back.
-    func handle(_ line: RPCLine, session: Session, on loop: EventLoop) -> EventLoopFuture<[UInt8]?> {
+    /// A reply line ready now (nil: nothing to send back), or one that comes later.
+    enum Reply {
+        case now([UInt8]?)
+        case later(EventLoopFuture<[UInt8]?>)
+    }
+
+    private enum Answer {
+        case now(JSONValue?)
+        case later(EventLoopFuture<JSONValue?>)
+    }
+
+    /// The reply to a request line. Almost every method answers at once; only a batch holding a deferred
+    /// method (screenshot) needs futures, so the common path allocates none.
+    func handle(_ line: RPCLine, session: Session, on loop: EventLoop) -> Reply {
         switch line {
         case .failure(let error):
-            return loop.makeSucceededFuture(RPCEncode.line(RPCEncode.error(error, id: .null)))
+            return .now(RPCEncode.line(RPCEncode.error(error, id: .null)))
         case .single(let inbound):
-            return answer(inbound, session: session, on: loop).map { $0.map(RPCEncode.line) }
+            switch answer(inbound, session: session, on: loop) {
+            case .now(let message): return .now(message.map(RPCEncode.line))
+            case .later(let future): return .later(future.map { $0.map(RPCEncode.line) })
+            }
         case .batch(let inbounds):
             let answers = inbounds.map { answer($0, session: session, on: loop) }
-            return EventLoopFuture.whenAllSucceed(answers, on: loop).map { responses in
+            func line(_ responses: [JSONValue?]) -> [UInt8]? {
                 let present = responses.compactMap { $0 }
                 return present.isEmpty ? nil : RPCEncode.batchLine(present)
             }
+            var immediate: [JSONValue?] = []
+            for answer in answers {
+                guard case .now(let message) = answer else {
+                    let futures = answers.map { answer -> EventLoopFuture<JSONValue?> in
+                        switch answer {
+                        case .now(let message): return loop.makeSucceededFuture(message)
+                        case .later(let future): return future
+                        }
+                    }
+                    return .later(EventLoopFuture.whenAllSucceed(futures, on: loop).map(line))
+                }
+                immediate.append(message)
+            }
+            return .now(line(immediate))
         }
     }
 
-    private func answer(_ inbound: RPCInbound, session: Session, on loop: EventLoop) -> EventLoopFuture<JSONValue?> {
+    private func answer(_ inbound: RPCInbound, session: Session, on loop: EventLoop) -> Answer {
         switch inbound {
         case .invalid(let error, let id):
-            return loop.makeSucceededFuture(RPCEncode.error(error, id: id))
+            return .now(RPCEncode.error(error, id: id))
         case .request(let request):
-            let respond: (Result<JSONValue, RPCError>) -> JSONValue? = { result in
+            let respond: @Sendable (Result<JSONValue, RPCError>) -> JSONValue? = { result in
                 guard let id = request.id else { return nil }
                 switch result {
                 case .success(let value): return RPCEncode.result(value, id: id)
@@ -85,18 +114,18 @@ final class Dispatcher: Sendable {
                 }
             }
             guard let method = methods[request.method] else {
-                return loop.makeSucceededFuture(respond(.failure(.methodNotFound(request.method))))
+                return .now(respond(.failure(.methodNotFound(request.method))))
             }
             do {
                 let params = try ParamReader(request.params, order: method.params)
                 switch try method.run(params, session, loop) {
                 case .now(let value):
-                    return loop.makeSucceededFuture(respond(.success(value)))
+                    return .now(respond(.success(value)))
                 case .later(let future):
-                    return future.map { respond(.success($0)) }.recover { respond(.failure(ErrorMapping.rpcError($0))) }
+                    return .later(future.map { respond(.success($0)) }.recover { respond(.failure(ErrorMapping.rpcError($0))) })
                 }
             } catch {
-                return loop.makeSucceededFuture(respond(.failure(ErrorMapping.rpcError(error))))
+                return .now(respond(.failure(ErrorMapping.rpcError(error))))
             }
         }
     }
