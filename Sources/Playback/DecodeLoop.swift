@@ -226,7 +226,12 @@ final class DecodeLoop: @unchecked Sendable {
                     chunk = try item.tempo?.finish() ?? []
                 }
             } else {
-                guard let silence = silenceAfterAudio(item) else { return }
+                guard let silence = silenceAfterAudio(item) else {
+                    // Waiting for pictures to be decoded while the picture queue is full: sleep until the
+                    // presenter takes one (it wakes us) rather than spin.
+                    if !item.audioDone { core.locked { _ in core.wait(timeout: 0.005) } }
+                    return
+                }
                 chunk = silence
             }
         } catch {
