@@ -82,7 +82,8 @@ final class Presenter: @unchecked Sendable {
             return .black
         }
         guard let head = core.shared.frames.first, state != .paused else {
-            core.wait(timeout: 0.01)
+            // Nothing to show: wake at 100 Hz while playing (to announce what is heard), 20 Hz otherwise.
+            core.wait(timeout: state == .playing ? 0.01 : 0.05)
             return .idle
         }
         if engine.config.untimed {
