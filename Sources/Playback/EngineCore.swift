@@ -27,7 +27,6 @@ final class EngineCore: @unchecked Sendable {
         /// Where play resumes after `stop` (the stopped item, from its start).
         var resumeCursor: Cursor?
         var shuttingDown = false
-        var droppedFrames = 0
         /// Video settings waiting for the presenter thread, which alone may talk to the video sink.
         var pendingFit: VideoFit?
         var pendingFullscreen: Bool?

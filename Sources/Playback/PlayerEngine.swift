@@ -102,7 +102,7 @@ public final class PlayerEngine: @unchecked Sendable {
     public func queue() -> PlayQueue { core.locked { $0.queue } }
 
     /// Pictures dropped because they were late.
-    public func droppedFrames() -> Int { core.locked { $0.droppedFrames } }
+    public func droppedFrames() -> Int { core.locked { $0.status.droppedFrames } }
 
     /// Seconds into the segment's item at the listener's current position.
     func position(in segment: Segment) -> Double {

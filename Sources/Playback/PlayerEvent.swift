@@ -27,6 +27,9 @@ public struct PlayerStatus: Sendable, Equatable {
     public var queueVersion: UInt64 = 0
     /// Why playback stopped on its own, when it did.
     public var error: String?
+    /// Pictures dropped because they were late, since the daemon started. Counted without raising
+    /// `statusChanged` (a struggling machine should not also flood its clients).
+    public var droppedFrames = 0
     public init() {}
 }
 

@@ -98,7 +98,7 @@ final class Presenter: @unchecked Sendable {
         core.shared.wakeWaiters = true  // room for the decode thread
         var due = core.shared.frames.removeFirst()
         while let next = core.shared.frames.first, next.time <= now + 0.001 {
-            core.shared.droppedFrames += 1
+            core.shared.status.droppedFrames += 1
             due = core.shared.frames.removeFirst()
         }
         return .show(due)

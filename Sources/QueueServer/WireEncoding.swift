@@ -27,6 +27,7 @@ enum Wire {
             "queueLoops": .int(Int64(status.queueLoops)),
             "queueVersion": .int(Int64(status.queueVersion)),
             "error": status.error.map(JSONValue.string) ?? .null,
+            "droppedFrames": .int(Int64(status.droppedFrames)),
         ])
     }
 
