@@ -122,7 +122,11 @@ extension PulseAudioSink {
             return timeline.played
         }
         let smoothed = OutputTimeline.frames(usec: usec, sampleRate: format.sampleRate)
-        return timeline.played(atServerFrame: min(smoothed, bound))
+        // libpulse's smoother is smooth but can race ahead before the server really plays; our estimate
+        // is right then but steps a few ms at each timing report. Take the smoother unless it is clearly
+        // ahead (> 20 ms), so the clock pictures follow has no steps in steady state.
+        let slack = Int64(format.sampleRate / 50)
+        return timeline.played(atServerFrame: smoothed <= bound + slack ? smoothed : bound)
     }
 
     /// A timing report arrived (auto updates, or ours after a flush): re-anchor our clock.

@@ -3,6 +3,7 @@
 // dropping pictures that are already late, and it announces what the listener reaches on the timeline:
 // item started / ended, progress, and the end of the queue. Owns the video sink.
 import Foundation
+import Glibc
 import Media
 import QueueModel
 
@@ -21,6 +22,10 @@ final class Presenter: @unchecked Sendable {
     }
 
     func run(opened: OpenResult) {
+        // Pictures are due to the millisecond: ask for a better scheduling priority (allowed for root or
+        // with CAP_SYS_NICE / an rlimit; otherwise nothing changes).
+        // On Linux the nice value is per thread, and who = 0 means the calling thread.
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, -10)
         if let video = engine.video {
             do {
                 try video.open()
