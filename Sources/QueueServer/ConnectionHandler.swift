@@ -136,7 +136,7 @@ final class ConnectionHandler: ChannelInboundHandler, Session {
         if name == .progress {
             // Progress is the first thing dropped for a slow reader, and it is rate-limited per client.
             guard context.channel.isWritable else { return }
-            let now = Self.now()
+            let now = Monotonic.now()
             guard now - lastProgressAt >= progressInterval - 0.005 else { return }
             lastProgressAt = now
         }
@@ -163,9 +163,4 @@ final class ConnectionHandler: ChannelInboundHandler, Session {
         }
     }
 
-    private static func now() -> Double {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
-    }
 }

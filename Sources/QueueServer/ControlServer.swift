@@ -32,6 +32,8 @@ public final class ControlServer: Sendable {
         self.logger = logger
     }
 
+    public var socketPath: String { config.socketPath }
+
     /// Where the engine's events go (pass to PlayerEngine's onEvent).
     public func publish(_ event: PlayerEvent) {
         hub.publish(event)

@@ -83,9 +83,7 @@ extension Dispatcher {
                 return .now(.object(["events": .array(EventName.allCases.filter(session.subscribedEvents.contains).map { .string($0.rawValue) })]))
             },
             "daemon.info": RPCMethod(params: []) { _, _, _ in
-                var now = timespec()
-                clock_gettime(CLOCK_MONOTONIC, &now)
-                let uptime = Double(now.tv_sec) + Double(now.tv_nsec) / 1e9 - info.startedAt
+                let uptime = Monotonic.now() - info.startedAt
                 return .now(.object([
                     "version": .string(info.version), "pid": .int(Int64(getpid())), "socket": .string(info.socket),
                     "audio": .string(info.audio), "video": .string(info.video), "uptime": .double(uptime),

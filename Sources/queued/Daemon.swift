@@ -59,8 +59,8 @@ struct Daemon {
                 try server.start(
                     engine: engine,
                     info: DaemonInfo(
-                        version: QueuedVersion.string, socket: socketPath ?? "", audio: audioName, video: videoName,
-                        startedAt: Self.monotonicNow()))
+                        version: QueuedVersion.string, socket: server.socketPath, audio: audioName, video: videoName,
+                        startedAt: Monotonic.now()))
             } catch {
                 engine.shutdown()
                 throw error
@@ -86,10 +86,6 @@ struct Daemon {
         engine.shutdown()
     }
 
-    private var socketPath: String? {
-        try? SocketPath.resolve(explicit: options.socket, environment: ProcessInfo.processInfo.environment)
-    }
-
     private func makeServer() throws -> ControlServer? {
         guard !options.noSocket else { return nil }
         let path: String
@@ -106,11 +102,6 @@ struct Daemon {
         return ControlServer(config: config, logger: Logger(label: "queued.control"))
     }
 
-    private static func monotonicNow() -> Double {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
-    }
 }
 
 struct ValidationFailure: Error, CustomStringConvertible {
