@@ -60,7 +60,9 @@ final class AudioConverter {
         {
             return
         }
+        // As in VideoConverter: no stale key may outlive the context it described.
         swr_free(&swr)
+        inputKey = nil
         var outLayout = AVChannelLayout()
         av_channel_layout_default(&outLayout, Int32(outputChannels))
         try check(

@@ -18,9 +18,13 @@ public final class AudioTempo {
         guard (0.5...2.0).contains(rate) else {
             throw MediaError(operation: "set rate", message: "rate must be between 0.5 and 2.0 (got \(rate))")
         }
-        guard let frame = av_frame_alloc(), let graph = avfilter_graph_alloc() else {
+        guard let frame = av_frame_alloc() else { throw MediaError(operation: "set rate", message: "out of memory") }
+        guard let graph = avfilter_graph_alloc() else {
+            var optional: UnsafeMutablePointer<AVFrame>? = frame
+            av_frame_free(&optional)
             throw MediaError(operation: "set rate", message: "out of memory")
         }
+        // Both stored before anything below can throw: from there on `deinit` alone frees them.
         self.frame = frame
         self.graph = graph
         self.rate = rate

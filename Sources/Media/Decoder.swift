@@ -6,9 +6,21 @@ final class Decoder {
     let context: UnsafeMutablePointer<AVCodecContext>
     let timeBase: AVRational
     private let frame: UnsafeMutablePointer<AVFrame>
+    /// The last error a corrupt packet caused (skipped, as FFmpeg's tools do), to explain a track that
+    /// yields nothing at all.
+    private(set) var lastSkippedError: Int32?
+    /// Whether any frame came out of the decoder since it was opened or flushed.
+    private(set) var producedFrame = false
 
     init(stream: UnsafeMutablePointer<AVStream>, codec: UnsafePointer<AVCodec>, path: String) throws(MediaError) {
-        guard let context = avcodec_alloc_context3(codec), let frame = av_frame_alloc() else {
+        // Allocated one at a time so a failure frees what was allocated; once both are stored, a throw
+        // below runs `deinit`, which alone frees them.
+        guard let context = avcodec_alloc_context3(codec) else {
+            throw MediaError(operation: "open decoder", path: path, message: "out of memory")
+        }
+        guard let frame = av_frame_alloc() else {
+            var optional: UnsafeMutablePointer<AVCodecContext>? = context
+            avcodec_free_context(&optional)
             throw MediaError(operation: "open decoder", path: path, message: "out of memory")
         }
         self.context = context
@@ -45,6 +57,7 @@ final class Decoder {
         if result == AVCodes.eof { return true }
         // A corrupt packet is not fatal for the item: FFmpeg's own tools skip it too.
         if result == qd_averror(EINVAL) || result == qd_averror(ENOMEM) { try check(result, "decode") }
+        if result < 0 { lastSkippedError = result }
         return true
     }
 
@@ -60,10 +73,20 @@ final class Decoder {
         if result == AVCodes.again { return .needInput }
         if result == AVCodes.eof { return .finished }
         try check(result, "decode")
+        producedFrame = true
         return .frame(frame)
     }
 
-    func flush() { avcodec_flush_buffers(context) }
+    func flush() {
+        avcodec_flush_buffers(context)
+        producedFrame = false
+    }
+
+    /// The error for a track whose decoder finished without producing a single frame.
+    func nothingDecoded(_ what: String) -> MediaError {
+        let reason = lastSkippedError.map { " (\(MediaError.text(for: $0)))" } ?? ""
+        return MediaError(code: lastSkippedError ?? 0, operation: "decode", message: what + reason)
+    }
 
     /// A frame's presentation time in seconds, when it has one.
     func seconds(of frame: UnsafeMutablePointer<AVFrame>) -> Double? {

@@ -1,5 +1,6 @@
 // Owns an AVFormatContext reading from a ByteSource. Used by one MediaReader on the decode thread;
-// hands out packets per stream and never touches decoders.
+// hands out packets per stream and never touches decoders. The context is freed in one place only,
+// `deinit` (which also runs when `init` throws after setting every stored property).
 import CFFmpeg
 
 final class Demuxer {
@@ -23,11 +24,10 @@ final class Demuxer {
             throw (io.lastError ?? MediaError(code: opened, operation: "open", message: MediaError.text(for: opened)))
                 .at(path)
         }
+        // From here on every stored property is set, so a throw runs `deinit`: it alone closes the input.
         format = opened_
         let info = avformat_find_stream_info(format, nil)
         if info < 0 {
-            var closing: UnsafeMutablePointer<AVFormatContext>? = format
-            avformat_close_input(&closing)
             throw MediaError(code: info, operation: "find stream info", path: path, message: MediaError.text(for: info))
         }
     }

@@ -67,6 +67,11 @@ extension MediaReader {
                 try supply(track.input)
                 continue
             case .finished:
+                // A play from the item's start whose decoder never produced a sample is broken media, not
+                // a silent item (after a seek, the rest of the track may rightly be empty).
+                if track.startAt == 0 && !track.input.decoder.producedFrame {
+                    throw track.input.decoder.nothingDecoded("the audio track yielded no sample").at(path)
+                }
                 track.decoderFinished = true
                 try checkComplete(reachedTime: track.startAt + Double(track.emitted) / rate, declaredEnd: timing.audioEnd)
                 samples = try track.converter.drain()

@@ -67,6 +67,11 @@ extension MediaReader {
             case .needInput:
                 try supply(track.input)
             case .finished:
+                guard track.input.decoder.producedFrame else {
+                    throw track.input.decoder.nothingDecoded(
+                        isStill ? "the image could not be decoded" : "the video track yielded no picture"
+                    ).at(path)
+                }
                 try checkComplete(reachedTime: (track.lastTime ?? 0) + track.frameDuration, declaredEnd: timing.videoEnd)
                 return finish(track)
             }

@@ -42,7 +42,11 @@ final class VideoConverter {
         if let key, key.width == frame.pointee.width, key.height == frame.pointee.height, key.format == frame.pointee.format {
             return
         }
+        // Forget the old key with the old context: a failed rebuild must not leave a key that matches
+        // while `sws` is nil (the next picture of the old shape would scale with no context).
         sws_freeContext(sws)
+        sws = nil
+        key = nil
         sws = sws_getContext(
             frame.pointee.width, frame.pointee.height, AVPixelFormat(frame.pointee.format),
             frame.pointee.width, frame.pointee.height, AV_PIX_FMT_YUV420P, SWS_BILINEAR, nil, nil, nil)

@@ -200,6 +200,7 @@ final class DecodeLoop: @unchecked Sendable {
                 return
             }
             item.videoHorizon = frame.pts + frame.duration
+            item.picturesQueued += 1
             let timed = TimedFrame(
                 serial: item.serial, cursor: item.cursor,
                 time: Double(item.startFrame) / rate + (frame.pts - item.itemOffset) / item.rate, frame: frame)
@@ -276,12 +277,28 @@ final class DecodeLoop: @unchecked Sendable {
     private func finish(_ item: ActiveItem) {
         active = nil
         let endFrame = item.startFrame + item.audioFrames
-        if item.failure == nil { consecutiveFailures = 0 }
+        // A failed play that put nothing on the timeline counts towards the all-failed stop, as a failed
+        // open does: otherwise a queue of such items would loop forever without time passing.
+        let failedEmpty = item.failure != nil && item.audioFrames == 0
+        consecutiveFailures = failedEmpty ? consecutiveFailures + 1 : 0
         let next = core.locked { shared -> Cursor? in
             guard shared.serial == item.serial else { return nil }
             if let index = shared.segments.lastIndex(where: { $0.cursor == item.cursor && $0.endFrame == nil }) {
                 shared.segments[index].endFrame = endFrame
                 shared.segments[index].failure = item.failure
+                // Nothing of a play is shown after its end (a read error cut it short while pictures were
+                // queued ahead); a play left with no picture to show starts by the clock, not a picture.
+                let end = Double(endFrame) / rate - 1e-9
+                shared.frames.removeAll { $0.serial == item.serial && $0.cursor == item.cursor && $0.time >= end }
+                if !shared.frames.contains(where: { $0.serial == item.serial && $0.cursor == item.cursor }) {
+                    shared.segments[index].showsVideo = false
+                }
+                shared.wakeWaiters = true
+            }
+            if failedEmpty, let failure = item.failure, consecutiveFailures >= max(1, shared.queue.count) {
+                shared.stopError = "every item in the queue failed to play (last: \(failure))"
+                shared.timelineComplete = true
+                return nil
             }
             let next = shared.queue.successor(of: item.cursor)
             if next == nil { shared.timelineComplete = true }
@@ -316,6 +333,8 @@ final class ActiveItem {
     var videoDone = false
     /// Item time up to which pictures are queued.
     var videoHorizon: Double
+    /// Pictures handed to the picture queue.
+    var picturesQueued = 0
     var failure: String?
 
     init(

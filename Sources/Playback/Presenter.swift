@@ -117,9 +117,10 @@ final class Presenter: @unchecked Sendable {
                 shared.segments.firstIndex { $0.serial == timed.serial && $0.cursor == timed.cursor && !$0.announcedEnd }
             }
             guard let found = index(), !shared.segments[found].announcedStart else { return }
-            // Ends before it, if the clock got there first, are announced before this start (and
-            // may remove segments, so look it up again).
-            announce(&shared, heard: shared.segments[found].startFrame, upTo: found)
+            // A picture of this play is on screen, so every play before it on the timeline is over: they
+            // are announced (started if they never were, and ended) before this start. That may remove
+            // segments, so look it up again.
+            announce(&shared, heard: shared.segments[found].startFrame, upTo: found, closingEarlier: true)
             if let again = index(), !shared.segments[again].announcedStart { announceStart(&shared, again) }
         }
         engine.config.onFramePresented?(
@@ -130,8 +131,14 @@ final class Presenter: @unchecked Sendable {
 
     // MARK: Announcing the timeline (caller holds the lock)
 
-    /// Announces starts and ends of segments the listener has reached (at most up to `limit`).
-    private func announce(_ shared: inout EngineCore.Shared, heard: Int64, upTo limit: Int? = nil) {
+    /// Announces starts and ends of segments the listener has reached, in timeline order (at most up to
+    /// `limit`). With `closingEarlier` (a picture of the segment at `limit` is on screen), every segment
+    /// before `limit` is over whatever the clock says: each is started if it never was, then ended.
+    /// Every play thus gets exactly one start before exactly one end, and none of the next play's events
+    /// comes before that end. A play that put nothing on the timeline and failed gets only its end.
+    private func announce(
+        _ shared: inout EngineCore.Shared, heard: Int64, upTo limit: Int? = nil, closingEarlier: Bool = false
+    ) {
         var index = 0
         while index < min(shared.segments.count, limit ?? .max) {
             let segment = shared.segments[index]
@@ -140,32 +147,18 @@ final class Presenter: @unchecked Sendable {
                 continue
             }
             if !segment.announcedStart {
-                guard heard >= segment.startFrame else { break }
-                if let failure = segment.failure, segment.endFrame == segment.startFrame {
+                guard closingEarlier || heard >= segment.startFrame else { break }
+                if segment.failure != nil, segment.endFrame == segment.startFrame {
                     shared.segments[index].announcedStart = true
-                    shared.segments[index].announcedEnd = true
-                    shared.events.append(.itemEnded(id: segment.cursor.id, play: segment.cursor.play, reason: .error, error: failure))
-                    let before = shared.queue.version
-                    shared.queue.finish(segment.cursor, reason: .error, error: failure)
-                    shared.noteQueueChange(from: before)
+                    announceEnd(&shared, index)
                     index += 1
                     continue
                 }
-                // A play with pictures starts when its first picture is shown; without one in half a
-                // second (it had none to show), it starts anyway.
-                if segment.showsVideo && heard < segment.startFrame + Int64(rate / 2) && !engine.config.untimed { break }
-                if segment.showsVideo && engine.config.untimed { break }
+                if !closingEarlier && segment.showsVideo && !pictureWaitIsOver(segment, heard: heard) { break }
                 announceStart(&shared, index)
             }
-            guard let end = shared.segments[index].endFrame, heard >= end else { break }
-            shared.segments[index].announcedEnd = true
-            let failure = shared.segments[index].failure
-            let reason: EndReason = failure == nil ? .eof : .error
-            shared.events.append(.itemEnded(id: segment.cursor.id, play: segment.cursor.play, reason: reason, error: failure))
-            if shared.startedPlay == segment.cursor { shared.startedPlay = nil }
-            let before = shared.queue.version
-            shared.queue.finish(segment.cursor, reason: reason, error: failure)
-            shared.noteQueueChange(from: before)
+            guard let end = shared.segments[index].endFrame, closingEarlier || heard >= end else { break }
+            announceEnd(&shared, index)
             index += 1
         }
         shared.segments.removeAll { $0.announcedEnd }
@@ -182,6 +175,25 @@ final class Presenter: @unchecked Sendable {
             }
         }
         reportProgress(&shared, heard: heard)
+    }
+
+    /// A play with pictures starts when its first picture is shown. Timed, one that shows none within half
+    /// a second (or by its end, if sooner) starts by the clock. Untimed there is no clock to wait on: the
+    /// decode thread clears `showsVideo` when a play ends with no picture left to show.
+    private func pictureWaitIsOver(_ segment: Segment, heard: Int64) -> Bool {
+        guard !engine.config.untimed else { return false }
+        return heard >= min(segment.startFrame + Int64(rate / 2), segment.endFrame ?? .max)
+    }
+
+    private func announceEnd(_ shared: inout EngineCore.Shared, _ index: Int) {
+        shared.segments[index].announcedEnd = true
+        let segment = shared.segments[index]
+        let reason: EndReason = segment.failure == nil ? .eof : .error
+        shared.events.append(.itemEnded(id: segment.cursor.id, play: segment.cursor.play, reason: reason, error: segment.failure))
+        if shared.startedPlay == segment.cursor { shared.startedPlay = nil }
+        let before = shared.queue.version
+        shared.queue.finish(segment.cursor, reason: reason, error: segment.failure)
+        shared.noteQueueChange(from: before)
     }
 
     private func announceStart(_ shared: inout EngineCore.Shared, _ index: Int) {

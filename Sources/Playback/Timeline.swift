@@ -18,7 +18,8 @@ struct Segment {
     /// Set by the decode thread once the whole item has been written.
     var endFrame: Int64?
     /// Whether pictures will be shown for it: then it "starts" when its first picture is on screen.
-    let showsVideo: Bool
+    /// Cleared by the decode thread when the play ends with no picture left to show.
+    var showsVideo: Bool
     /// A seek continues the same play: no started event again.
     let continuesPlay: Bool
     /// Why it ended, when not at its natural end (a failed open or a read error).
