@@ -25,6 +25,7 @@ let package = Package(
         .systemLibrary(name: "CSDL2", providers: [.apt(["libsdl2-dev"])]),
         .target(name: "CFFmpegLog", dependencies: ["CFFmpeg"], linkerSettings: [.linkedLibrary("avutil")]),
         .systemLibrary(name: "CPulse", providers: [.apt(["libpulse-dev"])]),
+        .systemLibrary(name: "CMalloc"),
 
         .target(name: "QueueModel"),
         .target(
@@ -54,7 +55,7 @@ let package = Package(
             dependencies: ["QueueClient", "QueueRPC", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(
             name: "queued",
-            dependencies: ["QueueModel", "Media", "Playback", "AudioPulse", "VideoSDL", "QueueServer", "QueueClient",
+            dependencies: ["QueueModel", "Media", "Playback", "AudioPulse", "VideoSDL", "QueueServer", "QueueClient", "CMalloc",
                            .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "Logging", package: "swift-log")]),
 

@@ -96,6 +96,7 @@ struct QueuedCommand: ParsableCommand {
     }
 
     func run() throws {
+        AllocatorPolicy.apply()
         // Before any thread exists, so that every thread inherits it: SIGINT/SIGTERM are taken only by the
         // daemon's signal thread (sigwait), which then shuts everything down in order.
         var shutdownSignals = sigset_t()

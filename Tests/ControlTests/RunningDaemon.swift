@@ -9,16 +9,36 @@ final class RunningDaemon: @unchecked Sendable {
     let directory: TemporaryDirectory
     let socket: String
     let logPath: String
-    let pulse: PrivatePulseServer
+    /// nil when the daemon runs on the null outputs.
+    let pulse: PrivatePulseServer?
     let process: ChildProcess
 
-    init(_ extra: [String] = [], video: Bool = true) throws {
+    enum Outputs {
+        /// PulseAudio (a private server) and SDL offscreen, or no video at all.
+        case real(video: Bool)
+        /// The null outputs: on the monotonic clock, or untimed (as fast as it decodes).
+        case null(untimed: Bool)
+    }
+
+    convenience init(_ extra: [String] = [], video: Bool = true) throws {
+        try self.init(outputs: .real(video: video), extra)
+    }
+
+    init(outputs: Outputs, _ extra: [String] = [], logLevel: String = "info") throws {
         directory = try TemporaryDirectory(prefix: "queued-e2e")
         socket = directory.path + "/run/queued.sock"
         logPath = directory.path + "/queued.log"
-        pulse = try PrivatePulseServer()
-        var arguments = ["--socket", socket, "--audio", "pulse", "--pulse-server", pulse.server, "--log-level", "info"]
-        arguments += video ? ["--video", "sdl", "--video-driver", "offscreen", "--geometry", "320x240"] : ["--video", "none"]
+        var arguments = ["--socket", socket, "--log-level", logLevel]
+        switch outputs {
+        case .real(let video):
+            let pulse = try PrivatePulseServer()
+            self.pulse = pulse
+            arguments += ["--audio", "pulse", "--pulse-server", pulse.server]
+            arguments += video ? ["--video", "sdl", "--video-driver", "offscreen", "--geometry", "320x240"] : ["--video", "none"]
+        case .null(let untimed):
+            pulse = nil
+            arguments += ["--audio", "null", "--video", "null"] + (untimed ? ["--untimed"] : [])
+        }
         process = try ChildProcess(BuiltProduct.path("queued"), arguments + extra, stdoutPath: directory.path + "/stdout", stderrPath: logPath)
         let socket = self.socket
         let up = try waitUntil(timeout: 30, pollInterval: 0.02) { (try? QueueClient(socketPath: socket, timeout: 2)) != nil }
@@ -40,7 +60,7 @@ final class RunningDaemon: @unchecked Sendable {
     @discardableResult
     func stop() -> Int32? {
         let status = process.isRunning ? process.terminate() : process.wait()
-        pulse.stop()
+        pulse?.stop()
         return status
     }
 
@@ -69,4 +89,11 @@ func collectNotifications(
         seen.append(next)
     }
     return seen
+}
+
+extension RunningDaemon {
+    /// Open file descriptors of the daemon, from /proc.
+    var descriptorCount: Int {
+        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.pid)/fd")) ?? []).count
+    }
 }

@@ -24,15 +24,10 @@ extension Fixtures {
     public static func garbage(bytes: Int = 64 * 1024) throws -> String {
         let path = "\(directory)/garbage-\(bytes).mp4"
         if FileManager.default.fileExists(atPath: path) { return path }
-        var state: UInt64 = 0x5EED_0F_0DDBA11
+        var random = SeededGenerator(seed: 0x5EED_0F_0DDBA11)
         var data = Data(capacity: bytes)
         for _ in 0..<bytes {
-            // SplitMix64.
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            data.append(UInt8(truncatingIfNeeded: (z ^ (z >> 31)) % 255))
+            data.append(UInt8(truncatingIfNeeded: random.next() % 255))
         }
         try atomicallyWrite(data, to: path)
         return path
