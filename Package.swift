@@ -69,7 +69,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
             ]),
-        .testTarget(name: "MediaTests", dependencies: ["Media", "TestSupport"]),
+        .testTarget(
+            name: "MediaTests",
+            dependencies: ["Media", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "PlaybackTests",
             dependencies: ["Playback", "Media", "QueueModel", "AudioPulse", "VideoSDL", "TestSupport"]),

@@ -64,4 +64,21 @@ extension Fixtures {
         try atomicallyWrite(Data(bytes), to: path)
         return path
     }
+
+    /// A video-only Matroska file whose stream info cannot be read (the crash of the fuzz report): its H.264
+    /// track lost its CodecPrivate (the element id is changed, so the demuxer skips it) and its packets are
+    /// length-prefixed, so FFmpeg's extradata extraction fails ("No start code is found") and
+    /// avformat_find_stream_info returns an error after the input was opened.
+    public static func unreadableStreamInfoMKV() throws -> String {
+        guard let source = try fuzzSeeds().first(where: { $0.kind == "mkv-video-only" })?.path,
+            var bytes = FileManager.default.contents(atPath: source).map(Array.init)
+        else { throw TestSupportError.io("no video-only Matroska seed") }
+        guard let codecPrivate = bytes.firstRange(of: [0x63, 0xA2]) else {
+            throw TestSupportError.io("\(source) has no CodecPrivate element")
+        }
+        bytes[codecPrivate.lowerBound + 1] = 0xA3
+        let path = "\(directory)/no-codec-private.mkv"
+        try atomicallyWrite(Data(bytes), to: path)
+        return path
+    }
 }
