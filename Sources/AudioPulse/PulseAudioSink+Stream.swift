@@ -114,14 +114,15 @@ extension PulseAudioSink {
     /// The heard position: the stream's interpolated, latency-corrected clock on our timeline, but never
     /// ahead of what the server's last timing report allows (see ServerClock). Held while paused.
     func playedLocked() -> Int64 {
-        guard !paused, !flushing, !closed, let stream, pa_stream_get_state(stream) == PA_STREAM_READY else {
+        guard !paused, !flushing, !flushRequested, !closed, let stream, pa_stream_get_state(stream) == PA_STREAM_READY else {
             return timeline.played
         }
         var usec: pa_usec_t = 0
-        guard pa_stream_get_time(stream, &usec) == 0, let bound = clock.estimate(at: pa_rtclock_now()) else {
+        guard pa_stream_get_time(stream, &usec) == 0, let bound = clock.estimate(at: pa_rtclock_now()),
+              let smoothed = OutputTimeline.frames(usec: usec, sampleRate: format.sampleRate)
+        else {
             return timeline.played
         }
-        let smoothed = OutputTimeline.frames(usec: usec, sampleRate: format.sampleRate)
         // libpulse's smoother is smooth but can race ahead before the server really plays; our estimate
         // is right then but steps a few ms at each timing report. Take the smoother unless it is clearly
         // ahead (> 20 ms), so the clock pictures follow has no steps in steady state.

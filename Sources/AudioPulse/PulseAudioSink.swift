@@ -28,6 +28,8 @@ public final class PulseAudioSink: AudioSink, @unchecked Sendable {
     var closed = false
     /// Flushes waiting for the server (two threads may flush at once); writes wait for them to finish.
     var flushesInProgress = 0
+    /// A `requestFlush` not yet completed by `flush`: the heard position stays where the listener was.
+    var flushRequested = false
     var flushing: Bool { flushesInProgress > 0 }
     /// Bumped by `flush` and `close`: a `write` or `drain` begun under an older value gives up.
     var generation: UInt64 = 0
@@ -124,22 +126,37 @@ public final class PulseAudioSink: AudioSink, @unchecked Sendable {
         connection.withLock { playedLocked() }
     }
 
+    /// Corks or uncorks without waiting for the server's answer (the engine calls this under its lock):
+    /// the request is on its way when this returns, and the position holds from now on.
     public func setPaused(_ paused: Bool) {
         connection.withLock {
             guard !closed, paused != self.paused else { return }
-            if paused {
-                _ = playedLocked()  // the position stays where the listener was
-                self.paused = true
-            }
-            defer { self.paused = paused }
+            if paused { _ = playedLocked() }  // the position stays where the listener was
+            self.paused = paused
             guard usableLocked(), let stream else { return }
-            let outcome = connection.runOperationLocked(deadline: PulseConnection.deadline(after: 2)) {
-                callback, userdata in
-                pa_stream_cork(stream, paused ? 1 : 0, callback, userdata)
+            if let operation = pa_stream_cork(stream, paused ? 1 : 0, nil, nil) {
+                pa_operation_unref(operation)
+            } else {
+                logger.warning("PulseAudio cork failed", metadata: ["paused": "\(paused)", "error": "\(connection.errorText())"])
             }
-            if outcome != .succeeded {
-                logger.warning("PulseAudio cork failed", metadata: ["paused": "\(paused)", "outcome": "\(outcome)"])
-            }
+        }
+    }
+
+    /// The first half of `flush`, for any thread and without waiting for the server: drops what we hold,
+    /// makes a blocked `write` or `drain` give up, holds the heard position where the listener is, and asks
+    /// the server to drop its buffer. The decode thread's next `flush` completes it (waits for the server
+    /// and re-bases positions) before anything new is written.
+    public func requestFlush() {
+        connection.withLock {
+            guard !closed else { return }
+            _ = playedLocked()
+            generation &+= 1
+            ring.removeAll()
+            timeline.flushed()
+            flushRequested = true
+            connection.signalLocked()
+            guard usableLocked(), let stream, let operation = pa_stream_flush(stream, nil, nil) else { return }
+            pa_operation_unref(operation)
         }
     }
 
@@ -154,6 +171,7 @@ public final class PulseAudioSink: AudioSink, @unchecked Sendable {
             connection.signalLocked()  // a blocked write or drain gives up
             defer {
                 flushesInProgress -= 1
+                if flushesInProgress == 0 { flushRequested = false }
                 connection.signalLocked()
             }
             // Each wait releases the lock, and `close` may run meanwhile: look at `stream` again after it.

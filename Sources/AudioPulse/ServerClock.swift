@@ -28,6 +28,9 @@ struct ServerClock {
     func estimate(at now: UInt64) -> Int64? {
         guard let anchorFrames else { return nil }
         let elapsed = running && now > anchorTime ? Double(now - anchorTime) * Double(sampleRate) / 1e6 : 0
-        return Int64((anchorFrames + elapsed).rounded(.down))
+        let frames = (anchorFrames + elapsed).rounded(.down)
+        // A garbage timing report must not trap the conversion: no reading then.
+        guard frames.magnitude < 0x1p62 else { return nil }
+        return Int64(frames)
     }
 }

@@ -2,6 +2,14 @@
 // the ordered delivery of events. Commands (any thread), the decode thread and the presenter thread all
 // go through `locked`; events raised inside are delivered after the lock is released but before any
 // later event, so observers see them in the order they happened.
+//
+// The lock (`condition`) protects `shared` and nothing else. Rules:
+// - Nothing under it waits for a device or a server: no PulseAudio round trip, no SDL call, no file I/O.
+//   Sinks are only asked things that return at once (`requestFlush`, `setPaused`, `playedFrames`,
+//   `setVolume`); the waiting halves (`flush`, `write`, `drain`) run on the decode thread, unlocked.
+// - Lock order: the engine lock, then libpulse's mainloop lock (taken inside those sink calls). Nothing
+//   that holds the mainloop lock ever takes the engine lock (libpulse's callbacks never call the engine).
+// - Functions named `…Locked` expect the lock held (they take `inout Shared`); the rest take it themselves.
 import DequeModule
 import Foundation
 import Logging

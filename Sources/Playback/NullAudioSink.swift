@@ -102,6 +102,9 @@ public final class NullAudioSink: AudioSink, @unchecked Sendable {
         condition.broadcast()
     }
 
+    /// Nothing here waits for a device: the same as `flush`.
+    public func requestFlush() { flush() }
+
     public func setVolume(_ volume: Float, muted: Bool) {
         condition.lock()
         gain = muted ? 0 : volume

@@ -42,10 +42,10 @@ extension PlayerEngine {
             let removed = shared.queue.remove(ids)
             shared.noteQueueChange(from: before)
             if let heard, removed.contains(heard.id) {
-                cut(&shared, to: survivor ?? shared.queue.successor(of: heard), endReason: .removed)
+                cutLocked(&shared, to: survivor ?? shared.queue.successor(of: heard), endReason: .removed)
                 if shared.startRequest == nil { shared.updateStatus { $0.state = .idle } }
             } else {
-                refeedIfNextChanged(&shared)
+                refeedIfNextChangedLocked(&shared)
             }
             return removed
         }
@@ -59,7 +59,7 @@ extension PlayerEngine {
             shared.queue.clear()
             shared.noteQueueChange(from: before)
             if playing {
-                cut(&shared, to: nil, endReason: .removed)
+                cutLocked(&shared, to: nil, endReason: .removed)
                 shared.updateStatus { $0.state = .idle }
             }
             shared.resumeCursor = nil
@@ -82,7 +82,7 @@ extension PlayerEngine {
             let before = shared.queue.version
             let result = try body(&shared.queue)
             shared.noteQueueChange(from: before)
-            refeedIfNextChanged(&shared)
+            refeedIfNextChangedLocked(&shared)
             return result
         }
     }
@@ -90,13 +90,13 @@ extension PlayerEngine {
     /// The play after the current one is decoded a little ahead (up to the audio buffer). If an edit
     /// changed what comes next, that head start is wrong: the current play is fed again from where the
     /// listener is, so the new successor follows it (at the cost of a short re-buffer).
-    private func refeedIfNextChanged(_ shared: inout EngineCore.Shared) {
+    private func refeedIfNextChangedLocked(_ shared: inout EngineCore.Shared) {
         guard let current = shared.startedPlay,
             let ahead = shared.segments.first(where: { $0.serial == shared.serial && !$0.announcedStart && $0.cursor != current }),
             ahead.cursor != shared.queue.successor(of: current),
-            let now = currentPlay(shared), now.cursor == current
+            let now = currentPlayLocked(shared), now.cursor == current
         else { return }
-        cut(&shared, to: current, position: now.position, endReason: nil, continuesPlay: true)
+        cutLocked(&shared, to: current, position: now.position, endReason: nil, continuesPlay: true)
     }
 
 }

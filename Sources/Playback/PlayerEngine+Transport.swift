@@ -9,19 +9,19 @@ extension PlayerEngine {
         try core.locked { shared in
             if let id {
                 guard let cursor = shared.queue.cursor(for: id) else { throw PlayerError.itemNotFound(id) }
-                cut(&shared, to: cursor, endReason: .skipped)
-                resume(&shared)
+                cutLocked(&shared, to: cursor, endReason: .skipped)
+                resumeLocked(&shared)
                 return
             }
             switch shared.status.state {
             case .playing: return
-            case .paused: resume(&shared)
+            case .paused: resumeLocked(&shared)
             case .idle, .stopped:
                 guard let cursor = shared.resumeCursor.flatMap({ shared.queue.entry($0.id) != nil ? $0 : nil })
                     ?? shared.queue.first()
                 else { throw PlayerError.queueEmpty }
-                cut(&shared, to: cursor, endReason: nil)
-                resume(&shared)
+                cutLocked(&shared, to: cursor, endReason: nil)
+                resumeLocked(&shared)
             }
         }
     }
@@ -43,8 +43,8 @@ extension PlayerEngine {
     public func stop() {
         core.locked { shared in
             guard shared.status.state == .playing || shared.status.state == .paused else { return }
-            shared.resumeCursor = referenceCursor(shared).map { Cursor(id: $0.id, play: 1, pass: $0.pass) }
-            cut(&shared, to: nil, endReason: .stopped)
+            shared.resumeCursor = referenceCursorLocked(shared).map { Cursor(id: $0.id, play: 1, pass: $0.pass) }
+            cutLocked(&shared, to: nil, endReason: .stopped)
             shared.updateStatus {
                 $0.state = .stopped
                 $0.currentID = nil
@@ -57,27 +57,27 @@ extension PlayerEngine {
     /// Skips to the next item (the current one ends `skipped`); past the last one playback goes idle.
     public func next() throws {
         try core.locked { shared in
-            guard let cursor = referenceCursor(shared) else { throw PlayerError.badState("nothing is playing") }
+            guard let cursor = referenceCursorLocked(shared) else { throw PlayerError.badState("nothing is playing") }
             let target = shared.queue.following(cursor)
-            cut(&shared, to: target, endReason: .skipped)
+            cutLocked(&shared, to: target, endReason: .skipped)
             if target == nil { shared.updateStatus { $0.state = .idle; $0.currentID = nil } }
         }
     }
 
     public func previous() throws {
         try core.locked { shared in
-            guard let cursor = referenceCursor(shared) else { throw PlayerError.badState("nothing is playing") }
-            cut(&shared, to: shared.queue.preceding(cursor), endReason: .skipped)
+            guard let cursor = referenceCursorLocked(shared) else { throw PlayerError.badState("nothing is playing") }
+            cutLocked(&shared, to: shared.queue.preceding(cursor), endReason: .skipped)
         }
     }
 
     /// Moves within the current item (seconds; `relative` adds to the current position).
     public func seek(to position: Double, relative: Bool = false) throws {
         try core.locked { shared in
-            guard let now = currentPlay(shared) else { throw PlayerError.badState("nothing is playing") }
+            guard let now = currentPlayLocked(shared) else { throw PlayerError.badState("nothing is playing") }
             var target = relative ? now.position + position : position
             if let duration = now.duration { target = min(target, max(0, duration - 0.001)) }
-            cut(&shared, to: now.cursor, position: max(0, target), endReason: nil, continuesPlay: true)
+            cutLocked(&shared, to: now.cursor, position: max(0, target), endReason: nil, continuesPlay: true)
         }
     }
 
@@ -101,8 +101,8 @@ extension PlayerEngine {
         core.locked { shared in
             guard rate != shared.status.rate else { return }
             shared.updateStatus { $0.rate = rate }
-            if let now = currentPlay(shared) {
-                cut(&shared, to: now.cursor, position: now.position, endReason: nil, continuesPlay: true)
+            if let now = currentPlayLocked(shared) {
+                cutLocked(&shared, to: now.cursor, position: now.position, endReason: nil, continuesPlay: true)
             }
         }
     }
@@ -133,14 +133,14 @@ extension PlayerEngine {
     // MARK: Internals (caller holds the lock)
 
     /// The play that commands refer to: the one heard now, else the one about to start.
-    func referenceCursor(_ shared: EngineCore.Shared) -> Cursor? {
+    func referenceCursorLocked(_ shared: EngineCore.Shared) -> Cursor? {
         shared.startedPlay ?? shared.audibleSegment?.cursor ?? shared.startRequest?.cursor ?? shared.segments.first?.cursor
             ?? shared.upcoming
     }
 
     /// The play commands act on, with its position: the one heard now, else the one about to start
     /// (right after a cut, before its first sound or picture).
-    func currentPlay(_ shared: EngineCore.Shared) -> (cursor: Cursor, position: Double, duration: Double?)? {
+    func currentPlayLocked(_ shared: EngineCore.Shared) -> (cursor: Cursor, position: Double, duration: Double?)? {
         if let segment = shared.audibleSegment { return (segment.cursor, position(in: segment), segment.duration) }
         if let segment = shared.segments.first(where: { $0.serial == shared.serial }) {
             return (segment.cursor, segment.itemOffset, segment.duration)
@@ -149,7 +149,7 @@ extension PlayerEngine {
         return nil
     }
 
-    private func resume(_ shared: inout EngineCore.Shared) {
+    private func resumeLocked(_ shared: inout EngineCore.Shared) {
         audio.setPaused(false)
         shared.stopError = nil
         shared.updateStatus {
@@ -160,7 +160,7 @@ extension PlayerEngine {
 
     /// Ends the audible play with `endReason` (nil: a seek, the play goes on), drops everything decoded
     /// ahead, and asks the decode thread to start `target` at `position` (nil: nothing more plays).
-    func cut(
+    func cutLocked(
         _ shared: inout EngineCore.Shared, to target: Cursor?, position: Double = 0, endReason: EndReason?,
         continuesPlay: Bool = false
     ) {
@@ -180,7 +180,8 @@ extension PlayerEngine {
         shared.startRequest = target.map {
             StartRequest(serial: shared.serial, cursor: $0, position: position, continuesPlay: continuesPlay)
         }
-        // Wakes a decode thread blocked in write; it flushes again itself before writing the new start.
-        audio.flush()
+        // Never waits for the device: drops what is queued, wakes a decode thread blocked in write, and
+        // holds the clock. The decode thread completes the flush before it writes the new start.
+        audio.requestFlush()
     }
 }

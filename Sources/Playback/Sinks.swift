@@ -27,10 +27,15 @@ public protocol AudioSink: AnyObject, Sendable {
     func writtenFrames() -> Int64
     /// Frames the listener has heard so far (device latency subtracted). Never decreases. Any thread.
     func playedFrames() -> Int64
-    /// Corks or uncorks the stream without dropping anything. Any thread.
+    /// Corks or uncorks the stream without dropping anything, without waiting for the device. Any thread.
     func setPaused(_ paused: Bool)
     /// Drops everything not yet heard; afterwards `writtenFrames() == playedFrames()`. Wakes a blocked `write`.
+    /// May wait for the device: decode thread only.
     func flush()
+    /// The part of `flush` that never waits for the device, for commands under the engine lock: drops what
+    /// is not yet heard, wakes a blocked `write`, holds the heard position. The decode thread's next `flush`
+    /// completes it before writing again.
+    func requestFlush()
     /// Volume 0...1 and mute, applied to what is played from now on, without reopening the stream.
     func setVolume(_ volume: Float, muted: Bool)
     /// Blocks until everything written has been heard (end of the queue), or until `flush`/`close`.

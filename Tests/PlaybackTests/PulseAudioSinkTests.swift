@@ -77,6 +77,7 @@ private func roomyConfig(_ server: PulseTestServer) -> PulseConfig {
         #expect(flushed.played == 5_000)
         #expect(OutputTimeline.frames(usec: 1_000_000, sampleRate: testRate) == 48_000)
         #expect(OutputTimeline.frames(usec: 20, sampleRate: testRate) == 1)  // libpulse floors 1 frame to 20 µs
+        #expect(OutputTimeline.frames(usec: UInt64.max - 7, sampleRate: testRate) == nil)  // garbage: no reading, no trap
     }
 }
 

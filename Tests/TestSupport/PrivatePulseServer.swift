@@ -128,6 +128,13 @@ public final class PrivatePulseServer: Sendable {
         process.terminate(signal: signal)
     }
 
+    /// Sends the server a signal (SIGSTOP / SIGCONT: a stalled server, as a hung device or a swapped-out
+    /// daemon looks to its clients). Returns false if it is gone.
+    @discardableResult
+    public func send(signal: Int32) -> Bool {
+        process.send(signal: signal)
+    }
+
     /// Stops the server (SIGTERM, then SIGKILL after 5 s) and removes its directory.
     public func stop() {
         keeper?.terminate()
