@@ -70,11 +70,11 @@ final class DecodeLoop: @unchecked Sendable {
         var cursor = first
         var position = position
         while true {
-            guard let (item, speed) = core.locked({ shared -> (MediaItem, Double)? in
+            guard let (item, speed, repeats) = core.locked({ shared -> (MediaItem, Double, Bool)? in
                 guard shared.serial == serial, let item = shared.queue.entry(cursor.id)?.item else { return nil }
-                return (item, shared.status.rate)
+                return (item, shared.status.rate, shared.queue.successor(of: cursor)?.id == cursor.id)
             }) else { return }
-            let opened = open(cursor, item: item, position: position)
+            let opened = open(cursor, item: item, position: position, repeats: repeats)
             switch opened {
             case .success(let reader):
                 let showsVideo = engine.video != nil && reader.hasVideo
@@ -127,18 +127,26 @@ final class DecodeLoop: @unchecked Sendable {
         }
     }
 
-    private func open(_ cursor: Cursor, item: MediaItem, position: Double) -> Result<MediaReader, MediaError> {
+    private func open(_ cursor: Cursor, item: MediaItem, position: Double, repeats: Bool) -> Result<MediaReader, MediaError> {
         if position == 0, let opened = prefetcher.take(cursor, item: item) { return opened }
-        return Self.openReader(item, position: position, engine: engine)
+        return Self.openReader(item, position: position, repeats: repeats, engine: engine)
     }
 
-    static func openReader(_ item: MediaItem, position: Double, engine: PlayerEngine) -> Result<MediaReader, MediaError> {
+    /// Opens `item` for a play starting at `position`; `repeats`: the same item plays again right after this
+    /// play (a loop seam), which `trackEnd: auto` ends at the shortest track so the seam is seamless.
+    static func openReader(
+        _ item: MediaItem, position: Double, repeats: Bool, engine: PlayerEngine
+    ) -> Result<MediaReader, MediaError> {
         var options = MediaReaderOptions()
         options.sampleRate = engine.audio.format.sampleRate
         options.channels = engine.audio.format.channels
         options.start = item.start
         options.end = item.end
-        options.shortestTrack = item.shortestTrack ?? engine.config.shortestTrack
+        switch item.trackEnd ?? engine.config.trackEnd {
+        case .shortest: options.shortestTrack = true
+        case .longest: options.shortestTrack = false
+        case .auto: options.shortestTrack = repeats
+        }
         options.stillDuration = item.duration ?? engine.config.stillDuration
         options.decodeVideo = engine.video != nil
         do {
@@ -161,12 +169,14 @@ final class DecodeLoop: @unchecked Sendable {
     /// Opens the item that follows the active one while the active one plays.
     private func prepareNext(after item: ActiveItem) {
         preparedFor = item.cursor
-        guard let (next, entry) = core.locked({ shared -> (Cursor, MediaItem)? in
+        guard let (next, entry, repeats) = core.locked({ shared -> (Cursor, MediaItem, Bool)? in
             guard let next = shared.queue.successor(of: item.cursor), let entry = shared.queue.entry(next.id) else { return nil }
-            return (next, entry.item)
+            return (next, entry.item, shared.queue.successor(of: next)?.id == next.id)
         }) else { return }
         let engine = self.engine
-        prefetcher.request(next, item: entry) { Prefetcher.Opened(Self.openReader(entry, position: 0, engine: engine)) }
+        prefetcher.request(next, item: entry) {
+            Prefetcher.Opened(Self.openReader(entry, position: 0, repeats: repeats, engine: engine))
+        }
     }
 
     // MARK: Feeding

@@ -103,10 +103,19 @@ extension EngineCore.Shared {
         change(&updated)
         updated.queueLoops = queue.loops
         updated.queueVersion = queue.version
+        describeCurrentItem(in: &updated)
         guard updated != status else { return }
         if updated.state != status.state { wakeWaiters = true }
         status = updated
         events.append(.statusChanged(updated))
+    }
+
+    /// Fills in the title, uri and loop count of the status's current item from the queue.
+    func describeCurrentItem(in status: inout PlayerStatus) {
+        let entry = status.currentID.flatMap { queue.entry($0) }
+        status.title = entry?.item.title
+        status.uri = entry?.item.uri
+        status.loops = entry?.item.loops
     }
 
     /// Raises `queueChanged` when the queue's version moved.

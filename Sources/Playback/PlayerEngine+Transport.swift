@@ -142,7 +142,10 @@ extension PlayerEngine {
     /// (right after a cut, before its first sound or picture).
     func currentPlayLocked(_ shared: EngineCore.Shared) -> (cursor: Cursor, position: Double, duration: Double?)? {
         if let segment = shared.audibleSegment { return (segment.cursor, position(in: segment), segment.duration) }
-        if let segment = shared.segments.first(where: { $0.serial == shared.serial }) {
+        // Not a play that failed without reaching the timeline: that one is only about to be reported.
+        if let segment = shared.segments.first(where: {
+            $0.serial == shared.serial && !($0.failure != nil && $0.endFrame == $0.startFrame)
+        }) {
             return (segment.cursor, segment.itemOffset, segment.duration)
         }
         if let request = shared.startRequest { return (request.cursor, request.position, nil) }

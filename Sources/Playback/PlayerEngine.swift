@@ -8,8 +8,13 @@ import Media
 import QueueModel
 
 public struct EngineConfig: Sendable {
-    /// End A/V items at their shortest track by default (per item `shortestTrack` overrides).
-    public var shortestTrack = false
+    /// Where A/V items end by default when their tracks differ (per item `trackEnd` overrides).
+    public var trackEnd = TrackEnd.auto
+    /// `trackEnd` = shortest (true) or auto (false), for callers that only know the old flag.
+    public var shortestTrack: Bool {
+        get { trackEnd == .shortest }
+        set { trackEnd = newValue ? .shortest : .auto }
+    }
     /// How long a still image is shown when its item gives no duration.
     public var stillDuration = 10.0
     /// Progress events every this many seconds of play (0 = none).
@@ -89,14 +94,22 @@ public final class PlayerEngine: @unchecked Sendable {
 
     // MARK: Reading state
 
+    /// The status as a command leaves it: the play it produced is current at once — the item it started
+    /// (before its first picture or sample), the seek target while the seek is in flight — as mpv reports.
     public func status() -> PlayerStatus {
-        core.locked { shared in
-            var status = shared.status
-            if let segment = shared.audibleSegment {
-                status.position = position(in: segment)
-            }
-            return status
+        core.locked { shared in statusLocked(shared) }
+    }
+
+    func statusLocked(_ shared: EngineCore.Shared) -> PlayerStatus {
+        var status = shared.status
+        if let now = currentPlayLocked(shared) {
+            status.currentID = now.cursor.id
+            status.play = now.cursor.play
+            status.position = now.position
+            status.duration = now.duration ?? shared.queue.entry(now.cursor.id)?.knownDuration
         }
+        shared.describeCurrentItem(in: &status)
+        return status
     }
 
     public func queue() -> PlayQueue { core.locked { $0.queue } }

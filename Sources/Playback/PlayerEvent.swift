@@ -12,6 +12,11 @@ public enum PlayerState: String, Sendable, Codable, CaseIterable {
 public struct PlayerStatus: Sendable, Equatable {
     public var state: PlayerState = .idle
     public var currentID: ItemID?
+    /// The current item's title, uri and loop count as queued (nil when there is no current item), so a
+    /// client can name it without another request.
+    public var title: String?
+    public var uri: String?
+    public var loops: Int?
     /// Seconds into the current item.
     public var position: Double = 0
     public var duration: Double?

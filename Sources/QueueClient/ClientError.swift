@@ -11,7 +11,7 @@ public enum ClientError: Error, CustomStringConvertible, Sendable {
     case notRunning(path: String)
     /// A system call failed, or the daemon closed the connection mid-conversation.
     case io(String)
-    /// The daemon sent something that is not JSON-RPC 2.0 as API.md describes it.
+    /// The daemon sent something that is not JSON-RPC 2.0 as Protocol/README.md describes it.
     case protocolViolation(String)
     /// The daemon answered with a JSON-RPC error.
     case rpc(RPCError)

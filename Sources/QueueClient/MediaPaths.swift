@@ -1,4 +1,4 @@
-// Turns `queuectl add` arguments into the uris API.md accepts: absolute paths. Relative paths are
+// Turns `queuectl add` arguments into the uris Protocol/README.md accepts: absolute paths. Relative paths are
 // resolved against the client's cwd (the daemon's cwd is not the user's); directories expand to their
 // media files in name order; playlists (.m3u/.m3u8) and URLs pass through for the daemon to expand or
 // refuse. Paths are normalised lexically (no symlink resolution), so the daemon sees what the user named.

@@ -1,4 +1,4 @@
-// A Status (API.md "Shared schemas") as the client shows it, decoded leniently like QueueItemView: the
+// A Status (Protocol/queued.openrpc.json, components/schemas) as the client shows it, decoded leniently like QueueItemView: the
 // defaults are what an idle daemon reports, so a partial object still renders.
 
 import QueueRPC
@@ -7,6 +7,10 @@ public struct PlayerStatusView: Sendable, Equatable {
     /// "idle" | "playing" | "paused" | "stopped".
     public var state: String
     public var currentId: Int64?
+    /// The current item's title, uri and loop count (daemons before 0.3 leave them out).
+    public var title: String?
+    public var uri: String?
+    public var loops: Int64?
     public var position: Double
     public var duration: Double?
     /// Play number of the current item (1 = first play), 0 when none.
@@ -20,9 +24,12 @@ public struct PlayerStatusView: Sendable, Equatable {
 
     public init(state: String = "idle", currentId: Int64? = nil, position: Double = 0, duration: Double? = nil,
                 play: Int64 = 0, volume: Int64 = 100, muted: Bool = false, rate: Double = 1, queueLoops: Int64 = 1,
-                error: String? = nil) {
+                error: String? = nil, title: String? = nil, uri: String? = nil, loops: Int64? = nil) {
         self.state = state
         self.currentId = currentId
+        self.title = title
+        self.uri = uri
+        self.loops = loops
         self.position = position
         self.duration = duration
         self.play = play
@@ -41,6 +48,14 @@ public struct PlayerStatusView: Sendable, Equatable {
             duration: json["duration"]?.doubleValue, play: json["play"]?.intValue ?? 0,
             volume: json["volume"]?.intValue ?? 100, muted: json["muted"]?.boolValue ?? false,
             rate: json["rate"]?.doubleValue ?? 1, queueLoops: json["queueLoops"]?.intValue ?? 1,
-            error: json["error"]?.stringValue)
+            error: json["error"]?.stringValue, title: json["title"]?.stringValue, uri: json["uri"]?.stringValue,
+            loops: json["loops"]?.intValue)
+    }
+
+    /// The current item as the Status describes it, when it does (it carries a uri).
+    public var currentItem: QueueItemView? {
+        guard let currentId, let uri else { return nil }
+        return QueueItemView(id: currentId, uri: uri, title: title, loops: loops ?? 1, plays: 0, duration: duration,
+                             state: state == "playing" || state == "paused" ? "playing" : "queued")
     }
 }

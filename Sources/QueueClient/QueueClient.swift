@@ -1,4 +1,4 @@
-// A blocking JSON-RPC 2.0 client for queued's control socket (API.md): one request in flight at a time,
+// A blocking JSON-RPC 2.0 client for queued's control socket (Protocol/README.md): one request in flight at a time,
 // newline-delimited JSON over a Unix stream socket. Used by queuectl and by tests that talk to a real or
 // fake daemon. Notifications that arrive while a call waits for its response are kept, in order, for
 // nextNotification. Not thread-safe: one thread owns an instance.

@@ -1,4 +1,4 @@
-// A QueueItem (API.md "Shared schemas") as the client shows it: decoded leniently from the daemon's JSON
+// A QueueItem (Protocol/queued.openrpc.json, components/schemas) as the client shows it: decoded leniently from the daemon's JSON
 // so that a field added to the schema later, or a null where a number is usual, never breaks `ls`.
 
 import QueueRPC

@@ -1,4 +1,4 @@
-// Where the control socket is, by the precedence API.md fixes for both the daemon and its clients:
+// Where the control socket is, by the precedence Protocol/README.md fixes for both the daemon and its clients:
 // --socket PATH, then $QUEUED_SOCKET, then $XDG_RUNTIME_DIR/queued/queued.sock.
 
 public enum SocketPath {

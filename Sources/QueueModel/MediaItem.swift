@@ -1,3 +1,14 @@
+/// Where an item with both sound and picture ends when its tracks differ in length.
+public enum TrackEnd: String, Sendable, Equatable, Codable, CaseIterable {
+    /// At the shortest track when the same item plays again right after itself (a loop seam, so the picture
+    /// never freezes there), at the longest otherwise (nothing of the file is lost).
+    case auto
+    /// At the end of the shortest track.
+    case shortest
+    /// At the end of the longest track (the shorter one is held: last picture, or silence).
+    case longest
+}
+
 /// What the user asked to play: a file plus how to play it. Pure data; `PlayQueue` validates it on the way in.
 public struct MediaItem: Sendable, Equatable, Codable {
     /// Absolute path for now.
@@ -10,12 +21,12 @@ public struct MediaItem: Sendable, Equatable, Codable {
     /// Still images: how long to show; nil lets the engine's default apply.
     public var duration: Double?
     public var title: String?
-    /// End at the end of the shortest track; nil = daemon default.
-    public var shortestTrack: Bool?
+    /// Where an audio+video item ends when its tracks differ; nil = the daemon's default.
+    public var trackEnd: TrackEnd?
 
     public init(
         uri: String, loops: Int = 1, start: Double? = nil, end: Double? = nil, duration: Double? = nil,
-        title: String? = nil, shortestTrack: Bool? = nil
+        title: String? = nil, trackEnd: TrackEnd? = nil
     ) {
         self.uri = uri
         self.loops = loops
@@ -23,11 +34,11 @@ public struct MediaItem: Sendable, Equatable, Codable {
         self.end = end
         self.duration = duration
         self.title = title
-        self.shortestTrack = shortestTrack
+        self.trackEnd = trackEnd
     }
 
     private enum CodingKeys: String, CodingKey {
-        case uri, loops, start, end, duration, title, shortestTrack
+        case uri, loops, start, end, duration, title, trackEnd
     }
 
     // Written by hand only so that a missing `loops` means 1, as it does in `init`; encoding is synthesized.
@@ -39,7 +50,7 @@ public struct MediaItem: Sendable, Equatable, Codable {
         end = try container.decodeIfPresent(Double.self, forKey: .end)
         duration = try container.decodeIfPresent(Double.self, forKey: .duration)
         title = try container.decodeIfPresent(String.self, forKey: .title)
-        shortestTrack = try container.decodeIfPresent(Bool.self, forKey: .shortestTrack)
+        trackEnd = try container.decodeIfPresent(TrackEnd.self, forKey: .trackEnd)
     }
 
     /// Throws the first rule the item breaks: loops >= 0, start >= 0, end > start (or > 0 without a start),

@@ -6,7 +6,7 @@ import QueueModel
 import QueueRPC
 
 enum ItemInputs {
-    static let allowedKeys: Set<String> = ["uri", "loops", "start", "end", "duration", "title"]
+    static let allowedKeys: Set<String> = ["uri", "loops", "start", "end", "duration", "title", "trackEnd"]
 
     static func parse(_ values: [JSONValue], param: String = "items") throws(RPCError) -> [MediaItem] {
         guard !values.isEmpty else { throw .invalidParams(param: param, reason: "must not be empty") }
@@ -56,6 +56,7 @@ enum ItemInputs {
         item.start = try number("start")
         item.end = try number("end")
         item.duration = try number("duration")
+        item.trackEnd = try trackEnd(object["trackEnd"], param: "\(name).trackEnd")
         if let title = object["title"], !title.isNull {
             guard let text = title.stringValue else { throw .invalidParams(param: "\(name).title", reason: "must be a string") }
             item.title = text
@@ -64,6 +65,15 @@ enum ItemInputs {
     }
 
     /// The local path a URI names, or "URI not allowed".
+    /// A `trackEnd` value: "auto", "shortest", "longest", or null/absent for the daemon's default.
+    static func trackEnd(_ value: JSONValue?, param: String) throws(RPCError) -> TrackEnd? {
+        guard let value, !value.isNull else { return nil }
+        guard let text = value.stringValue, let choice = TrackEnd(rawValue: text) else {
+            throw .invalidParams(param: param, reason: "must be one of auto, shortest, longest")
+        }
+        return choice
+    }
+
     static func localPath(of uri: String) throws(RPCError) -> String {
         if uri.hasPrefix("/") { return uri }
         if uri.lowercased().hasPrefix("file://") {

@@ -37,13 +37,15 @@ extension Dispatcher {
                 engine.clear()
                 return .now(.object(["version": .int(Int64(engine.queue().version))]))
             },
-            "queue.update": RPCMethod(params: ["id", "loops", "start", "end", "title"]) { params, _, _ in
+            "queue.update": RPCMethod(params: ["id", "loops", "start", "end", "title", "trackEnd"]) { params, _, _ in
                 let id = ItemID(Int(try params.requiredInt("id")))
                 let loops = try params.int("loops", in: 0...Int64(Int32.max))
                 let start = try params.double("start")
                 let end = try params.double("end")
                 let title = try params.string("title")
+                let trackEnd = try ItemInputs.trackEnd(params.raw("trackEnd"), param: "trackEnd")
                 try engine.update(id) { item in
+                    if params.raw("trackEnd") != nil { item.trackEnd = trackEnd }
                     if let loops { item.loops = Int(loops) }
                     if params.raw("start") != nil { item.start = start }
                     if params.raw("end") != nil { item.end = end }
@@ -72,6 +74,11 @@ extension Dispatcher {
                     "version": .int(Int64(queue.version)),
                     "currentId": queue.current.map { .int(Int64($0.id.rawValue)) } ?? .null,
                 ]))
+            },
+            "queue.get": RPCMethod(params: ["ids"]) { params, _, _ in
+                guard let ids = try params.intArray("ids") else { throw RPCError.invalidParams(param: "ids", reason: "is required") }
+                let queue = engine.queue()
+                return .now(.object(["items": .array(ids.compactMap { queue.entry(ItemID(Int($0))) }.map(Wire.item))]))
             },
         ]
     }

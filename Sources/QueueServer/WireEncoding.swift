@@ -16,6 +16,9 @@ enum Wire {
         .object([
             "state": .string(status.state.rawValue),
             "currentId": status.currentID.map { .int(Int64($0.rawValue)) } ?? .null,
+            "title": status.title.map(JSONValue.string) ?? .null,
+            "uri": status.uri.map(JSONValue.string) ?? .null,
+            "loops": status.loops.map { .int(Int64($0)) } ?? .null,
             "position": .double(status.position),
             "duration": status.duration.map(JSONValue.double) ?? .null,
             "play": .int(Int64(status.play)),
@@ -51,6 +54,7 @@ enum Wire {
             "start": entry.item.start.map(JSONValue.double) ?? .null,
             "end": entry.item.end.map(JSONValue.double) ?? .null,
             "duration": (entry.knownDuration ?? entry.item.duration).map(JSONValue.double) ?? .null,
+            "trackEnd": entry.item.trackEnd.map { .string($0.rawValue) } ?? .null,
             "state": .string(state),
             "error": error,
         ])

@@ -1,5 +1,5 @@
 // `queuectl add`: files, directories (their media files, in name order) and playlists, appended or
-// inserted. Paths are made absolute here, against the client's cwd, because API.md accepts only absolute
+// inserted. Paths are made absolute here, against the client's cwd, because Protocol/README.md accepts only absolute
 // paths and the daemon's cwd is not the user's; playlists go to the daemon as paths and it expands them.
 
 import ArgumentParser

@@ -60,7 +60,7 @@ enum ExitStatus: Int32 {
 }
 
 /// A failure on the client's side after the daemon answered (writing the screenshot, a result that is not
-/// what API.md promises): exit 1 like a daemon error, since the request itself was fine.
+/// what Protocol/README.md promises): exit 1 like a daemon error, since the request itself was fine.
 struct QueuectlError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }

@@ -1,5 +1,5 @@
 // Loop-count arguments: `loop N|forever|off` (passes through the queue) and `loops ID N|forever` (plays
-// of one item). API.md counts both the same way: 0 = forever, 1 = once; "off" is the same as 1.
+// of one item). Protocol/README.md counts both the same way: 0 = forever, 1 = once; "off" is the same as 1.
 
 import ArgumentParser
 

@@ -1,5 +1,5 @@
 // The root of queuectl's command tree. Each subcommand is a small struct that turns its arguments into
-// one or two JSON-RPC calls (API.md) and prints the result as text or, with --json, as the result JSON.
+// one or two JSON-RPC calls (Protocol/README.md) and prints the result as text or, with --json, as the result JSON.
 
 import ArgumentParser
 

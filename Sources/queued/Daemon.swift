@@ -19,7 +19,7 @@ struct Daemon {
             : try Outputs.audio(options.audio, server: options.pulseServer, logger: logger)
         let (video, videoName) = Outputs.video(options, logger: logger)
         var config = EngineConfig()
-        config.shortestTrack = options.shortestTrack
+        config.trackEnd = options.shortestTrack ? .shortest : TrackEnd(rawValue: options.trackEnd.rawValue) ?? .auto
         config.stillDuration = options.stillDuration
         // Subscribers choose their own progress interval (down to 50 ms); the log keeps the option's.
         config.progressInterval = server == nil ? options.progressInterval : 0.05

@@ -57,7 +57,10 @@ struct QueuedCommand: ParsableCommand {
     @Option(help: "Scaling: fit (letterbox), fill (crop) or stretch.")
     var fit: FitChoice = .fit
 
-    @Flag(help: "End audio+video items at the end of their shortest track (seamless loops).")
+    @Option(help: "Where audio+video items end when their tracks differ: auto (shortest at a loop seam, else longest), shortest or longest. Per item: trackEnd.")
+    var trackEnd: TrackEndChoice = .auto
+
+    @Flag(help: "Same as --track-end shortest.")
     var shortestTrack = false
 
     @Option(help: "Seconds a still image is shown.")
@@ -123,5 +126,6 @@ enum QueuedVersion {
 enum AudioChoice: String, ExpressibleByArgument, CaseIterable { case auto, pulse, null }
 enum VideoChoice: String, ExpressibleByArgument, CaseIterable { case auto, sdl, null, none }
 enum FitChoice: String, ExpressibleByArgument, CaseIterable { case fit, fill, stretch }
+enum TrackEndChoice: String, ExpressibleByArgument, CaseIterable { case auto, shortest, longest }
 
 extension Logger.Level: @retroactive ExpressibleByArgument {}

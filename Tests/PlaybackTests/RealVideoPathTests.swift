@@ -116,6 +116,23 @@ extension RealPathTests {
         #expect(events.started.map(\.play) == [1, 1, 2, 1, 1, 1])
     }
 
+    /// The same clip with nothing set (trackEnd auto, as `queue.add {uri, loops}` queues it): every loop
+    /// seam is as seamless as under shortest track; only the last play keeps its longer sound.
+    /// The seam is checked exactly where the engine schedules pictures (each one's moment on the audio
+    /// clock: no hold longer than one frame interval); the readback checks that every frame is on screen
+    /// in order without black, allowing the machine's scheduling noise (holds inside plays reach 55 ms
+    /// here) but no frozen seam (with the sound's 0.3 s overhang the hold would be 340 ms).
+    @Test func audioLongerThanVideoLoopsSeamlesslyByDefault() throws {
+        let clip = try Fixtures.video(seconds: 1, fps: 25, hue: .magenta, withAudio: .aacMP4, audioSeconds: 1.3)
+        let (pictures, events, _) = try playAndWatch([MediaItem(uri: clip, loops: 4)])
+        checkJoins(pictures, plays: Array(repeating: (.magenta, 25, 0.04 + 0.025), count: 4), label: "audio-longer clip, default track end")
+        let due = events.presented.map(\.timeline)
+        let holds = zip(due, due.dropFirst()).map { $1 - $0 }
+        #expect(due.count == 100 && holds.allSatisfy { $0 <= 0.04 + 0.005 }, "longest hold on the clock: \(holds.max() ?? 0) s")
+        let starts = events.started.map(\.timeline)
+        #expect(zip(starts, starts.dropFirst()).allSatisfy { abs($1 - $0 - 1.0) < 1e-9 }, "plays are 1.0 s apart on the timeline: \(starts)")
+    }
+
     @Test func audioLongerThanVideoLoopsSeamlesslyUnderShortestTrack() throws {
         let clip = try Fixtures.video(seconds: 1, fps: 25, hue: .magenta, withAudio: .aacMP4, audioSeconds: 1.3)
         let (pictures, events, _) = try playAndWatch([MediaItem(uri: clip, loops: 4)], shortestTrack: true)

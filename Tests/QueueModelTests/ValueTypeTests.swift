@@ -20,7 +20,7 @@ import Testing
         let item = MediaItem(uri: "/a.flac")
         #expect(item.loops == 1)
         #expect(item.start == nil && item.end == nil && item.duration == nil)
-        #expect(item.title == nil && item.shortestTrack == nil)
+        #expect(item.title == nil && item.trackEnd == nil)
     }
 
     @Test func mediaItemDecodesWithoutLoopsAsOnce() throws {
@@ -30,7 +30,7 @@ import Testing
 
     @Test func mediaItemRoundTrips() throws {
         let item = MediaItem(
-            uri: "/v.mkv", loops: 0, start: 1, end: 2.5, duration: 3, title: "T", shortestTrack: true)
+            uri: "/v.mkv", loops: 0, start: 1, end: 2.5, duration: 3, title: "T", trackEnd: .shortest)
         let decoded = try JSONDecoder().decode(MediaItem.self, from: JSONEncoder().encode(item))
         #expect(decoded == item)
     }

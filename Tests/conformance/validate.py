@@ -437,6 +437,8 @@ NEGATIVE_CASES: list[tuple[str, str, Any, Any]] = [
     ("ItemInput with an unknown key", "request", None,
      _request("queue.add", {"items": [{"uri": "/a.mp4", "shortestTrack": True}]})),
     ("ItemInput loops < 0", "request", None, _request("queue.add", {"items": [{"uri": "/a.mp4", "loops": -1}]})),
+    ("ItemInput trackEnd not auto/shortest/longest", "request", None,
+     _request("queue.add", {"items": [{"uri": "/a.mp4", "trackEnd": "video"}]})),
     ("queue.add without items", "request", None, _request("queue.add", {})),
     ("queue.add with an unknown parameter", "request", None, _request("queue.add", {"items": ["/a"], "x": 1})),
     ("queue.insert with index and after", "request", None,
