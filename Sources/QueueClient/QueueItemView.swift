@@ -13,6 +13,11 @@ public struct QueueItemView: Sendable, Equatable {
     public var plays: Int64
     /// Seconds, when known.
     public var duration: Double?
+    /// The play window in the file, when set.
+    public var start: Double?
+    public var end: Double?
+    /// "auto" | "shortest" | "longest", or nil for the daemon's default.
+    public var trackEnd: String?
     /// "queued" | "playing" | "played" | "failed" (kept as text: an unknown state is still shown).
     public var state: String
     public var error: String?
@@ -36,6 +41,9 @@ public struct QueueItemView: Sendable, Equatable {
             id: id, uri: uri, title: json["title"]?.stringValue, loops: json["loops"]?.intValue ?? 1,
             plays: json["plays"]?.intValue ?? 0, duration: json["duration"]?.doubleValue,
             state: json["state"]?.stringValue ?? "queued", error: json["error"]?.stringValue)
+        start = json["start"]?.doubleValue
+        end = json["end"]?.doubleValue
+        trackEnd = json["trackEnd"]?.stringValue
     }
 
     /// The title when the item has a non-empty one, else the file name from the uri.

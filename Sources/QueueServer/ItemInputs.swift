@@ -74,6 +74,49 @@ enum ItemInputs {
         return choice
     }
 
+    /// One `#…` line of a playlist: the options it sets for the next entry.
+    private static func applyTag(_ line: String, to entry: inout MediaItem, at place: String) throws(RPCError) {
+        if line.hasPrefix("#EXTINF:") {
+            if let comma = line.firstIndex(of: ",") {
+                let title = line[line.index(after: comma)...].trimmingCharacters(in: .whitespaces)
+                if !title.isEmpty { entry.title = title }
+            }
+            return
+        }
+        let option: Substring
+        if line.hasPrefix("#EXTVLCOPT:") {
+            option = line.dropFirst("#EXTVLCOPT:".count)
+        } else if line.hasPrefix("#EXTQUEUED:") {
+            option = line.dropFirst("#EXTQUEUED:".count)
+        } else {
+            return
+        }
+        guard let equals = option.firstIndex(of: "=") else { return }
+        let key = option[..<equals].trimmingCharacters(in: .whitespaces)
+        let value = option[option.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+        func number() throws(RPCError) -> Double {
+            guard let number = Double(value), number.isFinite else {
+                throw .invalidParams(param: "items", reason: "\(place): \(key) must be a number (got \(value))")
+            }
+            return number
+        }
+        switch key {
+        case "start-time": entry.start = try number()
+        case "stop-time": entry.end = try number()
+        case "loops":
+            guard let loops = Int(value), loops >= 0 else {
+                throw .invalidParams(param: "items", reason: "\(place): loops must be an integer >= 0 (got \(value))")
+            }
+            entry.loops = loops
+        case "track-end":
+            guard let trackEnd = TrackEnd(rawValue: value) else {
+                throw .invalidParams(param: "items", reason: "\(place): track-end must be auto, shortest or longest")
+            }
+            entry.trackEnd = trackEnd
+        default: break  // VLC's other options
+        }
+    }
+
     static func localPath(of uri: String) throws(RPCError) -> String {
         if uri.hasPrefix("/") { return uri }
         if uri.lowercased().hasPrefix("file://") {
@@ -92,7 +135,9 @@ enum ItemInputs {
         throw .uriNotAllowed(uri, reason: "relative paths are not allowed: pass an absolute path")
     }
 
-    /// An M3U playlist's entries, in order; entries inherit the playlist item's options.
+    /// An M3U playlist's entries, in order; entries inherit the playlist item's options, and the tags before
+    /// an entry override them: `#EXTINF` (title), `#EXTVLCOPT:start-time=`/`stop-time=` (window) and
+    /// `#EXTQUEUED:loops=`/`track-end=` (what `queuectl save` writes). Unknown tags are skipped.
     static func expandPlaylist(_ path: String, template: MediaItem) throws(RPCError) -> [MediaItem] {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw .mediaError("cannot read playlist \(path)")
@@ -100,23 +145,23 @@ enum ItemInputs {
         let text = String(decoding: data, as: UTF8.self)
         let directory = (path as NSString).deletingLastPathComponent
         var items: [MediaItem] = []
-        var pendingTitle: String?
-        for rawLine in text.split(whereSeparator: \.isNewline) {
+        var entry = template
+        for (number, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = rawLine.trimmingCharacters(in: .whitespaces)
             if line.isEmpty { continue }
             if line.hasPrefix("#") {
-                if line.hasPrefix("#EXTINF:"), let comma = line.firstIndex(of: ",") {
-                    let title = line[line.index(after: comma)...].trimmingCharacters(in: .whitespaces)
-                    pendingTitle = title.isEmpty ? nil : title
-                }
+                try applyTag(line, to: &entry, at: "\(path):\(number + 1)")
                 continue
             }
-            var entry = template
             let isRelative = !line.hasPrefix("/") && !line.contains(":")
             entry.uri = try localPath(of: isRelative ? directory + "/" + line : line)
-            entry.title = pendingTitle ?? template.title
-            pendingTitle = nil
+            do {
+                try entry.validate()
+            } catch {
+                throw .invalidParams(param: "items", reason: "\(path):\(number + 1): \(error)")
+            }
             items.append(entry)
+            entry = template
         }
         guard !items.isEmpty else { throw .mediaError("playlist \(path) has no entries") }
         return items

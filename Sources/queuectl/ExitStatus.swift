@@ -2,6 +2,7 @@
 //   0 ok · 1 the daemon reported an error (or a local step such as writing a file failed)
 //   2 usage (bad arguments, including swift-argument-parser's parse errors, which it would exit 64 for)
 //   3 the daemon cannot be reached (not running, no socket path, connection lost, no answer in time)
+//   4 `wait` gave up: the event did not come within --timeout
 // "No socket path" is 3, not 2: nothing is wrong with the command line, and a script asking "is queued
 // up?" (e.g. from cron, where XDG_RUNTIME_DIR is unset and no default socket can exist) gets the right
 // answer: no daemon reachable.
@@ -14,6 +15,7 @@ enum ExitStatus: Int32 {
     case daemonError = 1
     case usage = 2
     case unreachable = 3
+    case timedOut = 4
 
     static func of(_ error: ClientError) -> ExitStatus {
         switch error {

@@ -12,10 +12,17 @@ struct GlobalOptions: ParsableArguments {
     @Flag(name: .long, help: "Print the method's JSON result (one line) instead of text, for scripts.")
     var json = false
 
-    @Option(name: .long, help: ArgumentHelp("Seconds to wait for each answer from the daemon.", valueName: "seconds"))
-    var timeout: Double = 10
+    @Option(name: .long, help: ArgumentHelp(
+        "Seconds to wait for each answer from the daemon (default 10); for `wait`, for the event (default: no limit).",
+        valueName: "seconds"))
+    var timeout: Double?
+
+    /// How long a call waits for its answer.
+    var answerTimeout: Double { timeout ?? 10 }
 
     func validate() throws {
-        guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number of seconds") }
+        if let timeout, !(timeout > 0 && timeout.isFinite) {
+            throw ValidationError("--timeout must be a positive number of seconds")
+        }
     }
 }

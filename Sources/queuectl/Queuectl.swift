@@ -12,13 +12,14 @@ struct Queuectl: ParsableCommand {
             else $XDG_RUNTIME_DIR/queued/queued.sock.
 
             Exit status: 0 success, 1 the daemon reported an error, 2 usage error, 3 queued is not \
-            reachable (not running, no socket path, no answer in time).
+            reachable (not running, no socket path, no answer in time), 4 `wait` timed out.
             """,
         version: "0.2.0",
         subcommands: [
             Add.self, Next.self, Prev.self, Play.self, Pause.self, Toggle.self, Stop.self, Seek.self,
             Remove.self, Move.self, Clear.self, List.self, Status.self, Loop.self, Loops.self,
-            Volume.self, Mute.self, Unmute.self, Screenshot.self, Watch.self, Call.self,
+            Volume.self, Mute.self, Unmute.self, Screenshot.self, Watch.self, Current.self, Wait.self, Crop.self,
+            Save.self, Call.self,
         ])
 
     // Declared here too so the options may also come before the subcommand (`queuectl --json ls`); the

@@ -13,7 +13,7 @@ struct Session {
     init(_ options: GlobalOptions) throws {
         self.options = options
         let path = try SocketPath.resolve(explicit: options.socket, environment: Session.environment())
-        client = try QueueClient(socketPath: path, timeout: options.timeout)
+        client = try QueueClient(socketPath: path, timeout: options.answerTimeout)
     }
 
     /// The variables SocketPath reads (getenv instead of Foundation's ProcessInfo; see Output).

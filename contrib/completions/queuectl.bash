@@ -184,13 +184,13 @@ _queuectl() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    add|next|prev|play|pause|toggle|stop|seek|rm|mv|clear|ls|status|loop|loops|volume|mute|unmute|screenshot|watch|call|help)
+    add|next|prev|play|pause|toggle|stop|seek|rm|mv|clear|ls|status|loop|loops|volume|mute|unmute|screenshot|watch|current|wait|crop|save|call|help)
         # Offer subcommand argument completions
         "_queuectl_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'add next prev play pause toggle stop seek rm mv clear ls status loop loops volume mute unmute screenshot watch call help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'add next prev play pause toggle stop seek rm mv clear ls status loop loops volume mute unmute screenshot watch current wait crop save call help' -- "${cur}"))
         ;;
     esac
 }
@@ -622,6 +622,104 @@ _queuectl_watch() {
     case "${positional_number}" in
     *)
         __queuectl_add_completions -W 'status'$'\n''progress'$'\n''itemStarted'$'\n''itemEnded'$'\n''queueChanged'
+        return
+        ;;
+    esac
+}
+
+_queuectl_current() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--socket --timeout --format)
+    __queuectl_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--socket')
+        __queuectl_add_completions -f
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--format')
+        return
+        ;;
+    esac
+}
+
+_queuectl_wait() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--socket --timeout --id)
+    __queuectl_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--socket')
+        __queuectl_add_completions -f
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--id')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __queuectl_add_completions -W 'status'$'\n''progress'$'\n''itemStarted'$'\n''itemEnded'$'\n''queueChanged'
+        return
+        ;;
+    esac
+}
+
+_queuectl_crop() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--socket --timeout)
+    __queuectl_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--socket')
+        __queuectl_add_completions -f
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    esac
+}
+
+_queuectl_save() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--socket --timeout)
+    __queuectl_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--socket')
+        __queuectl_add_completions -f
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __queuectl_add_completions -o plusdirs -fX '!*.@(m3u8|m3u)'
         return
         ;;
     esac

@@ -1,0 +1,26 @@
+// `queuectl save`: the queue as an extended M3U playlist that `queuectl add` (the daemon's playlist
+// expansion) reads back into the same items. Per entry, before its path:
+//   #EXTINF:<seconds or -1>,<title>          the title (empty when none); the length as players expect it
+//   #EXTVLCOPT:start-time=<s> / stop-time=<s> the play window, as VLC writes it
+//   #EXTQUEUED:loops=<n>                     plays per pass (0 = forever), when not 1
+//   #EXTQUEUED:track-end=<auto|shortest|longest>, when set
+// Other players skip the lines they do not know. A still's own display time is not kept (the Status and
+// queue.list report the probed length, not whether one was set). Pure: items in, text out.
+
+public enum ExtendedM3U {
+    public static func render(_ items: [QueueItemView]) -> String {
+        var lines = ["#EXTM3U"]
+        for item in items {
+            // A title is one line; a newline in it would start a bogus entry.
+            let title = (item.title ?? "").split(whereSeparator: \.isNewline).joined(separator: " ")
+            let length = item.duration.map { DurationFormat.decimal($0, maxFractionDigits: 3) } ?? "-1"
+            lines.append("#EXTINF:\(length),\(title)")
+            if let start = item.start { lines.append("#EXTVLCOPT:start-time=\(DurationFormat.seconds(start))") }
+            if let end = item.end { lines.append("#EXTVLCOPT:stop-time=\(DurationFormat.seconds(end))") }
+            if item.loops != 1 { lines.append("#EXTQUEUED:loops=\(item.loops)") }
+            if let trackEnd = item.trackEnd { lines.append("#EXTQUEUED:track-end=\(trackEnd)") }
+            lines.append(item.uri)
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

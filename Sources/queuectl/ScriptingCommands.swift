@@ -1,0 +1,135 @@
+// Commands for scripts (what users of mpc and playerctl reach for): `current` (one formatted line),
+// `wait` (block until an event), `crop` (keep only the current item) and `save` (the queue as a playlist
+// that `add` reads back).
+
+import ArgumentParser
+import Foundation
+import QueueClient
+import QueueRPC
+
+struct Current: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print one line about the current item (nothing when none).",
+        discussion: "Placeholders for --format: "
+            + CurrentLine.placeholders.map { "{\($0.name)} \($0.meaning)" }.joined(separator: "; ")
+            + ". Write {{ and }} for literal braces.")
+    @OptionGroup(title: "Global Options") var options: GlobalOptions
+    @Option(help: ArgumentHelp("The line, with {placeholders}.", valueName: "format"))
+    var format = CurrentLine.defaultFormat
+
+    func validate() throws {
+        if let problem = CurrentLine.problem(in: format) { throw ValidationError(problem) }
+    }
+
+    func run() throws {
+        let session = try Session(options)
+        let result = try session.call("player.status")
+        if options.json {
+            Output.json(result)
+            return
+        }
+        guard let status = PlayerStatusView(json: result) else {
+            throw QueuectlError("queued answered with something that is not a Status: \(result)")
+        }
+        if let line = CurrentLine.render(format, status: status) { Output.line(line) }
+    }
+}
+
+struct Wait: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Wait for an event, print it and exit (exit status 4 on timeout).",
+        discussion: """
+            Events: \(Watch.eventNames.joined(separator: ", ")). With --id, only an event about that item \
+            counts (for status: the status naming it as current). --timeout S gives up after S seconds \
+            (exit status 4); without it, wait blocks until the event. Only events after queuectl \
+            subscribed count: run it before the command whose effect it waits for, or in the background.
+            """)
+    @OptionGroup(title: "Global Options") var options: GlobalOptions
+    @Argument(help: ArgumentHelp("The event to wait for.", valueName: "event"), completion: .list(Watch.eventNames))
+    var event: String
+    @Option(help: ArgumentHelp("Only an event about this item.", valueName: "id")) var id: Int64?
+
+    func validate() throws {
+        guard Watch.eventNames.contains(Watch.canonical(event)) else {
+            throw ValidationError("unknown event '\(event)'; events are \(Watch.eventNames.joined(separator: ", "))")
+        }
+    }
+
+    func run() throws {
+        let session = try Session(options)
+        let name = Watch.canonical(event)
+        _ = try session.call("events.subscribe", ["events": [.string(name)]])
+        let timeout = options.timeout
+        let deadline = timeout.map { Date(timeIntervalSinceNow: $0) }
+        while true {
+            let remaining = deadline.map { max(0, $0.timeIntervalSinceNow) }
+            guard let notification = try session.client.nextNotification(timeout: remaining) else {
+                Output.error("queuectl: no \(name)\(id.map { " for #\($0)" } ?? "") within \(DurationFormat.decimal(timeout ?? 0)) s")
+                throw ExitCode(ExitStatus.timedOut.rawValue)
+            }
+            guard notification.method == "event." + name, matches(notification.params) else { continue }
+            if options.json {
+                Output.json(RPCEncode.notification(method: notification.method, params: notification.params))
+            } else {
+                let clock = WallClock.localTime(WallClock.now())
+                Output.line(EventLine.render(method: notification.method, params: notification.params, clock: clock))
+            }
+            return
+        }
+    }
+
+    private func matches(_ params: JSONValue?) -> Bool {
+        guard let id else { return true }
+        return (params?["id"]?.intValue ?? params?["currentId"]?.intValue) == id
+    }
+}
+
+struct Crop: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Remove every item but the current one, which plays on uninterrupted.")
+    @OptionGroup(title: "Global Options") var options: GlobalOptions
+
+    func run() throws {
+        let session = try Session(options)
+        guard let current = try session.call("player.status")["currentId"]?.intValue else {
+            throw QueuectlError("nothing is playing: there is no current item to keep")
+        }
+        let others = (try session.listAll()["items"]?.arrayValue ?? []).compactMap { $0["id"]?.intValue }.filter { $0 != current }
+        let result = others.isEmpty
+            ? JSONValue.object(["removed": .array([])])
+            : try session.call("queue.remove", ["ids": .array(others.map { .int($0) })])
+        try session.show(result) { json in
+            let removed = json["removed"]?.arrayValue?.count ?? 0
+            return "kept #\(current), removed \(removed) item\(removed == 1 ? "" : "s")"
+        }
+    }
+}
+
+struct Save: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write the queue to an extended M3U playlist that `add` reads back.",
+        discussion: """
+            Titles, loop counts, play windows and track ends are kept (#EXTINF, #EXTVLCOPT:start-time / \
+            stop-time, #EXTQUEUED:loops / track-end); other players skip what they do not know. \
+            `queuectl add FILE` queues the same items again, in the same order.
+            """)
+    @OptionGroup(title: "Global Options") var options: GlobalOptions
+    @Argument(help: ArgumentHelp("The playlist to write (.m3u8).", valueName: "file"), completion: .file(extensions: ["m3u8", "m3u"]))
+    var file: String
+
+    func run() throws {
+        let session = try Session(options)
+        let items = (try session.listAll()["items"]?.arrayValue ?? []).compactMap(QueueItemView.init(json:))
+        let text = ExtendedM3U.render(items)
+        do {
+            try text.write(toFile: file, atomically: true, encoding: .utf8)
+        } catch {
+            throw QueuectlError("cannot write \(file): \(error.localizedDescription)")
+        }
+        if options.json {
+            Output.json(.object(["file": .string(file), "items": .int(Int64(items.count))]))
+        } else {
+            Output.line("saved \(items.count) item\(items.count == 1 ? "" : "s") to \(file)")
+        }
+    }
+}
