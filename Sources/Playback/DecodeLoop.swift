@@ -17,7 +17,6 @@ final class DecodeLoop: @unchecked Sendable {
     private let prefetcher = Prefetcher()
     /// The play whose successor was last handed to the prefetcher (or found to have none).
     private var preparedFor: Cursor?
-    private var consecutiveFailures = 0
 
     init(engine: PlayerEngine) {
         self.engine = engine
@@ -27,14 +26,14 @@ final class DecodeLoop: @unchecked Sendable {
         while true {
             core.lock()
             // A request stays visible to commands (as what is about to play) until its segment exists.
-            func newRequest() -> StartRequest? { core.shared.startRequest.flatMap { $0.serial > serial ? $0 : nil } }
-            while !core.shared.shuttingDown && newRequest() == nil
-                && (active == nil || active?.serial != core.shared.serial)
+            func newRequest() -> StartRequest? { core.state.startRequest.flatMap { $0.serial > serial ? $0 : nil } }
+            while !core.state.shuttingDown && newRequest() == nil
+                && (active == nil || active?.serial != core.state.serial)
             {
                 active = nil
                 core.wait(timeout: 0.5)
             }
-            if core.shared.shuttingDown {
+            if core.state.shuttingDown {
                 core.unlock()
                 break
             }
@@ -86,13 +85,7 @@ final class DecodeLoop: @unchecked Sendable {
                     serial: serial, cursor: cursor, startFrame: startFrame, itemOffset: position,
                     duration: reader.duration, showsVideo: showsVideo, continuesPlay: continuesPlay)
                 segment.rate = speed
-                let accepted = core.locked { shared -> Bool in
-                    guard shared.serial == serial else { return false }
-                    shared.segments.append(segment)
-                    shared.upcoming = nil
-                    if let duration = reader.duration { shared.queue.setKnownDuration(cursor.id, duration) }
-                    return true
-                }
+                let accepted = core.locked { $0.playOpened(segment, knownDuration: reader.duration) }
                 if accepted {
                     active = ActiveItem(
                         cursor: cursor, reader: reader, serial: serial, startFrame: startFrame, itemOffset: position,
@@ -101,25 +94,8 @@ final class DecodeLoop: @unchecked Sendable {
                 return
             case .failure(let error):
                 core.logger.error("item \(cursor.id) failed: \(error.description)")
-                consecutiveFailures += 1
-                let next = core.locked { shared -> Cursor? in
-                    guard shared.serial == serial else { return nil }
-                    var segment = Segment(
-                        serial: serial, cursor: cursor, startFrame: startFrame, itemOffset: 0, duration: nil,
-                        showsVideo: false, continuesPlay: false)
-                    segment.failure = error.description
-                    segment.endFrame = startFrame
-                    shared.segments.append(segment)
-                    if consecutiveFailures >= max(1, shared.queue.count) {
-                        shared.stopError = "every item in the queue failed to play (last: \(error.description))"
-                        shared.timelineComplete = true
-                        return nil
-                    }
-                    let next = shared.queue.successor(of: cursor)
-                    if next == nil { shared.timelineComplete = true }
-                    shared.upcoming = next
-                    return next
-                }
+                let serial = self.serial
+                let next = core.locked { $0.openFailed(cursor, serial: serial, at: startFrame, error: error.description) }
                 guard let next else { return }
                 cursor = next
                 position = 0
@@ -287,34 +263,7 @@ final class DecodeLoop: @unchecked Sendable {
     private func finish(_ item: ActiveItem) {
         active = nil
         let endFrame = item.startFrame + item.audioFrames
-        // A failed play that put nothing on the timeline counts towards the all-failed stop, as a failed
-        // open does: otherwise a queue of such items would loop forever without time passing.
-        let failedEmpty = item.failure != nil && item.audioFrames == 0
-        consecutiveFailures = failedEmpty ? consecutiveFailures + 1 : 0
-        let next = core.locked { shared -> Cursor? in
-            guard shared.serial == item.serial else { return nil }
-            if let index = shared.segments.lastIndex(where: { $0.cursor == item.cursor && $0.endFrame == nil }) {
-                shared.segments[index].endFrame = endFrame
-                shared.segments[index].failure = item.failure
-                // Nothing of a play is shown after its end (a read error cut it short while pictures were
-                // queued ahead); a play left with no picture to show starts by the clock, not a picture.
-                let end = Double(endFrame) / rate - 1e-9
-                shared.frames.removeAll { $0.serial == item.serial && $0.cursor == item.cursor && $0.time >= end }
-                if !shared.frames.contains(where: { $0.serial == item.serial && $0.cursor == item.cursor }) {
-                    shared.segments[index].showsVideo = false
-                }
-                shared.wakeWaiters = true
-            }
-            if failedEmpty, let failure = item.failure, consecutiveFailures >= max(1, shared.queue.count) {
-                shared.stopError = "every item in the queue failed to play (last: \(failure))"
-                shared.timelineComplete = true
-                return nil
-            }
-            let next = shared.queue.successor(of: item.cursor)
-            if next == nil { shared.timelineComplete = true }
-            shared.upcoming = next
-            return next
-        }
+        let next = core.locked { $0.playWritten(item.cursor, serial: item.serial, endFrame: endFrame, failure: item.failure) }
         if let next {
             start(next, position: 0, at: endFrame, continuesPlay: false)
         } else if core.locked({ $0.serial == item.serial }) {

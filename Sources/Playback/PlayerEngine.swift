@@ -1,7 +1,6 @@
 // The player: owns the queue and the two playback threads (decode → audio sink and picture queue;
-// presenter → video sink and events). Public methods may be called from any thread; they change shared
-// state under EngineCore's lock and wake the threads, never blocking on I/O themselves (except a brief
-// audio flush on a cut).
+// presenter → video sink and events). Public methods may be called from any thread; each is one decision
+// of EngineState under EngineCore's lock, whose actions EngineCore carries out; none waits for a device.
 import Foundation
 import Logging
 import Media
@@ -48,7 +47,10 @@ public final class PlayerEngine: @unchecked Sendable {
         self.config = config
         self.audio = audio
         self.video = video
-        core = EngineCore(queue: PlayQueue(loops: queueLoops), logger: logger, observer: onEvent)
+        let state = EngineState(
+            queue: PlayQueue(loops: queueLoops), sampleRate: audio.format.sampleRate, untimed: config.untimed,
+            progressInterval: config.progressInterval)
+        core = EngineCore(state: state, audio: audio, logger: logger, observer: onEvent)
     }
 
     /// Starts the decode and presenter threads. The video sink is opened on the presenter thread; an
@@ -94,36 +96,15 @@ public final class PlayerEngine: @unchecked Sendable {
 
     // MARK: Reading state
 
-    /// The status as a command leaves it: the play it produced is current at once — the item it started
-    /// (before its first picture or sample), the seek target while the seek is in flight — as mpv reports.
+    /// The status as a command leaves it: the play it produced is current at once (see EngineState).
     public func status() -> PlayerStatus {
-        core.locked { shared in statusLocked(shared) }
-    }
-
-    func statusLocked(_ shared: EngineCore.Shared) -> PlayerStatus {
-        var status = shared.status
-        if let now = currentPlayLocked(shared) {
-            status.currentID = now.cursor.id
-            status.play = now.cursor.play
-            status.position = now.position
-            status.duration = now.duration ?? shared.queue.entry(now.cursor.id)?.knownDuration
-        }
-        shared.describeCurrentItem(in: &status)
-        return status
+        core.locked { $0.status(heard: audio.playedFrames()) }
     }
 
     public func queue() -> PlayQueue { core.locked { $0.queue } }
 
     /// Pictures dropped because they were late.
     public func droppedFrames() -> Int { core.locked { $0.status.droppedFrames } }
-
-    /// Seconds into the segment's item at the listener's current position.
-    func position(in segment: Segment) -> Double {
-        let heard = audio.playedFrames()
-        let rate = Double(audio.format.sampleRate)
-        let end = segment.endFrame ?? Int64.max
-        return segment.itemOffset + Double(min(max(heard, segment.startFrame), end) - segment.startFrame) / rate * segment.rate
-    }
 }
 
 /// The presenter thread's answer to "did the video output open?".
@@ -139,12 +120,5 @@ final class OpenResult: @unchecked Sendable {
     func wait() -> Error? {
         semaphore.wait()
         return error
-    }
-}
-
-extension EngineCore.Shared {
-    /// The segment the listener is in now: started and not yet ended.
-    var audibleSegment: Segment? {
-        segments.first { $0.announcedStart && !$0.announcedEnd }
     }
 }

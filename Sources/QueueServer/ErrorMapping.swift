@@ -19,7 +19,8 @@ enum ErrorMapping {
             switch error {
             case .queueEmpty: return .queueEmpty()
             case .itemNotFound(let id): return .itemNotFound(Int64(id.rawValue))
-            case .badState(let message): return .badState(message)
+            case .nothingPlaying, .noVideoOutput, .nothingOnScreen: return .badState(error.description)
+            case .rateOutOfRange: return .invalidParams(param: "rate", reason: "must be between 0.5 and 2")
             }
         default:
             return .internalError(String(describing: error))

@@ -1,0 +1,13 @@
+// What an engine decision asks its owner to do: the decisions (EngineState's mutating methods) only
+// change state and record these; EngineCore carries them out when it releases the lock.
+
+enum EngineAction: Equatable {
+    /// Tell observers, in this order (after the lock is released).
+    case emit(PlayerEvent)
+    /// Drop what the audio output has not played yet, without waiting for it (`AudioSink.requestFlush`).
+    case requestAudioFlush
+    /// Cork or uncork the audio output, without waiting for it.
+    case setAudioPaused(Bool)
+    /// Volume 0...1 and mute for the audio output.
+    case setAudioVolume(Float, muted: Bool)
+}

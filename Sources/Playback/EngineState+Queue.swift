@@ -1,0 +1,69 @@
+// Queue edits as decisions: each changes the queue, raises queueChanged, and cuts playback when it removes
+// what is being heard — or re-feeds the current play when an edit changed what follows it.
+import QueueModel
+
+extension EngineState {
+    /// Applies a queue edit; `heard` is where the listener is (for a re-feed).
+    mutating func edit<R>(heard: Int64, _ body: (inout PlayQueue) throws -> R) rethrows -> R {
+        let before = queue.version
+        let result = try body(&queue)
+        noteQueueChange(from: before)
+        refeedIfNextChanged(heard: heard)
+        return result
+    }
+
+    /// Removes items; removing the play being heard (or about to start) ends it (`removed`) and plays the
+    /// one that took its place.
+    mutating func remove(_ ids: [ItemID], heard: Int64) -> [ItemID] {
+        let before = queue.version
+        let current = startedPlay ?? audibleSegment?.cursor ?? startRequest?.cursor
+        // The queue remembers where its current item stood; a play not yet begun needs its successor
+        // found before the removal.
+        let survivor = current.flatMap { $0 == queue.current ? nil : successor(of: $0, skipping: Set(ids)) }
+        let removed = queue.remove(ids)
+        noteQueueChange(from: before)
+        if let current, removed.contains(current.id) {
+            cut(to: survivor ?? queue.successor(of: current), endReason: .removed)
+            if startRequest == nil { updateStatus { $0.state = .idle } }
+        } else {
+            refeedIfNextChanged(heard: heard)
+        }
+        return removed
+    }
+
+    /// Empties the queue; what is playing ends (`removed`).
+    mutating func clear() {
+        let before = queue.version
+        let playing = startedPlay != nil || audibleSegment != nil || startRequest != nil
+        queue.clear()
+        noteQueueChange(from: before)
+        if playing {
+            cut(to: nil, endReason: .removed)
+            updateStatus { $0.state = .idle }
+        }
+        resumeCursor = nil
+    }
+
+    /// The first play after `cursor` whose item is not in `removed` (at most one pass around the queue).
+    private func successor(of cursor: Cursor, skipping removed: Set<ItemID>) -> Cursor? {
+        var next = queue.successor(of: cursor)
+        var steps = 0
+        while let candidate = next, removed.contains(candidate.id), steps <= queue.count {
+            next = queue.following(candidate)
+            steps += 1
+        }
+        return next.flatMap { removed.contains($0.id) ? nil : $0 }
+    }
+
+    /// The play after the current one is decoded a little ahead (up to the audio buffer). If an edit
+    /// changed what comes next, that head start is wrong: the current play is fed again from where the
+    /// listener is, so the new successor follows it (at the cost of a short re-buffer).
+    private mutating func refeedIfNextChanged(heard: Int64) {
+        guard let current = startedPlay,
+            let ahead = segments.first(where: { $0.serial == serial && !$0.announcedStart && $0.cursor != current }),
+            ahead.cursor != queue.successor(of: current),
+            let now = currentPlay(heard: heard), now.cursor == current
+        else { return }
+        cut(to: current, position: now.position, endReason: nil, continuesPlay: true)
+    }
+}

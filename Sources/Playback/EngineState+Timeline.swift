@@ -1,0 +1,179 @@
+// Timeline decisions. The decode thread reports each play it opened, failed to open, or wrote to its end
+// (and learns what to play next); the presenter reports where the listener is and which picture it showed,
+// and the state announces, in timeline order, the plays reached: exactly one start before exactly one end
+// per play (a play that failed without reaching the timeline gets only its end), and nothing of a play
+// before the previous play's end.
+import Media
+import QueueModel
+
+extension EngineState {
+    // MARK: From the decode thread
+
+    /// A play of `cursor` was opened for `serial`; false if a cut made it stale.
+    mutating func playOpened(_ segment: Segment, knownDuration: Double?) -> Bool {
+        guard segment.serial == serial else { return false }
+        segments.append(segment)
+        upcoming = nil
+        if let knownDuration { queue.setKnownDuration(segment.cursor.id, knownDuration) }
+        return true
+    }
+
+    /// The play of `cursor` could not be opened: it is recorded as a failed play at `frame` (nothing on the
+    /// timeline). Returns the play to try next, or nil (stale, the end of the queue, or every item failed).
+    mutating func openFailed(_ cursor: Cursor, serial: Int, at frame: Int64, error: String) -> Cursor? {
+        guard serial == self.serial else { return nil }
+        var segment = Segment(serial: serial, cursor: cursor, startFrame: frame, itemOffset: 0, duration: nil,
+                              showsVideo: false, continuesPlay: false)
+        segment.failure = error
+        segment.endFrame = frame
+        segments.append(segment)
+        consecutiveFailures += 1
+        return successorOrStop(after: cursor, lastError: error)
+    }
+
+    /// The play of `cursor` is written up to `endFrame` (with `failure` if reading it failed). Returns the
+    /// play to start right after it, or nil.
+    mutating func playWritten(_ cursor: Cursor, serial: Int, endFrame: Int64, failure: String?) -> Cursor? {
+        guard serial == self.serial else { return nil }
+        var wroteNothing = false
+        if let index = segments.lastIndex(where: { $0.cursor == cursor && $0.endFrame == nil }) {
+            segments[index].endFrame = endFrame
+            segments[index].failure = failure
+            wroteNothing = endFrame == segments[index].startFrame
+            // Nothing of a play is shown after its end (a read error cut it short while pictures were
+            // queued ahead); a play left with no picture to show starts by the clock, not a picture.
+            let end = Double(endFrame) / sampleRate - 1e-9
+            frames.removeAll { $0.serial == serial && $0.cursor == cursor && $0.time >= end }
+            if !frames.contains(where: { $0.serial == serial && $0.cursor == cursor }) {
+                segments[index].showsVideo = false
+            }
+            wakeWaiters = true
+        }
+        // A failed play that put nothing on the timeline counts towards the all-failed stop, as a failed
+        // open does: otherwise a queue of such items would loop forever without time passing.
+        guard let failure, wroteNothing else {
+            consecutiveFailures = 0
+            return successorOrStop(after: cursor, lastError: nil)
+        }
+        consecutiveFailures += 1
+        return successorOrStop(after: cursor, lastError: failure)
+    }
+
+    private mutating func successorOrStop(after cursor: Cursor, lastError: String?) -> Cursor? {
+        if let lastError, consecutiveFailures >= max(1, queue.count) {
+            stopError = "every item in the queue failed to play (last: \(lastError))"
+            timelineComplete = true
+            return nil
+        }
+        let next = queue.successor(of: cursor)
+        if next == nil { timelineComplete = true }
+        upcoming = next
+        return next
+    }
+
+    // MARK: From the presenter
+
+    /// The listener is at timeline frame `heard`: announce what it reached, go idle when all is heard,
+    /// report progress. `wallClock`: now, in seconds since the epoch (for itemStarted).
+    mutating func listenerReached(_ heard: Int64, wallClock: Double) {
+        announce(heard: heard, wallClock: wallClock)
+        // Played through once everything was heard and every picture shown.
+        if segments.isEmpty && timelineComplete && frames.isEmpty {
+            timelineComplete = false
+            let error = stopError
+            updateStatus {
+                $0.state = error == nil ? .idle : .stopped
+                $0.error = error
+                $0.currentID = nil
+                $0.play = 0
+                $0.duration = nil
+            }
+        }
+        reportProgress(heard: heard)
+    }
+
+    /// A picture of `cursor`'s play (of `serial`) is on screen: that play starts now if it had not, and
+    /// every play before it on the timeline is over.
+    mutating func picturePresented(serial: Int, cursor: Cursor, wallClock: Double) {
+        func index() -> Int? { segments.firstIndex { $0.serial == serial && $0.cursor == cursor && !$0.announcedEnd } }
+        guard let found = index(), !segments[found].announcedStart else { return }
+        // Announcing the ones before may remove segments, so look it up again.
+        announce(heard: segments[found].startFrame, upTo: found, closingEarlier: true, wallClock: wallClock)
+        if let again = index(), !segments[again].announcedStart { announceStart(again, wallClock: wallClock) }
+    }
+
+    /// Announces starts and ends of segments the listener has reached, in timeline order (at most up to
+    /// `limit`). With `closingEarlier` (a picture of the segment at `limit` is on screen), every segment
+    /// before `limit` is over whatever the clock says: each is started if it never was, then ended.
+    private mutating func announce(heard: Int64, upTo limit: Int? = nil, closingEarlier: Bool = false, wallClock: Double) {
+        var index = 0
+        while index < min(segments.count, limit ?? .max) {
+            let segment = segments[index]
+            guard segment.serial == serial else {
+                index += 1
+                continue
+            }
+            if !segment.announcedStart {
+                guard closingEarlier || heard >= segment.startFrame else { break }
+                if segment.failure != nil, segment.endFrame == segment.startFrame {
+                    segments[index].announcedStart = true
+                    announceEnd(index)
+                    index += 1
+                    continue
+                }
+                if !closingEarlier && segment.showsVideo && !pictureWaitIsOver(segment, heard: heard) { break }
+                announceStart(index, wallClock: wallClock)
+            }
+            guard let end = segments[index].endFrame, closingEarlier || heard >= end else { break }
+            announceEnd(index)
+            index += 1
+        }
+        segments.removeAll { $0.announcedEnd }
+    }
+
+    /// A play with pictures starts when its first picture is shown. Timed, one that shows none within half
+    /// a second (or by its end, if sooner) starts by the clock. Untimed there is no clock to wait on: the
+    /// decode thread clears `showsVideo` when a play ends with no picture left to show.
+    private func pictureWaitIsOver(_ segment: Segment, heard: Int64) -> Bool {
+        guard !untimed else { return false }
+        return heard >= min(segment.startFrame + Int64(sampleRate / 2), segment.endFrame ?? .max)
+    }
+
+    private mutating func announceStart(_ index: Int, wallClock: Double) {
+        segments[index].announcedStart = true
+        let segment = segments[index]
+        lastProgressFrame = .min
+        if !segment.continuesPlay {
+            startedPlay = segment.cursor
+            emit(.itemStarted(id: segment.cursor.id, play: segment.cursor.play, wallClock: wallClock,
+                              timeline: Double(segment.startFrame) / sampleRate))
+            let before = queue.version
+            _ = queue.begin(segment.cursor)
+            noteQueueChange(from: before)
+        }
+        updateStatus {
+            $0.currentID = segment.cursor.id
+            $0.play = segment.cursor.play
+            $0.duration = segment.duration
+        }
+    }
+
+    private mutating func announceEnd(_ index: Int) {
+        segments[index].announcedEnd = true
+        let segment = segments[index]
+        let reason: EndReason = segment.failure == nil ? .eof : .error
+        emit(.itemEnded(id: segment.cursor.id, play: segment.cursor.play, reason: reason, error: segment.failure))
+        if startedPlay == segment.cursor { startedPlay = nil }
+        let before = queue.version
+        queue.finish(segment.cursor, reason: reason, error: segment.failure)
+        noteQueueChange(from: before)
+    }
+
+    private mutating func reportProgress(heard: Int64) {
+        guard progressInterval > 0, status.state == .playing, let segment = audibleSegment else { return }
+        guard lastProgressFrame == .min || heard - lastProgressFrame >= Int64(progressInterval * sampleRate) else { return }
+        lastProgressFrame = heard
+        emit(.progress(id: segment.cursor.id, position: position(in: segment, heard: heard), duration: segment.duration,
+                       play: segment.cursor.play))
+    }
+}
