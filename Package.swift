@@ -28,9 +28,10 @@ let package = Package(
         .systemLibrary(name: "CMalloc"),
 
         .target(name: "QueueModel"),
+        .target(name: "SystemClock"),
         .target(
             name: "Playback",
-            dependencies: ["QueueModel", "Media", .product(name: "Logging", package: "swift-log"),
+            dependencies: ["QueueModel", "Media", "SystemClock", .product(name: "Logging", package: "swift-log"),
                            .product(name: "DequeModule", package: "swift-collections")]),
         .target(
             name: "Media",
@@ -39,23 +40,23 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .target(name: "AudioPulse", dependencies: ["CPulse", "Playback", .product(name: "Logging", package: "swift-log")]),
-        .target(name: "VideoSDL", dependencies: ["CSDL2", "Playback", "Media", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "VideoSDL", dependencies: ["CSDL2", "Playback", "Media", "SystemClock", .product(name: "Logging", package: "swift-log")]),
         // Control surface: wire types (no I/O) → server (socket, dispatch, events) / client → apps.
         .target(name: "QueueRPC"),
         .target(
             name: "QueueServer",
             dependencies: [
-                "QueueRPC", "QueueModel", "Playback", .product(name: "NIOCore", package: "swift-nio"),
+                "QueueRPC", "QueueModel", "Playback", "SystemClock", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.copy("queued.openrpc.json")]),
-        .target(name: "QueueClient", dependencies: ["QueueRPC"]),
+        .target(name: "QueueClient", dependencies: ["QueueRPC", "SystemClock"]),
         .executableTarget(
             name: "queuectl",
             dependencies: ["QueueClient", "QueueRPC", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(
             name: "queued",
-            dependencies: ["QueueModel", "Media", "Playback", "AudioPulse", "VideoSDL", "QueueServer", "QueueClient", "CMalloc",
+            dependencies: ["QueueModel", "Media", "Playback", "AudioPulse", "VideoSDL", "QueueServer", "QueueClient", "CMalloc", "SystemClock",
                            .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "Logging", package: "swift-log")]),
 

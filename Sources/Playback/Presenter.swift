@@ -3,6 +3,7 @@
 // dropping pictures that are already late, and tells EngineState where the listener is and which picture
 // is on screen (the state announces item started / ended, progress, the end of the queue). Owns the video
 // sink.
+import SystemClock
 import Foundation
 import Glibc
 import Media

@@ -1,7 +1,7 @@
 // A point on the monotonic clock that a blocking client call must finish by. Monotonic so that a wall
 // clock step (NTP, a user setting the date) can neither cut a wait short nor stretch it.
 
-import Glibc
+import SystemClock
 
 struct Deadline {
     /// CLOCK_MONOTONIC seconds at which the wait ends; nil waits forever.
@@ -14,11 +14,7 @@ struct Deadline {
         instant = timeout.map { Deadline.now() + max(0, $0) }
     }
 
-    static func now() -> Double {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
-    }
+    static func now() -> Double { Monotonic.now() }
 
     /// Milliseconds left for poll(2): -1 (forever) without a deadline, 0 once it has passed.
     var pollMilliseconds: Int32 {

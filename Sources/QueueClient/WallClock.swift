@@ -1,15 +1,12 @@
-// Local wall-clock time as HH:MM:SS for `queuectl watch` lines. Glibc's localtime_r instead of Foundation
-// (queuectl links no Foundation); kept apart from EventLine so that formatting stays pure.
+// Local wall-clock time as HH:MM:SS for `queuectl watch` lines (Glibc's localtime_r: the TZ rules of the
+// C library, as `date` shows them); kept apart from EventLine so that formatting stays pure.
 
 import Glibc
+import SystemClock
 
 public enum WallClock {
     /// Seconds since the Unix epoch, now.
-    public static func now() -> Double {
-        var spec = timespec()
-        clock_gettime(CLOCK_REALTIME, &spec)
-        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
-    }
+    public static func now() -> Double { Monotonic.wallClock() }
 
     /// "HH:MM:SS" in the local time zone (TZ, /etc/localtime) for a Unix time.
     public static func localTime(_ unixTime: Double) -> String {

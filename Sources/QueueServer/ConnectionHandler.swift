@@ -2,6 +2,7 @@
 // and forwards the events it subscribed to. A client that stops reading never holds up anyone: while its
 // outgoing buffer is over the high-water mark we stop reading its requests and drop its progress events;
 // past `maxPendingBytes` it is disconnected.
+import SystemClock
 import Glibc
 import NIOCore
 import Playback

@@ -1,5 +1,6 @@
 // player.* methods: transport, settings and the screenshot. Each answers with the status after the
 // change (the screenshot with a PNG, produced off the event loop).
+import SystemClock
 import Dispatch
 import Foundation
 import NIOCore

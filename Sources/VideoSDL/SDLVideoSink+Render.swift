@@ -1,6 +1,7 @@
 // Drawing and presenting, on the presenter thread only. A frame's planes go to a streaming texture as they
 // are (IYUV, NV12 or ABGR8888): SDL converts and scales; we never touch pixels here except to read back
 // for a probe or a screenshot. Pixel pointers never leave `VideoFrame.withPlanes`.
+import SystemClock
 import CSDL2
 import Glibc
 import Media
@@ -52,7 +53,7 @@ extension SDLVideoSink {
             readback = readPixels(width: output.width, height: output.height)
         }
         SDL_RenderPresent(renderer)
-        let presentedAt = monotonicNanos()
+        let presentedAt = Monotonic.nanoseconds()
         if wantsScreenshot, let readback { mailbox.answer(readback) }
         if let probe = config.probe, let readback {
             probe(PresentedPicture(
@@ -162,8 +163,3 @@ extension FitLayout.Rect {
     var sdl: SDL_Rect { SDL_Rect(x: Int32(x), y: Int32(y), w: Int32(width), h: Int32(height)) }
 }
 
-func monotonicNanos() -> UInt64 {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
-}

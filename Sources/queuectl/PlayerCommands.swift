@@ -2,6 +2,7 @@
 // TransportCommands.
 
 import ArgumentParser
+import Foundation
 import Glibc
 import QueueClient
 import QueueRPC
@@ -67,9 +68,10 @@ struct Screenshot: ParsableCommand {
     func run() throws {
         let session = try Session(options)
         let result = try session.call("player.screenshot")
-        guard let encoded = result["png"]?.stringValue, let png = Base64.decode(encoded) else {
+        guard let encoded = result["png"]?.stringValue, let data = Data(base64Encoded: encoded) else {
             throw QueuectlError("queued's screenshot answer has no valid base64 \"png\"")
         }
+        let png = [UInt8](data)
         try Screenshot.write(png, to: file)
         let summary: JSONValue = ["file": .string(file), "bytes": .int(Int64(png.count))]
         try session.show(summary) { _ in "wrote \(file) (\(png.count) bytes)" }

@@ -1,5 +1,6 @@
 // Wires outputs, engine, control socket and signals together and logs what happens. Runs on the main
 // thread, which only waits: playback lives on the engine's threads, control on the server's event loop.
+import SystemClock
 import Foundation
 import Glibc
 import Logging

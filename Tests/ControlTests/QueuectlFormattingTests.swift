@@ -1,6 +1,6 @@
 // The pure parts of QueueClient that queuectl prints with: durations and seek positions, the `ls` table,
 // the status block, `watch` lines, lenient decoding of items and statuses, socket-path precedence,
-// base64, and the expansion of `add` arguments into absolute paths.
+// and the expansion of `add` arguments into absolute paths.
 
 import Glibc
 import QueueClient
@@ -162,16 +162,6 @@ struct QueuectlFormattingTests {
         #expect(status == PlayerStatusView(state: "paused", currentId: 2, position: 1.5, play: 1, volume: 30,
                                            rate: 2, queueLoops: 0))
         #expect(PlayerStatusView(json: ["volume": 3]) == nil)
-    }
-
-    @Test func base64() {
-        #expect(Base64.decode("iVBORw0KGgo=") == [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
-        #expect(Base64.decode("aGVsbG8") == Array("hello".utf8))
-        #expect(Base64.decode("aGVs\nbG8=") == Array("hello".utf8))
-        #expect(Base64.decode("") == [])
-        #expect(Base64.decode("a") == nil)
-        #expect(Base64.decode("aGV*") == nil)
-        #expect(Base64.decode("aG==VsbG8") == nil)
     }
 
     @Test func absolutePaths() {

@@ -1,0 +1,123 @@
+// The decode thread's feeding half: pulls audio and pictures of the active play from its MediaReader and
+// feeds the audio sink (blocking only in `write`) and the picture queue, keeping pictures a little ahead
+// of the audio written; at the play's end it reports to EngineState and starts the next play right after.
+import Foundation
+import Media
+import QueueModel
+
+extension DecodeLoop {
+
+    func step() {
+        guard let item = active else { return }
+        if preparedFor != item.cursor && item.audioFrames > 0 { prepareNext(after: item) }
+        let audioTime = item.itemOffset + Double(item.itemFrames) / rate
+        if item.showsVideo && !item.videoDone && item.videoHorizon < audioTime + engine.config.videoLead {
+            let full = core.locked { $0.frames.count >= engine.config.frameQueueCapacity }
+            if !full {
+                feedVideo(item)
+                return
+            }
+            if item.audioDone {
+                core.locked { _ in core.wait(timeout: 0.005) }
+                return
+            }
+        }
+        if !item.audioDone {
+            feedAudio(item)
+            return
+        }
+        if item.videoDone || !item.showsVideo { finish(item) }
+    }
+
+    private func feedVideo(_ item: ActiveItem) {
+        do {
+            guard let frame = try item.reader.readVideo() else {
+                item.videoDone = true
+                return
+            }
+            item.videoHorizon = frame.pts + frame.duration
+            item.picturesQueued += 1
+            let timed = TimedFrame(
+                serial: item.serial, cursor: item.cursor,
+                time: Double(item.startFrame) / rate + (frame.pts - item.itemOffset) / item.rate, frame: frame)
+            core.locked { shared in
+                if shared.serial == item.serial {
+                    shared.frames.append(timed)
+                    shared.wakeWaiters = true
+                }
+            }
+        } catch {
+            fail(item, error)
+        }
+    }
+
+    private func feedAudio(_ item: ActiveItem) {
+        var chunk: [Float] = []
+        do {
+            if !item.audioSourceDone {
+                if let samples = try item.reader.readAudio() {
+                    item.itemFrames += Int64(samples.count / engine.audio.format.channels)
+                    chunk = try item.tempo?.process(samples) ?? samples
+                } else {
+                    item.audioSourceDone = true
+                    chunk = try item.tempo?.finish() ?? []
+                }
+            } else {
+                guard let silence = silenceAfterAudio(item) else {
+                    // Waiting for pictures to be decoded while the picture queue is full: sleep until the
+                    // presenter takes one (it wakes us) rather than spin.
+                    if !item.audioDone { core.locked { _ in core.wait(timeout: 0.005) } }
+                    return
+                }
+                chunk = silence
+            }
+        } catch {
+            fail(item, error)
+            return
+        }
+        guard !chunk.isEmpty else { return }
+        if engine.audio.write(chunk) {
+            item.audioFrames += Int64(chunk.count / engine.audio.format.channels)
+        }
+    }
+
+    /// Past its own audio (or with none), an item with pictures keeps the clock going with silence up to
+    /// where its pictures are decoded, and finally to the picture's end. nil when there is nothing to
+    /// write now (done, or waiting for pictures).
+    private func silenceAfterAudio(_ item: ActiveItem) -> [Float]? {
+        guard item.reader.hasVideo else {
+            item.audioDone = true
+            return nil
+        }
+        let pictureEnd = item.showsVideo && !item.videoDone ? item.videoHorizon : (item.reader.videoEnd ?? item.videoHorizon)
+        let target = Int64(((pictureEnd - item.itemOffset) * rate).rounded())
+        if item.itemFrames >= target {
+            if item.videoDone || !item.showsVideo { item.audioDone = true }
+            return nil
+        }
+        let itemCount = min(target - item.itemFrames, Int64(rate / 20))
+        item.itemFrames += itemCount
+        let count = Int((Double(itemCount) / item.rate).rounded())
+        return [Float](repeating: 0, count: count * engine.audio.format.channels)
+    }
+
+    /// A read error: the item ends where it got to, reported with reason `error`.
+    private func fail(_ item: ActiveItem, _ error: MediaError) {
+        core.logger.error("item \(item.cursor.id) failed while playing: \(error.description)")
+        item.failure = error.description
+        item.audioDone = true
+        item.videoDone = true
+    }
+
+    /// The active item is fully written: close its segment and start the next play right after it.
+    private func finish(_ item: ActiveItem) {
+        active = nil
+        let endFrame = item.startFrame + item.audioFrames
+        let next = core.locked { $0.playWritten(item.cursor, serial: item.serial, endFrame: endFrame, failure: item.failure) }
+        if let next {
+            start(next, position: 0, at: endFrame, continuesPlay: false)
+        } else if core.locked({ $0.serial == item.serial }) {
+            engine.audio.drain()
+        }
+    }
+}
