@@ -1,51 +1,12 @@
-// A QueueItem (Protocol/queued.openrpc.json, components/schemas) as the client shows it: decoded leniently from the daemon's JSON
-// so that a field added to the schema later, or a null where a number is usual, never breaks `ls`.
+// A QueueItem as the client shows it: the shared wire shape (QueueRPC.RPCQueueItem, decoded leniently so
+// that a field added to the schema later, or a null where a number is usual, never breaks `ls`), plus how
+// queuectl names it.
 
 import QueueRPC
 
-public struct QueueItemView: Sendable, Equatable {
-    public var id: Int64
-    public var uri: String
-    public var title: String?
-    /// Plays per pass; 0 = forever.
-    public var loops: Int64
-    /// Plays done this pass.
-    public var plays: Int64
-    /// Seconds, when known.
-    public var duration: Double?
-    /// The play window in the file, when set.
-    public var start: Double?
-    public var end: Double?
-    /// "auto" | "shortest" | "longest", or nil for the daemon's default.
-    public var trackEnd: String?
-    /// "queued" | "playing" | "played" | "failed" (kept as text: an unknown state is still shown).
-    public var state: String
-    public var error: String?
+public typealias QueueItemView = RPCQueueItem
 
-    public init(id: Int64, uri: String, title: String? = nil, loops: Int64 = 1, plays: Int64 = 0,
-                duration: Double? = nil, state: String = "queued", error: String? = nil) {
-        self.id = id
-        self.uri = uri
-        self.title = title
-        self.loops = loops
-        self.plays = plays
-        self.duration = duration
-        self.state = state
-        self.error = error
-    }
-
-    /// nil when `json` lacks the two fields every row needs: an integer id and a string uri.
-    public init?(json: JSONValue) {
-        guard let id = json["id"]?.intValue, let uri = json["uri"]?.stringValue else { return nil }
-        self.init(
-            id: id, uri: uri, title: json["title"]?.stringValue, loops: json["loops"]?.intValue ?? 1,
-            plays: json["plays"]?.intValue ?? 0, duration: json["duration"]?.doubleValue,
-            state: json["state"]?.stringValue ?? "queued", error: json["error"]?.stringValue)
-        start = json["start"]?.doubleValue
-        end = json["end"]?.doubleValue
-        trackEnd = json["trackEnd"]?.stringValue
-    }
-
+extension RPCQueueItem {
     /// The title when the item has a non-empty one, else the file name from the uri.
     public var displayName: String {
         if let title, !title.isEmpty { return title }

@@ -87,8 +87,13 @@ public final class ControlServer: Sendable {
 
     /// Methods the server implements (for the description check).
     public static func implementedMethods(engine: PlayerEngine) -> Set<String> {
+        Set(positionalParameters(engine: engine).keys)
+    }
+
+    /// Each implemented method's parameter names in the order positional params bind to them.
+    public static func positionalParameters(engine: PlayerEngine) -> [String: [String]] {
         Dispatcher(engine: engine, info: DaemonInfo(version: "", socket: "", audio: "", video: "", startedAt: 0), document: .null)
-            .methodNames
+            .methods.mapValues(\.params)
     }
 }
 

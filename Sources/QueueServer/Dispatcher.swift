@@ -50,8 +50,31 @@ final class Dispatcher: Sendable {
         self.engine = engine
         self.info = info
         self.document = document
-        methods = Self.queueMethods(engine).merging(Self.playerMethods(engine)) { first, _ in first }
-            .merging(Self.sessionMethods(engine: engine, info: info, document: document)) { first, _ in first }
+        methods = Self.registry([
+            Self.queueMethods(engine), Self.playerMethods(engine),
+            Self.sessionMethods(engine: engine, info: info, document: document),
+        ])
+    }
+
+    /// The groups of methods as one registry. A name registered twice is a programming error: it traps
+    /// (a merge that kept one of them would drop the other silently).
+    static func registry(_ groups: [[String: RPCMethod]]) -> [String: RPCMethod] {
+        var all: [String: RPCMethod] = [:]
+        for group in groups {
+            for (name, method) in group {
+                precondition(all[name] == nil, "JSON-RPC method \(name) is registered twice")
+                all[name] = method
+            }
+        }
+        return all
+    }
+
+    /// A dispatcher with only the given methods (transport tests bring their own).
+    init(engine: PlayerEngine, methods: [String: RPCMethod]) {
+        self.engine = engine
+        info = DaemonInfo(version: "", socket: "", audio: "", video: "", startedAt: 0)
+        document = .null
+        self.methods = methods
     }
 
     var methodNames: Set<String> { Set(methods.keys) }

@@ -13,51 +13,32 @@ public enum EventName: String, CaseIterable, Sendable {
 
 enum Wire {
     static func status(_ status: PlayerStatus) -> JSONValue {
-        .object([
-            "state": .string(status.state.rawValue),
-            "currentId": status.currentID.map { .int(Int64($0.rawValue)) } ?? .null,
-            "title": status.title.map(JSONValue.string) ?? .null,
-            "uri": status.uri.map(JSONValue.string) ?? .null,
-            "loops": status.loops.map { .int(Int64($0)) } ?? .null,
-            "position": .double(status.position),
-            "duration": status.duration.map(JSONValue.double) ?? .null,
-            "play": .int(Int64(status.play)),
-            "volume": .int(Int64(status.volume)),
-            "muted": .bool(status.muted),
-            "rate": .double(status.rate),
-            "fit": .string(status.fit.rawValue),
-            "fullscreen": .bool(status.fullscreen),
-            "queueLoops": .int(Int64(status.queueLoops)),
-            "queueVersion": .int(Int64(status.queueVersion)),
-            "error": status.error.map(JSONValue.string) ?? .null,
-            "droppedFrames": .int(Int64(status.droppedFrames)),
-        ])
+        RPCStatus(
+            state: status.state.rawValue, currentId: status.currentID.map { Int64($0.rawValue) },
+            position: status.position, duration: status.duration, play: Int64(status.play), volume: Int64(status.volume),
+            muted: status.muted, rate: status.rate, queueLoops: Int64(status.queueLoops), error: status.error,
+            title: status.title, uri: status.uri, loops: status.loops.map(Int64.init), fit: status.fit.rawValue,
+            fullscreen: status.fullscreen, queueVersion: Int64(status.queueVersion),
+            droppedFrames: Int64(status.droppedFrames)
+        ).json
     }
 
     static func item(_ entry: QueueEntry) -> JSONValue {
         let state: String
-        var error: JSONValue = .null
+        var error: String?
         switch entry.state {
         case .queued: state = "queued"
         case .playing: state = "playing"
         case .played: state = "played"
         case .failed(let message):
             state = "failed"
-            error = .string(message)
+            error = message
         }
-        return .object([
-            "id": .int(Int64(entry.id.rawValue)),
-            "uri": .string(entry.item.uri),
-            "title": entry.item.title.map(JSONValue.string) ?? .null,
-            "loops": .int(Int64(entry.item.loops)),
-            "plays": .int(Int64(entry.playsDone)),
-            "start": entry.item.start.map(JSONValue.double) ?? .null,
-            "end": entry.item.end.map(JSONValue.double) ?? .null,
-            "duration": (entry.knownDuration ?? entry.item.duration).map(JSONValue.double) ?? .null,
-            "trackEnd": entry.item.trackEnd.map { .string($0.rawValue) } ?? .null,
-            "state": .string(state),
-            "error": error,
-        ])
+        return RPCQueueItem(
+            id: Int64(entry.id.rawValue), uri: entry.item.uri, title: entry.item.title, loops: Int64(entry.item.loops),
+            plays: Int64(entry.playsDone), duration: entry.knownDuration ?? entry.item.duration, state: state, error: error,
+            start: entry.item.start, end: entry.item.end, trackEnd: entry.item.trackEnd?.rawValue
+        ).json
     }
 
     static func ids(_ ids: [ItemID]) -> JSONValue {

@@ -6,7 +6,7 @@ import Logging
 import Playback
 import QueueClient
 import QueueRPC
-import QueueServer
+@testable import QueueServer
 import Testing
 import TestSupport
 
@@ -177,5 +177,29 @@ import TestSupport
         print("description self-test: \(closing)")
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(closing.hasSuffix(" 0 failed"))
+    }
+}
+
+@Suite struct MethodRegistryTests {
+    /// Positional params bind by the order the server declares: it must be the document's order.
+    @Test func positionalParameterOrderIsTheDocumentsOrder() throws {
+        let onDisk = try JSON.parse([UInt8](Data(contentsOf: URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Protocol/queued.openrpc.json"))))
+        let engine = PlayerEngine(config: EngineConfig(), audio: NullAudioSink(mode: .untimed), video: nil, logger: Logger(label: "test")) { _ in }
+        let implemented = ControlServer.positionalParameters(engine: engine)
+        for method in onDisk["methods"]?.arrayValue ?? [] {
+            let name = method["name"]?.stringValue ?? "?"
+            let described = method["params"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
+            #expect(implemented[name] == described, "\(name): server binds \(implemented[name] ?? []), the document lists \(described)")
+        }
+        #expect(implemented.count == onDisk["methods"]?.arrayValue?.count)
+    }
+
+    @Test func registeringAMethodTwiceTraps() async {
+        await #expect(processExitsWith: .failure) {
+            let method = RPCMethod(params: []) { _, _, _ in .now(.null) }
+            _ = Dispatcher.registry([["queue.list": method], ["queue.list": method]])
+        }
     }
 }

@@ -160,8 +160,20 @@ struct QueuectlFormattingTests {
             "error": nil,
         ]))
         #expect(status == PlayerStatusView(state: "paused", currentId: 2, position: 1.5, play: 1, volume: 30,
-                                           rate: 2, queueLoops: 0))
+                                           rate: 2, queueLoops: 0, fit: "fill", fullscreen: true, queueVersion: 9))
         #expect(PlayerStatusView(json: ["volume": 3]) == nil)
+    }
+
+    /// The server encodes and the client decodes the same type: a value survives the round trip whole.
+    @Test func wireShapesRoundTrip() {
+        let status = RPCStatus(state: "playing", currentId: 8, position: 12.5, duration: 30, play: 2, volume: 80, muted: true,
+                               rate: 1.25, queueLoops: 0, error: "x", title: "Lobby", uri: "/srv/lobby.mp4", loops: 0,
+                               fit: "fill", fullscreen: true, queueVersion: 14, droppedFrames: 3)
+        #expect(RPCStatus(json: status.json) == status)
+        let item = RPCQueueItem(id: 9, uri: "/srv/a.mp4", title: "A", loops: 0, plays: 2, duration: 8, state: "failed",
+                                error: "broken", start: 1, end: 5, trackEnd: "longest")
+        #expect(RPCQueueItem(json: item.json) == item)
+        #expect(status.json.objectValue?.count == 17 && item.json.objectValue?.count == 11, "every key of the schema, always")
     }
 
     @Test func absolutePaths() {

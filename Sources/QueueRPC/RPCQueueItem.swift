@@ -1,0 +1,66 @@
+// The QueueItem shape of Protocol/queued.openrpc.json (components/schemas/QueueItem), defined once: the
+// server encodes it (`json`, every key present), clients decode it leniently (`init?(json:)`).
+
+public struct RPCQueueItem: Sendable, Equatable {
+    public var id: Int64
+    public var uri: String
+    public var title: String?
+    /// Plays per pass; 0 = forever.
+    public var loops: Int64
+    /// Plays done this pass.
+    public var plays: Int64
+    /// Seconds, when known.
+    public var duration: Double?
+    /// "queued" | "playing" | "played" | "failed" (kept as text: an unknown state is still shown).
+    public var state: String
+    public var error: String?
+    /// The play window in the file, when set.
+    public var start: Double?
+    public var end: Double?
+    /// "auto" | "shortest" | "longest", or nil for the daemon's default.
+    public var trackEnd: String?
+
+    public init(
+        id: Int64, uri: String, title: String? = nil, loops: Int64 = 1, plays: Int64 = 0, duration: Double? = nil,
+        state: String = "queued", error: String? = nil, start: Double? = nil, end: Double? = nil, trackEnd: String? = nil
+    ) {
+        self.id = id
+        self.uri = uri
+        self.title = title
+        self.loops = loops
+        self.plays = plays
+        self.duration = duration
+        self.state = state
+        self.error = error
+        self.start = start
+        self.end = end
+        self.trackEnd = trackEnd
+    }
+
+    /// nil when `json` lacks the two fields every row needs: an integer id and a string uri.
+    public init?(json: JSONValue) {
+        guard let id = json["id"]?.intValue, let uri = json["uri"]?.stringValue else { return nil }
+        self.init(
+            id: id, uri: uri, title: json["title"]?.stringValue, loops: json["loops"]?.intValue ?? 1,
+            plays: json["plays"]?.intValue ?? 0, duration: json["duration"]?.doubleValue,
+            state: json["state"]?.stringValue ?? "queued", error: json["error"]?.stringValue,
+            start: json["start"]?.doubleValue, end: json["end"]?.doubleValue, trackEnd: json["trackEnd"]?.stringValue)
+    }
+
+    /// Every key, in the document's order.
+    public var json: JSONValue {
+        .object([
+            "id": .int(id),
+            "uri": .string(uri),
+            "title": title.map(JSONValue.string) ?? .null,
+            "loops": .int(loops),
+            "plays": .int(plays),
+            "start": start.map(JSONValue.double) ?? .null,
+            "end": end.map(JSONValue.double) ?? .null,
+            "duration": duration.map(JSONValue.double) ?? .null,
+            "trackEnd": trackEnd.map(JSONValue.string) ?? .null,
+            "state": .string(state),
+            "error": error.map(JSONValue.string) ?? .null,
+        ])
+    }
+}

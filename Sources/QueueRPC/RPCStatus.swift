@@ -1,0 +1,90 @@
+// The Status shape of Protocol/queued.openrpc.json (components/schemas/Status), defined once: the server
+// encodes it (`json`, every key present), clients decode it leniently (`init?(json:)`: defaults for what a
+// daemon left out, unknown keys ignored) so that a field added later never breaks them.
+
+public struct RPCStatus: Sendable, Equatable {
+    /// "idle" | "playing" | "paused" | "stopped".
+    public var state: String
+    public var currentId: Int64?
+    public var position: Double
+    public var duration: Double?
+    /// Play number of the current item (1 = first play), 0 when none.
+    public var play: Int64
+    public var volume: Int64
+    public var muted: Bool
+    public var rate: Double
+    /// Passes through the whole queue; 0 = forever, 1 = once.
+    public var queueLoops: Int64
+    public var error: String?
+    /// The current item's title, uri and loop count (null when none; absent from daemons before 0.3).
+    public var title: String?
+    public var uri: String?
+    public var loops: Int64?
+    /// "fit" | "fill" | "stretch".
+    public var fit: String
+    public var fullscreen: Bool
+    public var queueVersion: Int64
+    public var droppedFrames: Int64
+
+    public init(
+        state: String = "idle", currentId: Int64? = nil, position: Double = 0, duration: Double? = nil,
+        play: Int64 = 0, volume: Int64 = 100, muted: Bool = false, rate: Double = 1, queueLoops: Int64 = 1,
+        error: String? = nil, title: String? = nil, uri: String? = nil, loops: Int64? = nil, fit: String = "fit",
+        fullscreen: Bool = false, queueVersion: Int64 = 0, droppedFrames: Int64 = 0
+    ) {
+        self.state = state
+        self.currentId = currentId
+        self.position = position
+        self.duration = duration
+        self.play = play
+        self.volume = volume
+        self.muted = muted
+        self.rate = rate
+        self.queueLoops = queueLoops
+        self.error = error
+        self.title = title
+        self.uri = uri
+        self.loops = loops
+        self.fit = fit
+        self.fullscreen = fullscreen
+        self.queueVersion = queueVersion
+        self.droppedFrames = droppedFrames
+    }
+
+    /// nil unless `json` is an object with a string `state` (the one field no status lacks).
+    public init?(json: JSONValue) {
+        guard let state = json["state"]?.stringValue else { return nil }
+        self.init(
+            state: state, currentId: json["currentId"]?.intValue, position: json["position"]?.doubleValue ?? 0,
+            duration: json["duration"]?.doubleValue, play: json["play"]?.intValue ?? 0,
+            volume: json["volume"]?.intValue ?? 100, muted: json["muted"]?.boolValue ?? false,
+            rate: json["rate"]?.doubleValue ?? 1, queueLoops: json["queueLoops"]?.intValue ?? 1,
+            error: json["error"]?.stringValue, title: json["title"]?.stringValue, uri: json["uri"]?.stringValue,
+            loops: json["loops"]?.intValue, fit: json["fit"]?.stringValue ?? "fit",
+            fullscreen: json["fullscreen"]?.boolValue ?? false, queueVersion: json["queueVersion"]?.intValue ?? 0,
+            droppedFrames: json["droppedFrames"]?.intValue ?? 0)
+    }
+
+    /// Every key, in the document's order.
+    public var json: JSONValue {
+        .object([
+            "state": .string(state),
+            "currentId": currentId.map(JSONValue.int) ?? .null,
+            "title": title.map(JSONValue.string) ?? .null,
+            "uri": uri.map(JSONValue.string) ?? .null,
+            "loops": loops.map(JSONValue.int) ?? .null,
+            "position": .double(position),
+            "duration": duration.map(JSONValue.double) ?? .null,
+            "play": .int(play),
+            "volume": .int(volume),
+            "muted": .bool(muted),
+            "rate": .double(rate),
+            "fit": .string(fit),
+            "fullscreen": .bool(fullscreen),
+            "queueLoops": .int(queueLoops),
+            "queueVersion": .int(queueVersion),
+            "error": error.map(JSONValue.string) ?? .null,
+            "droppedFrames": .int(droppedFrames),
+        ])
+    }
+}
