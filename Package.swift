@@ -51,9 +51,13 @@ let package = Package(
             ],
             resources: [.copy("queued.openrpc.json")]),
         .target(name: "QueueClient", dependencies: ["QueueRPC", "SystemClock"]),
+        // What queuectl shows and parses (status block, tables, event lines, --format, playlists, seek and
+        // path arguments): kept out of the client library, which is only the client.
+        .target(name: "QueuectlPresentation", dependencies: ["QueueRPC", "SystemClock"]),
         .executableTarget(
             name: "queuectl",
-            dependencies: ["QueueClient", "QueueRPC", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: ["QueueClient", "QueuectlPresentation", "QueueRPC",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(
             name: "queued",
             dependencies: ["QueueModel", "Media", "Playback", "AudioPulse", "VideoSDL", "QueueServer", "QueueClient", "CMalloc", "SystemClock",
@@ -66,7 +70,7 @@ let package = Package(
         .testTarget(
             name: "ControlTests",
             dependencies: [
-                "QueueServer", "QueueClient", "QueueRPC", "Playback", "QueueModel", "TestSupport",
+                "QueueServer", "QueueClient", "QueuectlPresentation", "QueueRPC", "Playback", "QueueModel", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
             ]),

@@ -9,6 +9,7 @@
 
 import ArgumentParser
 import QueueClient
+import QueuectlPresentation
 
 enum ExitStatus: Int32 {
     case ok = 0

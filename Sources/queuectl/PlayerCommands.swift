@@ -5,6 +5,7 @@ import ArgumentParser
 import Foundation
 import Glibc
 import QueueClient
+import QueuectlPresentation
 import QueueRPC
 
 struct Status: ParsableCommand {

@@ -3,6 +3,7 @@
 
 import ArgumentParser
 import QueueClient
+import QueuectlPresentation
 import QueueRPC
 
 struct Remove: ParsableCommand {

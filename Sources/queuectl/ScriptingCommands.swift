@@ -5,6 +5,7 @@
 import ArgumentParser
 import Foundation
 import QueueClient
+import QueuectlPresentation
 import QueueRPC
 
 struct Current: ParsableCommand {

@@ -4,6 +4,7 @@
 
 import Glibc
 import QueueClient
+import QueuectlPresentation
 import QueueRPC
 
 struct Session {

@@ -4,6 +4,7 @@
 
 import ArgumentParser
 import QueueClient
+import QueuectlPresentation
 import QueueRPC
 
 /// A subcommand that is exactly one Status-returning call without parameters.

@@ -4,6 +4,7 @@
 
 import ArgumentParser
 import QueueClient
+import QueuectlPresentation
 import QueueRPC
 
 struct Watch: ParsableCommand {

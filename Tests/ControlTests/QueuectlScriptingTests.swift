@@ -2,6 +2,7 @@
 // and `save` → `add` against the real daemon.
 import Foundation
 import QueueClient
+import QueuectlPresentation
 import QueueRPC
 import Testing
 import TestSupport
