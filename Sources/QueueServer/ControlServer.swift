@@ -62,7 +62,7 @@ public final class ControlServer: Sendable {
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.backlog, value: 64)
             .childChannelOption(ChannelOptions.autoRead, value: false)  // until the peer is checked
-            .childChannelOption(ChannelOptions.writeBufferWaterMark, value: .init(low: 256 << 10, high: 1 << 20))
+            .childChannelOption(ChannelOptions.writeBufferWaterMark, value: Self.writeBufferWaterMark)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineFrameDecoder(limit: limits.lineLimit)))
@@ -86,6 +86,10 @@ public final class ControlServer: Sendable {
     }
 
     /// Methods the server implements (for the description check).
+    /// Past `high` unsent bytes a connection is no longer read (the client only blocks itself); under
+    /// `low` it is read again.
+    static let writeBufferWaterMark = WriteBufferWaterMark(low: 256 << 10, high: 1 << 20)
+
     public static func implementedMethods(engine: PlayerEngine) -> Set<String> {
         Set(positionalParameters(engine: engine).keys)
     }
