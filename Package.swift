@@ -20,8 +20,12 @@ let package = Package(
         // C boundary: modulemap + shim header only.
         .systemLibrary(
             name: "CFFmpeg", pkgConfig: "libavformat",
-            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswresample-dev",
-                              "libswscale-dev", "libavfilter-dev"])]),
+            providers: [
+                .apt([
+                    "libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswresample-dev",
+                    "libswscale-dev", "libavfilter-dev",
+                ])
+            ]),
         .systemLibrary(name: "CSDL2", providers: [.apt(["libsdl2-dev"])]),
         .target(name: "CFFmpegLog", dependencies: ["CFFmpeg"], linkerSettings: [.linkedLibrary("avutil")]),
         .systemLibrary(name: "CPulse", providers: [.apt(["libpulse-dev"])]),
@@ -31,16 +35,23 @@ let package = Package(
         .target(name: "SystemClock"),
         .target(
             name: "Playback",
-            dependencies: ["QueueModel", "Media", "SystemClock", .product(name: "Logging", package: "swift-log"),
-                           .product(name: "DequeModule", package: "swift-collections")]),
+            dependencies: [
+                "QueueModel", "Media", "SystemClock", .product(name: "Logging", package: "swift-log"),
+                .product(name: "DequeModule", package: "swift-collections"),
+            ]),
         .target(
             name: "Media",
             dependencies: [
                 "CFFmpeg", "CFFmpegLog", .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
-        .target(name: "AudioPulse", dependencies: ["CPulse", "Playback", .product(name: "Logging", package: "swift-log")]),
-        .target(name: "VideoSDL", dependencies: ["CSDL2", "Playback", "Media", "SystemClock", .product(name: "Logging", package: "swift-log")]),
+        .target(
+            name: "AudioPulse", dependencies: ["CPulse", "Playback", .product(name: "Logging", package: "swift-log")]),
+        .target(
+            name: "VideoSDL",
+            dependencies: [
+                "CSDL2", "Playback", "Media", "SystemClock", .product(name: "Logging", package: "swift-log"),
+            ]),
         // Control surface: wire types (no I/O) → server (socket, dispatch, events) / client → apps.
         .target(name: "QueueRPC"),
         .target(
@@ -56,13 +67,18 @@ let package = Package(
         .target(name: "QueuectlPresentation", dependencies: ["QueueRPC", "SystemClock"]),
         .executableTarget(
             name: "queuectl",
-            dependencies: ["QueueClient", "QueuectlPresentation", "QueueRPC",
-                           .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: [
+                "QueueClient", "QueuectlPresentation", "QueueRPC",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
         .executableTarget(
             name: "queued",
-            dependencies: ["QueueModel", "Media", "Playback", "AudioPulse", "VideoSDL", "QueueServer", "QueueClient", "CMalloc", "SystemClock",
-                           .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                           .product(name: "Logging", package: "swift-log")]),
+            dependencies: [
+                "QueueModel", "Media", "Playback", "AudioPulse", "VideoSDL", "QueueServer", "QueueClient", "CMalloc",
+                "SystemClock",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
 
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "QueueModelTests", dependencies: ["QueueModel"]),
@@ -70,7 +86,8 @@ let package = Package(
         .testTarget(
             name: "ControlTests",
             dependencies: [
-                "QueueServer", "QueueClient", "QueuectlPresentation", "QueueRPC", "Playback", "QueueModel", "TestSupport",
+                "QueueServer", "QueueClient", "QueuectlPresentation", "QueueRPC", "Playback", "QueueModel",
+                "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
             ]),

@@ -72,9 +72,11 @@ extension PulseAudioSink {
         if let stream, connection.isReadyLocked, pa_stream_get_state(stream) == PA_STREAM_READY { return true }
         if !failureLogged {
             failureLogged = true
-            logger.error("PulseAudio stream failed", metadata: [
-                "server": "\(connection.server ?? "default")", "error": "\(connection.errorText())",
-            ])
+            logger.error(
+                "PulseAudio stream failed",
+                metadata: [
+                    "server": "\(connection.server ?? "default")", "error": "\(connection.errorText())",
+                ])
         }
         return false
     }
@@ -114,12 +116,13 @@ extension PulseAudioSink {
     /// The heard position: the stream's interpolated, latency-corrected clock on our timeline, but never
     /// ahead of what the server's last timing report allows (see ServerClock). Held while paused.
     func playedLocked() -> Int64 {
-        guard !paused, !flushing, !flushRequested, !closed, let stream, pa_stream_get_state(stream) == PA_STREAM_READY else {
+        guard !paused, !flushing, !flushRequested, !closed, let stream, pa_stream_get_state(stream) == PA_STREAM_READY
+        else {
             return timeline.played
         }
         var usec: pa_usec_t = 0
         guard pa_stream_get_time(stream, &usec) == 0, let bound = clock.estimate(at: pa_rtclock_now()),
-              let smoothed = OutputTimeline.frames(usec: usec, sampleRate: format.sampleRate)
+            let smoothed = OutputTimeline.frames(usec: usec, sampleRate: format.sampleRate)
         else {
             return timeline.played
         }
@@ -147,7 +150,8 @@ extension PulseAudioSink {
         result.ringFrames = ring.count / channels
         result.writtenFrames = timeline.written
         result.playedFrames = playedLocked()
-        result.estimatedLatency = Double(timeline.written - Int64(result.ringFrames) - result.playedFrames)
+        result.estimatedLatency =
+            Double(timeline.written - Int64(result.ringFrames) - result.playedFrames)
             / Double(format.sampleRate)
         guard let stream, pa_stream_get_state(stream) == PA_STREAM_READY else { return result }
         var usec: pa_usec_t = 0

@@ -137,7 +137,8 @@ public final class PulseAudioSink: AudioSink, @unchecked Sendable {
             if let operation = pa_stream_cork(stream, paused ? 1 : 0, nil, nil) {
                 pa_operation_unref(operation)
             } else {
-                logger.warning("PulseAudio cork failed", metadata: ["paused": "\(paused)", "error": "\(connection.errorText())"])
+                logger.warning(
+                    "PulseAudio cork failed", metadata: ["paused": "\(paused)", "error": "\(connection.errorText())"])
             }
         }
     }
@@ -189,11 +190,12 @@ public final class PulseAudioSink: AudioSink, @unchecked Sendable {
                 pa_stream_update_timing_info(stream, callback, userdata)
             }
             guard updated == .succeeded, usableLocked(), let stream = self.stream,
-                  let info = pa_stream_get_timing_info(stream), info.pointee.write_index_corrupt == 0
+                let info = pa_stream_get_timing_info(stream), info.pointee.write_index_corrupt == 0
             else {
                 if !closed {
-                    logger.warning("PulseAudio timing update after flush failed; positions may be off",
-                                   metadata: ["outcome": "\(updated)"])
+                    logger.warning(
+                        "PulseAudio timing update after flush failed; positions may be off",
+                        metadata: ["outcome": "\(updated)"])
                 }
                 return
             }

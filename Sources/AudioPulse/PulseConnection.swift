@@ -36,7 +36,8 @@ final class PulseConnection: @unchecked Sendable {
             return pa_context_get_state(context)
         }
         guard state == PA_CONTEXT_READY else {
-            let reason = PulseConnection.isPending(state)
+            let reason =
+                PulseConnection.isPending(state)
                 ? "no answer within \(timeout) s" : withLock { errorText(context) }
             throw PulseError(stage: .connect, server: server, reason: reason)
         }
@@ -79,8 +80,9 @@ final class PulseConnection: @unchecked Sendable {
         if done() { return true }
         var timer: OpaquePointer?
         if let deadline, let context {
-            timer = pa_context_rttime_new(context, deadline, PulseConnection.signalOnTimer,
-                                          UnsafeMutableRawPointer(mainloop))
+            timer = pa_context_rttime_new(
+                context, deadline, PulseConnection.signalOnTimer,
+                UnsafeMutableRawPointer(mainloop))
         }
         defer {
             if let timer { pa_threaded_mainloop_get_api(mainloop).pointee.time_free(timer) }

@@ -17,8 +17,10 @@ struct ServerClock {
     }
 
     /// A fresh timing info arrived at `now`; it was current `transportUsec` earlier.
-    mutating func update(readIndexFrames: Int64, sinkLatencyUsec: UInt64, transportUsec: UInt64, playing: Bool,
-                         now: UInt64) {
+    mutating func update(
+        readIndexFrames: Int64, sinkLatencyUsec: UInt64, transportUsec: UInt64, playing: Bool,
+        now: UInt64
+    ) {
         anchorFrames = Double(readIndexFrames) - Double(sinkLatencyUsec) * Double(sampleRate) / 1e6
         anchorTime = now - min(now, transportUsec)
         running = playing

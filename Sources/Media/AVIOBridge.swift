@@ -43,22 +43,24 @@ final class AVIOBridge {
 
     var lastError: MediaError? { state.takeUnretainedValue().lastError }
 
-    private static let readPacket: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?, Int32) -> Int32 = {
-        opaque, buffer, size in
-        guard let opaque, let buffer else { return qd_averror(EINVAL) }
-        let state = Unmanaged<State>.fromOpaque(opaque).takeUnretainedValue()
-        do throws(MediaError) {
-            let count = try state.source.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: Int(size)))
-            if count == 0 { return qd_averror_eof() }
-            state.position += Int64(count)
-            return Int32(count)
-        } catch {
-            state.lastError = error
-            return error.code < 0 ? error.code : qd_averror(EIO)
+    private static let readPacket:
+        @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?, Int32) -> Int32 = {
+            opaque, buffer, size in
+            guard let opaque, let buffer else { return qd_averror(EINVAL) }
+            let state = Unmanaged<State>.fromOpaque(opaque).takeUnretainedValue()
+            do throws(MediaError) {
+                let count = try state.source.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: Int(size)))
+                if count == 0 { return qd_averror_eof() }
+                state.position += Int64(count)
+                return Int32(count)
+            } catch {
+                state.lastError = error
+                return error.code < 0 ? error.code : qd_averror(EIO)
+            }
         }
-    }
 
-    private static let seek: @convention(c) (UnsafeMutableRawPointer?, Int64, Int32) -> Int64 = { opaque, offset, whence in
+    private static let seek: @convention(c) (UnsafeMutableRawPointer?, Int64, Int32) -> Int64 = {
+        opaque, offset, whence in
         guard let opaque else { return Int64(qd_averror(EINVAL)) }
         let state = Unmanaged<State>.fromOpaque(opaque).takeUnretainedValue()
         let mode = whence & ~Int32(AVSEEK_FORCE)

@@ -35,7 +35,8 @@ public final class AudioTempo {
         var layoutName = [CChar](repeating: 0, count: 64)
         av_channel_layout_describe(&layout, &layoutName, layoutName.count)
         let layoutText = String(cString: layoutName)
-        let sourceArgs = "time_base=1/\(sampleRate):sample_rate=\(sampleRate):sample_fmt=flt:channel_layout=\(layoutText)"
+        let sourceArgs =
+            "time_base=1/\(sampleRate):sample_rate=\(sampleRate):sample_fmt=flt:channel_layout=\(layoutText)"
         source = try Self.filter(graph, "abuffer", "in", sourceArgs)
         let tempo = try Self.filter(graph, "atempo", "tempo", "tempo=\(rate)")
         let format = try Self.filter(graph, "aformat", "format", "sample_fmts=flt:channel_layouts=\(layoutText)")
@@ -56,7 +57,8 @@ public final class AudioTempo {
         _ graph: UnsafeMutablePointer<AVFilterGraph>, _ name: String, _ label: String, _ args: String?
     ) throws(MediaError) -> UnsafeMutablePointer<AVFilterContext>? {
         var context: UnsafeMutablePointer<AVFilterContext>?
-        try check(avfilter_graph_create_filter(&context, avfilter_get_by_name(name), label, args, nil, graph), "set rate")
+        try check(
+            avfilter_graph_create_filter(&context, avfilter_get_by_name(name), label, args, nil, graph), "set rate")
         return context
     }
 

@@ -90,7 +90,9 @@ final class Decoder {
 
     /// A frame's presentation time in seconds, when it has one.
     func seconds(of frame: UnsafeMutablePointer<AVFrame>) -> Double? {
-        let pts = frame.pointee.best_effort_timestamp != AVCodes.noPTS ? frame.pointee.best_effort_timestamp : frame.pointee.pts
+        let pts =
+            frame.pointee.best_effort_timestamp != AVCodes.noPTS
+            ? frame.pointee.best_effort_timestamp : frame.pointee.pts
         return pts == AVCodes.noPTS ? nil : Double(pts) * av_q2d(timeBase)
     }
 }

@@ -73,7 +73,8 @@ extension MediaReader {
                     throw track.input.decoder.nothingDecoded("the audio track yielded no sample").at(path)
                 }
                 track.decoderFinished = true
-                try checkComplete(reachedTime: track.startAt + Double(track.emitted) / rate, declaredEnd: timing.audioEnd)
+                try checkComplete(
+                    reachedTime: track.startAt + Double(track.emitted) / rate, declaredEnd: timing.audioEnd)
                 samples = try track.converter.drain()
             }
             var count = samples.count / channels

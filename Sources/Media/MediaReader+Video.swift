@@ -46,9 +46,12 @@ extension MediaReader {
         while true {
             switch try track.input.decoder.receive() {
             case .frame(let frame):
-                let duration = frame.pointee.pkt_duration > 0
+                let duration =
+                    frame.pointee.pkt_duration > 0
                     ? Double(frame.pointee.pkt_duration) * av_q2d(track.input.decoder.timeBase) : track.frameDuration
-                let time = track.input.decoder.seconds(of: frame).map { $0 - origin } ?? ((track.lastTime ?? -track.frameDuration) + track.frameDuration)
+                let time =
+                    track.input.decoder.seconds(of: frame).map { $0 - origin }
+                    ?? ((track.lastTime ?? -track.frameDuration) + track.frameDuration)
                 track.lastTime = time
                 if let end = timing.end, time >= end - 1e-6 {
                     return finish(track)
@@ -72,7 +75,8 @@ extension MediaReader {
                         isStill ? "the image could not be decoded" : "the video track yielded no picture"
                     ).at(path)
                 }
-                try checkComplete(reachedTime: (track.lastTime ?? 0) + track.frameDuration, declaredEnd: timing.videoEnd)
+                try checkComplete(
+                    reachedTime: (track.lastTime ?? 0) + track.frameDuration, declaredEnd: timing.videoEnd)
                 return finish(track)
             }
         }

@@ -59,7 +59,8 @@ public final class MediaReader {
             let undecodable = demuxer.hasStream(AVMEDIA_TYPE_AUDIO) || demuxer.hasStream(AVMEDIA_TYPE_VIDEO)
             throw MediaError(
                 operation: "open", path: path,
-                message: undecodable ? "unsupported codec: no decoder for its audio or video" : "no audio or video stream")
+                message: undecodable
+                    ? "unsupported codec: no decoder for its audio or video" : "no audio or video stream")
         }
         hasAudio = audioStream != nil
         hasVideo = videoStream != nil
@@ -101,12 +102,16 @@ public final class MediaReader {
 
         if let audioStream {
             audio = try AudioTrack(
-                input: TrackInput(index: audioStream.index, decoder: Decoder(stream: demuxer.stream(audioStream.index), codec: audioStream.codec, path: path)),
+                input: TrackInput(
+                    index: audioStream.index,
+                    decoder: Decoder(stream: demuxer.stream(audioStream.index), codec: audioStream.codec, path: path)),
                 converter: AudioConverter(outputRate: options.sampleRate, outputChannels: options.channels))
         }
         if let videoStream, options.decodeVideo {
             video = try VideoTrack(
-                input: TrackInput(index: videoStream.index, decoder: Decoder(stream: demuxer.stream(videoStream.index), codec: videoStream.codec, path: path)),
+                input: TrackInput(
+                    index: videoStream.index,
+                    decoder: Decoder(stream: demuxer.stream(videoStream.index), codec: videoStream.codec, path: path)),
                 frameDuration: 1 / rate)
         }
         if let start = options.start, start > 0 {
@@ -163,7 +168,9 @@ public final class MediaReader {
         if reachedTime < windowEnd - 0.25 {
             throw MediaError(
                 operation: "read", path: path,
-                message: "the file ends at \(formatted(reachedTime)) s of its declared \(formatted(declaredEnd)) s (truncated?)")
+                message:
+                    "the file ends at \(formatted(reachedTime)) s of its declared \(formatted(declaredEnd)) s (truncated?)"
+            )
         }
     }
 

@@ -9,7 +9,9 @@ final class VideoConverter {
     deinit { sws_freeContext(sws) }
 
     /// Takes the frame's references (leaving `frame` empty) and returns an owned VideoFrame.
-    func makeFrame(from frame: UnsafeMutablePointer<AVFrame>, pts: Double, duration: Double) throws(MediaError) -> VideoFrame {
+    func makeFrame(
+        from frame: UnsafeMutablePointer<AVFrame>, pts: Double, duration: Double
+    ) throws(MediaError) -> VideoFrame {
         let passThrough: PixelLayout?
         switch AVPixelFormat(frame.pointee.format) {
         case AV_PIX_FMT_YUV420P, AV_PIX_FMT_YUVJ420P: passThrough = .yuv420p
@@ -29,7 +31,10 @@ final class VideoConverter {
             try check(av_frame_get_buffer(owned, 0), "convert picture")
             try configure(for: frame)
             let source = UnsafeRawPointer(frame.planePointers).assumingMemoryBound(to: UnsafePointer<UInt8>?.self)
-            try check(sws_scale(sws, source, frame.planeStrides, 0, frame.pointee.height, owned.planePointers, owned.planeStrides), "convert picture")
+            try check(
+                sws_scale(
+                    sws, source, frame.planeStrides, 0, frame.pointee.height, owned.planePointers, owned.planeStrides),
+                "convert picture")
         } catch {
             var optional: UnsafeMutablePointer<AVFrame>? = owned
             av_frame_free(&optional)
@@ -39,7 +44,9 @@ final class VideoConverter {
     }
 
     private func configure(for frame: UnsafeMutablePointer<AVFrame>) throws(MediaError) {
-        if let key, key.width == frame.pointee.width, key.height == frame.pointee.height, key.format == frame.pointee.format {
+        if let key, key.width == frame.pointee.width, key.height == frame.pointee.height,
+            key.format == frame.pointee.format
+        {
             return
         }
         // Forget the old key with the old context: a failed rebuild must not leave a key that matches

@@ -89,7 +89,8 @@ extension DecodeLoop {
             item.audioDone = true
             return nil
         }
-        let pictureEnd = item.showsVideo && !item.videoDone ? item.videoHorizon : (item.reader.videoEnd ?? item.videoHorizon)
+        let pictureEnd =
+            item.showsVideo && !item.videoDone ? item.videoHorizon : (item.reader.videoEnd ?? item.videoHorizon)
         let target = Int64(((pictureEnd - item.itemOffset) * rate).rounded())
         if item.itemFrames >= target {
             if item.videoDone || !item.showsVideo { item.audioDone = true }
@@ -113,7 +114,9 @@ extension DecodeLoop {
     private func finish(_ item: ActiveItem) {
         active = nil
         let endFrame = item.startFrame + item.audioFrames
-        let next = core.locked { $0.playWritten(item.cursor, serial: item.serial, endFrame: endFrame, failure: item.failure) }
+        let next = core.locked {
+            $0.playWritten(item.cursor, serial: item.serial, endFrame: endFrame, failure: item.failure)
+        }
         if let next {
             start(next, position: 0, at: endFrame, continuesPlay: false)
         } else if core.locked({ $0.serial == item.serial }) {

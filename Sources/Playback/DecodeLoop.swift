@@ -58,7 +58,9 @@ final class DecodeLoop: @unchecked Sendable {
         active = nil
         // The cut flushed already; flush again here in case this thread wrote stale audio after it.
         engine.audio.flush()
-        start(request.cursor, position: request.position, at: engine.audio.writtenFrames(), continuesPlay: request.continuesPlay)
+        start(
+            request.cursor, position: request.position, at: engine.audio.writtenFrames(),
+            continuesPlay: request.continuesPlay)
         core.locked { shared in
             if shared.startRequest?.serial == request.serial { shared.startRequest = nil }
         }
@@ -71,17 +73,20 @@ final class DecodeLoop: @unchecked Sendable {
         var cursor = first
         var position = position
         while true {
-            guard let (item, speed, repeats) = core.locked({ shared -> (MediaItem, Double, Bool)? in
-                guard shared.serial == serial, let item = shared.queue.entry(cursor.id)?.item else { return nil }
-                return (item, shared.status.rate, shared.queue.successor(of: cursor)?.id == cursor.id)
-            }) else { return }
+            guard
+                let (item, speed, repeats) = core.locked({ shared -> (MediaItem, Double, Bool)? in
+                    guard shared.serial == serial, let item = shared.queue.entry(cursor.id)?.item else { return nil }
+                    return (item, shared.status.rate, shared.queue.successor(of: cursor)?.id == cursor.id)
+                })
+            else { return }
             let opened = open(cursor, item: item, position: position, repeats: repeats)
             switch opened {
             case .success(let reader):
                 let showsVideo = engine.video != nil && reader.hasVideo
                 var tempo: AudioTempo?
                 if speed != 1 && reader.hasAudio {
-                    tempo = try? AudioTempo(rate: speed, sampleRate: engine.audio.format.sampleRate, channels: engine.audio.format.channels)
+                    tempo = try? AudioTempo(
+                        rate: speed, sampleRate: engine.audio.format.sampleRate, channels: engine.audio.format.channels)
                 }
                 var segment = Segment(
                     serial: serial, cursor: cursor, startFrame: startFrame, itemOffset: position,
@@ -97,7 +102,9 @@ final class DecodeLoop: @unchecked Sendable {
             case .failure(let error):
                 core.logger.error("item \(cursor.id) failed: \(error.description)")
                 let serial = self.serial
-                let next = core.locked { $0.openFailed(cursor, serial: serial, at: startFrame, error: error.description) }
+                let next = core.locked {
+                    $0.openFailed(cursor, serial: serial, at: startFrame, error: error.description)
+                }
                 guard let next else { return }
                 cursor = next
                 position = 0
@@ -105,7 +112,9 @@ final class DecodeLoop: @unchecked Sendable {
         }
     }
 
-    private func open(_ cursor: Cursor, item: MediaItem, position: Double, repeats: Bool) -> Result<MediaReader, MediaError> {
+    private func open(
+        _ cursor: Cursor, item: MediaItem, position: Double, repeats: Bool
+    ) -> Result<MediaReader, MediaError> {
         if position == 0, let opened = prefetcher.take(cursor, item: item) { return opened }
         return Self.openReader(item, position: position, repeats: repeats, engine: engine)
     }
@@ -147,10 +156,14 @@ final class DecodeLoop: @unchecked Sendable {
     /// Opens the item that follows the active one while the active one plays.
     func prepareNext(after item: ActiveItem) {
         preparedFor = item.cursor
-        guard let (next, entry, repeats) = core.locked({ shared -> (Cursor, MediaItem, Bool)? in
-            guard let next = shared.queue.successor(of: item.cursor), let entry = shared.queue.entry(next.id) else { return nil }
-            return (next, entry.item, shared.queue.successor(of: next)?.id == next.id)
-        }) else { return }
+        guard
+            let (next, entry, repeats) = core.locked({ shared -> (Cursor, MediaItem, Bool)? in
+                guard let next = shared.queue.successor(of: item.cursor), let entry = shared.queue.entry(next.id) else {
+                    return nil
+                }
+                return (next, entry.item, shared.queue.successor(of: next)?.id == next.id)
+            })
+        else { return }
         let engine = self.engine
         prefetcher.request(next, item: entry) {
             Prefetcher.Opened(Self.openReader(entry, position: 0, repeats: repeats, engine: engine))

@@ -22,8 +22,9 @@ extension EngineState {
     /// timeline). Returns the play to try next, or nil (stale, the end of the queue, or every item failed).
     mutating func openFailed(_ cursor: Cursor, serial: Int, at frame: Int64, error: String) -> Cursor? {
         guard serial == self.serial else { return nil }
-        var segment = Segment(serial: serial, cursor: cursor, startFrame: frame, itemOffset: 0, duration: nil,
-                              showsVideo: false, continuesPlay: false)
+        var segment = Segment(
+            serial: serial, cursor: cursor, startFrame: frame, itemOffset: 0, duration: nil,
+            showsVideo: false, continuesPlay: false)
         segment.failure = error
         segment.endFrame = frame
         segments.append(segment)
@@ -105,7 +106,9 @@ extension EngineState {
     /// Announces starts and ends of segments the listener has reached, in timeline order (at most up to
     /// `limit`). With `closingEarlier` (a picture of the segment at `limit` is on screen), every segment
     /// before `limit` is over whatever the clock says: each is started if it never was, then ended.
-    private mutating func announce(heard: Int64, upTo limit: Int? = nil, closingEarlier: Bool = false, wallClock: Double) {
+    private mutating func announce(
+        heard: Int64, upTo limit: Int? = nil, closingEarlier: Bool = false, wallClock: Double
+    ) {
         var index = 0
         while index < min(segments.count, limit ?? .max) {
             let segment = segments[index]
@@ -145,8 +148,10 @@ extension EngineState {
         lastProgressFrame = .min
         if !segment.continuesPlay {
             startedPlay = segment.cursor
-            emit(.itemStarted(id: segment.cursor.id, play: segment.cursor.play, wallClock: wallClock,
-                              timeline: Double(segment.startFrame) / sampleRate))
+            emit(
+                .itemStarted(
+                    id: segment.cursor.id, play: segment.cursor.play, wallClock: wallClock,
+                    timeline: Double(segment.startFrame) / sampleRate))
             let before = queue.version
             _ = queue.begin(segment.cursor)
             noteQueueChange(from: before)
@@ -171,9 +176,13 @@ extension EngineState {
 
     private mutating func reportProgress(heard: Int64) {
         guard progressInterval > 0, status.state == .playing, let segment = audibleSegment else { return }
-        guard lastProgressFrame == .min || heard - lastProgressFrame >= Int64(progressInterval * sampleRate) else { return }
+        guard lastProgressFrame == .min || heard - lastProgressFrame >= Int64(progressInterval * sampleRate) else {
+            return
+        }
         lastProgressFrame = heard
-        emit(.progress(id: segment.cursor.id, position: position(in: segment, heard: heard), duration: segment.duration,
-                       play: segment.cursor.play))
+        emit(
+            .progress(
+                id: segment.cursor.id, position: position(in: segment, heard: heard), duration: segment.duration,
+                play: segment.cursor.play))
     }
 }

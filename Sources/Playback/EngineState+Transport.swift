@@ -130,7 +130,9 @@ extension EngineState {
         // Only a play that was announced started goes on without a new start (a seek before its first
         // picture still owes its itemStarted).
         let continues = continuesPlay && target != nil && target == startedPlay
-        startRequest = target.map { StartRequest(serial: serial, cursor: $0, position: position, continuesPlay: continues) }
+        startRequest = target.map {
+            StartRequest(serial: serial, cursor: $0, position: position, continuesPlay: continues)
+        }
         // Drops what is queued and wakes a decode thread blocked in write; it completes the flush before
         // it writes the new start.
         actions.append(.requestAudioFlush)

@@ -121,15 +121,20 @@ struct EngineState {
     /// Seconds into the segment's item when the listener is at timeline frame `heard`.
     func position(in segment: Segment, heard: Int64) -> Double {
         let end = segment.endFrame ?? Int64.max
-        return segment.itemOffset + Double(min(max(heard, segment.startFrame), end) - segment.startFrame) / sampleRate * segment.rate
+        return segment.itemOffset + Double(min(max(heard, segment.startFrame), end) - segment.startFrame) / sampleRate
+            * segment.rate
     }
 
     /// The play commands act on, with its position: the one heard now, else the one about to start
     /// (right after a cut, before its first sound or picture).
     func currentPlay(heard: Int64) -> (cursor: Cursor, position: Double, duration: Double?)? {
-        if let segment = audibleSegment { return (segment.cursor, position(in: segment, heard: heard), segment.duration) }
+        if let segment = audibleSegment {
+            return (segment.cursor, position(in: segment, heard: heard), segment.duration)
+        }
         // Not a play that failed without reaching the timeline: that one is only about to be reported.
-        if let segment = segments.first(where: { $0.serial == serial && !($0.failure != nil && $0.endFrame == $0.startFrame) }) {
+        if let segment = segments.first(where: {
+            $0.serial == serial && !($0.failure != nil && $0.endFrame == $0.startFrame)
+        }) {
             return (segment.cursor, segment.itemOffset, segment.duration)
         }
         if let request = startRequest { return (request.cursor, request.position, nil) }

@@ -1,13 +1,13 @@
+import Foundation
+import Glibc
+import Media
+import QueueModel
 // The presenter thread: the video sink's one thread (SDL wants all its calls on one thread). It shows
 // each queued picture when the master clock (the audio sink's heard position) reaches its time,
 // dropping pictures that are already late, and tells EngineState where the listener is and which picture
 // is on screen (the state announces item started / ended, progress, the end of the queue). Owns the video
 // sink.
 import SystemClock
-import Foundation
-import Glibc
-import Media
-import QueueModel
 
 final class Presenter: @unchecked Sendable {
     private let engine: PlayerEngine
@@ -112,7 +112,9 @@ final class Presenter: @unchecked Sendable {
     private func present(_ timed: TimedFrame) {
         engine.video?.show(timed.frame)
         showingBlack = false
-        core.locked { $0.picturePresented(serial: timed.serial, cursor: timed.cursor, wallClock: Monotonic.wallClock()) }
+        core.locked {
+            $0.picturePresented(serial: timed.serial, cursor: timed.cursor, wallClock: Monotonic.wallClock())
+        }
         engine.config.onFramePresented?(
             PresentedFrame(
                 id: timed.cursor.id, play: timed.cursor.play, timeline: timed.time,

@@ -31,7 +31,8 @@ public final class QueueClient {
         nextID += 1
         let deadline = Deadline(timeout: timeout)
         do {
-            try socket.send(RPCEncode.line(RPCEncode.request(method: method, params: params, id: id)), deadline: deadline)
+            try socket.send(
+                RPCEncode.line(RPCEncode.request(method: method, params: params, id: id)), deadline: deadline)
         } catch {
             // The daemon may have said why it hung up (e.g. access denied) before we could even ask.
             if let line = try? readLine(deadline: Deadline(timeout: 0.5)), let reason = try? take(line, answering: id) {
@@ -49,8 +50,9 @@ public final class QueueClient {
 
     /// Sends a JSON-RPC notification (no id, so the daemon sends no response).
     public func notify(_ method: String, _ params: JSONValue? = nil) throws(ClientError) {
-        try socket.send(RPCEncode.line(RPCEncode.request(method: method, params: params, id: nil)),
-                        deadline: Deadline(timeout: timeout))
+        try socket.send(
+            RPCEncode.line(RPCEncode.request(method: method, params: params, id: nil)),
+            deadline: Deadline(timeout: timeout))
     }
 
     /// Sends exactly these bytes (no newline is added), for tests of framing and malformed input.

@@ -54,8 +54,9 @@ final class UnixSocket {
         while offset < bytes.count {
             try wait(for: Int16(POLLOUT), deadline: deadline)
             let written = bytes.withUnsafeBytes { raw in
-                Glibc.send(fd, raw.baseAddress.map { $0 + offset }, bytes.count - offset,
-                           Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
+                Glibc.send(
+                    fd, raw.baseAddress.map { $0 + offset }, bytes.count - offset,
+                    Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
             }
             if written < 0 {
                 if errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK { continue }

@@ -50,8 +50,9 @@ extension JSONParser {
             }
             while position < bytes.count, isDigit(bytes[position]) {
                 let before = exponentAdjust
-                accumulate(bytes[position] &- UInt8(ascii: "0"), into: &mantissa, digits: &mantissaDigits,
-                           dropped: &exponentAdjust)
+                accumulate(
+                    bytes[position] &- UInt8(ascii: "0"), into: &mantissa, digits: &mantissaDigits,
+                    dropped: &exponentAdjust)
                 // A fraction digit that made it into the mantissa shifts the point one place left;
                 // one that was dropped changes nothing.
                 if exponentAdjust == before { exponentAdjust -= 1 } else { exponentAdjust = before }
@@ -87,14 +88,17 @@ extension JSONParser {
             return .int(value)
         }
 
-        let value = try makeDouble(mantissa: mantissa, digits: mantissaDigits, exponent: exponent + exponentAdjust,
-                                   textStart: start)
+        let value = try makeDouble(
+            mantissa: mantissa, digits: mantissaDigits, exponent: exponent + exponentAdjust,
+            textStart: start)
         return .double(negative ? -value : value)
     }
 
     /// The magnitude of the number as a Double: exact fast path when mantissa and power of ten are both
     /// exact doubles (then one IEEE operation rounds correctly), else the standard library on the text.
-    private func makeDouble(mantissa: UInt64, digits: Int, exponent: Int, textStart: Int) throws(JSONParseError)
+    private func makeDouble(
+        mantissa: UInt64, digits: Int, exponent: Int, textStart: Int
+    ) throws(JSONParseError)
         -> Double
     {
         if mantissa == 0 { return 0 }

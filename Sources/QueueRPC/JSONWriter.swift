@@ -85,9 +85,11 @@ struct JSONWriter {
                     bytes.append(byte)
                 } else {
                     // RFC 8259 allows the short forms too; one form for all controls keeps the rule simple.
-                    bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"),
-                                              UInt8(ascii: "0"), Self.hexDigits[Int(byte >> 4)],
-                                              Self.hexDigits[Int(byte & 0x0F)]])
+                    bytes.append(contentsOf: [
+                        UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"),
+                        UInt8(ascii: "0"), Self.hexDigits[Int(byte >> 4)],
+                        Self.hexDigits[Int(byte & 0x0F)],
+                    ])
                 }
             }
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))

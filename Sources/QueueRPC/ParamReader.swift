@@ -124,7 +124,9 @@ public struct ParamReader: Sendable {
     }
 
     /// nil when absent or null; otherwise `convert`'s value, or `reason` when it gives nil.
-    private func read<T>(_ name: String, _ reason: @autoclosure () -> String, _ convert: (JSONValue) -> T?)
+    private func read<T>(
+        _ name: String, _ reason: @autoclosure () -> String, _ convert: (JSONValue) -> T?
+    )
         throws(RPCError) -> T?
     {
         guard let value = values[name], !value.isNull else { return nil }

@@ -22,7 +22,8 @@ public struct RPCQueueItem: Sendable, Equatable {
 
     public init(
         id: Int64, uri: String, title: String? = nil, loops: Int64 = 1, plays: Int64 = 0, duration: Double? = nil,
-        state: String = "queued", error: String? = nil, start: Double? = nil, end: Double? = nil, trackEnd: String? = nil
+        state: String = "queued", error: String? = nil, start: Double? = nil, end: Double? = nil,
+        trackEnd: String? = nil
     ) {
         self.id = id
         self.uri = uri

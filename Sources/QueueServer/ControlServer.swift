@@ -65,7 +65,8 @@ public final class ControlServer: Sendable {
             .childChannelOption(ChannelOptions.writeBufferWaterMark, value: Self.writeBufferWaterMark)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineFrameDecoder(limit: limits.lineLimit)))
+                    try channel.pipeline.syncOperations.addHandler(
+                        ByteToMessageHandler(LineFrameDecoder(limit: limits.lineLimit)))
                     try channel.pipeline.syncOperations.addHandler(
                         ConnectionHandler(dispatcher: dispatcher, hub: hub, access: access, limits: limits))
                 }
@@ -96,8 +97,11 @@ public final class ControlServer: Sendable {
 
     /// Each implemented method's parameter names in the order positional params bind to them.
     public static func positionalParameters(engine: PlayerEngine) -> [String: [String]] {
-        Dispatcher(engine: engine, info: DaemonInfo(version: "", socket: "", audio: "", video: "", startedAt: 0), document: .null)
-            .methods.mapValues(\.params)
+        Dispatcher(
+            engine: engine, info: DaemonInfo(version: "", socket: "", audio: "", video: "", startedAt: 0),
+            document: .null
+        )
+        .methods.mapValues(\.params)
     }
 }
 

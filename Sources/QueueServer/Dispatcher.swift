@@ -145,7 +145,8 @@ final class Dispatcher: Sendable {
                 case .now(let value):
                     return .now(respond(.success(value)))
                 case .later(let future):
-                    return .later(future.map { respond(.success($0)) }.recover { respond(.failure(ErrorMapping.rpcError($0))) })
+                    return .later(
+                        future.map { respond(.success($0)) }.recover { respond(.failure(ErrorMapping.rpcError($0))) })
                 }
             } catch {
                 return .now(respond(.failure(ErrorMapping.rpcError(error))))

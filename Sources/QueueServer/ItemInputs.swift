@@ -40,11 +40,15 @@ enum ItemInputs {
         if let unknown = object.keys.first(where: { !allowedKeys.contains($0) }) {
             throw .invalidParams(param: "\(name).\(unknown)", reason: "unknown field")
         }
-        guard let uri = object["uri"]?.stringValue else { throw .invalidParams(param: "\(name).uri", reason: "is required (a string)") }
+        guard let uri = object["uri"]?.stringValue else {
+            throw .invalidParams(param: "\(name).uri", reason: "is required (a string)")
+        }
         var item = MediaItem(uri: uri)
         func number(_ key: String) throws(RPCError) -> Double? {
             guard let value = object[key], !value.isNull else { return nil }
-            guard let number = value.doubleValue, number.isFinite else { throw .invalidParams(param: "\(name).\(key)", reason: "must be a number") }
+            guard let number = value.doubleValue, number.isFinite else {
+                throw .invalidParams(param: "\(name).\(key)", reason: "must be a number")
+            }
             return number
         }
         if let loops = object["loops"], !loops.isNull {
@@ -58,7 +62,9 @@ enum ItemInputs {
         item.duration = try number("duration")
         item.trackEnd = try trackEnd(object["trackEnd"], param: "\(name).trackEnd")
         if let title = object["title"], !title.isNull {
-            guard let text = title.stringValue else { throw .invalidParams(param: "\(name).title", reason: "must be a string") }
+            guard let text = title.stringValue else {
+                throw .invalidParams(param: "\(name).title", reason: "must be a string")
+            }
             item.title = text
         }
         return item
@@ -122,7 +128,9 @@ enum ItemInputs {
         if uri.lowercased().hasPrefix("file://") {
             let rest = uri.dropFirst("file://".count)
             // file:///path, or file://localhost/path
-            let path = rest.hasPrefix("/") ? String(rest) : rest.hasPrefix("localhost/") ? String(rest.dropFirst("localhost".count)) : ""
+            let path =
+                rest.hasPrefix("/")
+                ? String(rest) : rest.hasPrefix("localhost/") ? String(rest.dropFirst("localhost".count)) : ""
             guard !path.isEmpty, let decoded = path.removingPercentEncoding else {
                 throw .uriNotAllowed(uri, reason: "only local file:// URLs (file:///path) are allowed")
             }
@@ -130,7 +138,8 @@ enum ItemInputs {
         }
         if uri.isEmpty { throw .uriNotAllowed(uri, reason: "the URI is empty") }
         if let colon = uri.firstIndex(of: ":"), !uri[..<colon].contains("/") {
-            throw .uriNotAllowed(uri, reason: "only absolute file paths and file:// URLs are allowed, not \(uri[..<colon]):")
+            throw .uriNotAllowed(
+                uri, reason: "only absolute file paths and file:// URLs are allowed, not \(uri[..<colon]):")
         }
         throw .uriNotAllowed(uri, reason: "relative paths are not allowed: pass an absolute path")
     }
@@ -146,7 +155,8 @@ enum ItemInputs {
         let directory = (path as NSString).deletingLastPathComponent
         var items: [MediaItem] = []
         var entry = template
-        for (number, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
+        for (number, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated()
+        {
             let line = rawLine.trimmingCharacters(in: .whitespaces)
             if line.isEmpty { continue }
             if line.hasPrefix("#") {

@@ -51,7 +51,9 @@ struct LineFrameDecoder: ByteToMessageDecoder {
         return .needMoreData
     }
 
-    mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
+    mutating func decodeLast(
+        context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool
+    ) throws -> DecodingState {
         // A client that disconnects mid-line: the partial line is dropped.
         while try decode(context: context, buffer: &buffer) == .continue {}
         buffer.moveReaderIndex(forwardBy: buffer.readableBytes)

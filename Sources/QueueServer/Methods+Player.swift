@@ -1,12 +1,12 @@
-// player.* methods: transport, settings and the screenshot. Each answers with the status after the
-// change (the screenshot with a PNG, produced off the event loop).
-import SystemClock
 import Dispatch
 import Foundation
 import NIOCore
 import Playback
 import QueueModel
 import QueueRPC
+// player.* methods: transport, settings and the screenshot. Each answers with the status after the
+// change (the screenshot with a PNG, produced off the event loop).
+import SystemClock
 
 extension Dispatcher {
     static func playerMethods(_ engine: PlayerEngine) -> [String: RPCMethod] {
@@ -27,7 +27,8 @@ extension Dispatcher {
             "player.next": transport { try engine.next() },
             "player.previous": transport { try engine.previous() },
             "player.seek": RPCMethod(params: ["position", "relative"]) { params, _, _ in
-                try engine.seek(to: try params.requiredDouble("position"), relative: try params.bool("relative") ?? false)
+                try engine.seek(
+                    to: try params.requiredDouble("position"), relative: try params.bool("relative") ?? false)
                 return .now(Wire.status(engine.status()))
             },
             "player.status": transport {},
@@ -38,10 +39,13 @@ extension Dispatcher {
                 let fit = try params.enum("fit", VideoFit.self)
                 let fullscreen = try params.bool("fullscreen")
                 guard volume != nil || muted != nil || rate != nil || fit != nil || fullscreen != nil else {
-                    throw RPCError.invalidParams(param: nil, reason: "give at least one of volume, muted, rate, fit, fullscreen")
+                    throw RPCError.invalidParams(
+                        param: nil, reason: "give at least one of volume, muted, rate, fit, fullscreen")
                 }
                 if let rate {
-                    guard (0.5...2.0).contains(rate) else { throw RPCError.invalidParams(param: "rate", reason: "must be between 0.5 and 2") }
+                    guard (0.5...2.0).contains(rate) else {
+                        throw RPCError.invalidParams(param: "rate", reason: "must be between 0.5 and 2")
+                    }
                     try engine.setRate(rate)
                 }
                 if volume != nil || muted != nil { engine.setVolume(volume.map { Int($0) }, muted: muted) }
@@ -69,26 +73,35 @@ extension Dispatcher {
             "events.subscribe": RPCMethod(params: ["events", "progressInterval"]) { params, session, _ in
                 let names = try eventNames(params) ?? EventName.allCases
                 if let interval = try params.double("progressInterval") {
-                    guard interval >= 0.05 else { throw RPCError.invalidParams(param: "progressInterval", reason: "must be >= 0.05 seconds") }
+                    guard interval >= 0.05 else {
+                        throw RPCError.invalidParams(param: "progressInterval", reason: "must be >= 0.05 seconds")
+                    }
                     session.progressInterval = interval
                 }
                 session.subscribedEvents.formUnion(names)
-                return .now(.object([
-                    "events": .array(EventName.allCases.filter(session.subscribedEvents.contains).map { .string($0.rawValue) }),
-                    "progressInterval": .double(session.progressInterval),
-                ]))
+                return .now(
+                    .object([
+                        "events": .array(
+                            EventName.allCases.filter(session.subscribedEvents.contains).map { .string($0.rawValue) }),
+                        "progressInterval": .double(session.progressInterval),
+                    ]))
             },
             "events.unsubscribe": RPCMethod(params: ["events"]) { params, session, _ in
                 let names = try eventNames(params) ?? EventName.allCases
                 session.subscribedEvents.subtract(names)
-                return .now(.object(["events": .array(EventName.allCases.filter(session.subscribedEvents.contains).map { .string($0.rawValue) })]))
+                return .now(
+                    .object([
+                        "events": .array(
+                            EventName.allCases.filter(session.subscribedEvents.contains).map { .string($0.rawValue) })
+                    ]))
             },
             "daemon.info": RPCMethod(params: []) { _, _, _ in
                 let uptime = Monotonic.now() - info.startedAt
-                return .now(.object([
-                    "version": .string(info.version), "pid": .int(Int64(getpid())), "socket": .string(info.socket),
-                    "audio": .string(info.audio), "video": .string(info.video), "uptime": .double(uptime),
-                ]))
+                return .now(
+                    .object([
+                        "version": .string(info.version), "pid": .int(Int64(getpid())), "socket": .string(info.socket),
+                        "audio": .string(info.audio), "video": .string(info.video), "uptime": .double(uptime),
+                    ]))
             },
             "rpc.discover": RPCMethod(params: []) { _, _, _ in .now(document) },
         ]
@@ -99,7 +112,9 @@ extension Dispatcher {
         return try names.map { name throws(RPCError) -> EventName in
             guard let event = EventName(rawValue: name) else {
                 throw RPCError.invalidParams(
-                    param: "events", reason: "unknown event \(name); known: \(EventName.allCases.map(\.rawValue).joined(separator: ", "))")
+                    param: "events",
+                    reason:
+                        "unknown event \(name); known: \(EventName.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             return event
         }

@@ -17,13 +17,17 @@ extension Dispatcher {
                 let index = try params.int("index", in: 0...Int64(Int32.max))
                 let after = try params.int("after")
                 switch (index, after) {
-                case (let index?, nil): return .now(.object(["ids": Wire.ids(try engine.insert(items, at: Int(index)))]))
-                case (nil, let after?): return .now(.object(["ids": Wire.ids(try engine.insert(items, after: ItemID(Int(after))))]))
+                case (let index?, nil):
+                    return .now(.object(["ids": Wire.ids(try engine.insert(items, at: Int(index)))]))
+                case (nil, let after?):
+                    return .now(.object(["ids": Wire.ids(try engine.insert(items, after: ItemID(Int(after))))]))
                 default: throw RPCError.invalidParams(param: "index", reason: "give exactly one of index and after")
                 }
             },
             "queue.remove": RPCMethod(params: ["ids"]) { params, _, _ in
-                guard let ids = try params.intArray("ids") else { throw RPCError.invalidParams(param: "ids", reason: "is required") }
+                guard let ids = try params.intArray("ids") else {
+                    throw RPCError.invalidParams(param: "ids", reason: "is required")
+                }
                 return .now(.object(["removed": Wire.ids(engine.remove(ids.map { ItemID(Int($0)) }))]))
             },
             "queue.move": RPCMethod(params: ["id", "index"]) { params, _, _ in
@@ -68,15 +72,18 @@ extension Dispatcher {
                 let queue = engine.queue()
                 let entries = queue.entries
                 let page = offset < entries.count ? entries[offset..<min(entries.count, offset + limit)] : []
-                return .now(.object([
-                    "items": .array(page.map(Wire.item)),
-                    "total": .int(Int64(entries.count)),
-                    "version": .int(Int64(queue.version)),
-                    "currentId": queue.current.map { .int(Int64($0.id.rawValue)) } ?? .null,
-                ]))
+                return .now(
+                    .object([
+                        "items": .array(page.map(Wire.item)),
+                        "total": .int(Int64(entries.count)),
+                        "version": .int(Int64(queue.version)),
+                        "currentId": queue.current.map { .int(Int64($0.id.rawValue)) } ?? .null,
+                    ]))
             },
             "queue.get": RPCMethod(params: ["ids"]) { params, _, _ in
-                guard let ids = try params.intArray("ids") else { throw RPCError.invalidParams(param: "ids", reason: "is required") }
+                guard let ids = try params.intArray("ids") else {
+                    throw RPCError.invalidParams(param: "ids", reason: "is required")
+                }
                 let queue = engine.queue()
                 return .now(.object(["items": .array(ids.compactMap { queue.entry(ItemID(Int($0))) }.map(Wire.item))]))
             },

@@ -12,7 +12,8 @@ enum SocketFile {
     /// own), no live daemon there, a stale socket removed.
     static func prepare(_ path: String, ownsDirectory: Bool) throws(SocketFileError) {
         guard path.utf8.count < 108 else {
-            throw SocketFileError(description: "socket path is too long for a Unix socket (\(path.utf8.count) bytes, max 107): \(path)")
+            throw SocketFileError(
+                description: "socket path is too long for a Unix socket (\(path.utf8.count) bytes, max 107): \(path)")
         }
         let directory = parent(of: path)
         if !directory.isEmpty {
@@ -21,10 +22,13 @@ enum SocketFile {
         var info = stat()
         guard lstat(path, &info) == 0 else { return }
         guard (info.st_mode & S_IFMT) == S_IFSOCK else {
-            throw SocketFileError(description: "\(path) exists and is not a socket; remove it or choose another path with --socket")
+            throw SocketFileError(
+                description: "\(path) exists and is not a socket; remove it or choose another path with --socket")
         }
         if isLive(path) {
-            throw SocketFileError(description: "queued is already running at \(path) (stop it first, or use --socket for a second instance)")
+            throw SocketFileError(
+                description:
+                    "queued is already running at \(path) (stop it first, or use --socket for a second instance)")
         }
         unlink(path)
     }
@@ -32,7 +36,8 @@ enum SocketFile {
     /// Sets the socket's mode after bind: owner only, or owner and `group`.
     static func restrict(_ path: String, group: gid_t?) throws(SocketFileError) {
         if let group, chown(path, getuid(), group) != 0 {
-            throw SocketFileError(description: "cannot give \(path) to group \(group): \(String(cString: strerror(errno)))")
+            throw SocketFileError(
+                description: "cannot give \(path) to group \(group): \(String(cString: strerror(errno)))")
         }
         if chmod(path, group == nil ? 0o600 : 0o660) != 0 {
             throw SocketFileError(description: "cannot set the mode of \(path): \(String(cString: strerror(errno)))")
@@ -67,7 +72,8 @@ enum SocketFile {
             throw SocketFileError(description: "\(directory) is not a directory")
         }
         if restrict && chmod(directory, 0o700) != 0 {
-            throw SocketFileError(description: "cannot restrict \(directory) to its owner: \(String(cString: strerror(errno)))")
+            throw SocketFileError(
+                description: "cannot restrict \(directory) to its owner: \(String(cString: strerror(errno)))")
         }
     }
 

@@ -15,7 +15,8 @@ enum Wire {
     static func status(_ status: PlayerStatus) -> JSONValue {
         RPCStatus(
             state: status.state.rawValue, currentId: status.currentID.map { Int64($0.rawValue) },
-            position: status.position, duration: status.duration, play: Int64(status.play), volume: Int64(status.volume),
+            position: status.position, duration: status.duration, play: Int64(status.play),
+            volume: Int64(status.volume),
             muted: status.muted, rate: status.rate, queueLoops: Int64(status.queueLoops), error: status.error,
             title: status.title, uri: status.uri, loops: status.loops.map(Int64.init), fit: status.fit.rawValue,
             fullscreen: status.fullscreen, queueVersion: Int64(status.queueVersion),
@@ -36,7 +37,8 @@ enum Wire {
         }
         return RPCQueueItem(
             id: Int64(entry.id.rawValue), uri: entry.item.uri, title: entry.item.title, loops: Int64(entry.item.loops),
-            plays: Int64(entry.playsDone), duration: entry.knownDuration ?? entry.item.duration, state: state, error: error,
+            plays: Int64(entry.playsDone), duration: entry.knownDuration ?? entry.item.duration, state: state,
+            error: error,
             start: entry.item.start, end: entry.item.end, trackEnd: entry.item.trackEnd?.rawValue
         ).json
     }
@@ -51,17 +53,26 @@ enum Wire {
         case .statusChanged(let status):
             return (.status, self.status(status))
         case .progress(let id, let position, let duration, let play):
-            return (.progress, .object([
-                "id": .int(Int64(id.rawValue)), "position": .double(position),
-                "duration": duration.map(JSONValue.double) ?? .null, "play": .int(Int64(play)),
-            ]))
+            return (
+                .progress,
+                .object([
+                    "id": .int(Int64(id.rawValue)), "position": .double(position),
+                    "duration": duration.map(JSONValue.double) ?? .null, "play": .int(Int64(play)),
+                ])
+            )
         case .itemStarted(let id, let play, let wallClock, _):
-            return (.itemStarted, .object(["id": .int(Int64(id.rawValue)), "play": .int(Int64(play)), "at": .double(wallClock)]))
+            return (
+                .itemStarted,
+                .object(["id": .int(Int64(id.rawValue)), "play": .int(Int64(play)), "at": .double(wallClock)])
+            )
         case .itemEnded(let id, let play, let reason, let error):
-            return (.itemEnded, .object([
-                "id": .int(Int64(id.rawValue)), "play": .int(Int64(play)), "reason": .string(reason.rawValue),
-                "error": error.map(JSONValue.string) ?? .null,
-            ]))
+            return (
+                .itemEnded,
+                .object([
+                    "id": .int(Int64(id.rawValue)), "play": .int(Int64(play)), "reason": .string(reason.rawValue),
+                    "error": error.map(JSONValue.string) ?? .null,
+                ])
+            )
         case .queueChanged(let version):
             return (.queueChanged, .object(["version": .int(Int64(version))]))
         }

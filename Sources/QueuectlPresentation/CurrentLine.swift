@@ -35,7 +35,8 @@ public enum CurrentLine {
             }
             let name = String(after[..<close])
             if !known.contains(name) {
-                return "unknown placeholder {\(name)}; known: " + placeholders.map { "{\($0.name)}" }.joined(separator: " ")
+                return "unknown placeholder {\(name)}; known: "
+                    + placeholders.map { "{\($0.name)}" }.joined(separator: " ")
             }
             rest = after[after.index(after: close)...]
         }

@@ -19,7 +19,8 @@ public enum EventLine {
         case "itemStarted":
             return "\(itemRef(params)) play \(params["play"]?.intValue ?? 0)"
         case "itemEnded":
-            var text = "\(itemRef(params)) play \(params["play"]?.intValue ?? 0) \(params["reason"]?.stringValue ?? "?")"
+            var text =
+                "\(itemRef(params)) play \(params["play"]?.intValue ?? 0) \(params["reason"]?.stringValue ?? "?")"
             if let error = params["error"]?.stringValue, !error.isEmpty { text += ": \(error)" }
             return text
         case "progress":

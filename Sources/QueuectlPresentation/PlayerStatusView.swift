@@ -10,7 +10,8 @@ extension RPCStatus {
     /// The current item as the Status describes it, when it does (it carries a uri).
     public var currentItem: QueueItemView? {
         guard let currentId, let uri else { return nil }
-        return QueueItemView(id: currentId, uri: uri, title: title, loops: loops ?? 1, plays: 0, duration: duration,
-                             state: state == "playing" || state == "paused" ? "playing" : "queued")
+        return QueueItemView(
+            id: currentId, uri: uri, title: title, loops: loops ?? 1, plays: 0, duration: duration,
+            state: state == "playing" || state == "paused" ? "playing" : "queued")
     }
 }

@@ -13,8 +13,10 @@ public enum QueueTable {
         guard !items.isEmpty else { return "queue is empty" }
         let header = ["ID", "STATE", "PLAYS", "LENGTH", "TITLE"]
         let rows = items.map { item -> [String] in
-            [String(item.id), item.state, "\(item.plays)/\(DurationFormat.loops(item.loops))",
-             item.duration.map(DurationFormat.clock) ?? "-", title(of: item)]
+            [
+                String(item.id), item.state, "\(item.plays)/\(DurationFormat.loops(item.loops))",
+                item.duration.map(DurationFormat.clock) ?? "-", title(of: item),
+            ]
         }
         var widths = header.map(\.count)
         for row in rows {

@@ -16,7 +16,9 @@ struct FitLayout: Equatable {
     var destination: Rect
 
     /// Nil when either size is empty (a minimized window): draw nothing then.
-    static func compute(fit: VideoFit, picture: (width: Int, height: Int), output: (width: Int, height: Int))
+    static func compute(
+        fit: VideoFit, picture: (width: Int, height: Int), output: (width: Int, height: Int)
+    )
         -> FitLayout?
     {
         let (pw, ph) = picture

@@ -1,11 +1,11 @@
-// Drawing and presenting, on the presenter thread only. A frame's planes go to a streaming texture as they
-// are (IYUV, NV12 or ABGR8888): SDL converts and scales; we never touch pixels here except to read back
-// for a probe or a screenshot. Pixel pointers never leave `VideoFrame.withPlanes`.
-import SystemClock
 import CSDL2
 import Glibc
 import Media
 import Playback
+// Drawing and presenting, on the presenter thread only. A frame's planes go to a streaming texture as they
+// are (IYUV, NV12 or ABGR8888): SDL converts and scales; we never touch pixels here except to read back
+// for a probe or a screenshot. Pixel pointers never leave `VideoFrame.withPlanes`.
+import SystemClock
 
 /// Size and layout a streaming texture was created for.
 struct TextureShape: Equatable {
@@ -56,8 +56,9 @@ extension SDLVideoSink {
         let presentedAt = Monotonic.nanoseconds()
         if wantsScreenshot, let readback { mailbox.answer(readback) }
         if let probe = config.probe, let readback {
-            probe(PresentedPicture(
-                presentedAtNanos: presentedAt, width: readback.width, height: readback.height, rgba: readback.rgba))
+            probe(
+                PresentedPicture(
+                    presentedAtNanos: presentedAt, width: readback.width, height: readback.height, rgba: readback.rgba))
         }
     }
 
@@ -162,4 +163,3 @@ extension SDLVideoSink {
 extension FitLayout.Rect {
     var sdl: SDL_Rect { SDL_Rect(x: Int32(x), y: Int32(y), w: Int32(width), h: Int32(height)) }
 }
-

@@ -4,8 +4,8 @@
 
 import ArgumentParser
 import QueueClient
-import QueuectlPresentation
 import QueueRPC
+import QueuectlPresentation
 
 struct Add: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -14,8 +14,9 @@ struct Add: ParsableCommand {
 
     @OptionGroup(title: "Global Options") var options: GlobalOptions
 
-    @Argument(help: ArgumentHelp("Media files, directories or playlists.", valueName: "path"),
-              completion: .file())
+    @Argument(
+        help: ArgumentHelp("Media files, directories or playlists.", valueName: "path"),
+        completion: .file())
     var paths: [String]
 
     @Flag(help: "Insert after the current item (append when nothing is current).")
@@ -46,10 +47,11 @@ struct Add: ParsableCommand {
         let uris = try MediaPaths.expand(paths, cwd: try Session.currentDirectory())
         let session = try Session(options)
         let loopCount = forever ? 0 : loops
-        let items = JSONValue.array(uris.map { uri in
-            guard let loopCount else { return .string(uri) }
-            return ["uri": .string(uri), "loops": .int(loopCount)]
-        })
+        let items = JSONValue.array(
+            uris.map { uri in
+                guard let loopCount else { return .string(uri) }
+                return ["uri": .string(uri), "loops": .int(loopCount)]
+            })
         let result: JSONValue
         if let at {
             result = try session.call("queue.insert", ["items": items, "index": .int(at)])

@@ -4,17 +4,21 @@
 import ArgumentParser
 
 struct GlobalOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp(
-        "Control socket of the daemon (default: $QUEUED_SOCKET, else $XDG_RUNTIME_DIR/queued/queued.sock).",
-        valueName: "path"), completion: .file())
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Control socket of the daemon (default: $QUEUED_SOCKET, else $XDG_RUNTIME_DIR/queued/queued.sock).",
+            valueName: "path"), completion: .file())
     var socket: String?
 
     @Flag(name: .long, help: "Print the method's JSON result (one line) instead of text, for scripts.")
     var json = false
 
-    @Option(name: .long, help: ArgumentHelp(
-        "Seconds to wait for each answer from the daemon (default 10); for `wait`, for the event (default: no limit).",
-        valueName: "seconds"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Seconds to wait for each answer from the daemon (default 10); for `wait`, for the event (default: no limit).",
+            valueName: "seconds"))
     var timeout: Double?
 
     /// How long a call waits for its answer.

@@ -5,8 +5,8 @@ import ArgumentParser
 import Foundation
 import Glibc
 import QueueClient
-import QueuectlPresentation
 import QueueRPC
+import QueuectlPresentation
 
 struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Show what is playing, where, and the settings.")
@@ -63,7 +63,8 @@ struct Screenshot: ParsableCommand {
         abstract: "Save the picture on screen as a PNG file.",
         discussion: "With --json, prints {\"file\": PATH, \"bytes\": N} rather than the base64 PNG itself.")
     @OptionGroup(title: "Global Options") var options: GlobalOptions
-    @Argument(help: ArgumentHelp("Where to write the PNG.", valueName: "file.png"), completion: .file(extensions: ["png"]))
+    @Argument(
+        help: ArgumentHelp("Where to write the PNG.", valueName: "file.png"), completion: .file(extensions: ["png"]))
     var file: String
 
     func run() throws {

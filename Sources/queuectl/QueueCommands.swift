@@ -3,8 +3,8 @@
 
 import ArgumentParser
 import QueueClient
-import QueuectlPresentation
 import QueueRPC
+import QueuectlPresentation
 
 struct Remove: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "rm", abstract: "Remove items by id.")

@@ -5,8 +5,8 @@
 import ArgumentParser
 import Foundation
 import QueueClient
-import QueuectlPresentation
 import QueueRPC
+import QueuectlPresentation
 
 struct Current: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -65,7 +65,9 @@ struct Wait: ParsableCommand {
         while true {
             let remaining = deadline.map { max(0, $0.timeIntervalSinceNow) }
             guard let notification = try session.client.nextNotification(timeout: remaining) else {
-                Output.error("queuectl: no \(name)\(id.map { " for #\($0)" } ?? "") within \(DurationFormat.decimal(timeout ?? 0)) s")
+                Output.error(
+                    "queuectl: no \(name)\(id.map { " for #\($0)" } ?? "") within \(DurationFormat.decimal(timeout ?? 0)) s"
+                )
                 throw ExitCode(ExitStatus.timedOut.rawValue)
             }
             guard notification.method == "event." + name, matches(notification.params) else { continue }
@@ -95,8 +97,11 @@ struct Crop: ParsableCommand {
         guard let current = try session.call("player.status")["currentId"]?.intValue else {
             throw QueuectlError("nothing is playing: there is no current item to keep")
         }
-        let others = (try session.listAll()["items"]?.arrayValue ?? []).compactMap { $0["id"]?.intValue }.filter { $0 != current }
-        let result = others.isEmpty
+        let others = (try session.listAll()["items"]?.arrayValue ?? []).compactMap { $0["id"]?.intValue }.filter {
+            $0 != current
+        }
+        let result =
+            others.isEmpty
             ? JSONValue.object(["removed": .array([])])
             : try session.call("queue.remove", ["ids": .array(others.map { .int($0) })])
         try session.show(result) { json in
@@ -115,7 +120,9 @@ struct Save: ParsableCommand {
             `queuectl add FILE` queues the same items again, in the same order.
             """)
     @OptionGroup(title: "Global Options") var options: GlobalOptions
-    @Argument(help: ArgumentHelp("The playlist to write (.m3u8).", valueName: "file"), completion: .file(extensions: ["m3u8", "m3u"]))
+    @Argument(
+        help: ArgumentHelp("The playlist to write (.m3u8).", valueName: "file"),
+        completion: .file(extensions: ["m3u8", "m3u"]))
     var file: String
 
     func run() throws {

@@ -4,8 +4,8 @@
 
 import Glibc
 import QueueClient
-import QueuectlPresentation
 import QueueRPC
+import QueuectlPresentation
 
 struct Session {
     let client: QueueClient

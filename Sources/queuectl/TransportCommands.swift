@@ -4,8 +4,8 @@
 
 import ArgumentParser
 import QueueClient
-import QueuectlPresentation
 import QueueRPC
+import QueuectlPresentation
 
 /// A subcommand that is exactly one Status-returning call without parameters.
 protocol StatusCommand: ParsableCommand {
@@ -76,7 +76,8 @@ struct Seek: ParsableCommand {
     func validate() throws {
         guard position.count == 1 else { throw ValidationError("give exactly one position, e.g. 42, 1:30, +10 or -5") }
         guard SeekTarget(position[0]) != nil else {
-            throw ValidationError("'\(position[0])' is not a position: use SECONDS or m:ss, with + or - to seek relatively")
+            throw ValidationError(
+                "'\(position[0])' is not a position: use SECONDS or m:ss, with + or - to seek relatively")
         }
     }
 

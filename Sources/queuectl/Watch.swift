@@ -4,8 +4,8 @@
 
 import ArgumentParser
 import QueueClient
-import QueuectlPresentation
 import QueueRPC
+import QueuectlPresentation
 
 struct Watch: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -16,8 +16,9 @@ struct Watch: ParsableCommand {
 
     @OptionGroup(title: "Global Options") var options: GlobalOptions
 
-    @Argument(help: ArgumentHelp("Events to print (default: all).", valueName: "event"),
-              completion: .list(Watch.eventNames))
+    @Argument(
+        help: ArgumentHelp("Events to print (default: all).", valueName: "event"),
+        completion: .list(Watch.eventNames))
     var events: [String] = []
 
     @Option(help: ArgumentHelp("Seconds between progress events (at least 0.05).", valueName: "seconds"))

@@ -1,6 +1,3 @@
-// Wires outputs, engine, control socket and signals together and logs what happens. Runs on the main
-// thread, which only waits: playback lives on the engine's threads, control on the server's event loop.
-import SystemClock
 import Foundation
 import Glibc
 import Logging
@@ -8,6 +5,9 @@ import Playback
 import QueueClient
 import QueueModel
 import QueueServer
+// Wires outputs, engine, control socket and signals together and logs what happens. Runs on the main
+// thread, which only waits: playback lives on the engine's threads, control on the server's event loop.
+import SystemClock
 
 struct Daemon {
     let options: QueuedCommand
@@ -15,7 +15,8 @@ struct Daemon {
 
     func run() throws {
         let server = try makeServer()
-        let (audio, audioName) = options.untimed
+        let (audio, audioName) =
+            options.untimed
             ? (NullAudioSink(mode: .untimed), "untimed")
             : try Outputs.audio(options.audio, server: options.pulseServer, logger: logger)
         let (video, videoName) = Outputs.video(options, logger: logger)
@@ -34,7 +35,8 @@ struct Daemon {
         let eventLog = EventLog(logger: Logger(label: "queued.events"), progressInterval: options.progressInterval)
         let exitWhenDone = options.exitWhenDone
         let played = PlayedFlag()
-        let engine = PlayerEngine(config: config, audio: audio, video: video, queueLoops: options.loops, logger: logger) {
+        let engine = PlayerEngine(config: config, audio: audio, video: video, queueLoops: options.loops, logger: logger)
+        {
             event in
             server?.publish(event)
             eventLog.log(event)
@@ -44,7 +46,8 @@ struct Daemon {
         }
         // Queue the command line's files first, so the first one opens while the outputs start up.
         let items = options.files.map { file -> MediaItem in
-            let path = file.hasPrefix("/") || file.hasPrefix("file://")
+            let path =
+                file.hasPrefix("/") || file.hasPrefix("file://")
                 ? file : FileManager.default.currentDirectoryPath + "/" + file
             return MediaItem(uri: path, loops: options.itemLoops)
         }
@@ -67,7 +70,9 @@ struct Daemon {
                 throw error
             }
         }
-        logger.info("queued \(QueuedVersion.string) started: audio \(audioName), video \(videoName), queue loops \(options.loops)")
+        logger.info(
+            "queued \(QueuedVersion.string) started: audio \(audioName), video \(videoName), queue loops \(options.loops)"
+        )
         if items.isEmpty { logger.info("queue is empty; waiting for clients") }
         // SIGINT/SIGTERM are blocked in every thread (QueuedCommand.run); this one takes them.
         let signalWaiter = Thread {
@@ -95,7 +100,9 @@ struct Daemon {
         } catch {
             throw ValidationFailure("\(error) (or run with --no-socket)")
         }
-        var config = ControlServerConfig(socketPath: path, ownsDirectory: options.socket == nil && ProcessInfo.processInfo.environment["QUEUED_SOCKET"] == nil)
+        var config = ControlServerConfig(
+            socketPath: path,
+            ownsDirectory: options.socket == nil && ProcessInfo.processInfo.environment["QUEUED_SOCKET"] == nil)
         if let groupName = options.socketGroup {
             guard let group = getgrnam(groupName) else { throw ValidationFailure("no group named \(groupName)") }
             config.access = PeerAccess(group: group.pointee.gr_gid)
@@ -133,7 +140,9 @@ final class EventLog: @unchecked Sendable {
         case .progress(let id, let position, let duration, let play):
             guard progressInterval > 0, abs(position - lastProgress) >= progressInterval - 0.01 else { return }
             lastProgress = position
-            logger.info("progress item \(id) play \(play): \(String(format: "%.1f", position))s / \(duration.map { String(format: "%.1f", $0) } ?? "?")s")
+            logger.info(
+                "progress item \(id) play \(play): \(String(format: "%.1f", position))s / \(duration.map { String(format: "%.1f", $0) } ?? "?")s"
+            )
         case .itemStarted(let id, let play, _, _):
             lastProgress = -Double.infinity
             logger.info("started item \(id) play \(play)")

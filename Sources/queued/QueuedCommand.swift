@@ -57,7 +57,10 @@ struct QueuedCommand: ParsableCommand {
     @Option(help: "Scaling: fit (letterbox), fill (crop) or stretch.")
     var fit: FitChoice = .fit
 
-    @Option(help: "Where audio+video items end when their tracks differ: auto (shortest at a loop seam, else longest), shortest or longest. Per item: trackEnd.")
+    @Option(
+        help:
+            "Where audio+video items end when their tracks differ: auto (shortest at a loop seam, else longest), shortest or longest. Per item: trackEnd."
+    )
     var trackEnd: TrackEndChoice = .auto
 
     @Flag(help: "Same as --track-end shortest.")

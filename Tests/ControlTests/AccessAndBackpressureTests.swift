@@ -6,8 +6,8 @@ import Foundation
 import Glibc
 import QueueClient
 import QueueRPC
-import Testing
 import TestSupport
+import Testing
 
 @Suite(.serialized) struct AccessAndBackpressureTests {
     func mode(_ path: String) -> mode_t {
@@ -21,18 +21,24 @@ import TestSupport
         #expect(mode(daemon.socket) == 0o600)
         #expect(mode((daemon.socket as NSString).deletingLastPathComponent) == 0o700)
         let queuectl = BuiltProduct.path("queuectl")
-        let asNobody = ["--reuid=65534", "--regid=65534", "--clear-groups", queuectl, "--socket", daemon.socket, "status"]
+        let asNobody = [
+            "--reuid=65534", "--regid=65534", "--clear-groups", queuectl, "--socket", daemon.socket, "status",
+        ]
         // 1. The file modes stop another user before the daemon sees it.
         let blocked = try ChildProcess.run("setpriv", asNobody, timeout: 30)
         #expect(blocked.status != 0)
-        print("nobody, default modes: exit \(blocked.status): \(blocked.stderr.trimmingCharacters(in: .whitespacesAndNewlines))")
+        print(
+            "nobody, default modes: exit \(blocked.status): \(blocked.stderr.trimmingCharacters(in: .whitespacesAndNewlines))"
+        )
         // 2. Even with the modes opened up, the daemon checks the peer's uid and refuses it.
         chmod(daemon.directory.path, 0o755)
         chmod((daemon.socket as NSString).deletingLastPathComponent, 0o755)
         chmod(daemon.socket, 0o666)
         chmod(BuiltProduct.path("queuectl"), 0o755)
         let refused = try ChildProcess.run("setpriv", asNobody, timeout: 30)
-        print("nobody, open modes: exit \(refused.status): \(refused.stderr.trimmingCharacters(in: .whitespacesAndNewlines))")
+        print(
+            "nobody, open modes: exit \(refused.status): \(refused.stderr.trimmingCharacters(in: .whitespacesAndNewlines))"
+        )
         #expect(refused.status == 1)
         #expect(refused.stderr.contains("access denied"))
         #expect(try daemon.client().call("player.status")["state"] != nil, "the owner is still served")
@@ -90,7 +96,9 @@ import TestSupport
         _ = floodDone.wait(timeout: .now() + 10)
         let plays = starts
         let dropped = try control.call("player.status")["droppedFrames"]?.intValue ?? -1
-        print("backpressure 60 s: \(plays) plays started, \(dropped) pictures dropped, slowest status reply \(Int(slowest * 1000)) ms, RSS \(baseline >> 20) -> peak \(peak >> 20) MiB, the flooder got \(sentBytes.value >> 10) KiB of its 40 MiB in before the daemon stopped reading it")
+        print(
+            "backpressure 60 s: \(plays) plays started, \(dropped) pictures dropped, slowest status reply \(Int(slowest * 1000)) ms, RSS \(baseline >> 20) -> peak \(peak >> 20) MiB, the flooder got \(sentBytes.value >> 10) KiB of its 40 MiB in before the daemon stopped reading it"
+        )
         #expect(plays >= 27 && plays <= 31, "a 2 s clip should start about 30 times in 60 s, got \(plays)")
         #expect(slowest < 1.0)
         #expect(dropped >= 0 && dropped <= 2, "the stuck clients cost playback \(dropped) late pictures")

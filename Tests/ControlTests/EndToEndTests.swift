@@ -6,17 +6,20 @@ import Logging
 import Playback
 import QueueClient
 import QueueRPC
-@testable import QueueServer
-import Testing
 import TestSupport
+import Testing
+
+@testable import QueueServer
 
 @Suite(.serialized) struct EndToEndTests {
     func kinds(_ notes: [(method: String, params: JSONValue?)]) -> [String] {
         notes.compactMap { note in
             switch note.method {
-            case "event.itemStarted": return "start \(note.params?["id"]?.intValue ?? -1).\(note.params?["play"]?.intValue ?? -1)"
+            case "event.itemStarted":
+                return "start \(note.params?["id"]?.intValue ?? -1).\(note.params?["play"]?.intValue ?? -1)"
             case "event.itemEnded":
-                return "end \(note.params?["id"]?.intValue ?? -1).\(note.params?["play"]?.intValue ?? -1) \(note.params?["reason"]?.stringValue ?? "?")"
+                return
+                    "end \(note.params?["id"]?.intValue ?? -1).\(note.params?["play"]?.intValue ?? -1) \(note.params?["reason"]?.stringValue ?? "?")"
             default: return nil
             }
         }
@@ -41,10 +44,12 @@ import TestSupport
         let subscribed = try watcher.call("events.subscribe", ["progressInterval": 0.1])
         #expect(subscribed["events"]?.arrayValue?.count == 5)
 
-        let added = try control.call("queue.add", ["items": [.string(clip), ["uri": .string(tone), "loops": 2, "title": "tone"]]])
+        let added = try control.call(
+            "queue.add", ["items": [.string(clip), ["uri": .string(tone), "loops": 2, "title": "tone"]]])
         let ids = added["ids"]?.arrayValue?.compactMap(\.intValue) ?? []
         #expect(ids.count == 2)
-        let inserted = try control.call("queue.insert", ["items": [["uri": .string(still), "duration": 0.5]], "after": .int(ids[1])])
+        let inserted = try control.call(
+            "queue.insert", ["items": [["uri": .string(still), "duration": 0.5]], "after": .int(ids[1])])
         let stillID = inserted["ids"]?.arrayValue?.first?.intValue ?? -1
         let listed = try control.call("queue.list", [0, 10])
         #expect(listed["total"]?.intValue == 3)
@@ -57,10 +62,11 @@ import TestSupport
             notes.contains { $0.method == "event.itemEnded" && $0.params?["id"]?.intValue == stillID }
         }
         // The order of events across the loop seam of the tone (plays 1 and 2) and at each join.
-        #expect(kinds(first) == [
-            "start \(ids[0]).1", "end \(ids[0]).1 eof", "start \(ids[1]).1", "end \(ids[1]).1 eof",
-            "start \(ids[1]).2", "end \(ids[1]).2 eof", "start \(stillID).1", "end \(stillID).1 eof",
-        ])
+        #expect(
+            kinds(first) == [
+                "start \(ids[0]).1", "end \(ids[0]).1 eof", "start \(ids[1]).1", "end \(ids[1]).1 eof",
+                "start \(ids[1]).2", "end \(ids[1]).2 eof", "start \(stillID).1", "end \(stillID).1 eof",
+            ])
         #expect(first.contains { $0.method == "event.progress" })
         #expect(first.contains { $0.method == "event.queueChanged" })
         let idle = try watcher.notifications(timeout: 10) { notes in
@@ -72,13 +78,16 @@ import TestSupport
         #expect(try control.call("queue.move", ["id": .int(stillID), "index": 0])["version"]?.intValue ?? 0 > 0)
         #expect(try control.call("queue.update", ["id": .int(ids[0]), "loops": 0])["item"]?["loops"]?.intValue == 0)
         #expect(try control.call("queue.setLoops", [0])["loops"]?.intValue == 0)
-        let set = try control.call("player.set", ["volume": 40, "muted": true, "rate": 1.5, "fit": "fill", "fullscreen": false])
+        let set = try control.call(
+            "player.set", ["volume": 40, "muted": true, "rate": 1.5, "fit": "fill", "fullscreen": false])
         #expect(set["volume"]?.intValue == 40 && set["muted"]?.boolValue == true && set["fit"]?.stringValue == "fill")
         _ = try control.call("player.set", ["rate": 1.0, "muted": false])
 
         // Transport: a forever item, next (skipped), seek, pause/toggle, stop, play by id.
         _ = try control.call("player.play", ["id": .int(ids[0])])
-        _ = try watcher.notifications(timeout: 10) { $0.contains { $0.method == "event.itemStarted" && $0.params?["id"]?.intValue == ids[0] } }
+        _ = try watcher.notifications(timeout: 10) {
+            $0.contains { $0.method == "event.itemStarted" && $0.params?["id"]?.intValue == ids[0] }
+        }
         let shot = try control.call("player.screenshot")
         let png = Data(base64Encoded: shot["png"]?.stringValue ?? "") ?? Data()
         #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
@@ -90,11 +99,16 @@ import TestSupport
         let skipped = try watcher.notifications(timeout: 10) { notes in
             notes.contains { $0.method == "event.itemStarted" && $0.params?["id"]?.intValue == ids[1] }
         }
-        #expect(kinds(skipped).first == "end \(ids[0]).\(kinds(skipped).first?.split(separator: ".").last?.split(separator: " ").first ?? "1") skipped")
+        #expect(
+            kinds(skipped).first
+                == "end \(ids[0]).\(kinds(skipped).first?.split(separator: ".").last?.split(separator: " ").first ?? "1") skipped"
+        )
         #expect(kinds(skipped).last == "start \(ids[1]).1")
         _ = try control.call("player.previous")
         #expect(try control.call("player.stop")["state"]?.stringValue == "stopped")
-        let stopped = try watcher.notifications(timeout: 10) { $0.contains { $0.method == "event.itemEnded" && $0.params?["reason"]?.stringValue == "stopped" } }
+        let stopped = try watcher.notifications(timeout: 10) {
+            $0.contains { $0.method == "event.itemEnded" && $0.params?["reason"]?.stringValue == "stopped" }
+        }
         #expect(!stopped.isEmpty)
         #expect(try control.call("player.status")["state"]?.stringValue == "stopped")
 
@@ -105,16 +119,21 @@ import TestSupport
         #expect(control.failure("queue.remove", ["ids": "x"])?.code == -32602)
         _ = try control.call("queue.clear")
         #expect(control.failure("player.play")?.code == -32001)
-        let broken = try control.call("queue.add", ["items": [.string(Fixtures.missing())]])["ids"]?.arrayValue?.first?.intValue ?? -1
+        let broken =
+            try control.call("queue.add", ["items": [.string(Fixtures.missing())]])["ids"]?.arrayValue?.first?.intValue
+            ?? -1
         _ = try control.call("queue.setLoops", [1])
         _ = try control.call("player.play")
-        let failed = try watcher.notifications(timeout: 10) { $0.contains { $0.method == "event.itemEnded" && $0.params?["id"]?.intValue == broken } }
+        let failed = try watcher.notifications(timeout: 10) {
+            $0.contains { $0.method == "event.itemEnded" && $0.params?["id"]?.intValue == broken }
+        }
         let failure = failed.first { $0.method == "event.itemEnded" && $0.params?["id"]?.intValue == broken }
         #expect(failure?.params?["reason"]?.stringValue == "error")
         #expect(failure?.params?["error"]?.stringValue?.contains(Fixtures.missing()) == true)
         let afterFailure = try control.call("queue.list")
         #expect(afterFailure["items"]?.arrayValue?.first?["state"]?.stringValue == "failed")
-        #expect(try control.call("queue.remove", ["ids": [.int(broken), 12345]])["removed"]?.arrayValue == [.int(broken)])
+        #expect(
+            try control.call("queue.remove", ["ids": [.int(broken), 12345]])["removed"]?.arrayValue == [.int(broken)])
 
         let remaining = try watcher.call("events.unsubscribe", ["events": ["progress"]])
         #expect(remaining["events"]?.arrayValue?.count == 4)
@@ -122,7 +141,9 @@ import TestSupport
 
         let directory = try TemporaryDirectory()
         let validation = try validateTranscript(transcript, in: directory.path)
-        print("conformance of \(transcript.count) observed messages: \(validation.passed) passed, \(validation.failed) failed")
+        print(
+            "conformance of \(transcript.count) observed messages: \(validation.passed) passed, \(validation.failed) failed"
+        )
         if validation.failed != 0 { print(validation.output) }
         #expect(validation.failed == 0)
         #expect(validation.passed > 50)
@@ -154,15 +175,23 @@ import TestSupport
         }
         #expect(throws: ClientError.self) { _ = try client.call("player.explode") }
         // The server's own registry against the document in Protocol/ (read from disk).
-        let engine = PlayerEngine(config: EngineConfig(), audio: NullAudioSink(mode: .untimed), video: nil, logger: Logger(label: "test")) { _ in }
+        let engine = PlayerEngine(
+            config: EngineConfig(), audio: NullAudioSink(mode: .untimed), video: nil, logger: Logger(label: "test")
+        ) { _ in }
         #expect(ControlServer.implementedMethods(engine: engine) == described)
-        let onDisk = try JSON.parse([UInt8](Data(contentsOf: URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Protocol/queued.openrpc.json"))))
+        let onDisk = try JSON.parse(
+            [UInt8](
+                Data(
+                    contentsOf: URL(fileURLWithPath: #filePath)
+                        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+                        .appendingPathComponent("Protocol/queued.openrpc.json"))))
         let served = onDisk == document
         #expect(served, "rpc.discover must serve Protocol/queued.openrpc.json as it is (rebuild after editing it)")
         let notifications = Set(document["x-notifications"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? [])
-        #expect(notifications == ["event.status", "event.progress", "event.itemStarted", "event.itemEnded", "event.queueChanged"])
+        #expect(
+            notifications == [
+                "event.status", "event.progress", "event.itemStarted", "event.itemEnded", "event.queueChanged",
+            ])
     }
 }
 
@@ -183,15 +212,22 @@ import TestSupport
 @Suite struct MethodRegistryTests {
     /// Positional params bind by the order the server declares: it must be the document's order.
     @Test func positionalParameterOrderIsTheDocumentsOrder() throws {
-        let onDisk = try JSON.parse([UInt8](Data(contentsOf: URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Protocol/queued.openrpc.json"))))
-        let engine = PlayerEngine(config: EngineConfig(), audio: NullAudioSink(mode: .untimed), video: nil, logger: Logger(label: "test")) { _ in }
+        let onDisk = try JSON.parse(
+            [UInt8](
+                Data(
+                    contentsOf: URL(fileURLWithPath: #filePath)
+                        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+                        .appendingPathComponent("Protocol/queued.openrpc.json"))))
+        let engine = PlayerEngine(
+            config: EngineConfig(), audio: NullAudioSink(mode: .untimed), video: nil, logger: Logger(label: "test")
+        ) { _ in }
         let implemented = ControlServer.positionalParameters(engine: engine)
         for method in onDisk["methods"]?.arrayValue ?? [] {
             let name = method["name"]?.stringValue ?? "?"
             let described = method["params"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
-            #expect(implemented[name] == described, "\(name): server binds \(implemented[name] ?? []), the document lists \(described)")
+            #expect(
+                implemented[name] == described,
+                "\(name): server binds \(implemented[name] ?? []), the document lists \(described)")
         }
         #expect(implemented.count == onDisk["methods"]?.arrayValue?.count)
     }

@@ -34,10 +34,13 @@ struct EventRuleChecker {
     var waitingFor: Int64? { nextToEnd < order.count ? order[nextToEnd] : nil }
 
     mutating func observe(_ method: String, _ params: JSONValue?) {
-        guard method == "event.itemStarted" || method == "event.itemEnded", let id = params?["id"]?.intValue else { return }
+        guard method == "event.itemStarted" || method == "event.itemEnded", let id = params?["id"]?.intValue else {
+            return
+        }
         guard let index = position[id] else { return violations.append("\(method) for item \(id), not in this queue") }
         if index != nextToEnd {
-            violations.append("\(method) for item \(id) while item \(waitingFor.map(String.init) ?? "none") has not ended")
+            violations.append(
+                "\(method) for item \(id) while item \(waitingFor.map(String.init) ?? "none") has not ended")
         }
         if method == "event.itemStarted" {
             if phase[id] != nil { violations.append("item \(id) started again") }
@@ -53,7 +56,8 @@ struct EventRuleChecker {
         phase[id] = .ended
         nextToEnd = max(nextToEnd, index + 1)
         let now = Date()
-        ended.append(Ended(id: id, reason: reason, error: params?["error"]?.stringValue, took: now.timeIntervalSince(lastEnd)))
+        ended.append(
+            Ended(id: id, reason: reason, error: params?["error"]?.stringValue, took: now.timeIntervalSince(lastEnd)))
         lastEnd = now
     }
 }

@@ -4,8 +4,8 @@ import Dispatch
 import Foundation
 import QueueClient
 import QueueRPC
-import Testing
 import TestSupport
+import Testing
 
 /// A small deterministic generator (SplitMix64), so a failure can be replayed from its seed.
 struct SeededRandom: RandomNumberGenerator {
@@ -36,17 +36,25 @@ enum FuzzMessages {
         switch random.next() % 4 {
         case 0: return Array(generated(&random).utf8)
         case 1, 2: return mutated(Array(seeds[Int(random.next() % UInt64(seeds.count))].utf8), &random)
-        default: return (0..<Int(random.next() % 64)).map { _ in UInt8(truncatingIfNeeded: random.next()) }.filter { $0 != 10 }
+        default:
+            return (0..<Int(random.next() % 64)).map { _ in UInt8(truncatingIfNeeded: random.next()) }.filter {
+                $0 != 10
+            }
         }
     }
 
     static func generated(_ random: inout SeededRandom) -> String {
         let method = methods[Int(random.next() % UInt64(methods.count))]
-        let values = ["1", "-1", "0", "1e308", "\"s\"", "null", "true", "[]", "{}", "[1,2]", "{\"a\":[{}]}", "99999999999999999999"]
+        let values = [
+            "1", "-1", "0", "1e308", "\"s\"", "null", "true", "[]", "{}", "[1,2]", "{\"a\":[{}]}",
+            "99999999999999999999",
+        ]
         let keys = ["id", "index", "items", "ids", "volume", "position", "events", "offset", "limit", "loops", "x"]
         var params: [String] = []
         for _ in 0..<Int(random.next() % 4) {
-            params.append("\"\(keys[Int(random.next() % UInt64(keys.count))])\":\(values[Int(random.next() % UInt64(values.count))])")
+            params.append(
+                "\"\(keys[Int(random.next() % UInt64(keys.count))])\":\(values[Int(random.next() % UInt64(values.count))])"
+            )
         }
         let id = random.next() % 5 == 0 ? "" : ",\"id\":\(random.next() % 1000)"
         return "{\"jsonrpc\":\"2.0\",\"method\":\"\(method)\",\"params\":{\(params.joined(separator: ","))}\(id)}"
@@ -88,7 +96,9 @@ enum FuzzMessages {
             batch += Array("{\"jsonrpc\":\"2.0\",\"method\":\"player.status\",\"id\":\"\(sentinel)\"}\n".utf8)
             try client.sendRaw(batch)
             while true {
-                guard let line = try client.readLine(timeout: 30) else { throw ClientError.io("connection closed at \(sent)") }
+                guard let line = try client.readLine(timeout: 30) else {
+                    throw ClientError.io("connection closed at \(sent)")
+                }
                 let inbound = try RPCClientInbound.parse(line)  // throws if not valid JSON-RPC
                 replies += 1
                 if case .response(let id, _) = inbound, id.value.stringValue == sentinel { break }
@@ -111,7 +121,9 @@ enum FuzzMessages {
             }
         }
         let after = daemon.residentBytes
-        print("fuzz: 100000 messages, \(single) replies on the single connection; daemon RSS \(before / 1024) KiB -> \(after / 1024) KiB")
+        print(
+            "fuzz: 100000 messages, \(single) replies on the single connection; daemon RSS \(before / 1024) KiB -> \(after / 1024) KiB"
+        )
         #expect(failures.all.isEmpty, "\(failures.all)")
         #expect(daemon.isRunning)
         #expect(try daemon.client().call("player.status")["state"] != nil)

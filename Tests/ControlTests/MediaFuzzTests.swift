@@ -6,8 +6,8 @@
 import Foundation
 import QueueClient
 import QueueRPC
-import Testing
 import TestSupport
+import Testing
 
 @Suite(.serialized) struct MediaFuzzTests {
     struct Case {
@@ -43,7 +43,8 @@ import TestSupport
     }
 
     @Test func twoHundredDamagedFilesInRealTime() throws {
-        let report = try run(count: max(200, Self.count(5000) / 20), untimed: false, batchSize: 125, seedOffset: 1 << 32, itemLimit: 30)
+        let report = try run(
+            count: max(200, Self.count(5000) / 20), untimed: false, batchSize: 125, seedOffset: 1 << 32, itemLimit: 30)
         #expect(report.items >= 200)
     }
 
@@ -52,10 +53,13 @@ import TestSupport
     func run(count: Int, untimed: Bool, batchSize: Int, seedOffset: UInt64, itemLimit: Double) throws -> Report {
         let seeds = try Fixtures.fuzzSeeds()
         let originals = try seeds.map { seed -> [UInt8] in
-            guard let data = FileManager.default.contents(atPath: seed.path) else { throw TestSupportError.io("cannot read \(seed.path)") }
+            guard let data = FileManager.default.contents(atPath: seed.path) else {
+                throw TestSupportError.io("cannot read \(seed.path)")
+            }
             return Array(data)
         }
-        let daemon = try RunningDaemon(outputs: .null(untimed: untimed), ["--still-duration", "0.1"], logLevel: "warning")
+        let daemon = try RunningDaemon(
+            outputs: .null(untimed: untimed), ["--still-duration", "0.1"], logLevel: "warning")
         defer { daemon.stop() }
         let control = try daemon.client(timeout: 30)
         let watcher = try daemon.client(timeout: 30)
@@ -83,7 +87,8 @@ import TestSupport
             let caseFor = Dictionary(uniqueKeysWithValues: zip(ids, cases))
             func describe(_ id: Int64?) -> String {
                 guard let id, let found = caseFor[id] else { return "item \(id.map(String.init) ?? "?")" }
-                return "item \(id) (\(found.kind), seed \(found.seed): \(found.mutations.map(\.description).joined(separator: ", ")))"
+                return
+                    "item \(id) (\(found.kind), seed \(found.seed): \(found.mutations.map(\.description).joined(separator: ", ")))"
             }
 
             var checker = EventRuleChecker(order: ids)
@@ -101,7 +106,9 @@ import TestSupport
                 report.items += 1
                 if ended.reason == "eof" { report.eof += 1 } else if ended.reason == "error" { report.error += 1 }
                 if ended.took > report.slowest.took {
-                    report.slowest = (ended.took, "\(describe(ended.id)) → \(ended.reason)\(ended.error.map { ": " + $0 } ?? "")")
+                    report.slowest = (
+                        ended.took, "\(describe(ended.id)) → \(ended.reason)\(ended.error.map { ": " + $0 } ?? "")"
+                    )
                 }
                 #expect(ended.took < itemLimit, "\(describe(ended.id)) took \(ended.took) s")
             }
@@ -119,7 +126,8 @@ import TestSupport
         report.residentAfter = daemon.residentBytes
         report.descriptorsAfter = daemon.descriptorCount
         let info = try control.call("daemon.info")
-        print("""
+        print(
+            """
             media fuzz \(untimed ? "untimed" : "real time") (seed \(Self.baseSeed &+ seedOffset)): \(report.items) items, \
             \(report.eof) eof, \(report.error) error in \(String(format: "%.1f", report.seconds)) s \
             (\(String(format: "%.1f", Double(report.items) / report.seconds)) items/s); RSS \(report.residentBefore / 1024) KiB \

@@ -5,8 +5,8 @@
 import Foundation
 import QueueClient
 import QueueRPC
-import Testing
 import TestSupport
+import Testing
 
 @Suite(.serialized) struct ProtocolConformanceTests {
     /// Sends one raw line and returns the parsed reply line (nil if none came within `timeout`).
@@ -32,7 +32,10 @@ import TestSupport
             ("{\"jsonrpc\":\"2.0\",\"method\":\"player.status\",\"id\":{\"a\":1}}", -32600, .null),
             ("{\"jsonrpc\":\"2.0\",\"method\":\"player.status\",\"params\":\"x\",\"id\":5}", -32600, 5),
             ("{\"jsonrpc\":\"2.0\",\"method\":\"no.such\",\"id\":6}", -32601, 6),
-            ("{\"jsonrpc\":\"2.0\",\"method\":\"queue.move\",\"params\":{\"id\":\"one\",\"index\":0},\"id\":7}", -32602, 7),
+            (
+                "{\"jsonrpc\":\"2.0\",\"method\":\"queue.move\",\"params\":{\"id\":\"one\",\"index\":0},\"id\":7}",
+                -32602, 7
+            ),
             ("{\"jsonrpc\":\"2.0\",\"method\":\"queue.list\",\"params\":{\"limit\":0},\"id\":8}", -32602, 8),
             ("{\"jsonrpc\":\"2.0\",\"method\":\"queue.list\",\"params\":[0,1,2,3],\"id\":9}", -32602, 9),
             ("{\"jsonrpc\":\"2.0\",\"method\":\"player.set\",\"params\":{\"volume\":101},\"id\":10}", -32602, 10),
@@ -46,7 +49,8 @@ import TestSupport
             #expect(reply?["id"] == id, "\(line): id echoed")
             #expect(reply?["jsonrpc"]?.stringValue == "2.0")
         }
-        let invalidParams = try exchange(client, "{\"jsonrpc\":\"2.0\",\"method\":\"queue.move\",\"params\":{\"id\":\"one\",\"index\":0},\"id\":1}")
+        let invalidParams = try exchange(
+            client, "{\"jsonrpc\":\"2.0\",\"method\":\"queue.move\",\"params\":{\"id\":\"one\",\"index\":0},\"id\":1}")
         #expect(invalidParams?["error"]?["data"]?["param"]?.stringValue == "id", "invalid params say which param")
         // Ids of every allowed type are echoed as they were.
         for id in ["\"abc\"", "-7", "3.5", "null"] {
@@ -67,7 +71,9 @@ import TestSupport
         let next = try exchange(client, "{\"jsonrpc\":\"2.0\",\"method\":\"daemon.info\",\"id\":\"after\"}")
         #expect(next?["id"]?.stringValue == "after")
         // A mixed batch: one answer per request with an id, in an array; invalid members answered too.
-        let mixed = try exchange(client, """
+        let mixed = try exchange(
+            client,
+            """
             [{"jsonrpc":"2.0","method":"player.status","id":1},{"jsonrpc":"2.0","method":"player.status"},\
             {"jsonrpc":"2.0","method":"no.such","id":2},1,{"jsonrpc":"2.0","method":"queue.list","params":[0,5],"id":3}]
             """)
@@ -77,10 +83,16 @@ import TestSupport
         #expect(answers.contains { $0["id"]?.isNull == true && $0["error"]?["code"]?.intValue == -32600 })
         #expect(answers.first { $0["id"]?.intValue == 2 }?["error"]?["code"]?.intValue == -32601)
         // A batch of notifications only: nothing comes back.
-        try client.sendRaw(Array("[{\"jsonrpc\":\"2.0\",\"method\":\"player.status\"},{\"jsonrpc\":\"2.0\",\"method\":\"daemon.info\"}]\n".utf8))
-        #expect(try exchange(client, "{\"jsonrpc\":\"2.0\",\"method\":\"player.status\",\"id\":4}")?["id"]?.intValue == 4)
+        try client.sendRaw(
+            Array(
+                "[{\"jsonrpc\":\"2.0\",\"method\":\"player.status\"},{\"jsonrpc\":\"2.0\",\"method\":\"daemon.info\"}]\n"
+                    .utf8))
+        #expect(
+            try exchange(client, "{\"jsonrpc\":\"2.0\",\"method\":\"player.status\",\"id\":4}")?["id"]?.intValue == 4)
         // Positional params follow the declared order.
-        #expect(try exchange(client, "{\"jsonrpc\":\"2.0\",\"method\":\"queue.list\",\"params\":[0,1],\"id\":5}")?["result"]?["total"] != nil)
+        #expect(
+            try exchange(client, "{\"jsonrpc\":\"2.0\",\"method\":\"queue.list\",\"params\":[0,1],\"id\":5}")?[
+                "result"]?["total"] != nil)
     }
 
     @Test func oversizedLinesGarbageAndHalfLinesLeaveEverythingAlive() throws {
@@ -89,12 +101,16 @@ import TestSupport
         let client = try daemon.client()
         let version = try client.call("queue.list")["version"]
         // Over the 1 MiB limit: an error, and the connection keeps working.
-        let huge = "{\"jsonrpc\":\"2.0\",\"method\":\"player.status\",\"params\":{\"pad\":\"" + String(repeating: "x", count: 1_100_000) + "\"},\"id\":1}"
+        let huge =
+            "{\"jsonrpc\":\"2.0\",\"method\":\"player.status\",\"params\":{\"pad\":\""
+            + String(repeating: "x", count: 1_100_000) + "\"},\"id\":1}"
         let reply = try exchange(client, huge, timeout: 10)
         #expect(errorCode(reply) == -32600)
         #expect(try client.call("player.status")["state"] != nil)
         // Binary garbage, including NUL and invalid UTF-8.
-        var garbage: [UInt8] = (0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 7) }.filter { $0 != 10 }
+        var garbage: [UInt8] = (0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 7) }.filter {
+            $0 != 10
+        }
         garbage.append(10)
         try client.sendRaw(garbage)
         let garbageReply = try client.readLine(timeout: 2).map { try JSON.parse($0) }

@@ -4,8 +4,8 @@
 
 import Glibc
 import QueueClient
-import QueuectlPresentation
 import QueueRPC
+import QueuectlPresentation
 import Testing
 
 @Suite("QueueClient against a fake daemon")
@@ -27,10 +27,11 @@ struct QueuectlClientTests {
         #expect(try client.call("player.status") == ["ok": "player.status"])
         #expect(try client.call("queue.list", ["limit": 5]) == ["ok": "queue.list"])
         let sent = try server.received.map { try JSON.parse($0) }
-        #expect(sent == [
-            ["jsonrpc": "2.0", "method": "player.status", "id": 1],
-            ["jsonrpc": "2.0", "method": "queue.list", "params": ["limit": 5], "id": 2],
-        ])
+        #expect(
+            sent == [
+                ["jsonrpc": "2.0", "method": "player.status", "id": 1],
+                ["jsonrpc": "2.0", "method": "queue.list", "params": ["limit": 5], "id": 2],
+            ])
     }
 
     @Test func daemonErrorsBecomeRPCErrorsWithTheirData() throws {

@@ -2,8 +2,8 @@
 // its exit codes (0 ok, 1 daemon error, 2 usage, 3 not running).
 import Foundation
 import QueueRPC
-import Testing
 import TestSupport
+import Testing
 
 @Suite(.serialized) struct QueuectlEndToEndTests {
     @Test func commandsOutputsAndExitCodes() throws {
@@ -29,7 +29,8 @@ import TestSupport
         // watch prints one line per event while we drive the daemon.
         let watchOut = daemon.directory.path + "/watch.out"
         let watcher = try ChildProcess(
-            BuiltProduct.path("queuectl"), ["--socket", daemon.socket, "watch", "itemStarted", "itemEnded"], stdoutPath: watchOut)
+            BuiltProduct.path("queuectl"), ["--socket", daemon.socket, "watch", "itemStarted", "itemEnded"],
+            stdoutPath: watchOut)
         #expect(try ctl("play").status == 0)
         let status = try ctl("status")
         #expect(status.status == 0)
@@ -37,9 +38,10 @@ import TestSupport
         #expect(try ctl("ls").stdout.contains("▶"))
         #expect(try ctl("seek", "+0.5").status == 0)
         #expect(try ctl("next").status == 0)
-        #expect(try waitUntil(timeout: 10) {
-            ((try? String(contentsOfFile: watchOut, encoding: .utf8)) ?? "").contains("itemStarted #\(ids[1])")
-        })
+        #expect(
+            try waitUntil(timeout: 10) {
+                ((try? String(contentsOfFile: watchOut, encoding: .utf8)) ?? "").contains("itemStarted #\(ids[1])")
+            })
         _ = watcher.terminate()
         let watched = (try? String(contentsOfFile: watchOut, encoding: .utf8)) ?? ""
         #expect(watched.contains("itemEnded #\(ids[0])") && watched.contains("skipped"), "\(watched)")
@@ -77,7 +79,8 @@ import TestSupport
         #expect(try ctl("frobnicate").status == 2)
         #expect(try ctl("volume", "101").status == 2)
         let absent = try ChildProcess.run(
-            BuiltProduct.path("queuectl"), ["--socket", daemon.directory.path + "/nobody-home.sock", "status"], timeout: 30)
+            BuiltProduct.path("queuectl"), ["--socket", daemon.directory.path + "/nobody-home.sock", "status"],
+            timeout: 30)
         #expect(absent.status == 3)
         #expect(absent.stderr.contains("queued is not running at"))
     }

@@ -4,8 +4,8 @@
 
 import Glibc
 import QueueClient
-import QueuectlPresentation
 import QueueRPC
+import QueuectlPresentation
 import TestSupport
 import Testing
 
@@ -61,18 +61,22 @@ struct QueuectlFormattingTests {
         #expect(try SocketPath.resolve(explicit: "/explicit.sock", environment: all) == "/explicit.sock")
         #expect(try SocketPath.resolve(explicit: nil, environment: all) == "/env.sock")
         #expect(try SocketPath.resolve(explicit: "", environment: all) == "/env.sock")
-        #expect(try SocketPath.resolve(explicit: nil, environment: ["XDG_RUNTIME_DIR": "/run/user/1000"])
-            == "/run/user/1000/queued/queued.sock")
-        #expect(try SocketPath.resolve(explicit: nil, environment: ["XDG_RUNTIME_DIR": "/run/user/1000/"])
-            == "/run/user/1000/queued/queued.sock")
-        #expect(try SocketPath.resolve(explicit: nil, environment: ["QUEUED_SOCKET": "", "XDG_RUNTIME_DIR": "/r"])
-            == "/r/queued/queued.sock")
+        #expect(
+            try SocketPath.resolve(explicit: nil, environment: ["XDG_RUNTIME_DIR": "/run/user/1000"])
+                == "/run/user/1000/queued/queued.sock")
+        #expect(
+            try SocketPath.resolve(explicit: nil, environment: ["XDG_RUNTIME_DIR": "/run/user/1000/"])
+                == "/run/user/1000/queued/queued.sock")
+        #expect(
+            try SocketPath.resolve(explicit: nil, environment: ["QUEUED_SOCKET": "", "XDG_RUNTIME_DIR": "/r"])
+                == "/r/queued/queued.sock")
         #expect {
             _ = try SocketPath.resolve(explicit: nil, environment: ["XDG_RUNTIME_DIR": ""])
         } throws: { error in
             guard case .noSocketPath = error as? ClientError else { return false }
             let message = String(describing: error)
-            return message.contains("--socket") && message.contains("QUEUED_SOCKET") && message.contains("XDG_RUNTIME_DIR")
+            return message.contains("--socket") && message.contains("QUEUED_SOCKET")
+                && message.contains("XDG_RUNTIME_DIR")
         }
     }
 
@@ -97,22 +101,26 @@ struct QueuectlFormattingTests {
     }
 
     @Test func statusBlock() {
-        let status = PlayerStatusView(state: "playing", currentId: 3, position: 42.7, duration: 130.2, play: 2,
-                                      volume: 80, rate: 1, queueLoops: 0)
-        #expect(StatusBlock.render(status, item: Self.items[1], barWidth: 20) == """
-            [playing] #3 clip.mp4 (play 2 of ∞)
-            0:42/2:10 (32%)  [######--------------]
-            volume: 80%  loop: forever  rate: 1.0
-            """)
+        let status = PlayerStatusView(
+            state: "playing", currentId: 3, position: 42.7, duration: 130.2, play: 2,
+            volume: 80, rate: 1, queueLoops: 0)
+        #expect(
+            StatusBlock.render(status, item: Self.items[1], barWidth: 20) == """
+                [playing] #3 clip.mp4 (play 2 of ∞)
+                0:42/2:10 (32%)  [######--------------]
+                volume: 80%  loop: forever  rate: 1.0
+                """)
         // Without the item (not found) only the id; unknown duration: no percentage, no bar.
-        let live = PlayerStatusView(state: "paused", currentId: 7, position: 61, muted: true, rate: 1.25,
-                                    queueLoops: 3, error: "boom")
-        #expect(StatusBlock.render(live, item: nil) == """
-            [paused] #7
-            1:01
-            volume: 100% (muted)  loop: 3  rate: 1.25
-            error: boom
-            """)
+        let live = PlayerStatusView(
+            state: "paused", currentId: 7, position: 61, muted: true, rate: 1.25,
+            queueLoops: 3, error: "boom")
+        #expect(
+            StatusBlock.render(live, item: nil) == """
+                [paused] #7
+                1:01
+                volume: 100% (muted)  loop: 3  rate: 1.25
+                error: boom
+                """)
         #expect(StatusBlock.render(PlayerStatusView(), item: nil) == "[idle]\nvolume: 100%  loop: off  rate: 1.0")
         #expect(StatusBlock.bar(0.5, width: 10) == "[#####-----]")
         #expect(StatusBlock.bar(2, width: 4) == "[####]")
@@ -124,18 +132,27 @@ struct QueuectlFormattingTests {
             EventLine.render(method: method, params: params, clock: "12:00:01")
         }
         #expect(line("event.itemStarted", ["id": 3, "play": 2, "at": 1.5]) == "12:00:01 itemStarted #3 play 2")
-        #expect(line("event.itemEnded", ["id": 3, "play": 2, "reason": "eof", "error": nil])
-            == "12:00:01 itemEnded #3 play 2 eof")
-        #expect(line("event.itemEnded", ["id": 5, "play": 1, "reason": "error", "error": "x.mp4: bad"])
-            == "12:00:01 itemEnded #5 play 1 error: x.mp4: bad")
-        #expect(line("event.progress", ["id": 3, "position": 42.2, "duration": 130, "play": 1])
-            == "12:00:01 progress #3 0:42/2:10 play 1")
+        #expect(
+            line("event.itemEnded", ["id": 3, "play": 2, "reason": "eof", "error": nil])
+                == "12:00:01 itemEnded #3 play 2 eof")
+        #expect(
+            line("event.itemEnded", ["id": 5, "play": 1, "reason": "error", "error": "x.mp4: bad"])
+                == "12:00:01 itemEnded #5 play 1 error: x.mp4: bad")
+        #expect(
+            line("event.progress", ["id": 3, "position": 42.2, "duration": 130, "play": 1])
+                == "12:00:01 progress #3 0:42/2:10 play 1")
         #expect(line("event.queueChanged", ["version": 8]) == "12:00:01 queueChanged version 8")
-        #expect(line("event.status", ["state": "playing", "currentId": 3, "position": 1, "duration": nil,
-                                      "volume": 80, "muted": true])
-            == "12:00:01 status playing #3 0:01 volume 80% muted")
-        #expect(line("event.status", ["state": "idle", "currentId": nil, "volume": 50])
-            == "12:00:01 status idle volume 50%")
+        #expect(
+            line(
+                "event.status",
+                [
+                    "state": "playing", "currentId": 3, "position": 1, "duration": nil,
+                    "volume": 80, "muted": true,
+                ])
+                == "12:00:01 status playing #3 0:01 volume 80% muted")
+        #expect(
+            line("event.status", ["state": "idle", "currentId": nil, "volume": 50])
+                == "12:00:01 status idle volume 50%")
         #expect(line("event.somethingNew", ["a": 1]) == #"12:00:01 somethingNew {"a":1}"#)
         #expect(line("event.bare", nil) == "12:00:01 bare")
     }
@@ -146,35 +163,44 @@ struct QueuectlFormattingTests {
     }
 
     @Test func lenientDecoding() throws {
-        let item = try #require(QueueItemView(json: [
-            "id": 4, "uri": "/a/b.mp3", "title": nil, "loops": 0, "plays": 2, "start": nil, "end": nil,
-            "duration": 3.5, "state": "playing", "error": nil, "somethingNew": true,
-        ]))
+        let item = try #require(
+            QueueItemView(json: [
+                "id": 4, "uri": "/a/b.mp3", "title": nil, "loops": 0, "plays": 2, "start": nil, "end": nil,
+                "duration": 3.5, "state": "playing", "error": nil, "somethingNew": true,
+            ]))
         #expect(item == QueueItemView(id: 4, uri: "/a/b.mp3", loops: 0, plays: 2, duration: 3.5, state: "playing"))
         #expect(item.displayName == "b.mp3")
         #expect(QueueItemView(json: ["uri": "/a"]) == nil)
         #expect(QueueItemView(json: ["id": 1, "uri": "/a", "title": ""])?.displayName == "a")
 
-        let status = try #require(PlayerStatusView(json: [
-            "state": "paused", "currentId": 2, "position": 1.5, "duration": nil, "play": 1, "volume": 30,
-            "muted": false, "rate": 2.0, "fit": "fill", "fullscreen": true, "queueLoops": 0, "queueVersion": 9,
-            "error": nil,
-        ]))
-        #expect(status == PlayerStatusView(state: "paused", currentId: 2, position: 1.5, play: 1, volume: 30,
-                                           rate: 2, queueLoops: 0, fit: "fill", fullscreen: true, queueVersion: 9))
+        let status = try #require(
+            PlayerStatusView(json: [
+                "state": "paused", "currentId": 2, "position": 1.5, "duration": nil, "play": 1, "volume": 30,
+                "muted": false, "rate": 2.0, "fit": "fill", "fullscreen": true, "queueLoops": 0, "queueVersion": 9,
+                "error": nil,
+            ]))
+        #expect(
+            status
+                == PlayerStatusView(
+                    state: "paused", currentId: 2, position: 1.5, play: 1, volume: 30,
+                    rate: 2, queueLoops: 0, fit: "fill", fullscreen: true, queueVersion: 9))
         #expect(PlayerStatusView(json: ["volume": 3]) == nil)
     }
 
     /// The server encodes and the client decodes the same type: a value survives the round trip whole.
     @Test func wireShapesRoundTrip() {
-        let status = RPCStatus(state: "playing", currentId: 8, position: 12.5, duration: 30, play: 2, volume: 80, muted: true,
-                               rate: 1.25, queueLoops: 0, error: "x", title: "Lobby", uri: "/srv/lobby.mp4", loops: 0,
-                               fit: "fill", fullscreen: true, queueVersion: 14, droppedFrames: 3)
+        let status = RPCStatus(
+            state: "playing", currentId: 8, position: 12.5, duration: 30, play: 2, volume: 80, muted: true,
+            rate: 1.25, queueLoops: 0, error: "x", title: "Lobby", uri: "/srv/lobby.mp4", loops: 0,
+            fit: "fill", fullscreen: true, queueVersion: 14, droppedFrames: 3)
         #expect(RPCStatus(json: status.json) == status)
-        let item = RPCQueueItem(id: 9, uri: "/srv/a.mp4", title: "A", loops: 0, plays: 2, duration: 8, state: "failed",
-                                error: "broken", start: 1, end: 5, trackEnd: "longest")
+        let item = RPCQueueItem(
+            id: 9, uri: "/srv/a.mp4", title: "A", loops: 0, plays: 2, duration: 8, state: "failed",
+            error: "broken", start: 1, end: 5, trackEnd: "longest")
         #expect(RPCQueueItem(json: item.json) == item)
-        #expect(status.json.objectValue?.count == 17 && item.json.objectValue?.count == 11, "every key of the schema, always")
+        #expect(
+            status.json.objectValue?.count == 17 && item.json.objectValue?.count == 11,
+            "every key of the schema, always")
     }
 
     @Test func absolutePaths() {
@@ -195,10 +221,12 @@ struct QueuectlFormattingTests {
         for name in ["10.mp4", "2.mp4", "1.flac", "Cover.PNG", "notes.txt", ".hidden.mp3", "list.m3u", "sub/x.mp4"] {
             try touch(media + "/" + name)
         }
-        #expect(try MediaPaths.mediaFiles(in: media) == ["1.flac", "2.mp4", "10.mp4", "Cover.PNG"].map { media + "/" + $0 })
+        #expect(
+            try MediaPaths.mediaFiles(in: media) == ["1.flac", "2.mp4", "10.mp4", "Cover.PNG"].map { media + "/" + $0 })
         // Relative to the cwd; a directory expands in place; a playlist and URLs pass through.
-        let uris = try MediaPaths.expand(["media/sub", "media/list.m3u", "file:///x.mp4", "http://h/a.mp3"],
-                                         cwd: directory.path)
+        let uris = try MediaPaths.expand(
+            ["media/sub", "media/list.m3u", "file:///x.mp4", "http://h/a.mp3"],
+            cwd: directory.path)
         #expect(uris == [media + "/sub/x.mp4", media + "/list.m3u", "file:///x.mp4", "http://h/a.mp3"])
         #expect(throws: MediaPathError.noMediaFiles(directory: "empty")) {
             try makeDirectory(directory.file("empty"))

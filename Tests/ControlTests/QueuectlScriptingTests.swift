@@ -2,17 +2,21 @@
 // and `save` → `add` against the real daemon.
 import Foundation
 import QueueClient
-import QueuectlPresentation
 import QueueRPC
-import Testing
+import QueuectlPresentation
 import TestSupport
+import Testing
 
 @Suite struct CurrentLineAndPlaylistTests {
     @Test func currentLineFillsPlaceholders() {
-        let status = PlayerStatusView(state: "playing", currentId: 7, position: 75.5, duration: 130, play: 2,
-                                      volume: 80, title: nil, uri: "/srv/a b/lobby.mp4", loops: 0)
+        let status = PlayerStatusView(
+            state: "playing", currentId: 7, position: 75.5, duration: 130, play: 2,
+            volume: 80, title: nil, uri: "/srv/a b/lobby.mp4", loops: 0)
         #expect(CurrentLine.render(CurrentLine.defaultFormat, status: status) == "7 lobby.mp4 1:15/2:10")
-        #expect(CurrentLine.render("{state} {{#{id}}} play {play}/{loops} {positionSeconds}s of {durationSeconds}s {volume}% {uri}", status: status)
+        #expect(
+            CurrentLine.render(
+                "{state} {{#{id}}} play {play}/{loops} {positionSeconds}s of {durationSeconds}s {volume}% {uri}",
+                status: status)
                 == "playing {#7} play 2/∞ 75.5s of 130s 80% /srv/a b/lobby.mp4")
         #expect(CurrentLine.render("{id}", status: PlayerStatusView()) == nil, "nothing current: no line")
         #expect(CurrentLine.problem(in: "{id} {nope}")?.contains("unknown placeholder {nope}") == true)
@@ -21,23 +25,25 @@ import TestSupport
     }
 
     @Test func playlistKeepsTitlesLoopsWindowsAndTrackEnds() {
-        var clip = QueueItemView(id: 3, uri: "/srv/clip.mp4", title: "Clip, the first\nline two", loops: 0, duration: 12.5)
+        var clip = QueueItemView(
+            id: 3, uri: "/srv/clip.mp4", title: "Clip, the first\nline two", loops: 0, duration: 12.5)
         clip.start = 1.5
         clip.end = 9
         clip.trackEnd = "shortest"
         let plain = QueueItemView(id: 4, uri: "/srv/tone.flac")
-        #expect(ExtendedM3U.render([clip, plain]) == """
-            #EXTM3U
-            #EXTINF:12.5,Clip, the first line two
-            #EXTVLCOPT:start-time=1.5
-            #EXTVLCOPT:stop-time=9
-            #EXTQUEUED:loops=0
-            #EXTQUEUED:track-end=shortest
-            /srv/clip.mp4
-            #EXTINF:-1,
-            /srv/tone.flac
+        #expect(
+            ExtendedM3U.render([clip, plain]) == """
+                #EXTM3U
+                #EXTINF:12.5,Clip, the first line two
+                #EXTVLCOPT:start-time=1.5
+                #EXTVLCOPT:stop-time=9
+                #EXTQUEUED:loops=0
+                #EXTQUEUED:track-end=shortest
+                /srv/clip.mp4
+                #EXTINF:-1,
+                /srv/tone.flac
 
-            """)
+                """)
     }
 }
 
@@ -52,10 +58,15 @@ import TestSupport
             try daemon.queuectl(arguments)
         }
         let control = try daemon.client()
-        let added = try control.call("queue.add", ["items": [
-            ["uri": .string(tone), "title": "Tone, long", "loops": 3], ["uri": .string(clip)],
-            ["uri": .string(still), "title": "Still", "loops": 0, "trackEnd": "longest"], ["uri": .string(clip), "start": 0.5, "end": 1.5],
-        ]])
+        let added = try control.call(
+            "queue.add",
+            [
+                "items": [
+                    ["uri": .string(tone), "title": "Tone, long", "loops": 3], ["uri": .string(clip)],
+                    ["uri": .string(still), "title": "Still", "loops": 0, "trackEnd": "longest"],
+                    ["uri": .string(clip), "start": 0.5, "end": 1.5],
+                ]
+            ])
         let ids = added["ids"]?.arrayValue?.compactMap(\.intValue) ?? []
         try #require(ids.count == 4)
 
@@ -80,7 +91,8 @@ import TestSupport
             starts += 1
         }
         #expect(waiter.wait() == 0)
-        let waited = try JSON.parse((try? String(contentsOfFile: daemon.directory.path + "/wait.out", encoding: .utf8)) ?? "")
+        let waited = try JSON.parse(
+            (try? String(contentsOfFile: daemon.directory.path + "/wait.out", encoding: .utf8)) ?? "")
         #expect(waited["method"]?.stringValue == "event.itemStarted")
         #expect(waited["params"]?["id"]?.intValue == ids[0])
 

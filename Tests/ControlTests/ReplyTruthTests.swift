@@ -4,13 +4,15 @@
 import Foundation
 import QueueClient
 import QueueRPC
-import Testing
 import TestSupport
+import Testing
 
 @Suite(.serialized) struct ReplyTruthTests {
     /// The next itemStarted's id (skipping other notifications), within `timeout` seconds.
     func nextStart(_ watcher: QueueClient, timeout: Double = 20) throws -> Int64? {
-        let seen = try collectNotifications(watcher, timeout: timeout) { $0.contains { $0.method == "event.itemStarted" } }
+        let seen = try collectNotifications(watcher, timeout: timeout) {
+            $0.contains { $0.method == "event.itemStarted" }
+        }
         return seen.last { $0.method == "event.itemStarted" }?.params?["id"]?.intValue
     }
 
@@ -23,19 +25,27 @@ import TestSupport
         let clip = try Fixtures.video(seconds: 4, fps: 25, hue: .green, withAudio: .aacMP4)
         let tone = try Fixtures.tone(frequency: 440, seconds: 4, format: .wav)
         let still = try Fixtures.still(hue: .blue, format: .png)
-        let added = try control.call("queue.add", ["items": [
-            ["uri": .string(clip), "title": "clip"], ["uri": .string(tone), "title": "tone", "loops": 2],
-            ["uri": .string(still), "title": "still", "duration": 4], ["uri": .string(clip), "title": "clip again"],
-        ]])
+        let added = try control.call(
+            "queue.add",
+            [
+                "items": [
+                    ["uri": .string(clip), "title": "clip"], ["uri": .string(tone), "title": "tone", "loops": 2],
+                    ["uri": .string(still), "title": "still", "duration": 4],
+                    ["uri": .string(clip), "title": "clip again"],
+                ]
+            ])
         let ids = added["ids"]?.arrayValue?.compactMap(\.intValue) ?? []
         try #require(ids.count == 4)
         _ = try control.call("player.play")
         #expect(try nextStart(watcher) == ids[0])
 
         func check(_ reply: JSONValue, id: Int64, title: String, position: Double = 0, _ what: String) throws {
-            #expect(reply["currentId"]?.intValue == id, "\(what): reply names \(String(describing: reply["currentId"]))")
+            #expect(
+                reply["currentId"]?.intValue == id, "\(what): reply names \(String(describing: reply["currentId"]))")
             #expect(reply["title"]?.stringValue == title, "\(what)")
-            #expect(abs((reply["position"]?.doubleValue ?? -1) - position) < 0.05, "\(what): position \(String(describing: reply["position"]))")
+            #expect(
+                abs((reply["position"]?.doubleValue ?? -1) - position) < 0.05,
+                "\(what): position \(String(describing: reply["position"]))")
             #expect(reply["state"]?.stringValue == "playing", "\(what)")
             let status = try control.call("player.status")
             #expect(status["currentId"]?.intValue == id, "\(what): player.status right after")

@@ -34,14 +34,19 @@ final class RunningDaemon: @unchecked Sendable {
             let pulse = try PrivatePulseServer()
             self.pulse = pulse
             arguments += ["--audio", "pulse", "--pulse-server", pulse.server]
-            arguments += video ? ["--video", "sdl", "--video-driver", "offscreen", "--geometry", "320x240"] : ["--video", "none"]
+            arguments +=
+                video
+                ? ["--video", "sdl", "--video-driver", "offscreen", "--geometry", "320x240"] : ["--video", "none"]
         case .null(let untimed):
             pulse = nil
             arguments += ["--audio", "null", "--video", "null"] + (untimed ? ["--untimed"] : [])
         }
-        process = try ChildProcess(BuiltProduct.path("queued"), arguments + extra, stdoutPath: directory.path + "/stdout", stderrPath: logPath)
+        process = try ChildProcess(
+            BuiltProduct.path("queued"), arguments + extra, stdoutPath: directory.path + "/stdout", stderrPath: logPath)
         let socket = self.socket
-        let up = try waitUntil(timeout: 30, pollInterval: 0.02) { (try? QueueClient(socketPath: socket, timeout: 2)) != nil }
+        let up = try waitUntil(timeout: 30, pollInterval: 0.02) {
+            (try? QueueClient(socketPath: socket, timeout: 2)) != nil
+        }
         guard up else { throw TestSupportError.io("queued did not open its socket; log:\n\(log())") }
     }
 

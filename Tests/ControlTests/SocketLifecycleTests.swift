@@ -4,8 +4,8 @@ import Foundation
 import Glibc
 import QueueClient
 import QueueRPC
-import Testing
 import TestSupport
+import Testing
 
 @Suite(.serialized) struct SocketLifecycleTests {
     @Test func liveSocketsAreKeptAndStaleOnesReplaced() throws {
@@ -24,9 +24,13 @@ import TestSupport
         #expect(lstat(first.socket, &info) == 0, "the stale socket file is still there")
         let log = first.directory.path + "/third.log"
         let third = try ChildProcess(
-            BuiltProduct.path("queued"), ["--socket", first.socket, "--audio", "null", "--video", "none"], stderrPath: log)
+            BuiltProduct.path("queued"), ["--socket", first.socket, "--audio", "null", "--video", "none"],
+            stderrPath: log)
         defer { _ = third.terminate() }
-        #expect(try waitUntil(timeout: 30, pollInterval: 0.02) { (try? QueueClient(socketPath: first.socket, timeout: 2)) != nil })
+        #expect(
+            try waitUntil(timeout: 30, pollInterval: 0.02) {
+                (try? QueueClient(socketPath: first.socket, timeout: 2)) != nil
+            })
         #expect(try QueueClient(socketPath: first.socket).call("daemon.info")["pid"]?.intValue == Int64(third.pid))
         #expect(third.terminate() == 0, "SIGTERM shuts the daemon down cleanly")
         #expect(lstat(first.socket, &info) != 0, "a clean shutdown removes the socket file")
@@ -40,7 +44,8 @@ import TestSupport
         let tone = try Fixtures.tone(frequency: 440, seconds: 0.5, format: .wav)
         try FileManager.default.copyItem(atPath: tone, toPath: folder + "/a.wav")
         let playlist = folder + "/list.m3u8"
-        try "#EXTM3U\n#EXTINF:1,First tone\na.wav\n\n\(tone)\n#EXTINF:-1,Third\nfile://\(folder.replacingOccurrences(of: " ", with: "%20"))/a.wav\n"
+        try
+            "#EXTM3U\n#EXTINF:1,First tone\na.wav\n\n\(tone)\n#EXTINF:-1,Third\nfile://\(folder.replacingOccurrences(of: " ", with: "%20"))/a.wav\n"
             .write(toFile: playlist, atomically: true, encoding: .utf8)
         let client = try daemon.client()
         let ids = try client.call("queue.add", ["items": [.string(playlist)]])["ids"]?.arrayValue ?? []
@@ -48,7 +53,8 @@ import TestSupport
         let items = try client.call("queue.list")["items"]?.arrayValue ?? []
         #expect(items.map { $0["title"]?.stringValue } == ["First tone", nil, "Third"])
         #expect(items.map { $0["uri"]?.stringValue } == [folder + "/a.wav", tone, folder + "/a.wav"])
-        let url = try client.call("queue.add", ["items": [.string("file://" + folder.replacingOccurrences(of: " ", with: "%20") + "/a.wav")]])
+        let url = try client.call(
+            "queue.add", ["items": [.string("file://" + folder.replacingOccurrences(of: " ", with: "%20") + "/a.wav")]])
         #expect(url["ids"]?.arrayValue?.count == 1)
     }
 }

@@ -5,8 +5,8 @@ import Foundation
 import Glibc
 import QueueClient
 import QueueRPC
-import Testing
 import TestSupport
+import Testing
 
 @Suite(.serialized) struct StalledAudioServerTests {
     @Test func commandsAnswerWithinFiftyMillisecondsWhileTheAudioServerIsStopped() throws {
@@ -22,7 +22,9 @@ import TestSupport
         let ids = added["ids"]?.arrayValue?.compactMap(\.intValue) ?? []
         try #require(ids.count == 6)
         _ = try control.call("player.play")
-        let first = try collectNotifications(watcher, timeout: 20) { seen in seen.contains { $0.method == "event.itemStarted" } }
+        let first = try collectNotifications(watcher, timeout: 20) { seen in
+            seen.contains { $0.method == "event.itemStarted" }
+        }
         try #require(first.contains { $0.method == "event.itemStarted" }, "playback did not start")
 
         #expect(pulse.send(signal: SIGSTOP))
@@ -48,8 +50,10 @@ import TestSupport
         }
         pulse.send(signal: SIGCONT)
         resumed = true
-        print("stalled PulseAudio: \(rounds) rounds in 5 s; slowest replies (ms): "
-              + slowest.sorted { $0.key < $1.key }.map { "\($0.key) \(String(format: "%.1f", $0.value * 1000))" }.joined(separator: ", "))
+        print(
+            "stalled PulseAudio: \(rounds) rounds in 5 s; slowest replies (ms): "
+                + slowest.sorted { $0.key < $1.key }.map { "\($0.key) \(String(format: "%.1f", $0.value * 1000))" }
+                .joined(separator: ", "))
         for (method, seconds) in slowest {
             #expect(seconds < 0.05, "\(method) took \(Int(seconds * 1000)) ms while PulseAudio was stopped")
         }
@@ -57,10 +61,17 @@ import TestSupport
         // Playback goes on: a play that starts after SIGCONT is heard to its end.
         _ = try control.call("player.play", ["id": .int(ids[0])])
         let after = try collectNotifications(watcher, timeout: 30) { seen in
-            seen.contains { $0.method == "event.itemEnded" && $0.params?["id"]?.intValue == ids[0] && $0.params?["reason"]?.stringValue == "eof" }
+            seen.contains {
+                $0.method == "event.itemEnded" && $0.params?["id"]?.intValue == ids[0]
+                    && $0.params?["reason"]?.stringValue == "eof"
+            }
         }
         #expect(after.contains { $0.method == "event.itemStarted" && $0.params?["id"]?.intValue == ids[0] })
-        #expect(after.contains { $0.method == "event.itemEnded" && $0.params?["id"]?.intValue == ids[0] && $0.params?["reason"]?.stringValue == "eof" },
-                "the item played after SIGCONT did not play to its end")
+        #expect(
+            after.contains {
+                $0.method == "event.itemEnded" && $0.params?["id"]?.intValue == ids[0]
+                    && $0.params?["reason"]?.stringValue == "eof"
+            },
+            "the item played after SIGCONT did not play to its end")
     }
 }

@@ -31,7 +31,8 @@ final class Transcript: @unchecked Sendable {
     var count: Int { lock.withLock { lines.count } }
 
     func write(to path: String) throws {
-        try lock.withLock { lines.joined(separator: "\n") + "\n" }.write(toFile: path, atomically: true, encoding: .utf8)
+        try lock.withLock { lines.joined(separator: "\n") + "\n" }.write(
+            toFile: path, atomically: true, encoding: .utf8)
     }
 }
 
@@ -73,7 +74,9 @@ final class RecordingClient {
         }
     }
 
-    func notifications(timeout: Double, until done: ([(method: String, params: JSONValue?)]) -> Bool) throws
+    func notifications(
+        timeout: Double, until done: ([(method: String, params: JSONValue?)]) -> Bool
+    ) throws
         -> [(method: String, params: JSONValue?)]
     {
         let seen = try collectNotifications(client, timeout: timeout, until: done)
@@ -83,7 +86,9 @@ final class RecordingClient {
 }
 
 /// Runs the conformance validator over a transcript; returns its closing line and output.
-func validateTranscript(_ transcript: Transcript, in directory: String) throws -> (passed: Int, failed: Int, output: String) {
+func validateTranscript(
+    _ transcript: Transcript, in directory: String
+) throws -> (passed: Int, failed: Int, output: String) {
     let path = directory + "/transcript.jsonl"
     try transcript.write(to: path)
     let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

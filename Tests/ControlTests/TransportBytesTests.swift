@@ -6,8 +6,9 @@ import NIOCore
 import NIOEmbedded
 import Playback
 import QueueRPC
-@testable import QueueServer
 import Testing
+
+@testable import QueueServer
 
 /// Promises of the `later` method, for the test to complete. Only touched on the embedded loop's thread.
 private final class DeferredReplies: @unchecked Sendable {
@@ -83,21 +84,26 @@ private final class StalledSocket: ChannelOutboundHandler {
     let dispatcher: Dispatcher
 
     init() {
-        let engine = PlayerEngine(config: EngineConfig(), audio: NullAudioSink(mode: .untimed), video: nil,
-                                  logger: Logger(label: "transport-test")) { _ in }
+        let engine = PlayerEngine(
+            config: EngineConfig(), audio: NullAudioSink(mode: .untimed), video: nil,
+            logger: Logger(label: "transport-test")
+        ) { _ in }
         let deferred = DeferredReplies()
         self.deferred = deferred
-        dispatcher = Dispatcher(engine: engine, methods: [
-            "echo": RPCMethod(params: ["text"]) { params, _, _ in .now(.string(try params.requiredString("text"))) },
-            "blob": RPCMethod(params: ["size"]) { params, _, _ in
-                .now(.string(String(repeating: "x", count: Int(try params.requiredInt("size")))))
-            },
-            "later": RPCMethod(params: []) { _, _, loop in
-                let promise = loop.makePromise(of: JSONValue.self)
-                deferred.promises.append(promise)
-                return .later(promise.futureResult)
-            },
-        ])
+        dispatcher = Dispatcher(
+            engine: engine,
+            methods: [
+                "echo": RPCMethod(params: ["text"]) { params, _, _ in .now(.string(try params.requiredString("text")))
+                },
+                "blob": RPCMethod(params: ["size"]) { params, _, _ in
+                    .now(.string(String(repeating: "x", count: Int(try params.requiredInt("size")))))
+                },
+                "later": RPCMethod(params: []) { _, _, loop in
+                    let promise = loop.makePromise(of: JSONValue.self)
+                    deferred.promises.append(promise)
+                    return .later(promise.futureResult)
+                },
+            ])
     }
 
     /// ControlServer.start's per-connection pipeline behind `socket`, on a connected channel. The handler
@@ -150,8 +156,10 @@ private final class StalledSocket: ChannelOutboundHandler {
         #expect(WireBytes(Array(afterEachByte.joined())) == reply)
         // Three requests and the first 20 bytes of a fourth in one read, then the rest of the fourth.
         let fourth = Array(request(4, "echo", #"["d"]"#).utf8)
-        try channel.send(Array((request(1, "echo", #"["a"]"#) + request(2, "echo", #"["b"]"#)
-            + request(3, "echo", #"["c"]"#)).utf8) + fourth[..<20])
+        try channel.send(
+            Array(
+                (request(1, "echo", #"["a"]"#) + request(2, "echo", #"["b"]"#)
+                    + request(3, "echo", #"["c"]"#)).utf8) + fourth[..<20])
         #expect(try channel.sent() == WireBytes(result(1, "a") + result(2, "b") + result(3, "c")))
         try channel.send(fourth[20...])
         #expect(try channel.sent() == WireBytes(result(4, "d")))
@@ -163,10 +171,13 @@ private final class StalledSocket: ChannelOutboundHandler {
         #expect(limit == 1 << 20, "the README's 1 MiB")
         let atLimit = request(1, "echo", #"[""]"#).utf8.count - 1  // without its newline
         let pad = String(repeating: "x", count: limit - atLimit)
-        let refused = #"{"jsonrpc":"2.0","error":{"code":-32600,"message":"invalid request: "#
+        let refused =
+            #"{"jsonrpc":"2.0","error":{"code":-32600,"message":"invalid request: "#
             + #"request line longer than 1048576 bytes; it was discarded"},"id":null}"# + "\n"
-        let input = Array((request(1, "echo", #"["\#(pad)"]"#) + request(2, "echo", #"["\#(pad)x"]"#)
-            + request(3, "echo", #"["\#(String(repeating: "y", count: 4 * limit))"]"#) + request(4, "echo", #"["after"]"#)).utf8)
+        let input = Array(
+            (request(1, "echo", #"["\#(pad)"]"#) + request(2, "echo", #"["\#(pad)x"]"#)
+                + request(3, "echo", #"["\#(String(repeating: "y", count: 4 * limit))"]"#)
+                + request(4, "echo", #"["after"]"#)).utf8)
         // A line of exactly the limit is served; one byte more is refused; a 4 MiB line is refused once; the
         // next line is served. In one read (each newline is seen), in 64 KiB reads (the limit is passed before
         // the newline), and in reads of limit + 1 bytes (several over-limit reads inside one line).

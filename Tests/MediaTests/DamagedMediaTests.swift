@@ -3,8 +3,8 @@
 import Foundation
 import Logging
 import Media
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct DamagedMediaTests {
     @Test func streamInfoThatCannotBeReadIsAnErrorNotACrash() throws {

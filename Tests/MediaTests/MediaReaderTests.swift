@@ -2,8 +2,8 @@
 // timing decisions, pictures, and one test per kind of broken input.
 import Glibc
 import Media
-import Testing
 import TestSupport
+import Testing
 
 /// Reads all audio of a reader and converts it the way the PulseAudio sink does (x·32768, rounded).
 func readAllAudio(_ reader: MediaReader) throws -> [Int16] {

@@ -3,8 +3,8 @@
 
 import Foundation
 import Glibc
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct TestSupportSmokeTests {
     @Test func childProcessRunsWithAnEmptySignalMask() async throws {
@@ -56,13 +56,15 @@ import TestSupport
         let reference = try Fixtures.decodePCM(tone)
         try ChildProcess.check("paplay", ["--server=\(pulse.server)", tone])
         // paplay returns once the server has played it; wait for the monitor to deliver it all.
-        #expect(waitUntil(timeout: 5) {
-            guard let start = AudioAlignment.firstNonSilentFrame(recorder.snapshot()) else { return false }
-            return recorder.recordedFrames >= start + 24000 + 2400
-        })
+        #expect(
+            waitUntil(timeout: 5) {
+                guard let start = AudioAlignment.firstNonSilentFrame(recorder.snapshot()) else { return false }
+                return recorder.recordedFrames >= start + 24000 + 2400
+            })
         let recording = recorder.stop()
-        let offset = try #require(AudioAlignment.locate(reference.prefix(4096), in: recording, tolerance: 0),
-                                  "tone not found; pulse log:\n\(pulse.log())")
+        let offset = try #require(
+            AudioAlignment.locate(reference.prefix(4096), in: recording, tolerance: 0),
+            "tone not found; pulse log:\n\(pulse.log())")
         let report = AudioAlignment.compare(expected: reference, actual: recording, atFrame: offset, tolerance: 0)
         #expect(report.matches, "\(report)")
     }

@@ -29,7 +29,10 @@ final class EventRecorder: @unchecked Sendable {
 
     func record(_ frame: PresentedFrame) {
         condition.lock()
-        if keepFrames { frames.append(FrameRecord(id: frame.id, play: frame.play, timeline: frame.timeline, itemTime: frame.itemTime)) }
+        if keepFrames {
+            frames.append(
+                FrameRecord(id: frame.id, play: frame.play, timeline: frame.timeline, itemTime: frame.itemTime))
+        }
         condition.broadcast()
         condition.unlock()
     }
@@ -62,7 +65,11 @@ final class EventRecorder: @unchecked Sendable {
     @discardableResult
     func waitUntilDone(timeout: Double) -> Bool {
         wait(timeout: timeout) { events in
-            guard let played = events.firstIndex(where: { if case .statusChanged(let s) = $0 { return s.state == .playing }; return false })
+            guard
+                let played = events.firstIndex(where: {
+                    if case .statusChanged(let s) = $0 { return s.state == .playing }
+                    return false
+                })
             else { return false }
             return events[played...].contains {
                 if case .statusChanged(let s) = $0 { return s.state == .idle || s.state == .stopped }
@@ -72,15 +79,24 @@ final class EventRecorder: @unchecked Sendable {
     }
 
     var started: [(id: ItemID, play: Int, timeline: Double)] {
-        all.compactMap { if case .itemStarted(let id, let play, _, let timeline) = $0 { return (id, play, timeline) }; return nil }
+        all.compactMap {
+            if case .itemStarted(let id, let play, _, let timeline) = $0 { return (id, play, timeline) }
+            return nil
+        }
     }
 
     var ended: [(id: ItemID, play: Int, reason: EndReason, error: String?)] {
-        all.compactMap { if case .itemEnded(let id, let play, let reason, let error) = $0 { return (id, play, reason, error) }; return nil }
+        all.compactMap {
+            if case .itemEnded(let id, let play, let reason, let error) = $0 { return (id, play, reason, error) }
+            return nil
+        }
     }
 
     var lastStatus: PlayerStatus? {
-        all.reversed().lazy.compactMap { if case .statusChanged(let s) = $0 { return s }; return nil }.first
+        all.reversed().lazy.compactMap {
+            if case .statusChanged(let s) = $0 { return s }
+            return nil
+        }.first
     }
 }
 

@@ -1,9 +1,10 @@
+import QueueModel
+import Testing
+
 // EngineState without threads or clocks: a small driver plays the decode thread (open a play, write N
 // frames, finish it) and the presenter (the listener reaches frame F), and each test checks the events and
 // audio requests the state records, and what it reports as current.
 @testable import Playback
-import QueueModel
-import Testing
 
 /// Drives an EngineState the way the decode and presenter threads do, one step at a time.
 final class EngineStateDriver {
@@ -33,8 +34,9 @@ final class EngineStateDriver {
     }
 
     func open(_ cursor: Cursor, offset: Double = 0, continuesPlay: Bool = false, duration: Double? = nil) {
-        let segment = Segment(serial: state.serial, cursor: cursor, startFrame: written, itemOffset: offset,
-                              duration: duration, showsVideo: false, continuesPlay: continuesPlay)
+        let segment = Segment(
+            serial: state.serial, cursor: cursor, startFrame: written, itemOffset: offset,
+            duration: duration, showsVideo: false, continuesPlay: continuesPlay)
         let accepted = state.playOpened(segment, knownDuration: duration)
         #expect(accepted)
     }
@@ -80,7 +82,9 @@ final class EngineStateDriver {
         try driver.state.play(id: nil)
         #expect(driver.story() == ["flush"])
         let status = driver.state.status(heard: 0)
-        #expect(status.state == .playing && status.currentID == driver.ids[0] && status.title == "A" && status.uri == "/a.wav")
+        #expect(
+            status.state == .playing && status.currentID == driver.ids[0] && status.title == "A"
+                && status.uri == "/a.wav")
         _ = driver.openRequested()
         driver.hear(1)
         #expect(driver.story() == ["start 1.1"])
@@ -111,7 +115,8 @@ final class EngineStateDriver {
     }
 
     @Test func aLoopSeamAndQueueLoopsFollowEachOtherWithoutGaps() throws {
-        let driver = try EngineStateDriver(items: [MediaItem(uri: "/a.wav", loops: 2), MediaItem(uri: "/b.wav")], queueLoops: 2)
+        let driver = try EngineStateDriver(
+            items: [MediaItem(uri: "/a.wav", loops: 2), MediaItem(uri: "/b.wav")], queueLoops: 2)
         try driver.state.play(id: nil)
         var cursor = try #require(driver.openRequested())
         var starts: [Int64] = []
@@ -122,8 +127,11 @@ final class EngineStateDriver {
         }
         driver.hear(driver.written)
         #expect(starts == [0, 100, 200, 300, 400, 500], "every play right after the previous one")
-        #expect(driver.story() == ["flush", "start 1.1", "end 1.1 eof", "start 1.2", "end 1.2 eof", "start 2.1", "end 2.1 eof",
-                                   "start 1.1", "end 1.1 eof", "start 1.2", "end 1.2 eof", "start 2.1", "end 2.1 eof"])
+        #expect(
+            driver.story() == [
+                "flush", "start 1.1", "end 1.1 eof", "start 1.2", "end 1.2 eof", "start 2.1", "end 2.1 eof",
+                "start 1.1", "end 1.1 eof", "start 1.2", "end 1.2 eof", "start 2.1", "end 2.1 eof",
+            ])
         #expect(driver.state.status.state == .idle, "played through both passes")
     }
 
@@ -204,7 +212,9 @@ final class EngineStateDriver {
         }
         #expect(attempts == 3, "one failed open per item, then a stop — no spinning through passes")
         driver.hear(0)
-        #expect(driver.story() == ["flush", "end 1.1 error", "end 2.1 error", "end 3.1 error"], "only ends: nothing was shown or heard")
+        #expect(
+            driver.story() == ["flush", "end 1.1 error", "end 2.1 error", "end 3.1 error"],
+            "only ends: nothing was shown or heard")
         #expect(driver.state.status.state == .stopped)
         #expect(driver.state.status.error?.contains("every item in the queue failed") == true)
     }

@@ -2,15 +2,21 @@
 // seek, stop, next/previous, jump, removing what plays, and the order of events around them.
 import Playback
 import QueueModel
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct EngineTransportTests {
-    func engineWithClips(_ count: Int, seconds: Double = 1, queueLoops: Int = 1, itemLoops: Int = 1) throws
+    func engineWithClips(
+        _ count: Int, seconds: Double = 1, queueLoops: Int = 1, itemLoops: Int = 1
+    ) throws
         -> (PlayerEngine, EventRecorder, [ItemID])
     {
-        let clips = try (0..<count).map { try Fixtures.tone(frequency: 300 + 110 * Double($0), seconds: seconds, format: .wav) }
-        let (engine, recorder) = try makeEngine(audio: NullAudioSink(mode: .realtime(buffer: 0.2)), untimed: false, queueLoops: queueLoops) {
+        let clips = try (0..<count).map {
+            try Fixtures.tone(frequency: 300 + 110 * Double($0), seconds: seconds, format: .wav)
+        }
+        let (engine, recorder) = try makeEngine(
+            audio: NullAudioSink(mode: .realtime(buffer: 0.2)), untimed: false, queueLoops: queueLoops
+        ) {
             $0.progressInterval = 0.1
         }
         let ids = try engine.add(clips.map { MediaItem(uri: $0, loops: itemLoops) })
@@ -18,20 +24,35 @@ import TestSupport
     }
 
     func startedCount(_ events: [PlayerEvent], _ id: ItemID) -> Int {
-        events.filter { if case .itemStarted(id, _, _, _) = $0 { return true }; return false }.count
+        events.filter {
+            if case .itemStarted(id, _, _, _) = $0 { return true }
+            return false
+        }.count
     }
 
     @Test func pauseHoldsThePositionAndResumeGoesOn() throws {
         let (engine, recorder, ids) = try engineWithClips(1, seconds: 2)
         defer { engine.shutdown() }
         try engine.play()
-        #expect(recorder.wait(timeout: 10) { $0.contains { if case .progress(_, let p, _, _) = $0 { return p > 0.3 }; return false } })
+        #expect(
+            recorder.wait(timeout: 10) {
+                $0.contains {
+                    if case .progress(_, let p, _, _) = $0 { return p > 0.3 }
+                    return false
+                }
+            })
         engine.pause()
         #expect(engine.status().state == .paused)
         let held = engine.status().position
         let countAtPause = recorder.all.count
         // No progress may arrive while paused: waiting for one must time out.
-        #expect(!recorder.wait(timeout: 0.5) { $0.dropFirst(countAtPause).contains { if case .progress = $0 { return true }; return false } })
+        #expect(
+            !recorder.wait(timeout: 0.5) {
+                $0.dropFirst(countAtPause).contains {
+                    if case .progress = $0 { return true }
+                    return false
+                }
+            })
         #expect(abs(engine.status().position - held) < 0.02)
         try engine.play()
         #expect(recorder.waitUntilDone(timeout: 10))
@@ -46,7 +67,13 @@ import TestSupport
         #expect(recorder.wait(timeout: 10) { _ in engine.status().currentID == ids[0] })
         let mark = recorder.all.count
         try engine.seek(to: 2.5)
-        #expect(recorder.wait(timeout: 10) { $0.dropFirst(mark).contains { if case .progress(_, let p, _, _) = $0 { return p >= 2.5 }; return false } })
+        #expect(
+            recorder.wait(timeout: 10) {
+                $0.dropFirst(mark).contains {
+                    if case .progress(_, let p, _, _) = $0 { return p >= 2.5 }
+                    return false
+                }
+            })
         #expect(recorder.waitUntilDone(timeout: 15))
         #expect(recorder.started.map(\.id) == ids, "a seek does not restart the item")
         #expect(recorder.ended.map(\.reason) == [.eof, .eof])
@@ -144,7 +171,13 @@ extension EngineTransportTests {
         let extra = try Fixtures.tone(frequency: 990, seconds: 0.5, format: .wav)
         try engine.play()
         // Late in the first item, when the second one is already being fed to the audio output.
-        #expect(recorder.wait(timeout: 10) { $0.contains { if case .progress(ids[0], let p, _, _) = $0 { return p > 0.85 }; return false } })
+        #expect(
+            recorder.wait(timeout: 10) {
+                $0.contains {
+                    if case .progress(ids[0], let p, _, _) = $0 { return p > 0.85 }
+                    return false
+                }
+            })
         let inserted = try engine.insert([MediaItem(uri: extra)], after: ids[0])
         #expect(recorder.waitUntilDone(timeout: 10))
         #expect(recorder.started.map(\.id) == [ids[0], inserted[0], ids[1]])

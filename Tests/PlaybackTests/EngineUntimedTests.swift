@@ -4,8 +4,8 @@ import Foundation
 import Media
 import Playback
 import QueueModel
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct EngineUntimedTests {
     @Test func audioItemsJoinWithoutInsertedOrDroppedSamples() throws {
@@ -47,9 +47,13 @@ import TestSupport
         defer { engine.shutdown() }
         let ids = try engine.add([MediaItem(uri: a, loops: 0), MediaItem(uri: b)])
         try engine.play()
-        #expect(recorder.wait(timeout: 30) { events in
-            events.contains { if case .itemStarted(_, 25, _, _) = $0 { return true }; return false }
-        })
+        #expect(
+            recorder.wait(timeout: 30) { events in
+                events.contains {
+                    if case .itemStarted(_, 25, _, _) = $0 { return true }
+                    return false
+                }
+            })
         try engine.next()
         #expect(recorder.waitUntilDone(timeout: 30))
         // Untimed, `next` can land between two plays of the looping item (one ended eof, the next not yet
@@ -58,7 +62,9 @@ import TestSupport
         #expect(skipped.count <= 1 && skipped.allSatisfy { $0.id == ids[0] })
         #expect(recorder.ended.filter { $0.id == ids[0] }.dropLast().allSatisfy { $0.reason == .eof })
         #expect(recorder.started.last?.id == ids[1])
-        #expect(recorder.started.filter { $0.id == ids[0] }.map(\.play) == Array(1...recorder.started.filter { $0.id == ids[0] }.count))
+        #expect(
+            recorder.started.filter { $0.id == ids[0] }.map(\.play)
+                == Array(1...recorder.started.filter { $0.id == ids[0] }.count))
     }
 
     @Test(arguments: BrokenInput.allCases)
@@ -72,7 +78,8 @@ import TestSupport
         #expect(recorder.waitUntilDone(timeout: 30))
         let failure = recorder.ended.first { $0.id == ids[0] }
         #expect(failure?.reason == .error)
-        #expect(failure?.error?.contains(broken) == true, "message names the file: \(String(describing: failure?.error))")
+        #expect(
+            failure?.error?.contains(broken) == true, "message names the file: \(String(describing: failure?.error))")
         #expect(recorder.ended.contains { $0.id == ids[1] && $0.reason == .eof })
         #expect(recorder.lastStatus?.state == .idle)
         if case .failed = engine.queue().entry(ids[0])?.state {} else { Issue.record("item not marked failed") }
@@ -81,7 +88,10 @@ import TestSupport
     @Test func aQueueWhereEveryItemFailsStopsInsteadOfSpinning() throws {
         let (engine, recorder) = try makeEngine(audio: NullAudioSink(mode: .untimed), untimed: true, queueLoops: 0)
         defer { engine.shutdown() }
-        try engine.add([MediaItem(uri: Fixtures.missing()), MediaItem(uri: try Fixtures.empty()), MediaItem(uri: try Fixtures.garbage())])
+        try engine.add([
+            MediaItem(uri: Fixtures.missing()), MediaItem(uri: try Fixtures.empty()),
+            MediaItem(uri: try Fixtures.garbage()),
+        ])
         try engine.play()
         #expect(recorder.waitUntilDone(timeout: 10))
         let status = recorder.lastStatus
@@ -93,7 +103,9 @@ import TestSupport
     @Test func twoHundredLoopsEndWithZeroDrift() throws {
         let clip = try Fixtures.video(seconds: 1, fps: 25, hue: .red, withAudio: .aacMP4)
         let sink = NullAudioSink(mode: .untimed)
-        let (engine, recorder) = try makeEngine(audio: sink, video: NullVideoSink(), untimed: true) { $0.shortestTrack = true }
+        let (engine, recorder) = try makeEngine(audio: sink, video: NullVideoSink(), untimed: true) {
+            $0.shortestTrack = true
+        }
         recorder.keepFrames = true
         defer { engine.shutdown() }
         try engine.add([MediaItem(uri: clip, loops: 200)])
@@ -204,7 +216,8 @@ final class ClosedWindowSink: VideoSink, @unchecked Sendable {
 @Suite struct EngineWindowTests {
     @Test func closingTheWindowIsReportedOnce() throws {
         let closed = EventRecorder()
-        let (engine, _) = try makeEngine(audio: NullAudioSink(mode: .untimed), video: ClosedWindowSink(), untimed: true) {
+        let (engine, _) = try makeEngine(audio: NullAudioSink(mode: .untimed), video: ClosedWindowSink(), untimed: true)
+        {
             $0.onWindowClosed = { closed.record(.queueChanged(version: 0)) }
         }
         defer { engine.shutdown() }

@@ -123,8 +123,9 @@ private func roomyConfig(_ server: PulseTestServer) -> PulseConfig {
         #expect(run.violations.isEmpty, "\(run.violations)")
         #expect(run.lags.min()! > Int64(testRate / 10), "played ran ahead of the audio")
         #expect(abs(run.rate / Double(testRate) - 1) < 0.25, "rate \(run.rate)")
-        print("MEASURED start: rate \(run.rate) frames/s, written−played \(run.lags.min()!)…\(run.lags.max()!), "
-              + "pa latency \(run.latency) s, ours \(run.estimatedLatency) s")
+        print(
+            "MEASURED start: rate \(run.rate) frames/s, written−played \(run.lags.min()!)…\(run.lags.max()!), "
+                + "pa latency \(run.latency) s, ours \(run.estimatedLatency) s")
 
         sink.setPaused(true)
         let heldAt = sink.playedFrames()
@@ -134,8 +135,9 @@ private func roomyConfig(_ server: PulseTestServer) -> PulseConfig {
             return sink.playedFrames() != heldAt
         }
         #expect(!moved, "playedFrames moved while paused")
-        print("MEASURED paused: held \(heldAt); libpulse stream time "
-              + "\(rawWhilePaused.first!)…\(rawWhilePaused.last!)")
+        print(
+            "MEASURED paused: held \(heldAt); libpulse stream time "
+                + "\(rawWhilePaused.first!)…\(rawWhilePaused.last!)")
         sink.setPaused(false)
         let resumed = ContinuousClock.now
         #expect(await pollUntil(2) { sink.playedFrames() > heldAt }, "did not resume")
@@ -144,13 +146,14 @@ private func roomyConfig(_ server: PulseTestServer) -> PulseConfig {
         #expect(after.violations.isEmpty, "\(after.violations)")
         #expect(abs(after.rate / Double(testRate) - 1) < 0.1, "rate after resume \(after.rate)")
         #expect(after.lags.min()! > Int64(testRate / 10))
-        print("MEASURED resume: moved \(firstMove) after uncork, by \(jump) frames; then rate \(after.rate), "
-              + "written−played \(after.lags.min()!)…\(after.lags.max()!) "
-              + "(median \(after.lags.sorted()[after.lags.count / 2])), "
-              + "pa latency \(after.latency) s, ours \(after.estimatedLatency) s, "
-              + "write-callback period \(after.callbackPeriod * 1000) ms, tlength/prebuf/minreq "
-              + "\(after.end.tlengthFrames)/\(after.end.prebufFrames)/\(after.end.minreqFrames) frames, "
-              + "underflows \(after.end.underflows)")
+        print(
+            "MEASURED resume: moved \(firstMove) after uncork, by \(jump) frames; then rate \(after.rate), "
+                + "written−played \(after.lags.min()!)…\(after.lags.max()!) "
+                + "(median \(after.lags.sorted()[after.lags.count / 2])), "
+                + "pa latency \(after.latency) s, ours \(after.estimatedLatency) s, "
+                + "write-callback period \(after.callbackPeriod * 1000) ms, tlength/prebuf/minreq "
+                + "\(after.end.tlengthFrames)/\(after.end.prebufFrames)/\(after.end.minreqFrames) frames, "
+                + "underflows \(after.end.underflows)")
 
         sink.close()  // wakes the writer, blocked on a full ring
         #expect(await pollUntil(2) { writer.finished }, "close did not wake write")
@@ -179,8 +182,9 @@ private func roomyConfig(_ server: PulseTestServer) -> PulseConfig {
         // `write` as before. A wrong offset shows as a lag clamped to 0, or off by the sink's latency.
         let lagBefore = before.lags.sorted()[before.lags.count / 2]
         let lagAfter = after.lags.sorted()[after.lags.count / 2]
-        print("MEASURED flush: heard \(heard), median lag before \(lagBefore), after \(lagAfter), "
-              + "offset \(after.end.timelineOffset)")
+        print(
+            "MEASURED flush: heard \(heard), median lag before \(lagBefore), after \(lagAfter), "
+                + "offset \(after.end.timelineOffset)")
         #expect(abs(lagAfter - lagBefore) < Int64(testRate / 40), "lag \(lagBefore) → \(lagAfter)")
         #expect(await pollUntil(8) { newWriter.finished } && newWriter.result)
         #expect(sink.writtenFrames() == heard + Int64(new.count / 2))
@@ -191,8 +195,9 @@ private func roomyConfig(_ server: PulseTestServer) -> PulseConfig {
         let samples = recorder.samples()
         let oldStart = try #require(findFrames(old[0..<32], in: samples), "old data not found")
         let oldHeard = matchingFrames(old, in: samples, at: oldStart)
-        print("MEASURED flush: old frames played \(oldHeard) (heard at flush \(heard)), "
-              + "silence before new \((found.start - oldStart) / 2 - oldHeard) frames")
+        print(
+            "MEASURED flush: old frames played \(oldHeard) (heard at flush \(heard)), "
+                + "silence before new \((found.start - oldStart) / 2 - oldHeard) frames")
         #expect(oldHeard >= Int(heard) && oldHeard < Int(heard) + testRate / 4)
         #expect(samples[(oldStart + 2 * oldHeard)..<found.start].allSatisfy { $0 == 0 })
     }
@@ -250,11 +255,12 @@ private func roomyConfig(_ server: PulseTestServer) -> PulseConfig {
         defer { sink.close() }
         let short = testPattern(frames: testRate / 50, seed: 12)  // 20 ms, below prebuf (50 ms)
         let started = ContinuousClock.now
-        #expect(await runOnThread {
-            guard sink.write(asFloats(short)) else { return false }
-            sink.drain()
-            return true
-        })
+        #expect(
+            await runOnThread {
+                guard sink.write(asFloats(short)) else { return false }
+                sink.drain()
+                return true
+            })
         #expect(ContinuousClock.now - started < .seconds(2))
         #expect(sink.playedFrames() == Int64(short.count / 2))
         let found = try #require(await recorder.waitFor(short), "short item not found")
@@ -282,8 +288,9 @@ private func roomyConfig(_ server: PulseTestServer) -> PulseConfig {
     @Test func concurrentCallsNeitherCrashNorHang() async throws {
         let server = try PulseTestServer()
         let sink = try PulseAudioSink(config: PulseConfig(server: server.address), logger: testLogger)
-        let writer = BackgroundWriter(sink, asFloats(testPattern(frames: 60 * testRate, seed: 11)), chunkFrames: 700,
-                                      rewriteAfterFlush: true)
+        let writer = BackgroundWriter(
+            sink, asFloats(testPattern(frames: 60 * testRate, seed: 11)), chunkFrames: 700,
+            rewriteAfterFlush: true)
         let stop = Flag()
         let callers = (0..<3).map { role in
             let done = Flag(), wentBack = Flag()
@@ -437,8 +444,10 @@ private final class BackgroundWriter: @unchecked Sendable {
     var result: Bool { lock.withLock { ok } }
 
     /// `rewriteAfterFlush`: carry on after a `false` from write while the sink is open (a seek's new data).
-    init(_ sink: PulseAudioSink, _ samples: [Float], chunkFrames: Int, drain: Bool = false,
-         rewriteAfterFlush: Bool = false) {
+    init(
+        _ sink: PulseAudioSink, _ samples: [Float], chunkFrames: Int, drain: Bool = false,
+        rewriteAfterFlush: Bool = false
+    ) {
         Thread { [self] in
             var at = 0, success = true
             while success && at < samples.count {
@@ -475,14 +484,17 @@ private final class PulseTestServer {
     private var recorders: [pid_t] = []
 
     init(norewinds: Bool = true) throws {
-        directory = FileManager.default.temporaryDirectory
+        directory =
+            FileManager.default.temporaryDirectory
             .appendingPathComponent("queued-pulse-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         address = "unix:\(directory)/native"
         pid = try spawnChild(
-            ["pulseaudio", "-n", "--daemonize=no", "--exit-idle-time=-1", "--use-pid-file=no",
-             "-L", "module-native-protocol-unix socket=\(directory)/native auth-anonymous=1",
-             "-L", "module-null-sink sink_name=null rate=48000 channels=2\(norewinds ? " norewinds=1" : "")"],
+            [
+                "pulseaudio", "-n", "--daemonize=no", "--exit-idle-time=-1", "--use-pid-file=no",
+                "-L", "module-native-protocol-unix socket=\(directory)/native auth-anonymous=1",
+                "-L", "module-null-sink sink_name=null rate=48000 channels=2\(norewinds ? " norewinds=1" : "")",
+            ],
             environment: ["HOME": directory, "XDG_RUNTIME_DIR": directory], output: "\(directory)/server.log")
         let address = address
         let deadline = ContinuousClock.now + .seconds(5)
@@ -505,10 +517,13 @@ private final class PulseTestServer {
     /// Starts parec on null.monitor and waits until it delivers data.
     func record() throws -> PulseRecording {
         let path = "\(directory)/recording-\(recorders.count).raw"
-        recorders.append(try spawnChild(
-            ["parec", "--server=\(address)", "-d", "null.monitor", "--format=s16le", "--rate=48000",
-             "--channels=2", "--raw"],
-            environment: ["HOME": directory, "XDG_RUNTIME_DIR": directory], output: path))
+        recorders.append(
+            try spawnChild(
+                [
+                    "parec", "--server=\(address)", "-d", "null.monitor", "--format=s16le", "--rate=48000",
+                    "--channels=2", "--raw",
+                ],
+                environment: ["HOME": directory, "XDG_RUNTIME_DIR": directory], output: path))
         let deadline = ContinuousClock.now + .seconds(5)
         while ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) == 0 {
             guard ContinuousClock.now < deadline else { throw PulseTestFailure("parec records nothing") }

@@ -8,8 +8,8 @@ import AudioPulse
 import Logging
 import Playback
 import QueueModel
-import Testing
 import TestSupport
+import Testing
 
 @Suite(.serialized) struct RealPathTests {
     /// Plays `items` through PulseAudio and returns what the null sink's monitor heard.
@@ -33,7 +33,9 @@ import TestSupport
             return
         }
         let report = AudioAlignment.compare(expected: expected, actual: heard, atFrame: start, tolerance: tolerance)
-        print("\(label): \(expected.count / 2) frames expected, matched \(report.matchedFrames) from frame \(start), max difference \(report.maxDifference)")
+        print(
+            "\(label): \(expected.count / 2) frames expected, matched \(report.matchedFrames) from frame \(start), max difference \(report.maxDifference)"
+        )
         #expect(report.matches, "\(label): \(report)")
         // Nothing after the queue's end but silence: no repeated or extra material.
         let tail = heard.dropFirst((start + expected.count / 2) * 2)

@@ -7,8 +7,8 @@ import Foundation
 import Logging
 import Playback
 import QueueModel
-import Testing
 import TestSupport
+import Testing
 import VideoSDL
 
 final class OffsetLog: @unchecked Sendable {
@@ -28,7 +28,8 @@ extension RealPathTests {
         try SDLTestLock.run {
             let pulse = try PrivatePulseServer()
             defer { pulse.stop() }
-            let sink = try PulseAudioSink(config: PulseConfig(server: pulse.server), logger: Logger(label: "test.pulse"))
+            let sink = try PulseAudioSink(
+                config: PulseConfig(server: pulse.server), logger: Logger(label: "test.pulse"))
             var config = SDLVideoConfig()
             config.driver = "offscreen"
             config.width = 320
@@ -55,11 +56,18 @@ extension RealPathTests {
             let all = offsets.all
             let sorted = all.sorted()
             let worst = all.map(abs).max() ?? .infinity
-            print(String(format: "60 s A/V sync: %d pictures, offset min %.1f ms, median %.1f ms, max %.1f ms, dropped %d",
-                         all.count, (sorted.first ?? 0) * 1000, sorted[sorted.count / 2] * 1000, (sorted.last ?? 0) * 1000, dropped))
-            let spikes = all.enumerated().filter { abs($0.element) > 0.010 }.map { "#\($0.offset): \(Int($0.element * 1000)) ms" }
+            print(
+                String(
+                    format: "60 s A/V sync: %d pictures, offset min %.1f ms, median %.1f ms, max %.1f ms, dropped %d",
+                    all.count, (sorted.first ?? 0) * 1000, sorted[sorted.count / 2] * 1000, (sorted.last ?? 0) * 1000,
+                    dropped))
+            let spikes = all.enumerated().filter { abs($0.element) > 0.010 }.map {
+                "#\($0.offset): \(Int($0.element * 1000)) ms"
+            }
             print("offsets over 10 ms: \(spikes.prefix(20).joined(separator: ", "))")
-            let steps = offsets.clockSteps.enumerated().filter { abs($0.element) > 0.008 }.map { "#\($0.offset + 1): \(Int($0.element * 1000)) ms" }
+            let steps = offsets.clockSteps.enumerated().filter { abs($0.element) > 0.008 }.map {
+                "#\($0.offset + 1): \(Int($0.element * 1000)) ms"
+            }
             print("clock steps over 8 ms vs wall: \(steps.prefix(20).joined(separator: ", "))")
             #expect(all.count >= 60 * 25 - 5)
             // On a shared 2-core VM the presenter thread is now and then scheduled tens of ms late (seen at

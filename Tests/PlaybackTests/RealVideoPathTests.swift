@@ -7,8 +7,8 @@ import Foundation
 import Logging
 import Playback
 import QueueModel
-import Testing
 import TestSupport
+import Testing
 import VideoSDL
 
 /// One presented picture as read back from the renderer.
@@ -32,7 +32,9 @@ final class ShownPictureLog: @unchecked Sendable {
         let probe = picture.rgb(x: width / 2, y: height * 3 / 4)
         let black = Int(probe.r) + Int(probe.g) + Int(probe.b) < 40
         lock.withLock {
-            pictures.append(ShownPicture(at: Double(picture.presentedAtNanos) / 1e9, frame: stamp.frame, hue: stamp.hue, black: black))
+            pictures.append(
+                ShownPicture(
+                    at: Double(picture.presentedAtNanos) / 1e9, frame: stamp.frame, hue: stamp.hue, black: black))
         }
     }
 
@@ -41,11 +43,14 @@ final class ShownPictureLog: @unchecked Sendable {
 
 extension RealPathTests {
     /// Plays `items` on PulseAudio + SDL offscreen and returns every picture shown.
-    func playAndWatch(_ items: [MediaItem], shortestTrack: Bool = false) throws -> (pictures: [ShownPicture], events: EventRecorder, dropped: Int) {
+    func playAndWatch(
+        _ items: [MediaItem], shortestTrack: Bool = false
+    ) throws -> (pictures: [ShownPicture], events: EventRecorder, dropped: Int) {
         try SDLTestLock.run {
             let pulse = try PrivatePulseServer()
             defer { pulse.stop() }
-            let sink = try PulseAudioSink(config: PulseConfig(server: pulse.server), logger: Logger(label: "test.pulse"))
+            let sink = try PulseAudioSink(
+                config: PulseConfig(server: pulse.server), logger: Logger(label: "test.pulse"))
             let log = ShownPictureLog()
             var config = SDLVideoConfig()
             config.driver = "offscreen"
@@ -54,7 +59,9 @@ extension RealPathTests {
             config.vsync = false
             config.probe = { log.record($0) }
             let video = SDLVideoSink(config: config, logger: Logger(label: "test.sdl"))
-            let (engine, events) = try makeEngine(audio: sink, video: video, untimed: false) { $0.shortestTrack = shortestTrack }
+            let (engine, events) = try makeEngine(audio: sink, video: video, untimed: false) {
+                $0.shortestTrack = shortestTrack
+            }
             try engine.add(items)
             try engine.play()
             let done = events.waitUntilDone(timeout: 120)
@@ -67,7 +74,9 @@ extension RealPathTests {
 
     /// Splits the shown pictures into plays (a new play starts where the hue changes or the frame number
     /// goes back to 0) and checks every join.
-    func checkJoins(_ pictures: [ShownPicture], plays expected: [(hue: VideoHue, frames: Int, interval: Double)], label: String) {
+    func checkJoins(
+        _ pictures: [ShownPicture], plays expected: [(hue: VideoHue, frames: Int, interval: Double)], label: String
+    ) {
         let firstShown = pictures.firstIndex { !$0.black } ?? 0
         let lastShown = pictures.lastIndex { !$0.black } ?? 0
         let shown = Array(pictures[firstShown...lastShown])
@@ -80,7 +89,10 @@ extension RealPathTests {
                 runs.append([picture])
             }
         }
-        #expect(runs.count == expected.count, "\(label): \(runs.count) plays seen, \(expected.count) expected: \(runs.map { "\($0[0].hue)×\($0.count)" })")
+        #expect(
+            runs.count == expected.count,
+            "\(label): \(runs.count) plays seen, \(expected.count) expected: \(runs.map { "\($0[0].hue)×\($0.count)" })"
+        )
         var worstGap = 0.0
         for (index, (run, plan)) in zip(runs, expected).enumerated() {
             #expect(run[0].hue == plan.hue, "\(label): play \(index) shows \(run[0].hue), expected \(plan.hue)")
@@ -89,11 +101,15 @@ extension RealPathTests {
                 let gap = run[0].at - previous.at
                 let interval = expected[index - 1].interval
                 worstGap = max(worstGap, gap - interval)
-                #expect(gap <= interval + 0.005, "\(label): join \(index) gap \(Int(gap * 1000)) ms > \(Int(interval * 1000)) + 5 ms")
+                #expect(
+                    gap <= interval + 0.005,
+                    "\(label): join \(index) gap \(Int(gap * 1000)) ms > \(Int(interval * 1000)) + 5 ms")
             }
         }
         let intervals = zip(shown, shown.dropFirst()).map { $1.at - $0.at }
-        print("\(label): \(shown.count) pictures, \(runs.count) plays; worst join gap over one interval: \(String(format: "%.1f", worstGap * 1000)) ms; longest hold: \(String(format: "%.1f", (intervals.max() ?? 0) * 1000)) ms")
+        print(
+            "\(label): \(shown.count) pictures, \(runs.count) plays; worst join gap over one interval: \(String(format: "%.1f", worstGap * 1000)) ms; longest hold: \(String(format: "%.1f", (intervals.max() ?? 0) * 1000)) ms"
+        )
     }
 
     @Test func videoJoinsHaveNoBlackOrFrozenPictures() throws {
@@ -103,14 +119,24 @@ extension RealPathTests {
         // Another size and pixel format: 640x480 4:4:4, scaled into the 320x240 window, converted on decode.
         let cyan = try Fixtures.make(
             "video-cyan-640x480-yuv444p-25fps-1s.mp4",
-            ["-f", "lavfi", "-i", "color=c=black:s=640x480:r=25:d=1," + VideoFrameStamp.geqFilter(hue: .cyan) + ",format=yuv444p",
-             "-c:v", "libx264", "-preset", "veryfast", "-crf", "12", "-pix_fmt", "yuv444p", "-movflags", "+faststart"])
+            [
+                "-f", "lavfi", "-i",
+                "color=c=black:s=640x480:r=25:d=1," + VideoFrameStamp.geqFilter(hue: .cyan) + ",format=yuv444p",
+                "-c:v", "libx264", "-preset", "veryfast", "-crf", "12", "-pix_fmt", "yuv444p", "-movflags",
+                "+faststart",
+            ])
         let (pictures, events, dropped) = try playAndWatch(
-            [MediaItem(uri: red), MediaItem(uri: blue, loops: 2), MediaItem(uri: green), MediaItem(uri: cyan), MediaItem(uri: red)],
+            [
+                MediaItem(uri: red), MediaItem(uri: blue, loops: 2), MediaItem(uri: green), MediaItem(uri: cyan),
+                MediaItem(uri: red),
+            ],
             shortestTrack: true)
         checkJoins(
             pictures,
-            plays: [(.red, 50, 0.04), (.blue, 50, 0.04), (.blue, 50, 0.04), (.green, 30, 1.0 / 30), (.cyan, 25, 0.04), (.red, 50, 0.04)],
+            plays: [
+                (.red, 50, 0.04), (.blue, 50, 0.04), (.blue, 50, 0.04), (.green, 30, 1.0 / 30), (.cyan, 25, 0.04),
+                (.red, 50, 0.04),
+            ],
             label: "A/V + video-only joins")
         #expect(dropped == 0)
         #expect(events.started.map(\.play) == [1, 1, 2, 1, 1, 1])
@@ -125,19 +151,29 @@ extension RealPathTests {
     @Test func audioLongerThanVideoLoopsSeamlesslyByDefault() throws {
         let clip = try Fixtures.video(seconds: 1, fps: 25, hue: .magenta, withAudio: .aacMP4, audioSeconds: 1.3)
         let (pictures, events, _) = try playAndWatch([MediaItem(uri: clip, loops: 4)])
-        checkJoins(pictures, plays: Array(repeating: (.magenta, 25, 0.04 + 0.025), count: 4), label: "audio-longer clip, default track end")
+        checkJoins(
+            pictures, plays: Array(repeating: (.magenta, 25, 0.04 + 0.025), count: 4),
+            label: "audio-longer clip, default track end")
         let due = events.presented.map(\.timeline)
         let holds = zip(due, due.dropFirst()).map { $1 - $0 }
-        #expect(due.count == 100 && holds.allSatisfy { $0 <= 0.04 + 0.005 }, "longest hold on the clock: \(holds.max() ?? 0) s")
+        #expect(
+            due.count == 100 && holds.allSatisfy { $0 <= 0.04 + 0.005 },
+            "longest hold on the clock: \(holds.max() ?? 0) s")
         let starts = events.started.map(\.timeline)
-        #expect(zip(starts, starts.dropFirst()).allSatisfy { abs($1 - $0 - 1.0) < 1e-9 }, "plays are 1.0 s apart on the timeline: \(starts)")
+        #expect(
+            zip(starts, starts.dropFirst()).allSatisfy { abs($1 - $0 - 1.0) < 1e-9 },
+            "plays are 1.0 s apart on the timeline: \(starts)")
     }
 
     @Test func audioLongerThanVideoLoopsSeamlesslyUnderShortestTrack() throws {
         let clip = try Fixtures.video(seconds: 1, fps: 25, hue: .magenta, withAudio: .aacMP4, audioSeconds: 1.3)
         let (pictures, events, _) = try playAndWatch([MediaItem(uri: clip, loops: 4)], shortestTrack: true)
-        checkJoins(pictures, plays: Array(repeating: (.magenta, 25, 0.04), count: 4), label: "audio-longer clip, shortest track")
+        checkJoins(
+            pictures, plays: Array(repeating: (.magenta, 25, 0.04), count: 4),
+            label: "audio-longer clip, shortest track")
         let starts = events.started.map(\.timeline)
-        #expect(zip(starts, starts.dropFirst()).allSatisfy { abs($1 - $0 - 1.0) < 1e-9 }, "plays are 1.0 s apart on the timeline: \(starts)")
+        #expect(
+            zip(starts, starts.dropFirst()).allSatisfy { abs($1 - $0 - 1.0) < 1e-9 },
+            "plays are 1.0 s apart on the timeline: \(starts)")
     }
 }

@@ -48,7 +48,9 @@ private func withOffscreenSink<T>(
     }
 }
 
-private func isClose(_ actual: (r: UInt8, g: UInt8, b: UInt8), _ expected: (UInt8, UInt8, UInt8), within: Int = 3)
+private func isClose(
+    _ actual: (r: UInt8, g: UInt8, b: UInt8), _ expected: (UInt8, UInt8, UInt8), within: Int = 3
+)
     -> Bool
 {
     abs(Int(actual.r) - Int(expected.0)) <= within && abs(Int(actual.g) - Int(expected.1)) <= within
@@ -119,7 +121,8 @@ struct SDLVideoSinkTests {
         }
     }
 
-    @Test("fill and stretch leave no black", arguments: [VideoFit.fill, .stretch], [String?.none, "software", "opengl"])
+    @Test(
+        "fill and stretch leave no black", arguments: [VideoFit.fill, .stretch], [String?.none, "software", "opengl"])
     func noBlack(fit: VideoFit, renderer: String?) throws {
         try withOffscreenSink(renderer: renderer, fit: fit) { sink, log in
             sink.show(try solid(320, 240))

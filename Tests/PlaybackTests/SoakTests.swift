@@ -1,8 +1,8 @@
 // Resource use over a long run, measured on a separate queued process (this test process runs other
 // tests in parallel, so its own RSS would say nothing): 2000 loops of a 1 s A/V clip, untimed.
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct SoakTests {
     @Test func twoThousandLoopsLeakNothing() throws {
@@ -11,8 +11,11 @@ import TestSupport
         let log = directory.path + "/queued.log"
         let daemon = try ChildProcess(
             BuiltProduct.path("queued"),
-            ["--no-socket", "--untimed", "--video", "null", "--shortest-track", "--item-loops", "2000", "--exit-when-done",
-             "--log-level", "info", clip],
+            [
+                "--no-socket", "--untimed", "--video", "null", "--shortest-track", "--item-loops", "2000",
+                "--exit-when-done",
+                "--log-level", "info", clip,
+            ],
             stdoutPath: directory.path + "/stdout", stderrPath: log)
         defer { _ = daemon.terminate() }
         func logContains(_ text: String) -> Bool {
@@ -30,10 +33,16 @@ import TestSupport
         let earlySamples = try samples(stride(from: 300, to: 420, by: 3))
         let lateSamples = try samples(stride(from: 1780, to: 1900, by: 3))
         func median(_ values: [Int]) -> Int { values.sorted()[values.count / 2] }
-        let early = ProcessStats(residentBytes: median(earlySamples.map(\.residentBytes)), descriptors: earlySamples.map(\.descriptors).max() ?? -1)
-        let late = ProcessStats(residentBytes: median(lateSamples.map(\.residentBytes)), descriptors: lateSamples.map(\.descriptors).max() ?? -1)
+        let early = ProcessStats(
+            residentBytes: median(earlySamples.map(\.residentBytes)),
+            descriptors: earlySamples.map(\.descriptors).max() ?? -1)
+        let late = ProcessStats(
+            residentBytes: median(lateSamples.map(\.residentBytes)),
+            descriptors: lateSamples.map(\.descriptors).max() ?? -1)
         let growth = late.residentBytes - early.residentBytes
-        print("soak 2000 loops: median RSS \(early.residentBytes / 1024) KiB at plays 300-417 -> \(late.residentBytes / 1024) KiB at plays 1780-1897 (\(growth / 1024) KiB), fds \(early.descriptors) -> \(late.descriptors)")
+        print(
+            "soak 2000 loops: median RSS \(early.residentBytes / 1024) KiB at plays 300-417 -> \(late.residentBytes / 1024) KiB at plays 1780-1897 (\(growth / 1024) KiB), fds \(early.descriptors) -> \(late.descriptors)"
+        )
         #expect(early.residentBytes > 0)
         #expect(growth < 2 * 1024 * 1024)
         #expect(late.descriptors == early.descriptors)
@@ -59,7 +68,8 @@ struct ProcessStats {
         residentBytes = kib * 1024
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
         // An entry can vanish between the listing and the readlink (the media file closing): not counted.
-        descriptors = entries.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)") }
+        descriptors =
+            entries.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)") }
             .filter { $0 != mediaPath }.count
     }
 }

@@ -6,13 +6,16 @@
 import Media
 import Playback
 import QueueModel
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct TrackEndTests {
-    func play(_ item: MediaItem, configure: (inout EngineConfig) -> Void = { _ in }) throws -> (frames: Int64, starts: [Double]) {
+    func play(
+        _ item: MediaItem, configure: (inout EngineConfig) -> Void = { _ in }
+    ) throws -> (frames: Int64, starts: [Double]) {
         let sink = NullAudioSink(mode: .untimed)
-        let (engine, recorder) = try makeEngine(audio: sink, video: NullVideoSink(), untimed: true, configure: configure)
+        let (engine, recorder) = try makeEngine(
+            audio: sink, video: NullVideoSink(), untimed: true, configure: configure)
         defer { engine.shutdown() }
         try engine.add([item])
         try engine.play()
@@ -39,7 +42,9 @@ import TestSupport
         #expect(try play(MediaItem(uri: clip, loops: 3, trackEnd: .shortest)).frames == 3 * 48_000)
         #expect(try play(MediaItem(uri: clip, loops: 3)) { $0.trackEnd = .longest }.frames == 3 * 62_400)
         // The item's own choice beats the daemon's.
-        #expect(try play(MediaItem(uri: clip, loops: 3, trackEnd: .shortest)) { $0.trackEnd = .longest }.frames == 3 * 48_000)
+        #expect(
+            try play(MediaItem(uri: clip, loops: 3, trackEnd: .shortest)) { $0.trackEnd = .longest }.frames == 3
+                * 48_000)
     }
 
     @Test func forAnItemPlayedOnceAutoKeepsTheWholeFile() throws {

@@ -51,9 +51,10 @@ import Testing
     @Test func queueLoopsTwoWithItemLoops() throws {
         var (queue, original) = try makeQueue(2, loops: 2, itemLoops: 2)
         let played = playThrough(&queue, limit: 100)
-        #expect(played.map { "\($0.id.rawValue).\($0.play).\($0.pass)" } == [
-            "1.1.1", "1.2.1", "2.1.1", "2.2.1", "1.1.2", "1.2.2", "2.1.2", "2.2.2",
-        ])
+        #expect(
+            played.map { "\($0.id.rawValue).\($0.play).\($0.pass)" } == [
+                "1.1.1", "1.2.1", "2.1.1", "2.2.1", "1.1.2", "1.2.2", "2.1.2", "2.2.2",
+            ])
         #expect(original == [ItemID(1), ItemID(2)])
     }
 

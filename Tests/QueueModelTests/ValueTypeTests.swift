@@ -48,8 +48,9 @@ import Testing
             QueueError.indexOutOfRange(index: 2, count: 1).description
                 == "index 2 is out of range for a queue of 1 item")
         #expect(QueueError.invalidLoops(-2).description == "loops must be 0 (forever) or a positive count (got -2)")
-        #expect(QueueError.invalidWindow("end (1.0) must be after start (2.0)").description
-            == "end (1.0) must be after start (2.0)")
+        #expect(
+            QueueError.invalidWindow("end (1.0) must be after start (2.0)").description
+                == "end (1.0) must be after start (2.0)")
     }
 
     @Test(arguments: [

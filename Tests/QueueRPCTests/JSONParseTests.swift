@@ -40,17 +40,18 @@ import Testing
         #expect(parseError(#""\ude00\ud83d""#)?.reason == "unpaired surrogate \\uDE00")
     }
 
-    @Test(arguments: [
-        [0x22, 0xC3, 0x28, 0x22],  // lead byte, then no continuation
-        [0x22, 0xC0, 0xAF, 0x22],  // overlong "/"
-        [0x22, 0xE0, 0x80, 0xAF, 0x22],  // overlong, three bytes
-        [0x22, 0xED, 0xA0, 0x80, 0x22],  // a UTF-16 surrogate encoded as UTF-8
-        [0x22, 0xF4, 0x90, 0x80, 0x80, 0x22],  // above U+10FFFF
-        [0x22, 0xE2, 0x82, 0x22],  // truncated by the closing quote
-        [0x22, 0xF0, 0x9F, 0x98],  // truncated by the end of input
-        [0x22, 0xFF, 0x22],  // never valid
-        [0x22, 0x80, 0x22],  // a lone continuation byte
-    ] as [[UInt8]])
+    @Test(
+        arguments: [
+            [0x22, 0xC3, 0x28, 0x22],  // lead byte, then no continuation
+            [0x22, 0xC0, 0xAF, 0x22],  // overlong "/"
+            [0x22, 0xE0, 0x80, 0xAF, 0x22],  // overlong, three bytes
+            [0x22, 0xED, 0xA0, 0x80, 0x22],  // a UTF-16 surrogate encoded as UTF-8
+            [0x22, 0xF4, 0x90, 0x80, 0x80, 0x22],  // above U+10FFFF
+            [0x22, 0xE2, 0x82, 0x22],  // truncated by the closing quote
+            [0x22, 0xF0, 0x9F, 0x98],  // truncated by the end of input
+            [0x22, 0xFF, 0x22],  // never valid
+            [0x22, 0x80, 0x22],  // a lone continuation byte
+        ] as [[UInt8]])
     func invalidUTF8IsRejected(bytes: [UInt8]) {
         #expect(parseError(bytes) == JSONParseError(offset: 1, reason: "invalid UTF-8"))
         // The same bytes after an escape go through the slow path, with the same verdict.
@@ -58,8 +59,9 @@ import Testing
     }
 
     @Test func invalidUTF8OutsideStrings() {
-        #expect(parseError([0xEF, 0xBB, 0xBF, 0x31])
-            == JSONParseError(offset: 0, reason: "unexpected byte 0xEF, expected a value"))
+        #expect(
+            parseError([0xEF, 0xBB, 0xBF, 0x31])
+                == JSONParseError(offset: 0, reason: "unexpected byte 0xEF, expected a value"))
         #expect(parseError([0x5B, 0xC3, 0xA9, 0x5D])?.offset == 1)
     }
 

@@ -36,8 +36,12 @@ import Testing
 
     @Test func literals() {
         let value: JSONValue = [nil, true, 1, 1.5, "s", [2], ["k": "v"]]
-        #expect(value == .array([.null, .bool(true), .int(1), .double(1.5), .string("s"), .array([.int(2)]),
-                                 .object(JSONObject([("k", .string("v"))]))]))
+        #expect(
+            value
+                == .array([
+                    .null, .bool(true), .int(1), .double(1.5), .string("s"), .array([.int(2)]),
+                    .object(JSONObject([("k", .string("v"))])),
+                ]))
     }
 
     @Test func objectBasics() {

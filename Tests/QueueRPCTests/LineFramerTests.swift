@@ -66,7 +66,8 @@ import Testing
         var framer = LineFramer()
         #expect(framer.limit == 1 << 20)
         let line = [UInt8](repeating: 0x20, count: 1 << 20)
-        #expect(framer.append(line + [0x0A] + line + [0x20, 0x0A])
-            == [.line(line), .oversized(byteCount: (1 << 20) + 1)])
+        #expect(
+            framer.append(line + [0x0A] + line + [0x20, 0x0A])
+                == [.line(line), .oversized(byteCount: (1 << 20) + 1)])
     }
 }

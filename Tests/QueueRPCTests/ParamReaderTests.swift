@@ -60,14 +60,18 @@ private enum Fit: String, CaseIterable {
     }
 
     @Test func shapeErrors() throws {
-        #expect(failure { _ = try ParamReader(try! params("[1, 2, 3, 4]"), order: order) }!
-            == (nil, "expected at most 3 parameters"))
-        #expect(failure { _ = try ParamReader(try! params("[1, 2]"), order: ["ids"]) }!
-            == (nil, "expected at most 1 parameter"))
-        #expect(failure { _ = try ParamReader(try! params("[1]"), order: []) }!
-            == (nil, "expected at most 0 parameters"))
-        #expect(failure { _ = try ParamReader(try! params(#"{"id": 1, "idx": 2}"#), order: order) }!
-            == ("idx", "unknown parameter"))
+        #expect(
+            failure { _ = try ParamReader(try! params("[1, 2, 3, 4]"), order: order) }!
+                == (nil, "expected at most 3 parameters"))
+        #expect(
+            failure { _ = try ParamReader(try! params("[1, 2]"), order: ["ids"]) }!
+                == (nil, "expected at most 1 parameter"))
+        #expect(
+            failure { _ = try ParamReader(try! params("[1]"), order: []) }!
+                == (nil, "expected at most 0 parameters"))
+        #expect(
+            failure { _ = try ParamReader(try! params(#"{"id": 1, "idx": 2}"#), order: order) }!
+                == ("idx", "unknown parameter"))
     }
 
     @Test func integers() throws {
@@ -131,8 +135,10 @@ private enum Fit: String, CaseIterable {
             _ = try reader.int("id")
             Issue.record("expected an error")
         } catch {
-            #expect(text(RPCEncode.error(error, id: 1))
-                == #"{"jsonrpc":"2.0","error":{"code":-32602,"message":"invalid params: 'id' must be an integer","data":{"param":"id","reason":"must be an integer"}},"id":1}"#)
+            #expect(
+                text(RPCEncode.error(error, id: 1))
+                    == #"{"jsonrpc":"2.0","error":{"code":-32602,"message":"invalid params: 'id' must be an integer","data":{"param":"id","reason":"must be an integer"}},"id":1}"#
+            )
         }
     }
 }

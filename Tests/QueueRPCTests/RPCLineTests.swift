@@ -62,42 +62,62 @@ private func withoutMessages(_ text: String, isAnswer: Bool = true) throws -> JS
 @Suite struct RPCSpecExampleTests {
     @Test(arguments: [
         // rpc call with positional parameters
-        (#"{"jsonrpc": "2.0", "method": "subtract", "params": [42, 23], "id": 1}"#,
-         #"{"jsonrpc": "2.0", "result": 19, "id": 1}"#),
-        (#"{"jsonrpc": "2.0", "method": "subtract", "params": [23, 42], "id": 2}"#,
-         #"{"jsonrpc": "2.0", "result": -19, "id": 2}"#),
+        (
+            #"{"jsonrpc": "2.0", "method": "subtract", "params": [42, 23], "id": 1}"#,
+            #"{"jsonrpc": "2.0", "result": 19, "id": 1}"#
+        ),
+        (
+            #"{"jsonrpc": "2.0", "method": "subtract", "params": [23, 42], "id": 2}"#,
+            #"{"jsonrpc": "2.0", "result": -19, "id": 2}"#
+        ),
         // rpc call with named parameters
-        (#"{"jsonrpc": "2.0", "method": "subtract", "params": {"subtrahend": 23, "minuend": 42}, "id": 3}"#,
-         #"{"jsonrpc": "2.0", "result": 19, "id": 3}"#),
-        (#"{"jsonrpc": "2.0", "method": "subtract", "params": {"minuend": 42, "subtrahend": 23}, "id": 4}"#,
-         #"{"jsonrpc": "2.0", "result": 19, "id": 4}"#),
+        (
+            #"{"jsonrpc": "2.0", "method": "subtract", "params": {"subtrahend": 23, "minuend": 42}, "id": 3}"#,
+            #"{"jsonrpc": "2.0", "result": 19, "id": 3}"#
+        ),
+        (
+            #"{"jsonrpc": "2.0", "method": "subtract", "params": {"minuend": 42, "subtrahend": 23}, "id": 4}"#,
+            #"{"jsonrpc": "2.0", "result": 19, "id": 4}"#
+        ),
         // a Notification
         (#"{"jsonrpc": "2.0", "method": "update", "params": [1,2,3,4,5]}"#, ""),
         (#"{"jsonrpc": "2.0", "method": "foobar"}"#, ""),
         // rpc call of non-existent method
-        (#"{"jsonrpc": "2.0", "method": "foobar", "id": "1"}"#,
-         #"{"jsonrpc": "2.0", "error": {"code": -32601, "message": "Method not found"}, "id": "1"}"#),
+        (
+            #"{"jsonrpc": "2.0", "method": "foobar", "id": "1"}"#,
+            #"{"jsonrpc": "2.0", "error": {"code": -32601, "message": "Method not found"}, "id": "1"}"#
+        ),
         // rpc call with invalid JSON
-        (#"{"jsonrpc": "2.0", "method": "foobar, "params": "bar", "baz]"#,
-         #"{"jsonrpc": "2.0", "error": {"code": -32700, "message": "Parse error"}, "id": null}"#),
+        (
+            #"{"jsonrpc": "2.0", "method": "foobar, "params": "bar", "baz]"#,
+            #"{"jsonrpc": "2.0", "error": {"code": -32700, "message": "Parse error"}, "id": null}"#
+        ),
         // rpc call with invalid Request object
-        (#"{"jsonrpc": "2.0", "method": 1, "params": "bar"}"#,
-         #"{"jsonrpc": "2.0", "error": {"code": -32600, "message": "Invalid Request"}, "id": null}"#),
+        (
+            #"{"jsonrpc": "2.0", "method": 1, "params": "bar"}"#,
+            #"{"jsonrpc": "2.0", "error": {"code": -32600, "message": "Invalid Request"}, "id": null}"#
+        ),
         // rpc call Batch, invalid JSON
-        ("[\n  {\"jsonrpc\": \"2.0\", \"method\": \"sum\", \"params\": [1,2,4], \"id\": \"1\"},\n  {\"jsonrpc\": \"2.0\", \"method\"\n]",
-         #"{"jsonrpc": "2.0", "error": {"code": -32700, "message": "Parse error"}, "id": null}"#),
+        (
+            "[\n  {\"jsonrpc\": \"2.0\", \"method\": \"sum\", \"params\": [1,2,4], \"id\": \"1\"},\n  {\"jsonrpc\": \"2.0\", \"method\"\n]",
+            #"{"jsonrpc": "2.0", "error": {"code": -32700, "message": "Parse error"}, "id": null}"#
+        ),
         // rpc call with an empty Array
         ("[]", #"{"jsonrpc": "2.0", "error": {"code": -32600, "message": "Invalid Request"}, "id": null}"#),
         // rpc call with an invalid Batch (but not empty)
         ("[1]", #"[{"jsonrpc": "2.0", "error": {"code": -32600, "message": "Invalid Request"}, "id": null}]"#),
         // rpc call with invalid Batch
-        ("[1,2,3]", """
+        (
+            "[1,2,3]",
+            """
             [{"jsonrpc": "2.0", "error": {"code": -32600, "message": "Invalid Request"}, "id": null},
              {"jsonrpc": "2.0", "error": {"code": -32600, "message": "Invalid Request"}, "id": null},
              {"jsonrpc": "2.0", "error": {"code": -32600, "message": "Invalid Request"}, "id": null}]
-            """),
+            """
+        ),
         // rpc call Batch
-        ("""
+        (
+            """
             [
                 {"jsonrpc": "2.0", "method": "sum", "params": [1,2,4], "id": "1"},
                 {"jsonrpc": "2.0", "method": "notify_hello", "params": [7]},
@@ -106,7 +126,8 @@ private func withoutMessages(_ text: String, isAnswer: Bool = true) throws -> JS
                 {"jsonrpc": "2.0", "method": "foo.get", "params": {"name": "myself"}, "id": "5"},
                 {"jsonrpc": "2.0", "method": "get_data", "id": "9"}
             ]
-            """, """
+            """,
+            """
             [
                 {"jsonrpc": "2.0", "result": 7, "id": "1"},
                 {"jsonrpc": "2.0", "result": 19, "id": "2"},
@@ -114,14 +135,17 @@ private func withoutMessages(_ text: String, isAnswer: Bool = true) throws -> JS
                 {"jsonrpc": "2.0", "error": {"code": -32601, "message": "Method not found"}, "id": "5"},
                 {"jsonrpc": "2.0", "result": ["hello", 5], "id": "9"}
             ]
-            """),
+            """
+        ),
         // rpc call Batch (all notifications)
-        ("""
+        (
+            """
             [
                 {"jsonrpc": "2.0", "method": "notify_sum", "params": [1,2,4]},
                 {"jsonrpc": "2.0", "method": "notify_hello", "params": [7]}
             ]
-            """, ""),
+            """, ""
+        ),
     ])
     func specExample(request: String, expected: String) throws {
         let answered = answer(request)
@@ -130,26 +154,37 @@ private func withoutMessages(_ text: String, isAnswer: Bool = true) throws -> JS
     }
 
     @Test func answersAreByteExact() {
-        #expect(answer(#"{"jsonrpc": "2.0", "method": "subtract", "params": [42, 23], "id": 1}"#)
-            == "{\"jsonrpc\":\"2.0\",\"result\":19,\"id\":1}\n")
-        #expect(answer(#"{"jsonrpc": "2.0", "method": "foobar", "id": "1"}"#)
-            == "{\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32601,\"message\":\"method not found: foobar\"},\"id\":\"1\"}\n")
-        #expect(answer("[]")
-            == "{\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32600,\"message\":\"invalid request: empty batch\"},\"id\":null}\n")
-        #expect(answer("[1]")
-            == "[{\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32600,\"message\":\"invalid request: a request must be an object\"},\"id\":null}]\n")
-        #expect(answer(#"{"jsonrpc":"2.0","method":"x"#)
-            == "{\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32700,\"message\":\"parse error: unterminated string at byte 28\"},\"id\":null}\n")
+        #expect(
+            answer(#"{"jsonrpc": "2.0", "method": "subtract", "params": [42, 23], "id": 1}"#)
+                == "{\"jsonrpc\":\"2.0\",\"result\":19,\"id\":1}\n")
+        #expect(
+            answer(#"{"jsonrpc": "2.0", "method": "foobar", "id": "1"}"#)
+                == "{\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32601,\"message\":\"method not found: foobar\"},\"id\":\"1\"}\n"
+        )
+        #expect(
+            answer("[]")
+                == "{\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32600,\"message\":\"invalid request: empty batch\"},\"id\":null}\n"
+        )
+        #expect(
+            answer("[1]")
+                == "[{\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32600,\"message\":\"invalid request: a request must be an object\"},\"id\":null}]\n"
+        )
+        #expect(
+            answer(#"{"jsonrpc":"2.0","method":"x"#)
+                == "{\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32700,\"message\":\"parse error: unterminated string at byte 28\"},\"id\":null}\n"
+        )
     }
 
     @Test func parsedShapes() {
-        #expect(RPCLine.parse(#"{"jsonrpc": "2.0", "method": "subtract", "params": [42, 23], "id": 1}"#)
-            == .single(.request(RPCRequest(method: "subtract", params: .byPosition([42, 23]), id: 1))))
+        #expect(
+            RPCLine.parse(#"{"jsonrpc": "2.0", "method": "subtract", "params": [42, 23], "id": 1}"#)
+                == .single(.request(RPCRequest(method: "subtract", params: .byPosition([42, 23]), id: 1))))
         let named = #"{"jsonrpc": "2.0", "method": "subtract", "params": {"subtrahend": 23, "minuend": 42}, "id": 3}"#
         let params = RPCParams.byName(["minuend": 42, "subtrahend": 23])
         #expect(RPCLine.parse(named) == .single(.request(RPCRequest(method: "subtract", params: params, id: 3))))
-        #expect(RPCLine.parse(#"{"jsonrpc": "2.0", "method": "foobar"}"#)
-            == .single(.request(RPCRequest(method: "foobar"))))
+        #expect(
+            RPCLine.parse(#"{"jsonrpc": "2.0", "method": "foobar"}"#)
+                == .single(.request(RPCRequest(method: "foobar"))))
         let notAnObject = RPCInbound.invalid(.invalidRequest("a request must be an object"), id: .null)
         #expect(RPCLine.parse("[1,2,3]") == .batch([notAnObject, notAnObject, notAnObject]))
         let broken = #"{"jsonrpc": "2.0", "method": "foobar, "params": "bar", "baz]"#

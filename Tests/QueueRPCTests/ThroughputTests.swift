@@ -6,14 +6,17 @@ import Testing
 @Suite struct ThroughputTests {
     /// A queue.add as queuectl sends it, and a player.set: the common shapes of traffic.
     private static let lines: [[UInt8]] = [
-        Array(#"{"jsonrpc":"2.0","method":"queue.add","params":{"items":[{"uri":"/srv/media/signage/clip-0042.mp4","loops":2,"title":"Lobby loop"}]},"id":1042}"#.utf8),
-        Array(#"{"jsonrpc":"2.0","method":"player.set","params":{"volume":80,"rate":1.25,"fit":"fill"},"id":"c-7"}"#.utf8),
+        Array(
+            #"{"jsonrpc":"2.0","method":"queue.add","params":{"items":[{"uri":"/srv/media/signage/clip-0042.mp4","loops":2,"title":"Lobby loop"}]},"id":1042}"#
+                .utf8),
+        Array(
+            #"{"jsonrpc":"2.0","method":"player.set","params":{"volume":80,"rate":1.25,"fit":"fill"},"id":"c-7"}"#.utf8),
     ]
 
     #if DEBUG
-        private static let rounds = 20_000
+    private static let rounds = 20_000
     #else
-        private static let rounds = 500_000
+    private static let rounds = 500_000
     #endif
 
     @Test func requestLinesPerSecond() throws {

@@ -28,12 +28,14 @@ public struct AlignmentReport: Sendable, CustomStringConvertible {
     public var matches: Bool { firstMismatchFrame == nil }
 
     public var description: String {
-        var text = "alignment at frame \(offset): \(matchedFrames)/\(expectedFrames) leading frames match "
+        var text =
+            "alignment at frame \(offset): \(matchedFrames)/\(expectedFrames) leading frames match "
             + "(tolerance \(tolerance)), \(mismatchedFrames) mismatched, \(missingFrames) missing, "
             + "max difference \(maxDifference)"
         if let first = firstMismatchFrame {
             let pairs = mismatchSamples.map { "\($0.expected)→\($0.actual.map(String.init) ?? "none")" }
-            text += "; first mismatch at expected frame \(first) (actual frame \(offset + first), "
+            text +=
+                "; first mismatch at expected frame \(first) (actual frame \(offset + first), "
                 + String(format: "%.4f", Double(first) / 48000) + " s at 48 kHz): "
                 + pairs.joined(separator: ", ")
         }

@@ -16,7 +16,8 @@ public enum AudioAlignment {
     /// The last frame in which any channel's magnitude exceeds `threshold`; nil if all silent.
     public static func lastNonSilentFrame(_ samples: [Int16], channels: Int = 2, threshold: Int16 = 8) -> Int? {
         samples.withUnsafeBufferPointer { buffer in
-            for index in stride(from: buffer.count - 1, through: 0, by: -1) where abs(Int(buffer[index])) > Int(threshold) {
+            for index in stride(from: buffer.count - 1, through: 0, by: -1)
+            where abs(Int(buffer[index])) > Int(threshold) {
                 return index / channels
             }
             return nil
@@ -25,8 +26,10 @@ public enum AudioAlignment {
 
     /// Runs of at least `minimumFrames` silent frames (every channel within ±threshold), as frame
     /// ranges. A gap between two gapless tracks shows up here; so do leading/trailing silence.
-    public static func silentRuns(_ samples: [Int16], channels: Int = 2, threshold: Int16 = 8,
-                                  minimumFrames: Int = 1) -> [Range<Int>] {
+    public static func silentRuns(
+        _ samples: [Int16], channels: Int = 2, threshold: Int16 = 8,
+        minimumFrames: Int = 1
+    ) -> [Range<Int>] {
         var runs: [Range<Int>] = []
         var start: Int?
         let frames = samples.count / channels
@@ -52,8 +55,10 @@ public enum AudioAlignment {
     /// reference) matches `haystack` with every sample within `tolerance`; nil if nowhere.
     /// Checks the needle's loudest sample first (a cheap filter that rejects silence and wrong
     /// phases), then the whole needle with an early exit.
-    public static func locate<Needle: Collection>(_ needle: Needle, in haystack: [Int16], channels: Int = 2,
-                                                  tolerance: Int = 2, searchFrom: Int = 0) -> Int?
+    public static func locate<Needle: Collection>(
+        _ needle: Needle, in haystack: [Int16], channels: Int = 2,
+        tolerance: Int = 2, searchFrom: Int = 0
+    ) -> Int?
     where Needle.Element == Int16 {
         let pattern = Array(needle)
         let needleFrames = pattern.count / channels
@@ -85,8 +90,10 @@ public enum AudioAlignment {
     }
 
     /// Compares `expected` with `actual` starting at frame `offset` of `actual`, sample by sample.
-    public static func compare(expected: [Int16], actual: [Int16], atFrame offset: Int, channels: Int = 2,
-                               tolerance: Int = 2) -> AlignmentReport {
+    public static func compare(
+        expected: [Int16], actual: [Int16], atFrame offset: Int, channels: Int = 2,
+        tolerance: Int = 2
+    ) -> AlignmentReport {
         let expectedFrames = expected.count / channels
         let actualFrames = actual.count / channels
         var compared = 0, matchedLeading = 0, mismatched = 0, missing = 0, maxDifference = 0
@@ -124,10 +131,11 @@ public enum AudioAlignment {
                 context.append((expected[first * channels + channel], actualSample))
             }
         }
-        return AlignmentReport(expectedFrames: expectedFrames, offset: offset, comparedFrames: compared,
-                               matchedFrames: matchedLeading, mismatchedFrames: mismatched, missingFrames: missing,
-                               firstMismatchFrame: firstMismatch, maxDifference: maxDifference,
-                               tolerance: tolerance, mismatchSamples: context)
+        return AlignmentReport(
+            expectedFrames: expectedFrames, offset: offset, comparedFrames: compared,
+            matchedFrames: matchedLeading, mismatchedFrames: mismatched, missingFrames: missing,
+            firstMismatchFrame: firstMismatch, maxDifference: maxDifference,
+            tolerance: tolerance, mismatchSamples: context)
     }
 
     /// Largest sample magnitude (0 for empty input).

@@ -28,8 +28,10 @@ public final class ChildProcess: @unchecked Sendable {
     ///     The same path for both shares one descriptor, so the lines interleave correctly.
     /// stdin is /dev/null; descriptors above 2 are closed in the child, so a child that outlives
     /// a crashed test run cannot hold the test runner's pipes open.
-    public init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
-                stdoutPath: String? = nil, stderrPath: String? = nil) throws {
+    public init(
+        _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+        stdoutPath: String? = nil, stderrPath: String? = nil
+    ) throws {
         let path = try ChildProcess.resolve(executable)
         command = ([path] + arguments).joined(separator: " ")
 
@@ -146,13 +148,15 @@ public final class ChildProcess: @unchecked Sendable {
     /// Resolves a bare name through PATH (like execvp, but before spawning, so the error is ours).
     public static func resolve(_ executable: String) throws -> String {
         if executable.contains("/") { return executable }
-        let searchPath = ProcessInfo.processInfo.environment["PATH"]
+        let searchPath =
+            ProcessInfo.processInfo.environment["PATH"]
             ?? "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
         for directory in searchPath.split(separator: ":") where !directory.isEmpty {
             let candidate = "\(directory)/\(executable)"
             var info = stat()
             if stat(candidate, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
-               access(candidate, X_OK) == 0 {
+                access(candidate, X_OK) == 0
+            {
                 return candidate
             }
         }

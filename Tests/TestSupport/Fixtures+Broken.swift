@@ -85,13 +85,21 @@ extension Fixtures {
         let rate: UInt32 = 48000, channels: UInt16 = 2, bits: UInt16 = 16
         let payload = Data(repeating: 0x11, count: Int(rate) * Int(channels) * Int(bits / 8))
         var header = Data()
-        func append<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.littleEndian) { header.append(contentsOf: $0) } }
-        header.append(contentsOf: Array("RIFF".utf8)); append(UInt32(36 + payload.count))
-        header.append(contentsOf: Array("WAVEfmt ".utf8)); append(UInt32(16))
+        func append<T: FixedWidthInteger>(_ value: T) {
+            withUnsafeBytes(of: value.littleEndian) { header.append(contentsOf: $0) }
+        }
+        header.append(contentsOf: Array("RIFF".utf8))
+        append(UInt32(36 + payload.count))
+        header.append(contentsOf: Array("WAVEfmt ".utf8))
+        append(UInt32(16))
         append(UInt16(0x4242))  // wFormatTag: unassigned, no FFmpeg codec
-        append(channels); append(rate)
-        append(rate * UInt32(channels) * UInt32(bits / 8)); append(channels * bits / 8); append(bits)
-        header.append(contentsOf: Array("data".utf8)); append(UInt32(payload.count))
+        append(channels)
+        append(rate)
+        append(rate * UInt32(channels) * UInt32(bits / 8))
+        append(channels * bits / 8)
+        append(bits)
+        header.append(contentsOf: Array("data".utf8))
+        append(UInt32(payload.count))
         try atomicallyWrite(header + payload, to: path)
         return path
     }
@@ -101,8 +109,9 @@ extension Fixtures {
     public static func noMediaStreams() throws -> String {
         let subtitles = "\(directory)/subtitle-source.srt"
         if !FileManager.default.fileExists(atPath: subtitles) {
-            try atomicallyWrite(Data("1\n00:00:00,000 --> 00:00:01,000\nno audio, no video\n\n".utf8),
-                                to: subtitles)
+            try atomicallyWrite(
+                Data("1\n00:00:00,000 --> 00:00:01,000\nno audio, no video\n\n".utf8),
+                to: subtitles)
         }
         return try make("subtitle-only.mkv", ["-i", subtitles, "-map", "0:s", "-c:s", "srt"])
     }

@@ -28,7 +28,8 @@ extension Fixtures {
                 maps += ["-map", "\(video == nil ? 0 : 1):a", "-ac", "2"]
             }
             let kind = (name as NSString).deletingPathExtension
-            return FuzzSeed(kind: kind, path: try make("fuzz-" + name, inputs + maps + (video ?? []) + (audio ?? []) + extra))
+            return FuzzSeed(
+                kind: kind, path: try make("fuzz-" + name, inputs + maps + (video ?? []) + (audio ?? []) + extra))
         }
         let h264 = ["-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-g", "5"]
         let mpeg4 = ["-c:v", "mpeg4", "-q:v", "4", "-g", "5"]
@@ -36,7 +37,9 @@ extension Fixtures {
             try clip("mp4-aac.mp4", video: h264, audio: ["-c:a", "aac", "-b:a", "96k"], extra: fastStart),
             try clip("mkv-flac.mkv", video: mpeg4, audio: ["-c:a", "flac"]),
             try clip("mp3.mp3", video: nil, audio: ["-c:a", "libmp3lame", "-b:a", "96k"]),
-            try clip("webm-opus.webm", video: ["-c:v", "libvpx", "-b:v", "300k", "-g", "5"], audio: ["-c:a", "libopus", "-b:a", "64k"]),
+            try clip(
+                "webm-opus.webm", video: ["-c:v", "libvpx", "-b:v", "300k", "-g", "5"],
+                audio: ["-c:a", "libopus", "-b:a", "64k"]),
             FuzzSeed(kind: "png", path: try still(hue: .green, width: 160, height: 120, format: .png)),
             FuzzSeed(kind: "jpeg", path: try still(hue: .blue, width: 160, height: 120, format: .jpeg)),
             try clip("mkv-video-only.mkv", video: h264, audio: nil),
@@ -55,7 +58,8 @@ extension Fixtures {
         guard let idat = bytes.firstRange(of: Array("IDAT".utf8)) else {
             throw TestSupportError.io("\(source) has no IDAT chunk")
         }
-        let length = Int(bytes[idat.lowerBound - 4]) << 24 | Int(bytes[idat.lowerBound - 3]) << 16
+        let length =
+            Int(bytes[idat.lowerBound - 4]) << 24 | Int(bytes[idat.lowerBound - 3]) << 16
             | Int(bytes[idat.lowerBound - 2]) << 8 | Int(bytes[idat.lowerBound - 1])
         // Keep the zlib header (2 bytes) so the decoder starts inflating, then junk.
         let payload = (idat.upperBound + 2)..<min(bytes.count, idat.upperBound + length)

@@ -29,22 +29,31 @@ public enum Fixtures {
         let path = "\(directory)/\(stem)-\(stableHash(key)).\(ext)"
         if FileManager.default.fileExists(atPath: path) { return path }
         try atomicallyCreate(path) { temporary in
-            try ChildProcess.check("ffmpeg", ["-nostdin", "-y", "-hide_banner", "-loglevel", "error"]
-                                   + ffmpegArgs + ["-fflags", "+bitexact", temporary], timeout: 300)
+            try ChildProcess.check(
+                "ffmpeg",
+                ["-nostdin", "-y", "-hide_banner", "-loglevel", "error"]
+                    + ffmpegArgs + ["-fflags", "+bitexact", temporary], timeout: 300)
         }
         return path
     }
 
     /// A sine tone, written with an exact amplitude: aevalsrc `A*sin(2*PI*F*t)` on every channel.
     /// Lossless formats decode to exactly the generated samples (0.5 → ±16384 peak in s16).
-    public static func tone(frequency: Double, seconds: Double, format: AudioFixtureFormat = .flac,
-                            rate: Int = 48000, channels: Int = 2, amplitude: Double = 0.5) throws -> String {
+    public static func tone(
+        frequency: Double, seconds: Double, format: AudioFixtureFormat = .flac,
+        rate: Int = 48000, channels: Int = 2, amplitude: Double = 0.5
+    ) throws -> String {
         let name = "tone\(number(frequency))Hz-\(number(seconds))s-\(rate)-\(channels)ch-a\(number(amplitude))"
-        return try make("\(name).\(format.fileExtension)",
-                        ["-f", "lavfi", "-i", toneSource(frequency: frequency, seconds: seconds, rate: rate,
-                                                         channels: channels, amplitude: amplitude)]
-                        + ["-ar", "\(rate)", "-ac", "\(channels)"] + format.codecArguments
-                        + ["-flags:a", "+bitexact"] + (format == .aacMP4 ? fastStart : []))
+        return try make(
+            "\(name).\(format.fileExtension)",
+            [
+                "-f", "lavfi", "-i",
+                toneSource(
+                    frequency: frequency, seconds: seconds, rate: rate,
+                    channels: channels, amplitude: amplitude),
+            ]
+                + ["-ar", "\(rate)", "-ac", "\(channels)"] + format.codecArguments
+                + ["-flags:a", "+bitexact"] + (format == .aacMP4 ? fastStart : []))
     }
 
     /// MP4 fixtures put the index (moov) first, as streamed/web files do, so a truncated copy
@@ -52,8 +61,10 @@ public enum Fixtures {
     static let fastStart = ["-movflags", "+faststart"]
 
     /// The lavfi aevalsrc source for a tone (also used for video soundtracks).
-    static func toneSource(frequency: Double, seconds: Double, rate: Int, channels: Int,
-                           amplitude: Double) -> String {
+    static func toneSource(
+        frequency: Double, seconds: Double, rate: Int, channels: Int,
+        amplitude: Double
+    ) -> String {
         let expression = "\(amplitude)*sin(2*PI*\(frequency)*t)"
         let perChannel = Array(repeating: expression, count: channels).joined(separator: "|")
         return "aevalsrc=exprs=\(perChannel):s=\(rate):d=\(seconds)"
@@ -65,15 +76,20 @@ public enum Fixtures {
     /// duration is the audio stream's declared duration (ffprobe). For AAC in MP4 that is the
     /// gapless reference: FFmpeg's edit-list handling drops the encoder priming, and the trim drops
     /// the encoder padding at the end. (MP3 is trimmed by FFmpeg itself via the LAME header.)
-    public static func decodePCM(_ path: String, rate: Int = 48000, channels: Int = 2,
-                                 trimToDeclaredDuration: Bool = false) throws -> [Int16] {
-        let arguments = ["-nostdin", "-hide_banner", "-loglevel", "error", "-i", path, "-map", "0:a:0",
-                         "-f", "s16le", "-c:a", "pcm_s16le", "-ac", "\(channels)", "-ar", "\(rate)", "pipe:1"]
+    public static func decodePCM(
+        _ path: String, rate: Int = 48000, channels: Int = 2,
+        trimToDeclaredDuration: Bool = false
+    ) throws -> [Int16] {
+        let arguments = [
+            "-nostdin", "-hide_banner", "-loglevel", "error", "-i", path, "-map", "0:a:0",
+            "-f", "s16le", "-c:a", "pcm_s16le", "-ac", "\(channels)", "-ar", "\(rate)", "pipe:1",
+        ]
         let result = try ChildProcess.runCapturingData("ffmpeg", arguments, timeout: 300)
         guard result.status == 0 else {
-            throw TestSupportError.commandFailed(command: "ffmpeg " + arguments.joined(separator: " "),
-                                                 status: result.status,
-                                                 stderr: String(decoding: result.stderr, as: UTF8.self))
+            throw TestSupportError.commandFailed(
+                command: "ffmpeg " + arguments.joined(separator: " "),
+                status: result.status,
+                stderr: String(decoding: result.stderr, as: UTF8.self))
         }
         var samples = RawPCM.samples(from: result.stdout, channels: channels)
         if trimToDeclaredDuration {

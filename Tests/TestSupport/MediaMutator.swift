@@ -16,7 +16,8 @@ public struct MediaMutation: CustomStringConvertible, Sendable {
         switch kind {
         case .flip: return "flip @\(offset) ^0x\(String(detail ?? 0, radix: 16))"
         case .truncate: return "truncate @\(offset)"
-        case .overwrite: return "overwrite @\(offset)+\(length) with \(detail.map { "0x" + String($0, radix: 16) } ?? "random")"
+        case .overwrite:
+            return "overwrite @\(offset)+\(length) with \(detail.map { "0x" + String($0, radix: 16) } ?? "random")"
         case .duplicate: return "duplicate @\(offset)+\(length) to @\(detail ?? 0)"
         }
     }

@@ -47,10 +47,12 @@ public final class PrivatePulseServer: Sendable {
         let started = MonotonicClock.nanoseconds()
         process = try ChildProcess(
             "pulseaudio",
-            ["-n", "--daemonize=no", "--exit-idle-time=-1", "--use-pid-file=no",
-             "--log-target=file:\(logPath)",
-             "-L", "module-native-protocol-unix socket=\(directory)/native auth-anonymous=1",
-             "-L", "module-null-sink sink_name=null rate=48000 channels=2 norewinds=1"],
+            [
+                "-n", "--daemonize=no", "--exit-idle-time=-1", "--use-pid-file=no",
+                "--log-target=file:\(logPath)",
+                "-L", "module-native-protocol-unix socket=\(directory)/native auth-anonymous=1",
+                "-L", "module-null-sink sink_name=null rate=48000 channels=2 norewinds=1",
+            ],
             environment: ["HOME": directory, "XDG_RUNTIME_DIR": directory],
             stdoutPath: "\(directory)/pulse.out", stderrPath: "\(directory)/pulse.out")
         let process = self.process, server = self.server, socket = "\(directory)/native"
@@ -79,12 +81,16 @@ public final class PrivatePulseServer: Sendable {
     /// block it rendered at load time and restarts its clock at the keeper's latency.
     private static func startKeeper(server: String, timeout: Double) throws -> ChildProcess {
         let keeper = try ChildProcess(
-            "parec", ["--server=\(server)", "-d", "null.monitor", "--raw", "--format=s16le", "--rate=48000",
-                      "--channels=2", "--latency-msec=10", "--client-name=queued-test-latency-keeper"])
+            "parec",
+            [
+                "--server=\(server)", "-d", "null.monitor", "--raw", "--format=s16le", "--rate=48000",
+                "--channels=2", "--latency-msec=10", "--client-name=queued-test-latency-keeper",
+            ])
         let connected = waitUntil(timeout: timeout) {
             guard keeper.isRunning else { return true }
-            let outputs = try? ChildProcess.check("pactl", ["--server=\(server)", "list", "short", "source-outputs"],
-                                                  timeout: 5)
+            let outputs = try? ChildProcess.check(
+                "pactl", ["--server=\(server)", "list", "short", "source-outputs"],
+                timeout: 5)
             return !(outputs ?? "").isEmpty
         }
         guard connected, keeper.isRunning else {

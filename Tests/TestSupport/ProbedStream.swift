@@ -24,7 +24,8 @@ public struct ProbedStream: Sendable, Equatable {
         let output = try ChildProcess.check(
             "ffprobe", ["-v", "error", "-show_streams", "-of", "json", path], timeout: 60)
         guard let json = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any],
-              let streams = json["streams"] as? [[String: Any]] else {
+            let streams = json["streams"] as? [[String: Any]]
+        else {
             throw TestSupportError.io("unexpected ffprobe output for \(path): \(output)")
         }
         return streams.map { stream in

@@ -26,8 +26,10 @@ public final class SinkRecorder: @unchecked Sendable {
     /// Starts parec on `source` (default: the null sink's monitor) and waits until its record
     /// stream is connected (`pactl list source-outputs` shows it) and samples are arriving, so
     /// nothing played after init returns is missed.
-    public init(server: String, source: String = "null.monitor", rate: Int = 48000, channels: Int = 2,
-                latencyMilliseconds: Int = 10, timeout: Double = 10) throws {
+    public init(
+        server: String, source: String = "null.monitor", rate: Int = 48000, channels: Int = 2,
+        latencyMilliseconds: Int = 10, timeout: Double = 10
+    ) throws {
         self.server = server
         self.rate = rate
         self.channels = channels
@@ -39,27 +41,33 @@ public final class SinkRecorder: @unchecked Sendable {
         let started = MonotonicClock.nanoseconds()
         process = try ChildProcess(
             "parec",
-            ["--server=\(server)", "-d", source, "--format=s16le", "--rate=\(rate)",
-             "--channels=\(channels)", "--raw", "--latency-msec=\(latencyMilliseconds)",
-             "--client-name=\(clientName)", "--stream-name=recorder"],
+            [
+                "--server=\(server)", "-d", source, "--format=s16le", "--rate=\(rate)",
+                "--channels=\(channels)", "--raw", "--latency-msec=\(latencyMilliseconds)",
+                "--client-name=\(clientName)", "--stream-name=recorder",
+            ],
             stdoutPath: path, stderrPath: errPath)
         let process = self.process, path = self.path
         // Connected = listed as a source output, and samples have started to arrive in the file.
-        let connected = waitUntil(timeout: timeout) {
-            guard process.isRunning else { return true }
-            let outputs = try? ChildProcess.check("pactl", ["--server=\(server)", "list", "source-outputs"],
-                                                  timeout: 5)
-            return (outputs ?? "").contains("\"\(clientName)\"")
-        } && waitUntil(timeout: timeout) {
-            var info = stat()
-            return !process.isRunning || (stat(path, &info) == 0 && info.st_size > 0)
-        }
+        let connected =
+            waitUntil(timeout: timeout) {
+                guard process.isRunning else { return true }
+                let outputs = try? ChildProcess.check(
+                    "pactl", ["--server=\(server)", "list", "source-outputs"],
+                    timeout: 5)
+                return (outputs ?? "").contains("\"\(clientName)\"")
+            }
+            && waitUntil(timeout: timeout) {
+                var info = stat()
+                return !process.isRunning || (stat(path, &info) == 0 && info.st_size > 0)
+            }
         connectSeconds = Double(MonotonicClock.nanoseconds() - started) / 1e9
         guard connected, process.isRunning else {
             process.terminate(signal: SIGKILL)
             let err = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
-            throw TestSupportError.timeout("parec did not connect to \(server) within \(timeout) s "
-                + "(a PrivatePulseServer without lowLatency renders in 2 s blocks)\n\(err)")
+            throw TestSupportError.timeout(
+                "parec did not connect to \(server) within \(timeout) s "
+                    + "(a PrivatePulseServer without lowLatency renders in 2 s blocks)\n\(err)")
         }
     }
 

@@ -41,10 +41,12 @@ public enum VideoFrameStamp {
     }
 
     /// Frame number and hue from a planar YUV 4:2:0 picture (e.g. an AVFrame's three planes).
-    public static func read(width: Int, height: Int,
-                            y: UnsafePointer<UInt8>, yStride: Int,
-                            cb: UnsafePointer<UInt8>, cbStride: Int,
-                            cr: UnsafePointer<UInt8>, crStride: Int) -> (frame: Int, hue: VideoHue) {
+    public static func read(
+        width: Int, height: Int,
+        y: UnsafePointer<UInt8>, yStride: Int,
+        cb: UnsafePointer<UInt8>, cbStride: Int,
+        cr: UnsafePointer<UInt8>, crStride: Int
+    ) -> (frame: Int, hue: VideoHue) {
         let frame = frameNumber(width: width, height: height) { x, row in Int(y[row * yStride + x]) }
         let point = huePoint(width: width, height: height)
         let u = Int(cb[(point.y / 2) * cbStride + point.x / 2])
@@ -54,8 +56,10 @@ public enum VideoFrameStamp {
 
     /// Frame number and hue from packed RGB pixels (e.g. SDL_RenderReadPixels, an x11grab PNG),
     /// given a pixel accessor returning (r, g, b).
-    public static func read(width: Int, height: Int,
-                            rgb: (_ x: Int, _ y: Int) -> (r: Int, g: Int, b: Int)) -> (frame: Int, hue: VideoHue) {
+    public static func read(
+        width: Int, height: Int,
+        rgb: (_ x: Int, _ y: Int) -> (r: Int, g: Int, b: Int)
+    ) -> (frame: Int, hue: VideoHue) {
         let frame = frameNumber(width: width, height: height) { x, y in rgb(x, y).g }
         let point = huePoint(width: width, height: height)
         let pixel = rgb(point.x, point.y)

@@ -9,8 +9,10 @@ import Glibc
 /// Blocks the calling thread: from async code prefer the async overload, which does not tie up
 /// a thread of the (small) cooperative pool.
 @discardableResult
-public func waitUntil(timeout: Double, pollInterval: Double = 0.005,
-                      _ condition: () throws -> Bool) rethrows -> Bool {
+public func waitUntil(
+    timeout: Double, pollInterval: Double = 0.005,
+    _ condition: () throws -> Bool
+) rethrows -> Bool {
     let deadline = MonotonicClock.nanoseconds() + UInt64(max(0, timeout) * 1e9)
     while true {
         if try condition() { return true }
@@ -21,8 +23,10 @@ public func waitUntil(timeout: Double, pollInterval: Double = 0.005,
 
 /// The async form: sleeps with Task.sleep between polls, so other tasks keep running.
 @discardableResult
-public func waitUntil(timeout: Double, pollInterval: Double = 0.005,
-                      _ condition: () async throws -> Bool) async rethrows -> Bool {
+public func waitUntil(
+    timeout: Double, pollInterval: Double = 0.005,
+    _ condition: () async throws -> Bool
+) async rethrows -> Bool {
     let deadline = MonotonicClock.nanoseconds() + UInt64(max(0, timeout) * 1e9)
     while true {
         if try await condition() { return true }

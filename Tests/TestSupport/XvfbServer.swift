@@ -26,8 +26,9 @@ public final class XvfbServer: Sendable {
         for number in firstDisplay..<(firstDisplay + 100) {
             let socket = "/tmp/.X11-unix/X\(number)"
             if access(socket, F_OK) == 0 || access("/tmp/.X\(number)-lock", F_OK) == 0 { continue }
-            let child = try ChildProcess("Xvfb", [":\(number)", "-screen", "0", screen, "-nolisten", "tcp"],
-                                         stdoutPath: logPath, stderrPath: logPath)
+            let child = try ChildProcess(
+                "Xvfb", [":\(number)", "-screen", "0", screen, "-nolisten", "tcp"],
+                stdoutPath: logPath, stderrPath: logPath)
             let settled = waitUntil(timeout: timeout) { !child.isRunning || access(socket, F_OK) == 0 }
             if settled && child.isRunning {
                 process = child
