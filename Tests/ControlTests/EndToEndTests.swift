@@ -179,12 +179,7 @@ import Testing
             config: EngineConfig(), audio: NullAudioSink(mode: .untimed), video: nil, logger: Logger(label: "test")
         ) { _ in }
         #expect(ControlServer.implementedMethods(engine: engine) == described)
-        let onDisk = try JSON.parse(
-            [UInt8](
-                Data(
-                    contentsOf: URL(fileURLWithPath: #filePath)
-                        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-                        .appendingPathComponent("Protocol/queued.openrpc.json"))))
+        let onDisk = try protocolDocumentOnDisk()
         let served = onDisk == document
         #expect(served, "rpc.discover must serve Protocol/queued.openrpc.json as it is (rebuild after editing it)")
         let notifications = Set(document["x-notifications"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? [])
@@ -212,12 +207,7 @@ import Testing
 @Suite struct MethodRegistryTests {
     /// Positional params bind by the order the server declares: it must be the document's order.
     @Test func positionalParameterOrderIsTheDocumentsOrder() throws {
-        let onDisk = try JSON.parse(
-            [UInt8](
-                Data(
-                    contentsOf: URL(fileURLWithPath: #filePath)
-                        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-                        .appendingPathComponent("Protocol/queued.openrpc.json"))))
+        let onDisk = try protocolDocumentOnDisk()
         let engine = PlayerEngine(
             config: EngineConfig(), audio: NullAudioSink(mode: .untimed), video: nil, logger: Logger(label: "test")
         ) { _ in }
@@ -238,4 +228,11 @@ import Testing
             _ = Dispatcher.registry([["queue.list": method], ["queue.list": method]])
         }
     }
+}
+
+/// Protocol/queued.openrpc.json as it is in the source tree (what rpc.discover must serve).
+func protocolDocumentOnDisk() throws -> JSONValue {
+    let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Protocol/queued.openrpc.json")
+    return try JSON.parse([UInt8](Data(contentsOf: path)))
 }
