@@ -11,6 +11,8 @@ final class Decoder {
     private(set) var lastSkippedError: Int32?
     /// Whether any frame came out of the decoder since it was opened or flushed.
     private(set) var producedFrame = false
+    /// Whether any packet went in since it was opened or flushed (an empty track gets none).
+    private(set) var receivedPacket = false
 
     init(stream: UnsafeMutablePointer<AVStream>, codec: UnsafePointer<AVCodec>, path: String) throws(MediaError) {
         // Allocated one at a time so a failure frees what was allocated; once both are stored, a throw
@@ -53,6 +55,7 @@ final class Decoder {
     /// Sends a packet (nil = end of stream, to drain). Returns false if the decoder is full (receive first).
     func send(_ packet: Packet?) throws(MediaError) -> Bool {
         let result = avcodec_send_packet(context, packet?.pointer)
+        if packet != nil { receivedPacket = true }
         if result == AVCodes.again { return false }
         if result == AVCodes.eof { return true }
         // A corrupt packet is not fatal for the item: FFmpeg's own tools skip it too.
@@ -80,6 +83,7 @@ final class Decoder {
     func flush() {
         avcodec_flush_buffers(context)
         producedFrame = false
+        receivedPacket = false
     }
 
     /// The error for a track whose decoder finished without producing a single frame.

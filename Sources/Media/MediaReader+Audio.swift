@@ -68,8 +68,11 @@ extension MediaReader {
                 continue
             case .finished:
                 // A play from the item's start whose decoder never produced a sample is broken media, not
-                // a silent item (after a seek, the rest of the track may rightly be empty).
-                if track.startAt == 0 && !track.input.decoder.producedFrame {
+                // a silent item (after a seek, the rest of the track may rightly be empty). An audio track
+                // with no packet at all beside a video track is an empty track (some recorders write one):
+                // the item plays its pictures with silence, as other players do.
+                let emptyBesideVideo = hasVideo && !track.input.decoder.receivedPacket
+                if track.startAt == 0 && !track.input.decoder.producedFrame && !emptyBesideVideo {
                     throw track.input.decoder.nothingDecoded("the audio track yielded no sample").at(path)
                 }
                 track.decoderFinished = true

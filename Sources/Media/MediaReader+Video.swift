@@ -70,7 +70,9 @@ extension MediaReader {
             case .needInput:
                 try supply(track.input)
             case .finished:
-                guard track.input.decoder.producedFrame else {
+                // No picture from a track that got packets is damage; a video track with no packet at all
+                // beside an audio track is an empty track: the item plays its sound.
+                guard track.input.decoder.producedFrame || (hasAudio && !track.input.decoder.receivedPacket) else {
                     throw track.input.decoder.nothingDecoded(
                         isStill ? "the image could not be decoded" : "the video track yielded no picture"
                     ).at(path)

@@ -29,6 +29,22 @@ import Testing
         }
     }
 
+    /// Not damage: a valid video whose audio track has no packet at all plays its pictures with silence.
+    @Test func anEmptyAudioTrackBesideAGoodVideoIsSilenceNotAnError() throws {
+        let path = try Fixtures.make(
+            "video-with-empty-audio.mkv",
+            ["-f", "lavfi", "-i", "testsrc2=s=160x120:r=25:d=1", "-f", "lavfi", "-i", "anullsrc=r=48000:cl=stereo",
+             "-map", "0:v", "-map", "1:a", "-frames:a", "0", "-c:v", "libx264", "-c:a", "flac", "-t", "1"])
+        let reader = try MediaReader(path: path)
+        #expect(reader.hasAudio && reader.hasVideo)
+        var pictures = 0
+        while try reader.readVideo() != nil { pictures += 1 }
+        var frames = 0
+        while let chunk = try reader.readAudio() { frames += chunk.count / 2 }
+        #expect(pictures == 25)
+        #expect(frames == 0 || frames == 48_000, "silence for the pictures' length, or none: \(frames)")
+    }
+
     @Test func everyMutationOfEverySeedOpensOrFailsCleanly() throws {
         // In-process and quick: a few hundred damaged files read to the end through MediaReader. The
         // daemon-level fuzz test checks the same media against the event rule.
