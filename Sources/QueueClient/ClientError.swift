@@ -32,10 +32,7 @@ public enum ClientError: Error, CustomStringConvertible, Sendable {
         case .rpc(let error):
             return error.message
         case .timeout(let seconds):
-            // "10 s", "2.5 s": whole milliseconds at most, as people pass timeouts.
-            let rounded = (seconds * 1000).rounded() / 1000
-            let text = rounded == rounded.rounded() && abs(rounded) < 1e15 ? String(Int(rounded)) : String(rounded)
-            return "queued did not answer within \(text) s"
+            return "queued did not answer within \(seconds) s"
         }
     }
 }

@@ -43,7 +43,11 @@ enum ExitStatus: Int32 {
     static func reportRunFailure(_ error: Error) -> Int32 {
         switch error {
         case let error as ClientError:
-            Output.error("queuectl: \(error)")
+            if case .timeout(let seconds) = error {
+                Output.error("queuectl: queued did not answer within \(DurationFormat.seconds(seconds)) s")
+            } else {
+                Output.error("queuectl: \(error)")
+            }
             return of(error).rawValue
         case let error as MediaPathError:
             Output.error("queuectl: \(error)")

@@ -48,22 +48,14 @@ struct Session {
         }
     }
 
-    /// A Status result as the status block, or as JSON. The Status names its current item itself (title,
-    /// uri, loops); only a daemon too old to say so is asked with queue.get.
+    /// A Status result as the status block (the Status names its current item itself), or as JSON.
     func showStatus(_ result: JSONValue) throws {
         try show(result) { json in
             guard let status = PlayerStatusView(json: json) else {
                 throw QueuectlError("queued answered with something that is not a Status: \(json)")
             }
-            let current = try status.currentItem ?? status.currentId.flatMap(item)
-            return StatusBlock.render(status, item: current)
+            return StatusBlock.render(status, item: status.currentItem)
         }
-    }
-
-    /// The queue item with `id`, from queue.get; nil if it is gone.
-    func item(_ id: Int64) throws -> QueueItemView? {
-        let found = try call("queue.get", ["ids": [.int(id)]])
-        return found["items"]?.arrayValue?.lazy.compactMap(QueueItemView.init(json:)).first { $0.id == id }
     }
 
     /// The whole queue: queue.list pages of 1000 until `total` items are in. Returns one result object

@@ -100,7 +100,7 @@ import Testing
                 }
                 checker.observe(note.method, note.params)
             }
-            for violation in checker.violations { Issue.record("\(violation) — \(describe(nil))") }
+            for violation in checker.violations { Issue.record("\(violation)") }
             #expect(checker.violations.isEmpty, "event rule broken (first: \(checker.violations.first ?? ""))")
             for ended in checker.ended {
                 report.items += 1

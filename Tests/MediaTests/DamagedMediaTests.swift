@@ -33,8 +33,10 @@ import Testing
     @Test func anEmptyAudioTrackBesideAGoodVideoIsSilenceNotAnError() throws {
         let path = try Fixtures.make(
             "video-with-empty-audio.mkv",
-            ["-f", "lavfi", "-i", "testsrc2=s=160x120:r=25:d=1", "-f", "lavfi", "-i", "anullsrc=r=48000:cl=stereo",
-             "-map", "0:v", "-map", "1:a", "-frames:a", "0", "-c:v", "libx264", "-c:a", "flac", "-t", "1"])
+            [
+                "-f", "lavfi", "-i", "testsrc2=s=160x120:r=25:d=1", "-f", "lavfi", "-i", "anullsrc=r=48000:cl=stereo",
+                "-map", "0:v", "-map", "1:a", "-frames:a", "0", "-c:v", "libx264", "-c:a", "flac", "-t", "1",
+            ])
         let reader = try MediaReader(path: path)
         #expect(reader.hasAudio && reader.hasVideo)
         var pictures = 0
@@ -51,12 +53,12 @@ import Testing
         // Hundreds of damaged files make FFmpeg complain on every one: not worth reading here.
         FFmpegLog.install(Logger(label: "queued.ffmpeg") { _ in SwiftLogNoOpLogHandler() }, level: .critical)
         var opened = 0, failed = 0
+        let files = try TemporaryDirectory(prefix: "queued-mutant")
         for (index, seed) in try Fixtures.fuzzSeeds().enumerated() {
             guard let original = FileManager.default.contents(atPath: seed.path) else { continue }
             for variant in 0..<40 {
                 let (bytes, _) = MediaMutator.mutate(Array(original), seed: UInt64(index * 1000 + variant))
-                let file = try TemporaryDirectory(prefix: "queued-mutant")
-                let path = file.path + "/mutant." + (seed.path as NSString).pathExtension
+                let path = files.path + "/\(index)-\(variant)." + (seed.path as NSString).pathExtension
                 FileManager.default.createFile(atPath: path, contents: Data(bytes))
                 do {
                     var options = MediaReaderOptions()
