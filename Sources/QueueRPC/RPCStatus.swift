@@ -88,3 +88,5 @@ public struct RPCStatus: Sendable, Equatable {
         ])
     }
 }
+
+extension RPCStatus: RPCMethodResult {}

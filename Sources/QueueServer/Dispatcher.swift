@@ -18,10 +18,41 @@ enum MethodOutcome {
     case later(EventLoopFuture<JSONValue>)
 }
 
+/// A method as the registry holds it: its name, its parameter order and its body, type-erased. Built from
+/// an `RPCMethodDefinition` by `answering`/`answeringLater`, so that the wire shapes are QueueRPC's.
 struct RPCMethod: Sendable {
+    let name: String
     /// Parameter names in declared order (positional params map onto them).
     let params: [String]
     let run: @Sendable (ParamReader, Session, EventLoop) throws -> MethodOutcome
+
+    init(
+        name: String, params: [String],
+        run: @escaping @Sendable (ParamReader, Session, EventLoop) throws -> MethodOutcome
+    ) {
+        self.name = name
+        self.params = params
+        self.run = run
+    }
+
+    /// A method that answers at once: its typed params in, its typed result out.
+    static func answering<Method: RPCMethodDefinition>(
+        _ method: Method.Type, _ body: @escaping @Sendable (Method.Params, Session) throws -> Method.Result
+    ) -> RPCMethod {
+        RPCMethod(name: Method.name, params: Method.Params.order) { reader, session, _ in
+            .now(try body(try Method.Params(reading: reader), session).json)
+        }
+    }
+
+    /// A method that answers later (work that must not block the event loop).
+    static func answeringLater<Method: RPCMethodDefinition>(
+        _ method: Method.Type,
+        _ body: @escaping @Sendable (Method.Params, EventLoop) throws -> EventLoopFuture<Method.Result>
+    ) -> RPCMethod {
+        RPCMethod(name: Method.name, params: Method.Params.order) { reader, _, loop in
+            .later(try body(try Method.Params(reading: reader), loop).map(\.json))
+        }
+    }
 }
 
 public struct DaemonInfo: Sendable {
@@ -50,31 +81,28 @@ final class Dispatcher: Sendable {
         self.engine = engine
         self.info = info
         self.document = document
-        methods = Self.registry([
-            Self.queueMethods(engine), Self.playerMethods(engine),
-            Self.sessionMethods(engine: engine, info: info, document: document),
-        ])
+        methods = Self.registry(
+            Self.queueMethods(engine) + Self.playerMethods(engine)
+                + Self.sessionMethods(engine: engine, info: info, document: document))
     }
 
     /// The groups of methods as one registry. A name registered twice is a programming error: it traps
     /// (a merge that kept one of them would drop the other silently).
-    static func registry(_ groups: [[String: RPCMethod]]) -> [String: RPCMethod] {
+    static func registry(_ methods: [RPCMethod]) -> [String: RPCMethod] {
         var all: [String: RPCMethod] = [:]
-        for group in groups {
-            for (name, method) in group {
-                precondition(all[name] == nil, "JSON-RPC method \(name) is registered twice")
-                all[name] = method
-            }
+        for method in methods {
+            precondition(all[method.name] == nil, "JSON-RPC method \(method.name) is registered twice")
+            all[method.name] = method
         }
         return all
     }
 
     /// A dispatcher with only the given methods (transport tests bring their own).
-    init(engine: PlayerEngine, methods: [String: RPCMethod]) {
+    init(engine: PlayerEngine, methods: [RPCMethod]) {
         self.engine = engine
         info = DaemonInfo(version: "", socket: "", audio: "", video: "", startedAt: 0)
         document = .null
-        self.methods = methods
+        self.methods = Self.registry(methods)
     }
 
     var methodNames: Set<String> { Set(methods.keys) }

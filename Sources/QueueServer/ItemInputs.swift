@@ -6,15 +6,13 @@ import QueueModel
 import QueueRPC
 
 enum ItemInputs {
-    static let allowedKeys: Set<String> = ["uri", "loops", "start", "end", "duration", "title", "trackEnd"]
-
-    static func parse(_ values: [JSONValue], param: String = "items") throws(RPCError) -> [MediaItem] {
-        guard !values.isEmpty else { throw .invalidParams(param: param, reason: "must not be empty") }
+    /// The queue entries `inputs` stand for: each checked and its uri made a local path; a playlist
+    /// expands to its entries. Errors name the entry ("items[2]").
+    static func mediaItems(_ inputs: [RPCItemInput]) throws(RPCError) -> [MediaItem] {
         var items: [MediaItem] = []
-        items.reserveCapacity(values.count)
-        for (index, value) in values.enumerated() {
-            let name = "\(param)[\(index)]"
-            var item = try parseOne(value, name: name)
+        items.reserveCapacity(inputs.count)
+        for (index, input) in inputs.enumerated() {
+            var item = mediaItem(input)
             let path = try localPath(of: item.uri)
             item.uri = path
             let lowered = path.lowercased()
@@ -25,59 +23,22 @@ enum ItemInputs {
             do {
                 try item.validate()
             } catch {
-                throw .invalidParams(param: name, reason: String(describing: error))
+                throw .invalidParams(param: "items[\(index)]", reason: String(describing: error))
             }
             items.append(item)
         }
         return items
     }
 
-    private static func parseOne(_ value: JSONValue, name: String) throws(RPCError) -> MediaItem {
-        if let uri = value.stringValue { return MediaItem(uri: uri) }
-        guard let object = value.objectValue else {
-            throw .invalidParams(param: name, reason: "must be a string or an object with a uri")
-        }
-        if let unknown = object.keys.first(where: { !allowedKeys.contains($0) }) {
-            throw .invalidParams(param: "\(name).\(unknown)", reason: "unknown field")
-        }
-        guard let uri = object["uri"]?.stringValue else {
-            throw .invalidParams(param: "\(name).uri", reason: "is required (a string)")
-        }
-        var item = MediaItem(uri: uri)
-        func number(_ key: String) throws(RPCError) -> Double? {
-            guard let value = object[key], !value.isNull else { return nil }
-            guard let number = value.doubleValue, number.isFinite else {
-                throw .invalidParams(param: "\(name).\(key)", reason: "must be a number")
-            }
-            return number
-        }
-        if let loops = object["loops"], !loops.isNull {
-            guard let count = loops.intValue, count >= 0, count <= Int64(Int32.max) else {
-                throw .invalidParams(param: "\(name).loops", reason: "must be an integer >= 0 (0 = forever)")
-            }
-            item.loops = Int(count)
-        }
-        item.start = try number("start")
-        item.end = try number("end")
-        item.duration = try number("duration")
-        item.trackEnd = try trackEnd(object["trackEnd"], param: "\(name).trackEnd")
-        if let title = object["title"], !title.isNull {
-            guard let text = title.stringValue else {
-                throw .invalidParams(param: "\(name).title", reason: "must be a string")
-            }
-            item.title = text
-        }
+    private static func mediaItem(_ input: RPCItemInput) -> MediaItem {
+        var item = MediaItem(uri: input.uri)
+        if let loops = input.loops { item.loops = Int(loops) }
+        item.title = input.title
+        item.start = input.start
+        item.end = input.end
+        item.duration = input.duration
+        item.trackEnd = input.trackEnd.map(TrackEnd.init)
         return item
-    }
-
-    /// The local path a URI names, or "URI not allowed".
-    /// A `trackEnd` value: "auto", "shortest", "longest", or null/absent for the daemon's default.
-    static func trackEnd(_ value: JSONValue?, param: String) throws(RPCError) -> TrackEnd? {
-        guard let value, !value.isNull else { return nil }
-        guard let text = value.stringValue, let choice = TrackEnd(rawValue: text) else {
-            throw .invalidParams(param: param, reason: "must be one of auto, shortest, longest")
-        }
-        return choice
     }
 
     /// One `#…` line of a playlist: the options it sets for the next entry.
@@ -123,6 +84,7 @@ enum ItemInputs {
         }
     }
 
+    /// The local path a URI names, or "URI not allowed".
     static func localPath(of uri: String) throws(RPCError) -> String {
         if uri.hasPrefix("/") { return uri }
         if uri.lowercased().hasPrefix("file://") {

@@ -1,92 +1,75 @@
-// queue.* methods: edits and listing. Each binds its params, calls the engine, and shapes the result as
-// Protocol/queued.openrpc.json says.
+// queue.* methods: edits and listing. Params and results are QueueRPC's API definitions; this file turns
+// them into engine calls and the engine's queue into QueueItems.
 import NIOCore
 import Playback
 import QueueModel
 import QueueRPC
 
 extension Dispatcher {
-    static func queueMethods(_ engine: PlayerEngine) -> [String: RPCMethod] {
+    static func queueMethods(_ engine: PlayerEngine) -> [RPCMethod] {
         [
-            "queue.add": RPCMethod(params: ["items"]) { params, _, _ in
-                let items = try ItemInputs.parse(params.requiredArray("items"))
-                return .now(.object(["ids": Wire.ids(try engine.add(items))]))
+            .answering(API.QueueAdd.self) { params, _ in
+                .init(ids: Wire.ids(try engine.add(try ItemInputs.mediaItems(params.items))))
             },
-            "queue.insert": RPCMethod(params: ["items", "index", "after"]) { params, _, _ in
-                let items = try ItemInputs.parse(params.requiredArray("items"))
-                let index = try params.int("index", in: 0...Int64(Int32.max))
-                let after = try params.int("after")
-                switch (index, after) {
-                case (let index?, nil):
-                    return .now(.object(["ids": Wire.ids(try engine.insert(items, at: Int(index)))]))
-                case (nil, let after?):
-                    return .now(.object(["ids": Wire.ids(try engine.insert(items, after: ItemID(Int(after))))]))
-                default: throw RPCError.invalidParams(param: "index", reason: "give exactly one of index and after")
+            .answering(API.QueueInsert.self) { params, _ in
+                let items = try ItemInputs.mediaItems(params.items)
+                switch params.place {
+                case .index(let index): return .init(ids: Wire.ids(try engine.insert(items, at: Int(index))))
+                case .after(let id): return .init(ids: Wire.ids(try engine.insert(items, after: ItemID(Int(id)))))
                 }
             },
-            "queue.remove": RPCMethod(params: ["ids"]) { params, _, _ in
-                guard let ids = try params.intArray("ids") else {
-                    throw RPCError.invalidParams(param: "ids", reason: "is required")
-                }
-                return .now(.object(["removed": Wire.ids(engine.remove(ids.map { ItemID(Int($0)) }))]))
+            .answering(API.QueueRemove.self) { params, _ in
+                .init(removed: Wire.ids(engine.remove(params.ids.map { ItemID(Int($0)) })))
             },
-            "queue.move": RPCMethod(params: ["id", "index"]) { params, _, _ in
-                let id = try params.requiredInt("id")
-                let index = try params.requiredInt("index")
-                guard index >= 0 else { throw RPCError.invalidParams(param: "index", reason: "must be >= 0") }
-                try engine.move(ItemID(Int(id)), to: Int(index))
-                return .now(.object(["version": .int(Int64(engine.queue().version))]))
+            .answering(API.QueueMove.self) { params, _ in
+                try engine.move(ItemID(Int(params.id)), to: Int(params.index))
+                return .init(version: Int64(engine.queue().version))
             },
-            "queue.clear": RPCMethod(params: []) { _, _, _ in
+            .answering(API.QueueClear.self) { _, _ in
                 engine.clear()
-                return .now(.object(["version": .int(Int64(engine.queue().version))]))
+                return .init(version: Int64(engine.queue().version))
             },
-            "queue.update": RPCMethod(params: ["id", "loops", "start", "end", "title", "trackEnd"]) { params, _, _ in
-                let id = ItemID(Int(try params.requiredInt("id")))
-                let loops = try params.int("loops", in: 0...Int64(Int32.max))
-                let start = try params.double("start")
-                let end = try params.double("end")
-                let title = try params.string("title")
-                let trackEnd = try ItemInputs.trackEnd(params.raw("trackEnd"), param: "trackEnd")
+            .answering(API.QueueUpdate.self) { params, _ in
+                let id = ItemID(Int(params.id))
                 try engine.update(id) { item in
-                    if params.raw("trackEnd") != nil { item.trackEnd = trackEnd }
-                    if let loops { item.loops = Int(loops) }
-                    if params.raw("start") != nil { item.start = start }
-                    if params.raw("end") != nil { item.end = end }
-                    if params.raw("title") != nil { item.title = title }
+                    if let loops = params.loops { item.loops = Int(loops) }
+                    if params.start.changes { item.start = params.start.newValue }
+                    if params.end.changes { item.end = params.end.newValue }
+                    if params.title.changes { item.title = params.title.newValue }
+                    if params.trackEnd.changes { item.trackEnd = params.trackEnd.newValue.map(TrackEnd.init) }
                 }
-                guard let entry = engine.queue().entry(id) else { throw RPCError.itemNotFound(Int64(id.rawValue)) }
-                return .now(.object(["item": Wire.item(entry)]))
+                guard let entry = engine.queue().entry(id) else { throw RPCError.itemNotFound(params.id) }
+                return .init(item: Wire.item(entry))
             },
-            "queue.setLoops": RPCMethod(params: ["loops"]) { params, _, _ in
-                guard let loops = try params.int("loops", in: 0...Int64(Int32.max)) else {
-                    throw RPCError.invalidParams(param: "loops", reason: "is required")
-                }
-                try engine.setQueueLoops(Int(loops))
+            .answering(API.QueueSetLoops.self) { params, _ in
+                try engine.setQueueLoops(Int(params.loops))
                 let queue = engine.queue()
-                return .now(.object(["loops": .int(Int64(queue.loops)), "version": .int(Int64(queue.version))]))
+                return .init(loops: Int64(queue.loops), version: Int64(queue.version))
             },
-            "queue.list": RPCMethod(params: ["offset", "limit"]) { params, _, _ in
-                let offset = Int(try params.int("offset", in: 0...Int64(Int32.max)) ?? 0)
-                let limit = Int(try params.int("limit", in: 1...10_000) ?? 1000)
+            .answering(API.QueueList.self) { params, _ in
                 let queue = engine.queue()
                 let entries = queue.entries
-                let page = offset < entries.count ? entries[offset..<min(entries.count, offset + limit)] : []
-                return .now(
-                    .object([
-                        "items": .array(page.map(Wire.item)),
-                        "total": .int(Int64(entries.count)),
-                        "version": .int(Int64(queue.version)),
-                        "currentId": queue.current.map { .int(Int64($0.id.rawValue)) } ?? .null,
-                    ]))
+                let offset = Int(params.offset)
+                let page =
+                    offset < entries.count ? entries[offset..<min(entries.count, offset + Int(params.limit))] : []
+                return .init(
+                    items: page.map(Wire.item), total: Int64(entries.count), version: Int64(queue.version),
+                    currentId: queue.current.map { Int64($0.id.rawValue) })
             },
-            "queue.get": RPCMethod(params: ["ids"]) { params, _, _ in
-                guard let ids = try params.intArray("ids") else {
-                    throw RPCError.invalidParams(param: "ids", reason: "is required")
-                }
+            .answering(API.QueueGet.self) { params, _ in
                 let queue = engine.queue()
-                return .now(.object(["items": .array(ids.compactMap { queue.entry(ItemID(Int($0))) }.map(Wire.item))]))
+                return .init(items: params.ids.compactMap { queue.entry(ItemID(Int($0))) }.map(Wire.item))
             },
         ]
+    }
+}
+
+extension TrackEnd {
+    init(_ wire: RPCTrackEnd) {
+        switch wire {
+        case .auto: self = .auto
+        case .shortest: self = .shortest
+        case .longest: self = .longest
+        }
     }
 }

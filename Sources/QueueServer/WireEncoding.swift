@@ -4,15 +4,8 @@ import Playback
 import QueueModel
 import QueueRPC
 
-/// The event kinds a connection can subscribe to.
-public enum EventName: String, CaseIterable, Sendable {
-    case status, progress, itemStarted, itemEnded, queueChanged
-
-    var method: String { "event.\(rawValue)" }
-}
-
 enum Wire {
-    static func status(_ status: PlayerStatus) -> JSONValue {
+    static func status(_ status: PlayerStatus) -> RPCStatus {
         RPCStatus(
             state: status.state.rawValue, currentId: status.currentID.map { Int64($0.rawValue) },
             position: status.position, duration: status.duration, play: Int64(status.play),
@@ -21,10 +14,10 @@ enum Wire {
             title: status.title, uri: status.uri, loops: status.loops.map(Int64.init), fit: status.fit.rawValue,
             fullscreen: status.fullscreen, queueVersion: Int64(status.queueVersion),
             droppedFrames: Int64(status.droppedFrames)
-        ).json
+        )
     }
 
-    static func item(_ entry: QueueEntry) -> JSONValue {
+    static func item(_ entry: QueueEntry) -> RPCQueueItem {
         let state: String
         var error: String?
         switch entry.state {
@@ -40,18 +33,18 @@ enum Wire {
             plays: Int64(entry.playsDone), duration: entry.knownDuration ?? entry.item.duration, state: state,
             error: error,
             start: entry.item.start, end: entry.item.end, trackEnd: entry.item.trackEnd?.rawValue
-        ).json
+        )
     }
 
-    static func ids(_ ids: [ItemID]) -> JSONValue {
-        .array(ids.map { .int(Int64($0.rawValue)) })
+    static func ids(_ ids: [ItemID]) -> [Int64] {
+        ids.map { Int64($0.rawValue) }
     }
 
     /// The notification for an engine event: its kind and its params.
     static func notification(_ event: PlayerEvent) -> (name: EventName, params: JSONValue) {
         switch event {
         case .statusChanged(let status):
-            return (.status, self.status(status))
+            return (.status, self.status(status).json)
         case .progress(let id, let position, let duration, let play):
             return (
                 .progress,

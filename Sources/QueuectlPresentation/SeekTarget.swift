@@ -23,10 +23,8 @@ public struct SeekTarget: Sendable, Equatable {
         self.init(seconds: sign == 0 ? value : sign * value, relative: sign != 0)
     }
 
-    /// player.seek params by name; `relative` only when set, since false is the default.
-    public var params: JSONValue {
-        var object: JSONObject = ["position": .double(seconds)]
-        if relative { object["relative"] = .bool(true) }
-        return .object(object)
+    /// The player.seek params it stands for.
+    public var params: API.PlayerSeek.Params {
+        API.PlayerSeek.Params(position: seconds, relative: relative)
     }
 }

@@ -47,27 +47,23 @@ struct Add: ParsableCommand {
         let uris = try MediaPaths.expand(paths, cwd: try Session.currentDirectory())
         let session = try Session(options)
         let loopCount = forever ? 0 : loops
-        let items = JSONValue.array(
-            uris.map { uri in
-                guard let loopCount else { return .string(uri) }
-                return ["uri": .string(uri), "loops": .int(loopCount)]
-            })
-        let result: JSONValue
+        let items = uris.map { RPCItemInput(uri: $0, loops: loopCount) }
+        let answer: RPCAnswer<API.IdsResult>
         if let at {
-            result = try session.call("queue.insert", ["items": items, "index": .int(at)])
+            answer = try session.call(API.QueueInsert.self, .init(items: items, place: .index(at)))
         } else if let anchor = try insertionAnchor(session) {
-            result = try session.call("queue.insert", ["items": items, "after": .int(anchor)])
+            answer = try session.call(API.QueueInsert.self, .init(items: items, place: .after(anchor)))
         } else {
-            result = try session.call("queue.add", ["items": items])
+            answer = try session.call(API.QueueAdd.self, .init(items: items))
         }
-        try session.show(result) { json in Add.describe(ids: json["ids"]?.arrayValue?.compactMap(\.intValue) ?? []) }
+        try session.show(answer) { result in Add.describe(ids: result.ids) }
     }
 
     /// The id to insert after: --after, or for --next the current item; nil means append.
     private func insertionAnchor(_ session: Session) throws -> Int64? {
         if let after { return after }
         guard next else { return nil }
-        return try session.call("player.status")["currentId"]?.intValue
+        return try session.call(API.PlayerStatus.self).result.currentId
     }
 
     /// "added #4 #5 #6"; long runs (a whole directory) are summarised as a count and range.

@@ -21,7 +21,7 @@ struct Call: ParsableCommand {
     func run() throws {
         let parsed = try parsedParams()
         let session = try Session(options)
-        Output.json(try session.call(method, parsed))
+        Output.json(try session.client.call(method, parsed))
     }
 
     private func parsedParams() throws -> JSONValue? {

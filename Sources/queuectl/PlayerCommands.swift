@@ -14,7 +14,7 @@ struct Status: ParsableCommand {
 
     func run() throws {
         let session = try Session(options)
-        try session.showStatus(try session.call("player.status"))
+        try session.showStatus(try session.call(API.PlayerStatus.self))
     }
 }
 
@@ -30,11 +30,10 @@ struct Volume: ParsableCommand {
     func run() throws {
         let session = try Session(options)
         guard let percent else {
-            let status = try session.call("player.status")
-            try session.show(status) { json in "volume: \(json["volume"]?.intValue ?? 0)%" }
+            try session.show(try session.call(API.PlayerStatus.self)) { status in "volume: \(status.volume)%" }
             return
         }
-        try session.showStatus(try session.call("player.set", ["volume": .int(percent)]))
+        try session.showStatus(try session.call(API.PlayerSet.self, .init(volume: percent)))
     }
 }
 
@@ -44,7 +43,7 @@ struct Mute: ParsableCommand {
 
     func run() throws {
         let session = try Session(options)
-        try session.showStatus(try session.call("player.set", ["muted": true]))
+        try session.showStatus(try session.call(API.PlayerSet.self, .init(muted: true)))
     }
 }
 
@@ -54,7 +53,7 @@ struct Unmute: ParsableCommand {
 
     func run() throws {
         let session = try Session(options)
-        try session.showStatus(try session.call("player.set", ["muted": false]))
+        try session.showStatus(try session.call(API.PlayerSet.self, .init(muted: false)))
     }
 }
 
@@ -69,14 +68,17 @@ struct Screenshot: ParsableCommand {
 
     func run() throws {
         let session = try Session(options)
-        let result = try session.call("player.screenshot")
-        guard let encoded = result["png"]?.stringValue, let data = Data(base64Encoded: encoded) else {
+        let result = try session.call(API.PlayerScreenshot.self).result
+        guard let data = Data(base64Encoded: result.png) else {
             throw QueuectlError("queued's screenshot answer has no valid base64 \"png\"")
         }
         let png = [UInt8](data)
         try Screenshot.write(png, to: file)
-        let summary: JSONValue = ["file": .string(file), "bytes": .int(Int64(png.count))]
-        try session.show(summary) { _ in "wrote \(file) (\(png.count) bytes)" }
+        if options.json {
+            Output.json(["file": .string(file), "bytes": .int(Int64(png.count))])
+        } else {
+            Output.line("wrote \(file) (\(png.count) bytes)")
+        }
     }
 
     /// Creates or truncates `path` (mode 0644 before umask) and writes all of `bytes`.

@@ -17,9 +17,8 @@ struct Remove: ParsableCommand {
 
     func run() throws {
         let session = try Session(options)
-        let result = try session.call("queue.remove", ["ids": .array(ids.map { .int($0) })])
-        try session.show(result) { json in
-            let removed = json["removed"]?.arrayValue?.compactMap(\.intValue) ?? []
+        try session.show(try session.call(API.QueueRemove.self, .init(ids: ids))) { result in
+            let removed = result.removed
             return removed.isEmpty ? "removed nothing" : "removed " + removed.map { "#\($0)" }.joined(separator: " ")
         }
     }
@@ -34,8 +33,9 @@ struct Move: ParsableCommand {
 
     func run() throws {
         let session = try Session(options)
-        let result = try session.call("queue.move", ["id": .int(id), "index": .int(index)])
-        try session.show(result) { _ in "moved #\(id) to index \(index)" }
+        try session.show(try session.call(API.QueueMove.self, .init(id: id, index: index))) { _ in
+            "moved #\(id) to index \(index)"
+        }
     }
 }
 
@@ -45,7 +45,7 @@ struct Clear: ParsableCommand {
 
     func run() throws {
         let session = try Session(options)
-        try session.show(try session.call("queue.clear")) { _ in "queue cleared" }
+        try session.show(try session.call(API.QueueClear.self)) { _ in "queue cleared" }
     }
 }
 
@@ -56,10 +56,7 @@ struct List: ParsableCommand {
 
     func run() throws {
         let session = try Session(options)
-        try session.show(try session.listAll()) { json in
-            let items = json["items"]?.arrayValue?.compactMap(QueueItemView.init(json:)) ?? []
-            return QueueTable.render(items, currentId: json["currentId"]?.intValue)
-        }
+        try session.show(try session.listAll()) { list in QueueTable.render(list.items, currentId: list.currentId) }
     }
 }
 
@@ -71,8 +68,8 @@ struct Loop: ParsableCommand {
 
     func run() throws {
         let session = try Session(options)
-        let result = try session.call("queue.setLoops", ["loops": .int(count.count)])
-        try session.show(result) { json in "loop: \(StatusBlock.loopText(json["loops"]?.intValue ?? count.count))" }
+        let answer = try session.call(API.QueueSetLoops.self, .init(loops: count.count))
+        try session.show(answer) { result in "loop: \(StatusBlock.loopText(result.loops))" }
     }
 }
 
@@ -85,9 +82,8 @@ struct Loops: ParsableCommand {
 
     func run() throws {
         let session = try Session(options)
-        let result = try session.call("queue.update", ["id": .int(id), "loops": .int(count.count)])
-        try session.show(result) { json in
-            guard let item = json["item"].flatMap(QueueItemView.init(json:)) else { return "#\(id): updated" }
+        try session.show(try session.call(API.QueueUpdate.self, .init(id: id, loops: count.count))) { result in
+            let item = result.item
             return "#\(item.id) \(item.displayName): loops \(DurationFormat.loops(item.loops))"
         }
     }

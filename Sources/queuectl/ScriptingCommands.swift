@@ -24,15 +24,12 @@ struct Current: ParsableCommand {
 
     func run() throws {
         let session = try Session(options)
-        let result = try session.call("player.status")
+        let answer = try session.call(API.PlayerStatus.self)
         if options.json {
-            Output.json(result)
+            Output.json(answer.json)
             return
         }
-        guard let status = PlayerStatusView(json: result) else {
-            throw QueuectlError("queued answered with something that is not a Status: \(result)")
-        }
-        if let line = CurrentLine.render(format, status: status) { Output.line(line) }
+        if let line = CurrentLine.render(format, status: answer.result) { Output.line(line) }
     }
 }
 
@@ -59,7 +56,7 @@ struct Wait: ParsableCommand {
     func run() throws {
         let session = try Session(options)
         let name = Watch.canonical(event)
-        _ = try session.call("events.subscribe", ["events": [.string(name)]])
+        _ = try session.call(API.EventsSubscribe.self, .init(events: EventName(rawValue: name).map { [$0] }))
         let timeout = options.timeout
         let deadline = timeout.map { Date(timeIntervalSinceNow: $0) }
         while true {
@@ -94,18 +91,16 @@ struct Crop: ParsableCommand {
 
     func run() throws {
         let session = try Session(options)
-        guard let current = try session.call("player.status")["currentId"]?.intValue else {
+        guard let current = try session.call(API.PlayerStatus.self).result.currentId else {
             throw QueuectlError("nothing is playing: there is no current item to keep")
         }
-        let others = (try session.listAll()["items"]?.arrayValue ?? []).compactMap { $0["id"]?.intValue }.filter {
-            $0 != current
-        }
-        let result =
+        let others = try session.listAll().result.items.map(\.id).filter { $0 != current }
+        let answer =
             others.isEmpty
-            ? JSONValue.object(["removed": .array([])])
-            : try session.call("queue.remove", ["ids": .array(others.map { .int($0) })])
-        try session.show(result) { json in
-            let removed = json["removed"]?.arrayValue?.count ?? 0
+            ? RPCAnswer(result: API.QueueRemove.Result(removed: []), json: ["removed": []])
+            : try session.call(API.QueueRemove.self, .init(ids: others))
+        try session.show(answer) { result in
+            let removed = result.removed.count
             return "kept #\(current), removed \(removed) item\(removed == 1 ? "" : "s")"
         }
     }
@@ -127,7 +122,7 @@ struct Save: ParsableCommand {
 
     func run() throws {
         let session = try Session(options)
-        let items = (try session.listAll()["items"]?.arrayValue ?? []).compactMap(QueueItemView.init(json:))
+        let items = try session.listAll().result.items
         let text = ExtendedM3U.render(items)
         do {
             try text.write(toFile: file, atomically: true, encoding: .utf8)

@@ -35,46 +35,51 @@ struct Session {
         return String(cString: buffer)
     }
 
-    func call(_ method: String, _ params: JSONValue? = nil) throws -> JSONValue {
-        try client.call(method, params)
+    /// `method`'s result, typed (QueueRPC's API definitions), with the JSON it was read from.
+    func call<Method: RPCMethodDefinition>(
+        _ method: Method.Type, _ params: Method.Params
+    ) throws
+        -> RPCAnswer<Method.Result>
+    {
+        try client.answer(method, params)
     }
 
-    /// `--json`: the result as one line; otherwise the text `human` makes from it.
-    func show(_ result: JSONValue, _ human: (JSONValue) throws -> String) throws {
+    func call<Method: RPCMethodDefinition>(_ method: Method.Type) throws -> RPCAnswer<Method.Result>
+    where Method.Params == NoParams {
+        try client.answer(method)
+    }
+
+    /// `--json`: the result as the daemon sent it, on one line; otherwise the text `human` makes from it.
+    func show<Result>(_ answer: RPCAnswer<Result>, _ human: (Result) throws -> String) throws {
         if options.json {
-            Output.json(result)
+            Output.json(answer.json)
         } else {
-            Output.line(try human(result))
+            Output.line(try human(answer.result))
         }
     }
 
-    /// A Status result as the status block (the Status names its current item itself), or as JSON.
-    func showStatus(_ result: JSONValue) throws {
-        try show(result) { json in
-            guard let status = PlayerStatusView(json: json) else {
-                throw QueuectlError("queued answered with something that is not a Status: \(json)")
-            }
-            return StatusBlock.render(status, item: status.currentItem)
-        }
+    /// A Status as the status block (the Status names its current item itself), or as JSON.
+    func showStatus(_ answer: RPCAnswer<RPCStatus>) throws {
+        try show(answer) { status in StatusBlock.render(status, item: status.currentItem) }
     }
 
-    /// The whole queue: queue.list pages of 1000 until `total` items are in. Returns one result object
-    /// in queue.list's shape (items, total, version, currentId of the last page).
-    func listAll() throws -> JSONValue {
-        var items: [JSONValue] = []
-        var last: JSONValue = .null
+    /// The whole queue: queue.list pages of 1000 until `total` items are in, as one result in queue.list's
+    /// shape (items, total, version, currentId of the last page).
+    func listAll() throws -> RPCAnswer<API.QueueList.Result> {
+        var rows: [JSONValue] = []
+        var last: RPCAnswer<API.QueueList.Result>
         while true {
-            last = try call("queue.list", ["offset": .int(Int64(items.count)), "limit": 1000])
-            let page = last["items"]?.arrayValue ?? []
-            items += page
-            let total = last["total"]?.intValue ?? 0
+            last = try call(API.QueueList.self, .init(offset: Int64(rows.count), limit: 1000))
+            let page = last.json["items"]?.arrayValue ?? []
+            rows += page
             // An empty page ends the loop even if `total` says more: the queue shrank meanwhile.
-            if page.isEmpty || Int64(items.count) >= total { break }
+            if page.isEmpty || Int64(rows.count) >= last.result.total { break }
         }
-        guard var object = last.objectValue else {
-            throw QueuectlError("queued answered queue.list with something that is not an object: \(last)")
+        var json = last.json.objectValue ?? JSONObject()
+        json["items"] = .array(rows)
+        guard let whole = API.QueueList.Result(json: .object(json)) else {
+            throw QueuectlError("queued answered queue.list with something that is not a list")
         }
-        object["items"] = .array(items)
-        return .object(object)
+        return RPCAnswer(result: whole, json: .object(json))
     }
 }

@@ -9,44 +9,44 @@ import QueuectlPresentation
 
 /// A subcommand that is exactly one Status-returning call without parameters.
 protocol StatusCommand: ParsableCommand {
-    static var method: String { get }
+    associatedtype Method: RPCMethodDefinition where Method.Params == NoParams, Method.Result == RPCStatus
     var options: GlobalOptions { get }
 }
 
 extension StatusCommand {
     func run() throws {
         let session = try Session(options)
-        try session.showStatus(try session.call(Self.method))
+        try session.showStatus(try session.call(Method.self))
     }
 }
 
 struct Next: StatusCommand {
     static let configuration = CommandConfiguration(abstract: "Skip to the next item.")
-    static let method = "player.next"
+    typealias Method = API.PlayerNext
     @OptionGroup(title: "Global Options") var options: GlobalOptions
 }
 
 struct Prev: StatusCommand {
     static let configuration = CommandConfiguration(abstract: "Go back to the previous item.")
-    static let method = "player.previous"
+    typealias Method = API.PlayerPrevious
     @OptionGroup(title: "Global Options") var options: GlobalOptions
 }
 
 struct Pause: StatusCommand {
     static let configuration = CommandConfiguration(abstract: "Pause playback.")
-    static let method = "player.pause"
+    typealias Method = API.PlayerPause
     @OptionGroup(title: "Global Options") var options: GlobalOptions
 }
 
 struct Toggle: StatusCommand {
     static let configuration = CommandConfiguration(abstract: "Pause if playing, play if paused.")
-    static let method = "player.toggle"
+    typealias Method = API.PlayerToggle
     @OptionGroup(title: "Global Options") var options: GlobalOptions
 }
 
 struct Stop: StatusCommand {
     static let configuration = CommandConfiguration(abstract: "Stop playback.")
-    static let method = "player.stop"
+    typealias Method = API.PlayerStop
     @OptionGroup(title: "Global Options") var options: GlobalOptions
 }
 
@@ -58,7 +58,7 @@ struct Play: ParsableCommand {
 
     func run() throws {
         let session = try Session(options)
-        try session.showStatus(try session.call("player.play", id.map { ["id": .int($0)] }))
+        try session.showStatus(try session.call(API.PlayerPlay.self, .init(id: id)))
     }
 }
 
@@ -84,6 +84,6 @@ struct Seek: ParsableCommand {
     func run() throws {
         guard let target = SeekTarget(position[0]) else { throw ValidationError("bad position") }
         let session = try Session(options)
-        try session.showStatus(try session.call("player.seek", target.params))
+        try session.showStatus(try session.call(API.PlayerSeek.self, target.params))
     }
 }

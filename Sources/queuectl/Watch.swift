@@ -12,7 +12,7 @@ struct Watch: ParsableCommand {
         abstract: "Print events as they happen, until interrupted.",
         discussion: "Events: \(Watch.eventNames.joined(separator: ", ")) (default: all).")
 
-    static let eventNames = ["status", "progress", "itemStarted", "itemEnded", "queueChanged"]
+    static let eventNames = EventName.allCases.map(\.rawValue)
 
     @OptionGroup(title: "Global Options") var options: GlobalOptions
 
@@ -40,10 +40,9 @@ struct Watch: ParsableCommand {
 
     func run() throws {
         let session = try Session(options)
-        var params = JSONObject()
-        if !events.isEmpty { params["events"] = .array(events.map { .string(Watch.canonical($0)) }) }
-        if let progressInterval { params["progressInterval"] = .double(progressInterval) }
-        _ = try session.call("events.subscribe", .object(params))
+        let kinds = events.compactMap { EventName(rawValue: Watch.canonical($0)) }
+        _ = try session.call(
+            API.EventsSubscribe.self, .init(events: kinds.isEmpty ? nil : kinds, progressInterval: progressInterval))
         while let notification = try session.client.nextNotification(timeout: nil) {
             if options.json {
                 Output.json(RPCEncode.notification(method: notification.method, params: notification.params))

@@ -222,10 +222,29 @@ import Testing
         #expect(implemented.count == onDisk["methods"]?.arrayValue?.count)
     }
 
+    /// QueueRPC's definitions (what queuectl and other Swift clients send) are the document's methods, with
+    /// its parameter order, and the server implements exactly them.
+    @Test func theSharedDefinitionsAreTheDocumentsMethods() throws {
+        let onDisk = try protocolDocumentOnDisk()
+        let described = Dictionary(
+            uniqueKeysWithValues: (onDisk["methods"]?.arrayValue ?? []).map { method in
+                (
+                    method["name"]?.stringValue ?? "?",
+                    method["params"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
+                )
+            })
+        let defined = Dictionary(uniqueKeysWithValues: API.all.map { ($0.name, $0.parameterOrder) })
+        #expect(defined == described)
+        let engine = PlayerEngine(
+            config: EngineConfig(), audio: NullAudioSink(mode: .untimed), video: nil, logger: Logger(label: "test")
+        ) { _ in }
+        #expect(ControlServer.positionalParameters(engine: engine) == defined)
+    }
+
     @Test func registeringAMethodTwiceTraps() async {
         await #expect(processExitsWith: .failure) {
-            let method = RPCMethod(params: []) { _, _, _ in .now(.null) }
-            _ = Dispatcher.registry([["queue.list": method], ["queue.list": method]])
+            let method = RPCMethod(name: "queue.list", params: []) { _, _, _ in .now(.null) }
+            _ = Dispatcher.registry([method, method])
         }
     }
 }

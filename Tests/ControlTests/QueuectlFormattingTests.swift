@@ -52,8 +52,8 @@ struct QueuectlFormattingTests {
         #expect(SeekTarget("+") == nil)
         #expect(SeekTarget("--5") == nil)
         #expect(SeekTarget("x") == nil)
-        #expect(SeekTarget("-10")?.params == ["position": -10.0, "relative": true])
-        #expect(SeekTarget("5")?.params == ["position": 5.0])
+        #expect(SeekTarget("-10")?.params.json == ["position": -10.0, "relative": true])
+        #expect(SeekTarget("5")?.params.json == ["position": 5.0])
     }
 
     @Test func socketPathPrecedence() throws {

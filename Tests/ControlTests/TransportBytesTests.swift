@@ -93,12 +93,13 @@ private final class StalledSocket: ChannelOutboundHandler {
         dispatcher = Dispatcher(
             engine: engine,
             methods: [
-                "echo": RPCMethod(params: ["text"]) { params, _, _ in .now(.string(try params.requiredString("text")))
+                RPCMethod(name: "echo", params: ["text"]) { params, _, _ in
+                    .now(.string(try params.requiredString("text")))
                 },
-                "blob": RPCMethod(params: ["size"]) { params, _, _ in
+                RPCMethod(name: "blob", params: ["size"]) { params, _, _ in
                     .now(.string(String(repeating: "x", count: Int(try params.requiredInt("size")))))
                 },
-                "later": RPCMethod(params: []) { _, _, loop in
+                RPCMethod(name: "later", params: []) { _, _, loop in
                     let promise = loop.makePromise(of: JSONValue.self)
                     deferred.promises.append(promise)
                     return .later(promise.futureResult)

@@ -1,0 +1,145 @@
+// The player.* methods: their params and results (Protocol/queued.openrpc.json, methods player.*). Every
+// transport and settings method answers with the Status after the command (RPCStatus).
+
+extension API {
+    public enum PlayerPlay: RPCMethodDefinition {
+        public static let name = "player.play"
+        public typealias Result = RPCStatus
+
+        public struct Params: RPCMethodParams, Equatable {
+            public static let order = ["id"]
+            /// The item to play from its start; nil resumes (or starts) the current one.
+            public var id: Int64?
+
+            public init(id: Int64? = nil) { self.id = id }
+            public init(reading params: ParamReader) throws(RPCError) {
+                id = try params.int("id")
+            }
+            public var json: JSONValue? { id.map { ["id": .int($0)] } }
+        }
+    }
+
+    public enum PlayerPause: RPCMethodDefinition {
+        public static let name = "player.pause"
+        public typealias Params = NoParams
+        public typealias Result = RPCStatus
+    }
+
+    public enum PlayerToggle: RPCMethodDefinition {
+        public static let name = "player.toggle"
+        public typealias Params = NoParams
+        public typealias Result = RPCStatus
+    }
+
+    public enum PlayerStop: RPCMethodDefinition {
+        public static let name = "player.stop"
+        public typealias Params = NoParams
+        public typealias Result = RPCStatus
+    }
+
+    public enum PlayerNext: RPCMethodDefinition {
+        public static let name = "player.next"
+        public typealias Params = NoParams
+        public typealias Result = RPCStatus
+    }
+
+    public enum PlayerPrevious: RPCMethodDefinition {
+        public static let name = "player.previous"
+        public typealias Params = NoParams
+        public typealias Result = RPCStatus
+    }
+
+    public enum PlayerSeek: RPCMethodDefinition {
+        public static let name = "player.seek"
+        public typealias Result = RPCStatus
+
+        public struct Params: RPCMethodParams, Equatable {
+            public static let order = ["position", "relative"]
+            /// Seconds into the item, or from the current position when `relative`.
+            public var position: Double
+            public var relative: Bool
+
+            public init(position: Double, relative: Bool = false) {
+                self.position = position
+                self.relative = relative
+            }
+            public init(reading params: ParamReader) throws(RPCError) {
+                position = try params.requiredDouble("position")
+                relative = try params.bool("relative") ?? false
+            }
+            public var json: JSONValue? {
+                relative ? ["position": .double(position), "relative": true] : ["position": .double(position)]
+            }
+        }
+    }
+
+    public enum PlayerStatus: RPCMethodDefinition {
+        public static let name = "player.status"
+        public typealias Params = NoParams
+        public typealias Result = RPCStatus
+    }
+
+    public enum PlayerSet: RPCMethodDefinition {
+        public static let name = "player.set"
+        public typealias Result = RPCStatus
+
+        /// The settings to change; at least one.
+        public struct Params: RPCMethodParams, Equatable {
+            public static let order = ["volume", "muted", "rate", "fit", "fullscreen"]
+            public static let rates: ClosedRange<Double> = 0.5...2
+            public var volume: Int64?
+            public var muted: Bool?
+            public var rate: Double?
+            public var fit: RPCFit?
+            public var fullscreen: Bool?
+
+            public init(
+                volume: Int64? = nil, muted: Bool? = nil, rate: Double? = nil, fit: RPCFit? = nil,
+                fullscreen: Bool? = nil
+            ) {
+                self.volume = volume
+                self.muted = muted
+                self.rate = rate
+                self.fit = fit
+                self.fullscreen = fullscreen
+            }
+            public init(reading params: ParamReader) throws(RPCError) {
+                volume = try params.int("volume", in: 0...100)
+                muted = try params.bool("muted")
+                rate = try params.double("rate", in: Self.rates)
+                fit = try params.enum("fit", RPCFit.self)
+                fullscreen = try params.bool("fullscreen")
+                guard volume != nil || muted != nil || rate != nil || fit != nil || fullscreen != nil else {
+                    throw .invalidParams(
+                        param: nil, reason: "give at least one of \(Self.order.joined(separator: ", "))")
+                }
+            }
+            public var json: JSONValue? {
+                var object = JSONObject()
+                object.setIfPresent("volume", volume.map(JSONValue.int))
+                object.setIfPresent("muted", muted.map(JSONValue.bool))
+                object.setIfPresent("rate", rate.map(JSONValue.double))
+                object.setIfPresent("fit", fit.map { .string($0.rawValue) })
+                object.setIfPresent("fullscreen", fullscreen.map(JSONValue.bool))
+                return .object(object)
+            }
+        }
+    }
+
+    public enum PlayerScreenshot: RPCMethodDefinition {
+        public static let name = "player.screenshot"
+        public typealias Params = NoParams
+
+        public struct Result: RPCMethodResult, Equatable {
+            /// The PNG file, base64 (RFC 4648, with padding).
+            public var png: String
+
+            public init(png: String) { self.png = png }
+            public init?(json: JSONValue) {
+                guard let png = json["png"]?.stringValue else { return nil }
+                self.png = png
+            }
+            public var json: JSONValue { ["png": .string(png)] }
+        }
+    }
+}

@@ -1,0 +1,99 @@
+// An entry of queue.add / queue.insert `items` (components/schemas/ItemInput): a bare uri string, or an
+// object with the uri and the item's options. Checked here field by field, with the entry's place in the
+// error ("items[2].loops: must be an integer >= 0"); what the uri names (a file, a playlist) is the
+// server's business.
+
+public struct RPCItemInput: Sendable, Equatable {
+    public static let fields: Set<String> = ["uri", "loops", "start", "end", "duration", "title", "trackEnd"]
+
+    public var uri: String
+    public var title: String?
+    /// Plays per pass; 0 = forever; nil = once.
+    public var loops: Int64?
+    public var start: Double?
+    public var end: Double?
+    public var duration: Double?
+    public var trackEnd: RPCTrackEnd?
+
+    public init(
+        uri: String, title: String? = nil, loops: Int64? = nil, start: Double? = nil, end: Double? = nil,
+        duration: Double? = nil, trackEnd: RPCTrackEnd? = nil
+    ) {
+        self.uri = uri
+        self.title = title
+        self.loops = loops
+        self.start = start
+        self.end = end
+        self.duration = duration
+        self.trackEnd = trackEnd
+    }
+
+    /// Strict decoding of one entry; `name` is its place in the params ("items[0]").
+    public init(json value: JSONValue, name: String) throws(RPCError) {
+        if let uri = value.stringValue {
+            self.init(uri: uri)
+            return
+        }
+        guard let object = value.objectValue else {
+            throw .invalidParams(param: name, reason: "must be a string or an object with a uri")
+        }
+        if let unknown = object.keys.first(where: { !Self.fields.contains($0) }) {
+            throw .invalidParams(param: "\(name).\(unknown)", reason: "unknown field")
+        }
+        guard let uri = object["uri"]?.stringValue else {
+            throw .invalidParams(param: "\(name).uri", reason: "is required (a string)")
+        }
+        func present(_ key: String) -> JSONValue? {
+            guard let value = object[key], !value.isNull else { return nil }
+            return value
+        }
+        func number(_ key: String) throws(RPCError) -> Double? {
+            guard let value = present(key) else { return nil }
+            guard let number = value.doubleValue, number.isFinite else {
+                throw .invalidParams(param: "\(name).\(key)", reason: "must be a number")
+            }
+            return number
+        }
+        var loops: Int64?
+        if let value = present("loops") {
+            guard let count = value.intValue, count >= 0, count <= Int64(Int32.max) else {
+                throw .invalidParams(param: "\(name).loops", reason: "must be an integer >= 0 (0 = forever)")
+            }
+            loops = count
+        }
+        var title: String?
+        if let value = present("title") {
+            guard let text = value.stringValue else {
+                throw .invalidParams(param: "\(name).title", reason: "must be a string")
+            }
+            title = text
+        }
+        self.init(
+            uri: uri, title: title, loops: loops, start: try number("start"), end: try number("end"),
+            duration: try number("duration"),
+            trackEnd: try Self.trackEnd(object["trackEnd"], param: "\(name).trackEnd"))
+    }
+
+    /// A `trackEnd` value: one of the cases, or null/absent (nil) for the daemon's default.
+    public static func trackEnd(_ value: JSONValue?, param: String) throws(RPCError) -> RPCTrackEnd? {
+        guard let value, !value.isNull else { return nil }
+        guard let text = value.stringValue, let choice = RPCTrackEnd(rawValue: text) else {
+            let allowed = RPCTrackEnd.allCases.map(\.rawValue).joined(separator: ", ")
+            throw .invalidParams(param: param, reason: "must be one of \(allowed)")
+        }
+        return choice
+    }
+
+    /// The bare uri when no option is set, else an object with the options that are.
+    public var json: JSONValue {
+        var object = JSONObject()
+        object["uri"] = .string(uri)
+        object.setIfPresent("title", title.map(JSONValue.string))
+        object.setIfPresent("loops", loops.map(JSONValue.int))
+        object.setIfPresent("start", start.map(JSONValue.double))
+        object.setIfPresent("end", end.map(JSONValue.double))
+        object.setIfPresent("duration", duration.map(JSONValue.double))
+        object.setIfPresent("trackEnd", trackEnd.map { .string($0.rawValue) })
+        return object.keys.count == 1 ? .string(uri) : .object(object)
+    }
+}

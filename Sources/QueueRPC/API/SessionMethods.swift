@@ -1,0 +1,138 @@
+// The methods about the connection and the daemon: event subscriptions, daemon.info and rpc.discover
+// (Protocol/queued.openrpc.json).
+
+extension API {
+    public enum EventsSubscribe: RPCMethodDefinition {
+        public static let name = "events.subscribe"
+
+        public struct Params: RPCMethodParams, Equatable {
+            public static let order = ["events", "progressInterval"]
+            public static let shortestProgressInterval = 0.05
+            /// nil: every kind.
+            public var events: [EventName]?
+            /// Seconds between progress events; nil keeps the connection's (1 s at first).
+            public var progressInterval: Double?
+
+            public init(events: [EventName]? = nil, progressInterval: Double? = nil) {
+                self.events = events
+                self.progressInterval = progressInterval
+            }
+            public init(reading params: ParamReader) throws(RPCError) {
+                events = try API.eventNames(params)
+                progressInterval = try params.double("progressInterval")
+                if let progressInterval, progressInterval < Self.shortestProgressInterval {
+                    throw .invalidParams(param: "progressInterval", reason: "must be >= 0.05 seconds")
+                }
+            }
+            public var json: JSONValue? {
+                var object = JSONObject()
+                object.setIfPresent("events", events.map { .array($0.map { .string($0.rawValue) }) })
+                object.setIfPresent("progressInterval", progressInterval.map(JSONValue.double))
+                return .object(object)
+            }
+        }
+
+        public struct Result: RPCMethodResult, Equatable {
+            /// Every kind the connection is now subscribed to.
+            public var events: [String]
+            public var progressInterval: Double
+
+            public init(events: [String], progressInterval: Double) {
+                self.events = events
+                self.progressInterval = progressInterval
+            }
+            public init?(json: JSONValue) {
+                guard let events = json["events"]?.arrayValue?.compactMap(\.stringValue) else { return nil }
+                self.init(events: events, progressInterval: json["progressInterval"]?.doubleValue ?? 1)
+            }
+            public var json: JSONValue {
+                ["events": .array(events.map(JSONValue.string)), "progressInterval": .double(progressInterval)]
+            }
+        }
+    }
+
+    public enum EventsUnsubscribe: RPCMethodDefinition {
+        public static let name = "events.unsubscribe"
+
+        public struct Params: RPCMethodParams, Equatable {
+            public static let order = ["events"]
+            /// nil: every kind.
+            public var events: [EventName]?
+
+            public init(events: [EventName]? = nil) { self.events = events }
+            public init(reading params: ParamReader) throws(RPCError) {
+                events = try API.eventNames(params)
+            }
+            public var json: JSONValue? { events.map { ["events": .array($0.map { .string($0.rawValue) })] } }
+        }
+
+        public struct Result: RPCMethodResult, Equatable {
+            /// Every kind the connection is still subscribed to.
+            public var events: [String]
+
+            public init(events: [String]) { self.events = events }
+            public init?(json: JSONValue) {
+                guard let events = json["events"]?.arrayValue?.compactMap(\.stringValue) else { return nil }
+                self.events = events
+            }
+            public var json: JSONValue { ["events": .array(events.map(JSONValue.string))] }
+        }
+    }
+
+    public enum DaemonInfo: RPCMethodDefinition {
+        public static let name = "daemon.info"
+        public typealias Params = NoParams
+
+        public struct Result: RPCMethodResult, Equatable {
+            public var version: String
+            public var pid: Int64
+            public var socket: String
+            /// The audio and video outputs in use, e.g. "pulse", "sdl", "null".
+            public var audio: String
+            public var video: String
+            /// Seconds since the daemon started.
+            public var uptime: Double
+
+            public init(version: String, pid: Int64, socket: String, audio: String, video: String, uptime: Double) {
+                self.version = version
+                self.pid = pid
+                self.socket = socket
+                self.audio = audio
+                self.video = video
+                self.uptime = uptime
+            }
+            public init?(json: JSONValue) {
+                guard let version = json["version"]?.stringValue else { return nil }
+                self.init(
+                    version: version, pid: json["pid"]?.intValue ?? 0, socket: json["socket"]?.stringValue ?? "",
+                    audio: json["audio"]?.stringValue ?? "", video: json["video"]?.stringValue ?? "",
+                    uptime: json["uptime"]?.doubleValue ?? 0)
+            }
+            public var json: JSONValue {
+                [
+                    "version": .string(version), "pid": .int(pid), "socket": .string(socket), "audio": .string(audio),
+                    "video": .string(video), "uptime": .double(uptime),
+                ]
+            }
+        }
+    }
+
+    public enum Discover: RPCMethodDefinition {
+        public static let name = "rpc.discover"
+        public typealias Params = NoParams
+        /// The OpenRPC document.
+        public typealias Result = JSONValue
+    }
+
+    /// `events`: optional; each a known event name.
+    static func eventNames(_ params: ParamReader) throws(RPCError) -> [EventName]? {
+        guard let names = try params.stringArray("events") else { return nil }
+        return try names.map { name throws(RPCError) -> EventName in
+            guard let event = EventName(rawValue: name) else {
+                let known = EventName.allCases.map(\.rawValue).joined(separator: ", ")
+                throw .invalidParams(param: "events", reason: "unknown event \(name); known: \(known)")
+            }
+            return event
+        }
+    }
+}

@@ -1,0 +1,32 @@
+// The methods about the connection and the daemon: event subscriptions, daemon.info, rpc.discover.
+import Foundation
+import NIOCore
+import Playback
+import QueueRPC
+import SystemClock
+
+extension Dispatcher {
+    static func sessionMethods(engine: PlayerEngine, info: DaemonInfo, document: JSONValue) -> [RPCMethod] {
+        /// The kinds `session` is subscribed to, in the document's order.
+        @Sendable func subscribed(_ session: Session) -> [String] {
+            EventName.allCases.filter(session.subscribedEvents.contains).map(\.rawValue)
+        }
+        return [
+            .answering(API.EventsSubscribe.self) { params, session in
+                if let interval = params.progressInterval { session.progressInterval = interval }
+                session.subscribedEvents.formUnion(params.events ?? EventName.allCases)
+                return .init(events: subscribed(session), progressInterval: session.progressInterval)
+            },
+            .answering(API.EventsUnsubscribe.self) { params, session in
+                session.subscribedEvents.subtract(params.events ?? EventName.allCases)
+                return .init(events: subscribed(session))
+            },
+            .answering(API.DaemonInfo.self) { _, _ in
+                .init(
+                    version: info.version, pid: Int64(getpid()), socket: info.socket, audio: info.audio,
+                    video: info.video, uptime: Monotonic.now() - info.startedAt)
+            },
+            .answering(API.Discover.self) { _, _ in document },
+        ]
+    }
+}
