@@ -3,7 +3,7 @@
 ///
 /// A value rather than an index into the queue, so the engine can hold the cursor of what is playing and of
 /// what it has prefetched while the user edits the queue underneath.
-public struct Cursor: Sendable, Hashable, CustomStringConvertible {
+public struct Cursor: Sendable, Hashable, Codable, CustomStringConvertible {
     public var id: ItemID
     public var play: Int
     public var pass: Int

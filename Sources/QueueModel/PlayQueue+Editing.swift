@@ -5,7 +5,9 @@ extension PlayQueue {
     /// Adds `items` at the end; returns their new ids, in order.
     @discardableResult
     public mutating func append(_ items: [MediaItem]) throws -> [ItemID] {
-        try insertValidated(items, at: entries.count)
+        let ids = try insertValidated(items, at: entries.count)
+        if !ids.isEmpty { record(.insert(items, at: entries.count - ids.count)) }
+        return ids
     }
 
     /// Adds `items` so that the first of them lands at `index` (0...count).
@@ -14,14 +16,18 @@ extension PlayQueue {
         guard (0...entries.count).contains(index) else {
             throw QueueError.indexOutOfRange(index: index, count: entries.count)
         }
-        return try insertValidated(items, at: index)
+        let ids = try insertValidated(items, at: index)
+        if !ids.isEmpty { record(.insert(items, at: index)) }
+        return ids
     }
 
     /// Adds `items` right after the item `id` ("play next" is `insert(items, after: current.id)`).
     @discardableResult
     public mutating func insert(_ items: [MediaItem], after id: ItemID) throws -> [ItemID] {
         guard let position = index(of: id) else { throw QueueError.itemNotFound(id) }
-        return try insertValidated(items, at: position + 1)
+        let ids = try insertValidated(items, at: position + 1)
+        if !ids.isEmpty { record(.insert(items, at: position + 1)) }
+        return ids
     }
 
     /// Removes the items with these ids; unknown ids are ignored. Returns the ids actually removed, in queue
@@ -42,6 +48,7 @@ extension PlayQueue {
         entries.remove(atAscending: doomed)
         positions.remove(atAscending: doomed, ids: removedIDs)
         version += 1
+        record(.remove(removedIDs))
         return removedIDs
     }
 
@@ -62,6 +69,7 @@ extension PlayQueue {
             vacancy = moved
         }
         version += 1
+        record(.move(id, to: index))
     }
 
     /// Removes every item. Ids keep counting up. The current item, if any, is removed like any other.
@@ -76,6 +84,7 @@ extension PlayQueue {
         entries.removeAll()
         positions.removeAll()
         version += 1
+        record(.clear)
     }
 
     /// Edits the item `id` in place; the result is validated like a new item, and on error nothing changes.
@@ -87,6 +96,7 @@ extension PlayQueue {
         guard item != entries[position].item else { return }
         entries[position].item = item
         version += 1
+        record(.replaceItem(id, item))
     }
 
     /// Passes through the whole queue: 1 = once, N = N passes, 0 = forever.
@@ -95,6 +105,7 @@ extension PlayQueue {
         guard loops != self.loops else { return }
         self.loops = loops
         version += 1
+        record(.setLoops(loops))
     }
 
     /// Records the probed duration of `id`. Unknown ids (removed meanwhile) and values that are not finite
@@ -105,6 +116,7 @@ extension PlayQueue {
         else { return }
         entries[position].knownDuration = seconds
         version += 1
+        record(.setKnownDuration(id, seconds))
     }
 
     private mutating func insertValidated(_ items: [MediaItem], at position: Int) throws -> [ItemID] {

@@ -28,6 +28,8 @@ extension PlayQueue {
             changed = true
         }
         if changed { version += 1 }
+        // Recorded even when `version` stays: the pass bookkeeping (lastPass, vacancy) may have moved.
+        record(.begin(cursor))
         return true
     }
 
@@ -49,7 +51,10 @@ extension PlayQueue {
             current = nil
             changed = true
         }
-        if changed { version += 1 }
+        if changed {
+            version += 1
+            record(.finish(cursor, reason, error: error))
+        }
     }
 
     /// Returns whether any entry changed.

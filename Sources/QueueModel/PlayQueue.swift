@@ -33,11 +33,15 @@ public struct PlayQueue: Sendable {
     var lastPass: Int?
     /// Where the current item stood when it was removed, so that playback continues from its place.
     var vacancy: Vacancy?
+    /// Whether edits and transitions are kept in `recordedChanges` for a journal (see PlayQueue+Journal).
+    public var recordsChanges = false
+    /// Changes since the last `takeChanges()`, oldest first; only while `recordsChanges`.
+    var recordedChanges: [Change] = []
 
     /// The place of a removed current item: `gap` is the position of the entry that now follows it
     /// (== count when it was last). Later edits move the gap with the entries around it; the next `begin`
     /// forgets it.
-    struct Vacancy: Sendable, Equatable {
+    struct Vacancy: Sendable, Equatable, Codable {
         let id: ItemID
         var gap: Int
     }

@@ -1,5 +1,5 @@
 /// Where an item stands in the current queue pass.
-public enum ItemState: Sendable, Equatable {
+public enum ItemState: Sendable, Equatable, Codable {
     case queued
     case playing
     case played
@@ -8,7 +8,7 @@ public enum ItemState: Sendable, Equatable {
 }
 
 /// One item in the queue: the request plus what playback has learned about it.
-public struct QueueEntry: Sendable, Equatable, Identifiable {
+public struct QueueEntry: Sendable, Equatable, Codable, Identifiable {
     public let id: ItemID
     public var item: MediaItem
     /// Plays finished (any reason except error) in the current queue pass; reset when a new pass begins.

@@ -1,0 +1,82 @@
+// The queue as a state journal sees it: every edit and transition as a `Change` value, and the whole
+// queue as a `Snapshot`. Replaying a queue's recorded changes, in order, onto its earlier snapshot gives
+// an equal queue — ids, passes and the place of a removed current item included — which is what lets the
+// daemon restore exactly what it had acknowledged. Pure: the journal's files live in StateStore.
+
+extension PlayQueue {
+    /// One edit or transition, with whatever makes its replay deterministic (an insert's resolved index,
+    /// an update's resulting item).
+    public enum Change: Sendable, Equatable, Codable {
+        case insert([MediaItem], at: Int)
+        case remove([ItemID])
+        case move(ItemID, to: Int)
+        case clear
+        case replaceItem(ItemID, MediaItem)
+        case setLoops(Int)
+        case setKnownDuration(ItemID, Double)
+        case begin(Cursor)
+        case finish(Cursor, EndReason, error: String?)
+    }
+
+    /// Everything a queue holds, ready to encode. `positions` is derived, so it is rebuilt instead.
+    public struct Snapshot: Sendable, Equatable, Codable {
+        public var entries: [QueueEntry]
+        public var version: UInt64
+        public var loops: Int
+        public var current: Cursor?
+        public var nextID: Int
+        public var lastPass: Int?
+        var vacancy: Vacancy?
+    }
+
+    public var snapshot: Snapshot {
+        Snapshot(
+            entries: entries, version: version, loops: loops, current: current, nextID: nextID, lastPass: lastPass,
+            vacancy: vacancy)
+    }
+
+    /// The queue a snapshot describes, or nil when it contradicts itself (duplicate ids, an id at or past
+    /// `nextID`, a current item that is not queued, negative loops): a damaged state file must not become
+    /// a queue that traps later.
+    public init?(snapshot: Snapshot) {
+        guard snapshot.loops >= 0 else { return nil }
+        self.init(loops: snapshot.loops)
+        entries = snapshot.entries
+        version = snapshot.version
+        current = snapshot.current
+        nextID = snapshot.nextID
+        lastPass = snapshot.lastPass
+        vacancy = snapshot.vacancy
+        guard Set(entries.map(\.id)).count == entries.count else { return nil }
+        positions.insert(entries.map(\.id), at: 0)
+        guard invariantViolations().isEmpty, entries.allSatisfy({ $0.item.loops >= 0 && $0.playsDone >= 0 }) else {
+            return nil
+        }
+    }
+
+    /// The changes recorded since the last call (none unless `recordsChanges`).
+    public mutating func takeChanges() -> [Change] {
+        defer { recordedChanges.removeAll(keepingCapacity: true) }
+        return recordedChanges
+    }
+
+    /// Replays a recorded change. Throws what the original call would have thrown had the queue not been
+    /// the one it was recorded on (a journal that does not belong to this snapshot).
+    public mutating func apply(_ change: Change) throws {
+        switch change {
+        case .insert(let items, let index): try insert(items, at: index)
+        case .remove(let ids): remove(ids)
+        case .move(let id, let index): try move(id, to: index)
+        case .clear: clear()
+        case .replaceItem(let id, let item): try update(id) { $0 = item }
+        case .setLoops(let loops): try setLoops(loops)
+        case .setKnownDuration(let id, let seconds): setKnownDuration(id, seconds)
+        case .begin(let cursor): begin(cursor)
+        case .finish(let cursor, let reason, let error): finish(cursor, reason: reason, error: error)
+        }
+    }
+
+    mutating func record(_ change: Change) {
+        if recordsChanges { recordedChanges.append(change) }
+    }
+}
