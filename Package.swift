@@ -30,6 +30,7 @@ let package = Package(
         .target(name: "CFFmpegLog", dependencies: ["CFFmpeg"], linkerSettings: [.linkedLibrary("avutil")]),
         .systemLibrary(name: "CPulse", providers: [.apt(["libpulse-dev"])]),
         .systemLibrary(name: "CMalloc"),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         .target(name: "QueueModel"),
         .target(name: "SystemClock"),
@@ -52,6 +53,8 @@ let package = Package(
             dependencies: [
                 "CSDL2", "Playback", "Media", "SystemClock", .product(name: "Logging", package: "swift-log"),
             ]),
+        // Durable state: the journal and snapshots of the queue and the player (below the apps, above the engine).
+        .target(name: "StateStore", dependencies: ["Playback", "QueueModel", "SystemClock", "CZlib"]),
         // Control surface: wire types (no I/O) → server (socket, dispatch, events) / client → apps.
         .target(name: "QueueRPC"),
         .target(
@@ -75,7 +78,7 @@ let package = Package(
             name: "queued",
             dependencies: [
                 "QueueModel", "Media", "Playback", "AudioPulse", "VideoSDL", "QueueServer", "QueueClient", "CMalloc",
-                "SystemClock",
+                "SystemClock", "StateStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -83,6 +86,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "QueueModelTests", dependencies: ["QueueModel"]),
         .testTarget(name: "QueueRPCTests", dependencies: ["QueueRPC"]),
+        .testTarget(name: "StateStoreTests", dependencies: ["StateStore", "Playback", "QueueModel"]),
         .testTarget(
             name: "ControlTests",
             dependencies: [

@@ -8,7 +8,7 @@ set -euo pipefail
 packages=(
   pkg-config
   libavformat-dev libavcodec-dev libavutil-dev libswresample-dev libswscale-dev libavfilter-dev
-  libsdl2-dev libpulse-dev
+  libsdl2-dev libpulse-dev zlib1g-dev
   pulseaudio pulseaudio-utils xvfb ffmpeg python3
 )
 [[ "${1:-}" == "--bench" ]] && packages+=(mpv time)

@@ -11,6 +11,8 @@
 //   in the order they happened.
 // - Lock order: the engine lock, then libpulse's mainloop lock (taken inside those sink calls). Nothing
 //   that holds the mainloop lock ever takes the engine lock (libpulse's callbacks never call the engine).
+// - The state recorder (durable storage) is handed the queue's changes and the player's snapshot before the
+//   lock is released, so the journal's order is the order things happened; it only queues them.
 // - Functions named `…Locked` expect the lock held; the rest take it themselves.
 import Foundation
 import Logging
@@ -24,6 +26,10 @@ final class EngineCore: @unchecked Sendable {
     private let deliveryLock = NSLock()
     private let observer: @Sendable (PlayerEvent) -> Void
     let logger: Logger
+    /// Set once before the engine starts (`PlayerEngine.record(to:)`); read under the lock.
+    private(set) var recorder: StateRecorder?
+    /// The player snapshot last handed to the recorder. Guarded by `condition`.
+    private var recordedPlayer: PlayerSnapshot?
 
     init(state: EngineState, audio: AudioSink, logger: Logger, observer: @escaping @Sendable (PlayerEvent) -> Void) {
         self.state = state
@@ -50,6 +56,7 @@ final class EngineCore: @unchecked Sendable {
             state.wakeWaiters = false
             condition.broadcast()
         }
+        if let recorder { recordLocked(recorder) }
         let actions = state.takeActions()
         var events: [PlayerEvent] = []
         for action in actions {
@@ -68,6 +75,38 @@ final class EngineCore: @unchecked Sendable {
         condition.unlock()
         for event in events { observer(event) }
         deliveryLock.unlock()
+    }
+
+    /// Starts recording: the whole queue's later changes and the player's state go to `recorder`.
+    func startRecording(to recorder: StateRecorder) {
+        locked { state in
+            state.queue.recordsChanges = true
+            _ = state.queue.takeChanges()
+            self.recorder = recorder
+            recordedPlayer = state.playerSnapshot(heard: audio.playedFrames())
+        }
+    }
+
+    /// The queue's changes, and the player when more than its position changed.
+    private func recordLocked(_ recorder: StateRecorder) {
+        let changes = state.queue.takeChanges()
+        var player: PlayerSnapshot?
+        if recordedPlayer.map({ state.playerDiffers(from: $0) }) ?? true {
+            player = state.playerSnapshot(heard: audio.playedFrames())
+            recordedPlayer = player
+        }
+        if !changes.isEmpty || player != nil { recorder.record(queue: changes, player: player) }
+    }
+
+    /// Records the player's place if it moved (the position is not recorded on every change).
+    func recordPlaceNow() {
+        locked { state in
+            guard let recorder else { return }
+            let snapshot = state.playerSnapshot(heard: audio.playedFrames())
+            guard snapshot != recordedPlayer else { return }
+            recordedPlayer = snapshot
+            recorder.record(queue: state.queue.takeChanges(), player: snapshot)
+        }
     }
 
     /// Waits for a change (the caller holds the lock), at most `timeout` seconds.

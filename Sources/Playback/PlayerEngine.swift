@@ -41,14 +41,14 @@ public final class PlayerEngine: @unchecked Sendable {
     private let finished = DispatchGroup()
 
     public init(
-        config: EngineConfig, audio: AudioSink, video: VideoSink?, queueLoops: Int = 1, logger: Logger,
-        onEvent: @escaping @Sendable (PlayerEvent) -> Void
+        config: EngineConfig, audio: AudioSink, video: VideoSink?, queueLoops: Int = 1, queue: PlayQueue? = nil,
+        logger: Logger, onEvent: @escaping @Sendable (PlayerEvent) -> Void
     ) {
         self.config = config
         self.audio = audio
         self.video = video
         let state = EngineState(
-            queue: PlayQueue(loops: queueLoops), sampleRate: audio.format.sampleRate, untimed: config.untimed,
+            queue: queue ?? PlayQueue(loops: queueLoops), sampleRate: audio.format.sampleRate, untimed: config.untimed,
             progressInterval: config.progressInterval)
         core = EngineCore(state: state, audio: audio, logger: logger, observer: onEvent)
     }
@@ -102,6 +102,32 @@ public final class PlayerEngine: @unchecked Sendable {
     }
 
     public func queue() -> PlayQueue { core.locked { $0.queue } }
+
+    // MARK: Durable state
+
+    /// From now on the queue's changes and the player's state go to `recorder` (call before `start`).
+    public func record(to recorder: StateRecorder) {
+        core.startRecording(to: recorder)
+    }
+
+    /// Puts the player back where `player` left it (call before `start`): at `position` in its current
+    /// item (nil: the item is kept for `play`, nothing starts), paused or playing; settings too.
+    public func restore(_ player: PlayerSnapshot, resumeAt position: Double?) {
+        core.locked { $0.restore(player, resumeAt: position) }
+    }
+
+    /// The player now, position included.
+    public func playerSnapshot() -> PlayerSnapshot { core.locked { $0.playerSnapshot(heard: audio.playedFrames()) } }
+
+    /// Hands the player's place to the recorder if it moved since it was last recorded (the once-a-second
+    /// position save, and the last one at shutdown).
+    public func recordPlaceNow() { core.recordPlaceNow() }
+
+    /// Runs `body` with the queue and the player as they are, under the engine lock, so that nothing can
+    /// change between them and whatever `body` notes (it must only copy and note, never wait).
+    public func withConsistentState<R>(_ body: (PlayQueue.Snapshot, PlayerSnapshot) -> R) -> R {
+        core.locked { state in body(state.queue.snapshot, state.playerSnapshot(heard: audio.playedFrames())) }
+    }
 
     /// Pictures dropped because they were late.
     public func droppedFrames() -> Int { core.locked { $0.status.droppedFrames } }

@@ -73,7 +73,7 @@ extension VideoSink {
 }
 
 /// How a picture is fitted into the window.
-public enum VideoFit: String, Sendable, CaseIterable {
+public enum VideoFit: String, Sendable, Codable, CaseIterable {
     case fit  // letterbox: whole picture, black bars
     case fill  // crop: fills the window, edges cut
     case stretch  // fills the window, aspect ratio ignored

@@ -80,3 +80,12 @@ extension PlayQueue {
         if recordsChanges { recordedChanges.append(change) }
     }
 }
+
+extension PlayQueue.Snapshot {
+    /// Forgets what was playing and where a removed current item stood: what is left of a damaged
+    /// snapshot may no longer hold them.
+    public mutating func forgetCurrent() {
+        current = nil
+        vacancy = nil
+    }
+}

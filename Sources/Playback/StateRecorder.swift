@@ -1,0 +1,90 @@
+// What the engine hands to durable storage (the StateStore module implements it): the queue's changes in
+// the order they happened and the player's settings and place whenever they change. The engine calls the
+// recorder under its lock — that is what keeps the order exact across the control, decode and presenter
+// threads — so a recorder must only queue what it is given: no I/O, no waiting (see EngineCore).
+import QueueModel
+
+/// The player as it should come back after a restart.
+public struct PlayerSnapshot: Sendable, Equatable, Codable {
+    public var state: PlayerState
+    /// The play being heard (or about to be), and where in it.
+    public var current: Cursor?
+    public var position: Double
+    public var volume: Int
+    public var muted: Bool
+    public var rate: Double
+    public var fit: VideoFit
+
+    public init(
+        state: PlayerState = .idle, current: Cursor? = nil, position: Double = 0, volume: Int = 100,
+        muted: Bool = false, rate: Double = 1, fit: VideoFit = .fit
+    ) {
+        self.state = state
+        self.current = current
+        self.position = position
+        self.volume = volume
+        self.muted = muted
+        self.rate = rate
+        self.fit = fit
+    }
+
+}
+
+/// Where the engine's changes go to be kept.
+public protocol StateRecorder: AnyObject, Sendable {
+    /// Called with the engine lock held, in order: queue only, never block.
+    func record(queue changes: [PlayQueue.Change], player: PlayerSnapshot?)
+}
+
+extension EngineState {
+    /// The player as a snapshot, its place read at `heard`.
+    func playerSnapshot(heard: Int64) -> PlayerSnapshot {
+        let now = currentPlay(heard: heard)
+        let place = now ?? resumeCursor.map { (cursor: $0, position: 0.0, duration: nil) }
+        return PlayerSnapshot(
+            state: status.state, current: place?.cursor, position: place?.position ?? 0, volume: status.volume,
+            muted: status.muted, rate: status.rate, fit: status.fit)
+    }
+
+    /// Whether anything but the position differs from `snapshot` (cheap: no clock is read, since which
+    /// play is current does not depend on where the listener is in it).
+    func playerDiffers(from snapshot: PlayerSnapshot) -> Bool {
+        let cursor = currentPlay(heard: 0)?.cursor ?? resumeCursor
+        return snapshot.state != status.state || snapshot.current != cursor || snapshot.volume != status.volume
+            || snapshot.muted != status.muted || snapshot.rate != status.rate || snapshot.fit != status.fit
+    }
+
+    /// Puts the player back where a snapshot left it, before the engine starts: the queue's item `cursor`
+    /// at `position`, playing or paused; stopped keeps the item for `play`. Settings come back too.
+    mutating func restore(_ player: PlayerSnapshot, resumeAt position: Double?) {
+        updateStatus {
+            $0.volume = player.volume
+            $0.muted = player.muted
+            $0.rate = player.rate
+            $0.fit = player.fit
+        }
+        actions.append(.setAudioVolume(Float(player.volume) / 100, muted: player.muted))
+        pendingFit = player.fit
+        guard let cursor = player.current, queue.entry(cursor.id) != nil else { return }
+        switch player.state {
+        case .playing, .paused:
+            guard let position else {
+                resumeCursor = cursor
+                updateStatus { $0.state = .stopped }
+                return
+            }
+            cut(to: cursor, position: position, endReason: nil)
+            if player.state == .paused {
+                actions.append(.setAudioPaused(true))
+                updateStatus { $0.state = .paused }
+            } else {
+                resume()
+            }
+        case .stopped:
+            resumeCursor = cursor
+            updateStatus { $0.state = .stopped }
+        case .idle:
+            break
+        }
+    }
+}

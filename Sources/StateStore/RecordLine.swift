@@ -1,0 +1,41 @@
+// How one record is framed in the state files: "<crc32 as 8 hex digits> <json>\n". The checksum covers
+// the JSON bytes, so a torn write (power loss mid-line), a flipped bit or a line spliced from elsewhere
+// is recognised and reading stops there: what comes back is always a prefix of what was written.
+import CZlib
+import Foundation
+
+enum RecordLine {
+    /// The framed line for `json` (one line: JSONEncoder escapes newlines inside strings).
+    static func frame(_ json: Data) -> Data {
+        var line = Data(String(format: "%08x ", checksum(json)).utf8)
+        line.append(json)
+        line.append(0x0A)
+        return line
+    }
+
+    /// The JSON of a framed line (without its "\n"), or nil when the frame or the checksum is wrong.
+    static func unframe(_ line: Data.SubSequence) -> Data? {
+        guard line.count > 9, line[line.startIndex + 8] == 0x20,
+            let expected = UInt32(String(decoding: line.prefix(8), as: UTF8.self), radix: 16)
+        else { return nil }
+        let json = Data(line.dropFirst(9))
+        return checksum(json) == expected ? json : nil
+    }
+
+    static func checksum(_ bytes: Data) -> UInt32 {
+        bytes.withUnsafeBytes { raw in
+            UInt32(crc32(0, raw.bindMemory(to: UInt8.self).baseAddress, uInt(raw.count)))
+        }
+    }
+
+    /// The complete lines of `data` (each without "\n") and whether a last, unterminated piece followed.
+    static func lines(_ data: Data) -> (lines: [Data.SubSequence], unterminated: Bool) {
+        var lines: [Data.SubSequence] = []
+        var start = data.startIndex
+        while let newline = data[start...].firstIndex(of: 0x0A) {
+            lines.append(data[start..<newline])
+            start = newline + 1
+        }
+        return (lines, start < data.endIndex)
+    }
+}

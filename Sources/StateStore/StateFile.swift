@@ -1,0 +1,66 @@
+// A file descriptor for the state files, owned (closed in deinit), with the two writes the store needs:
+// all of a buffer (write(2) may write less), and fdatasync. Foundation's FileHandle would do the writing
+// but not fdatasync, and its errors are less precise about which call failed.
+import Foundation
+import Glibc
+
+public enum StateStoreError: Error, CustomStringConvertible, Equatable {
+    case io(String, Int32)
+    /// Another daemon holds the state directory's lock.
+    case locked(directory: String, pid: String)
+
+    public var description: String {
+        switch self {
+        case .io(let what, let code): "\(what): \(String(cString: strerror(code)))"
+        case .locked(let directory, let pid):
+            "another queued (pid \(pid)) is using the state directory \(directory); give this one --state-dir or --no-state"
+        }
+    }
+}
+
+final class StateFile {
+    /// -1 once closed. Owned by whoever holds the StateFile (one thread at a time).
+    private(set) var descriptor: Int32
+    let path: String
+
+    /// Opens for appending (creating it 0600); `truncate` empties it first.
+    init(creating path: String, truncate: Bool = false) throws(StateStoreError) {
+        self.path = path
+        descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | (truncate ? O_TRUNC : 0), 0o600)
+        guard descriptor >= 0 else { throw .io("open \(path)", errno) }
+    }
+
+    deinit { close() }
+
+    func write(_ data: Data) throws(StateStoreError) {
+        var failure: Int32 = 0
+        data.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let written = Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                offset += written
+            }
+        }
+        if failure != 0 { throw .io("write \(path)", failure) }
+    }
+
+    /// The file's data on the disk (not its size or times: fdatasync, as a journal needs).
+    func syncData() throws(StateStoreError) {
+        guard fdatasync(descriptor) == 0 else { throw .io("fdatasync \(path)", errno) }
+    }
+
+    /// Data and metadata on the disk (for a file about to be renamed into place).
+    func sync() throws(StateStoreError) {
+        guard fsync(descriptor) == 0 else { throw .io("fsync \(path)", errno) }
+    }
+
+    func close() {
+        if descriptor >= 0 { Glibc.close(descriptor) }
+        descriptor = -1
+    }
+}

@@ -1,0 +1,191 @@
+// Reading and writing the state directory's files: `snapshot` (replaced atomically: written to
+// `snapshot.tmp`, fsynced, renamed, directory fsynced) and `journal.<generation>` (appended). Restoring
+// reads the snapshot, then replays its journal; at the first damaged line (bad checksum, bad JSON, or a
+// change that does not apply) it stops, keeps the damaged file aside as `<name>.damaged-<unix time>` and
+// says what it dropped. Nothing here ever refuses to start: the worst case is an empty queue. Runs on the
+// daemon's main thread at start-up and on the state writer's thread.
+import Foundation
+import Glibc
+import Playback
+import QueueModel
+
+/// What a state directory gave back.
+public struct RestoredState: Sendable {
+    public var queue: PlayQueue.Snapshot?
+    public var player: PlayerSnapshot?
+    /// The generation the files had; the writer continues with the next one.
+    public var generation: UInt64
+    /// Journal records replayed on top of the snapshot.
+    public var replayedRecords: Int
+    /// What was damaged and dropped, for the log; empty when everything was read.
+    public var problems: [String]
+}
+
+enum StateFiles {
+    static let snapshotName = "snapshot"
+    static func journalName(_ generation: UInt64) -> String { "journal.\(generation)" }
+
+    // MARK: Restoring
+
+    static func restore(from directory: String) -> RestoredState {
+        var problems: [String] = []
+        var generation: UInt64 = 0
+        var queue: PlayQueue?
+        var player: PlayerSnapshot?
+        var snapshotComplete = true
+        let snapshotPath = directory + "/" + snapshotName
+        if let data = FileManager.default.contents(atPath: snapshotPath) {
+            let read = readSnapshot(data)
+            generation = read.generation ?? highestJournalGeneration(in: directory) ?? 0
+            queue = read.queue
+            player = read.player
+            if let problem = read.problem {
+                snapshotComplete = false
+                problems.append("snapshot: \(problem)")
+                keepAside(snapshotPath)
+            }
+        }
+        var replayed = 0
+        let journalPath = directory + "/" + journalName(generation)
+        if snapshotComplete, let data = FileManager.default.contents(atPath: journalPath) {
+            var restored = queue ?? PlayQueue()
+            let outcome = replay(data, onto: &restored, player: &player)
+            queue = restored
+            replayed = outcome.applied
+            if let problem = outcome.problem {
+                problems.append("\(journalName(generation)): \(problem)")
+                keepAside(journalPath)
+            }
+        } else if !snapshotComplete, FileManager.default.fileExists(atPath: journalPath) {
+            problems.append("\(journalName(generation)): not replayed, since the snapshot before it is damaged")
+            keepAside(journalPath)
+        }
+        return RestoredState(
+            queue: queue?.snapshot, player: player, generation: generation, replayedRecords: replayed,
+            problems: problems)
+    }
+
+    /// The snapshot's queue and player, and what was wrong, if anything. A damaged entry line keeps the
+    /// entries before it (the current item is forgotten if it was not among them).
+    private static func readSnapshot(
+        _ data: Data
+    ) -> (
+        queue: PlayQueue?, player: PlayerSnapshot?, generation: UInt64?, problem: String?
+    ) {
+        let (lines, unterminated) = RecordLine.lines(data)
+        let decoder = JSONDecoder()
+        guard let first = lines.first, let json = RecordLine.unframe(first),
+            let header = try? decoder.decode(SnapshotHeader.self, from: json),
+            header.format == SnapshotHeader.currentFormat
+        else { return (nil, nil, nil, "the header is damaged; the queue starts empty") }
+        var entries: [QueueEntry] = []
+        entries.reserveCapacity(header.entryCount)
+        var problem: String?
+        for (number, line) in lines.dropFirst().prefix(header.entryCount).enumerated() {
+            guard let json = RecordLine.unframe(line), let entry = try? decoder.decode(QueueEntry.self, from: json)
+            else {
+                problem = "entry \(number + 1) of \(header.entryCount) is damaged; the \(number) before it are kept"
+                break
+            }
+            entries.append(entry)
+        }
+        if problem == nil, entries.count < header.entryCount {
+            problem =
+                "cut short after \(entries.count) of \(header.entryCount) entries\(unterminated ? " (a torn line)" : "")"
+        }
+        var snapshot = header.queue
+        snapshot.entries = entries
+        if let queue = PlayQueue(snapshot: snapshot) {
+            return (queue, header.player, header.generation, problem)
+        }
+        // Entries lost to damage can leave the current item or the bookkeeping pointing at nothing.
+        snapshot.forgetCurrent()
+        snapshot.nextID = max(snapshot.nextID, (entries.map(\.id.rawValue).max() ?? 0) + 1)
+        guard let queue = PlayQueue(snapshot: snapshot) else {
+            return (nil, nil, header.generation, problem ?? "the queue contradicts itself; it starts empty")
+        }
+        return (queue, header.player, header.generation, problem ?? "the current item was not kept")
+    }
+
+    /// Applies the journal's records in order until the first damaged one.
+    private static func replay(
+        _ data: Data, onto queue: inout PlayQueue, player: inout PlayerSnapshot?
+    ) -> (
+        applied: Int, problem: String?
+    ) {
+        let (lines, unterminated) = RecordLine.lines(data)
+        let decoder = JSONDecoder()
+        for (number, line) in lines.enumerated() {
+            let record = RecordLine.unframe(line).flatMap { try? decoder.decode(StateRecord.self, from: $0) }
+            do {
+                switch record {
+                case .queue(let change)?: try queue.apply(change)
+                case .player(let snapshot)?: player = snapshot
+                case nil: throw DamagedRecord()
+                }
+            } catch {
+                let dropped = lines.count - number
+                return (number, "record \(number + 1) is damaged; it and the \(dropped - 1) after it are dropped")
+            }
+        }
+        return (lines.count, unterminated ? "the last record was cut short (a torn write); it is dropped" : nil)
+    }
+
+    private struct DamagedRecord: Error {}
+
+    private static func highestJournalGeneration(in directory: String) -> UInt64? {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return names.compactMap { name in
+            name.hasPrefix("journal.") ? UInt64(name.dropFirst("journal.".count)) : nil
+        }.max()
+    }
+
+    /// Renames a damaged file so that nothing overwrites it (for a post-mortem).
+    private static func keepAside(_ path: String) {
+        let aside = "\(path).damaged-\(Int(Date().timeIntervalSince1970))"
+        _ = rename(path, aside)
+    }
+
+    // MARK: Writing
+
+    /// The snapshot file's bytes.
+    static func encodeSnapshot(queue: PlayQueue.Snapshot, player: PlayerSnapshot, generation: UInt64) throws -> Data {
+        let encoder = JSONEncoder()
+        var header = SnapshotHeader(
+            format: SnapshotHeader.currentFormat, generation: generation, queue: queue,
+            entryCount: queue.entries.count, player: player)
+        header.queue.entries = []
+        var data = RecordLine.frame(try encoder.encode(header))
+        for entry in queue.entries { data.append(RecordLine.frame(try encoder.encode(entry))) }
+        return data
+    }
+
+    /// Replaces `snapshot` atomically and durably, then starts the empty journal of `generation` and
+    /// removes older journals. After a crash at any point the directory holds either the old snapshot with
+    /// its journal or the new one.
+    static func writeSnapshot(_ data: Data, generation: UInt64, in directory: String) throws(StateStoreError) {
+        let temporary = directory + "/" + snapshotName + ".tmp"
+        let file = try StateFile(creating: temporary, truncate: true)
+        try file.write(data)
+        try file.sync()
+        file.close()
+        guard rename(temporary, directory + "/" + snapshotName) == 0 else {
+            throw .io("rename \(temporary)", errno)
+        }
+        let journal = try StateFile(creating: directory + "/" + journalName(generation), truncate: true)
+        journal.close()
+        try syncDirectory(directory)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        for name in names
+        where name.hasPrefix("journal.") && name != journalName(generation) && !name.contains(".damaged-") {
+            unlink(directory + "/" + name)
+        }
+    }
+
+    static func syncDirectory(_ directory: String) throws(StateStoreError) {
+        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw .io("open \(directory)", errno) }
+        defer { Glibc.close(fd) }
+        guard fsync(fd) == 0 else { throw .io("fsync \(directory)", errno) }
+    }
+}
