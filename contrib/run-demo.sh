@@ -23,5 +23,5 @@ if [[ -z "${XDG_RUNTIME_DIR:-}" && -z "${QUEUED_SOCKET:-}" ]]; then
   export QUEUED_SOCKET="/tmp/queued-$(id -u)/queued.sock"  # no login session (e.g. root over ssh)
 fi
 echo "queued: control socket ${QUEUED_SOCKET:-$XDG_RUNTIME_DIR/queued/queued.sock}" >&2
-exec .build/release/queued --loops 0 --still-duration 4 "$@" "$demo"/1-testcard.mp4 "$demo"/2-mandelbrot.mp4 \
+exec .build/release/queued --replace --loops 0 --still-duration 4 "$@" "$demo"/1-testcard.mp4 "$demo"/2-mandelbrot.mp4 \
   "$demo"/3-tone.flac "$demo"/4-still.png

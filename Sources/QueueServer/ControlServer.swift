@@ -53,9 +53,10 @@ public final class ControlServer: Sendable {
     }
 
     /// Binds the socket and starts answering. Throws with a clear message if another daemon owns it.
-    public func start(engine: PlayerEngine, info: DaemonInfo) throws {
+    /// `keeper`: answer changes only once it has kept them (nil: answer at once).
+    public func start(engine: PlayerEngine, info: DaemonInfo, keeper: ChangeKeeper? = nil) throws {
         try SocketFile.prepare(config.socketPath, ownsDirectory: config.ownsDirectory)
-        let dispatcher = Dispatcher(engine: engine, info: info, document: try Self.description())
+        let dispatcher = Dispatcher(engine: engine, info: info, document: try Self.description(), keeper: keeper)
         let hub = self.hub
         let access = config.access
         let limits = ConnectionHandler.Limits(lineLimit: config.lineLimit, maxPendingBytes: config.maxPendingBytes)

@@ -76,11 +76,22 @@ final class Dispatcher: Sendable {
     /// The OpenRPC document, served by rpc.discover.
     let document: JSONValue
     let methods: [String: RPCMethod]
+    /// Where changes are kept before they are acknowledged (nil: --no-state).
+    let keeper: ChangeKeeper?
 
-    init(engine: PlayerEngine, info: DaemonInfo, document: JSONValue) {
+    /// The methods whose success changes the queue or the player: answered once the change is kept.
+    static let changingMethods: Set<String> = [
+        API.QueueAdd.name, API.QueueInsert.name, API.QueueRemove.name, API.QueueMove.name, API.QueueClear.name,
+        API.QueueUpdate.name, API.QueueSetLoops.name, API.PlayerPlay.name, API.PlayerPause.name,
+        API.PlayerToggle.name, API.PlayerStop.name, API.PlayerNext.name, API.PlayerPrevious.name,
+        API.PlayerSeek.name, API.PlayerSet.name,
+    ]
+
+    init(engine: PlayerEngine, info: DaemonInfo, document: JSONValue, keeper: ChangeKeeper? = nil) {
         self.engine = engine
         self.info = info
         self.document = document
+        self.keeper = keeper
         methods = Self.registry(
             Self.queueMethods(engine) + Self.playerMethods(engine)
                 + Self.sessionMethods(engine: engine, info: info, document: document))
@@ -100,6 +111,7 @@ final class Dispatcher: Sendable {
     /// A dispatcher with only the given methods (transport tests bring their own).
     init(engine: PlayerEngine, methods: [RPCMethod]) {
         self.engine = engine
+        keeper = nil
         info = DaemonInfo(version: "", socket: "", audio: "", video: "", startedAt: 0)
         document = .null
         self.methods = Self.registry(methods)
@@ -152,6 +164,15 @@ final class Dispatcher: Sendable {
         }
     }
 
+    /// `reply` once everything recorded so far is kept.
+    private static func afterKept(
+        by keeper: ChangeKeeper, on loop: EventLoop, _ reply: @escaping @Sendable () -> JSONValue?
+    ) -> EventLoopFuture<JSONValue?> {
+        let promise = loop.makePromise(of: JSONValue?.self)
+        keeper.whenKept(keeper.lastRecorded) { promise.succeed(reply()) }
+        return promise.futureResult
+    }
+
     private func answer(_ inbound: RPCInbound, session: Session, on loop: EventLoop) -> Answer {
         switch inbound {
         case .invalid(let error, let id):
@@ -171,6 +192,9 @@ final class Dispatcher: Sendable {
                 let params = try ParamReader(request.params, order: method.params)
                 switch try method.run(params, session, loop) {
                 case .now(let value):
+                    if let keeper, Self.changingMethods.contains(request.method) {
+                        return .later(Self.afterKept(by: keeper, on: loop) { respond(.success(value)) })
+                    }
                     return .now(respond(.success(value)))
                 case .later(let future):
                     return .later(

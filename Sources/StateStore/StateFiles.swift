@@ -21,13 +21,13 @@ public struct RestoredState: Sendable {
     public var problems: [String]
 }
 
-enum StateFiles {
+public enum StateFiles {
     static let snapshotName = "snapshot"
     static func journalName(_ generation: UInt64) -> String { "journal.\(generation)" }
 
     // MARK: Restoring
 
-    static func restore(from directory: String) -> RestoredState {
+    public static func restore(from directory: String) -> RestoredState {
         var problems: [String] = []
         var generation: UInt64 = 0
         var queue: PlayQueue?

@@ -5,6 +5,7 @@ import Playback
 import QueueClient
 import QueueModel
 import QueueServer
+import StateStore
 // Wires outputs, engine, control socket and signals together and logs what happens. Runs on the main
 // thread, which only waits: playback lives on the engine's threads, control on the server's event loop.
 import SystemClock
@@ -35,8 +36,11 @@ struct Daemon {
         let eventLog = EventLog(logger: Logger(label: "queued.events"), progressInterval: options.progressInterval)
         let exitWhenDone = options.exitWhenDone
         let played = PlayedFlag()
-        let engine = PlayerEngine(config: config, audio: audio, video: video, queueLoops: options.loops, logger: logger)
-        {
+        let state = options.noState ? nil : try DurableState(options: self.options, logger: logger)
+        let engine = PlayerEngine(
+            config: config, audio: audio, video: video, queueLoops: options.loops ?? 1, queue: state?.queue,
+            logger: logger
+        ) {
             event in
             server?.publish(event)
             eventLog.log(event)
@@ -51,11 +55,14 @@ struct Daemon {
                 ? file : FileManager.default.currentDirectoryPath + "/" + file
             return MediaItem(uri: path, loops: options.itemLoops)
         }
-        engine.setVolume(options.volume)
-        try engine.setRate(options.rate)
-        if !items.isEmpty {
-            try engine.add(items)
-            try engine.play()
+        let resumed = try state?.merge(items, into: engine, options: options, logger: logger) ?? false
+        if state == nil, !items.isEmpty { try engine.add(items) }
+        if let loops = options.loops { try engine.setQueueLoops(loops) }
+        if let volume = options.volume { engine.setVolume(volume) }
+        if let rate = options.rate { try engine.setRate(rate) }
+        if !resumed, !items.isEmpty { try engine.play() }
+        let writer = try state.map {
+            try $0.startWriter(engine: engine, policy: options.sync == .always ? .always : .batch)
         }
         try engine.start()
         if let server {
@@ -64,16 +71,19 @@ struct Daemon {
                     engine: engine,
                     info: DaemonInfo(
                         version: QueuedVersion.string, socket: server.socketPath, audio: audioName, video: videoName,
-                        startedAt: Monotonic.now()))
+                        startedAt: Monotonic.now()),
+                    keeper: writer)
             } catch {
+                writer?.close()
                 engine.shutdown()
                 throw error
             }
         }
+        let queue = engine.queue()
         logger.info(
-            "queued \(QueuedVersion.string) started: audio \(audioName), video \(videoName), queue loops \(options.loops)"
+            "queued \(QueuedVersion.string) started: audio \(audioName), video \(videoName), queue loops \(queue.loops), state \(state.map { "in \($0.directory.path) (sync \(options.sync.rawValue))" } ?? "not kept")"
         )
-        if items.isEmpty { logger.info("queue is empty; waiting for clients") }
+        if queue.isEmpty { logger.info("queue is empty; waiting for clients") }
         // SIGINT/SIGTERM are blocked in every thread (QueuedCommand.run); this one takes them.
         let signalWaiter = Thread {
             var signals = sigset_t()
@@ -89,6 +99,9 @@ struct Daemon {
         done.wait()
         logger.info("shutting down")
         server?.shutdown()
+        // Before the engine stops: its shutdown is not a change to keep (the next start resumes).
+        writer?.close()
+        if let failure = writer?.failure { logger.error("state: changes were not all kept: \(failure)") }
         engine.shutdown()
     }
 

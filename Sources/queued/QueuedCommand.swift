@@ -1,6 +1,6 @@
 // `queued`: the playback daemon. Parses options, builds the outputs and the engine, queues the files
-// given on the command line, and runs until SIGINT/SIGTERM (or the end of the queue with
-// --exit-when-done). The control socket comes with the next milestone.
+// given on the command line (after the saved queue, see DurableState), and runs until SIGINT/SIGTERM
+// (or the end of the queue with --exit-when-done).
 import ArgumentParser
 import Foundation
 import Logging
@@ -30,8 +30,8 @@ struct QueuedCommand: ParsableCommand {
     @Flag(help: "Run without a control socket.")
     var noSocket = false
 
-    @Option(help: "Passes through the whole queue: 1 once, N times, 0 forever.")
-    var loops = 1
+    @Option(help: "Passes through the whole queue: 1 once, N times, 0 forever (default: as saved, else 1).")
+    var loops: Int?
 
     @Option(help: "Plays of each item given on the command line (0 = forever).")
     var itemLoops = 1
@@ -69,11 +69,35 @@ struct QueuedCommand: ParsableCommand {
     @Option(help: "Seconds a still image is shown.")
     var stillDuration = 10.0
 
-    @Option(help: "Volume, 0-100.")
-    var volume = 100
+    @Option(help: "Volume, 0-100 (default: as saved, else 100).")
+    var volume: Int?
 
-    @Option(help: "Playback speed, 0.5-2.0 (pitch preserved).")
-    var rate = 1.0
+    @Option(help: "Playback speed, 0.5-2.0, pitch preserved (default: as saved, else 1).")
+    var rate: Double?
+
+    @Option(
+        help: ArgumentHelp(
+            "Where the queue and the player's state are kept across restarts (default: $XDG_STATE_HOME/queued, else ~/.local/state/queued).",
+            valueName: "dir"))
+    var stateDir: String?
+
+    @Flag(help: "Keep no state: start empty, save nothing.")
+    var noState = false
+
+    @Option(
+        help:
+            "When a change counts as kept (and is answered): batch (written; fdatasync at most every 100 ms) or always (fdatasync first)."
+    )
+    var sync: SyncChoice = .batch
+
+    @Option(
+        help:
+            "After a restart, resume the saved current item at its position, at its start (item), or not at all (none)."
+    )
+    var resume: ResumeChoice = .position
+
+    @Flag(help: "The files given replace the saved queue (default: they are appended to it).")
+    var replace = false
 
     @Option(help: "Seconds between progress lines in the log (0: none).")
     var progressInterval = 0.0
@@ -88,11 +112,12 @@ struct QueuedCommand: ParsableCommand {
     var logLevel: Logger.Level = .info
 
     mutating func validate() throws {
-        guard loops >= 0, itemLoops >= 0 else { throw ValidationError("loop counts must be >= 0") }
-        guard (0...100).contains(volume) else { throw ValidationError("--volume must be 0-100") }
+        guard (loops ?? 1) >= 0, itemLoops >= 0 else { throw ValidationError("loop counts must be >= 0") }
+        guard (0...100).contains(volume ?? 100) else { throw ValidationError("--volume must be 0-100") }
         guard parsedGeometry != nil else { throw ValidationError("--geometry must look like 1280x720") }
         guard stillDuration > 0 else { throw ValidationError("--still-duration must be > 0") }
-        guard (0.5...2.0).contains(rate) else { throw ValidationError("--rate must be 0.5-2.0") }
+        guard (0.5...2.0).contains(rate ?? 1) else { throw ValidationError("--rate must be 0.5-2.0") }
+        guard !(noState && stateDir != nil) else { throw ValidationError("use either --state-dir or --no-state") }
     }
 
     var parsedGeometry: (width: Int, height: Int)? {
@@ -130,5 +155,7 @@ enum AudioChoice: String, ExpressibleByArgument, CaseIterable { case auto, pulse
 enum VideoChoice: String, ExpressibleByArgument, CaseIterable { case auto, sdl, null, none }
 enum FitChoice: String, ExpressibleByArgument, CaseIterable { case fit, fill, stretch }
 enum TrackEndChoice: String, ExpressibleByArgument, CaseIterable { case auto, shortest, longest }
+enum SyncChoice: String, ExpressibleByArgument, CaseIterable { case batch, always }
+enum ResumeChoice: String, ExpressibleByArgument, CaseIterable { case position, item, none }
 
 extension Logger.Level: @retroactive ExpressibleByArgument {}

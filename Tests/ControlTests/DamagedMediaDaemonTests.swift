@@ -33,7 +33,7 @@ import Testing
         let result = try ChildProcess.run(
             BuiltProduct.path("queued"),
             [
-                "--no-socket", "--audio", "null", "--video", "null", "--still-duration", "0.2", "--exit-when-done",
+                "--no-socket", "--no-state", "--audio", "null", "--video", "null", "--still-duration", "0.2", "--exit-when-done",
                 "--log-level", "info",
             ] + (untimed ? ["--untimed"] : []) + items,
             timeout: 60)

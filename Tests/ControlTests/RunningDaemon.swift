@@ -29,6 +29,8 @@ final class RunningDaemon: @unchecked Sendable {
         socket = directory.path + "/run/queued.sock"
         logPath = directory.path + "/queued.log"
         var arguments = ["--socket", socket, "--log-level", logLevel]
+        // Durable state only where a test asks for it (a --state-dir of its own): test daemons start empty.
+        if !extra.contains("--state-dir") { arguments.append("--no-state") }
         switch outputs {
         case .real(let video):
             let pulse = try PrivatePulseServer()

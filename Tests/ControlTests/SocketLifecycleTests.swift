@@ -12,7 +12,7 @@ import Testing
         let first = try RunningDaemon([], video: false)
         defer { first.stop() }
         let second = try ChildProcess.run(
-            BuiltProduct.path("queued"), ["--socket", first.socket, "--audio", "null", "--video", "none"], timeout: 30)
+            BuiltProduct.path("queued"), ["--socket", first.socket, "--audio", "null", "--video", "none", "--no-state"], timeout: 30)
         #expect(second.status != 0)
         #expect(second.stderr.contains("already running"), "\(second.stderr)")
         #expect(try first.client().call("player.status")["state"] != nil, "the first daemon is untouched")
@@ -24,7 +24,7 @@ import Testing
         #expect(lstat(first.socket, &info) == 0, "the stale socket file is still there")
         let log = first.directory.path + "/third.log"
         let third = try ChildProcess(
-            BuiltProduct.path("queued"), ["--socket", first.socket, "--audio", "null", "--video", "none"],
+            BuiltProduct.path("queued"), ["--socket", first.socket, "--audio", "null", "--video", "none", "--no-state"],
             stderrPath: log)
         defer { _ = third.terminate() }
         #expect(

@@ -12,7 +12,7 @@ import Testing
         let daemon = try ChildProcess(
             BuiltProduct.path("queued"),
             [
-                "--no-socket", "--untimed", "--video", "null", "--shortest-track", "--item-loops", "2000",
+                "--no-socket", "--no-state", "--untimed", "--video", "null", "--shortest-track", "--item-loops", "2000",
                 "--exit-when-done",
                 "--log-level", "info", clip,
             ],

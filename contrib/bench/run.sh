@@ -77,6 +77,8 @@ NOENV=(env -u DISPLAY -u WAYLAND_DISPLAY -u PULSE_SERVER)
 # where): give it one in the scratch dir, as a deployed daemon would have.
 Q=("$QUEUED")
 "$QUEUED" --help 2>&1 | grep -q -- '--socket <' && Q+=(--socket "$WORK/queued.sock")
+# Newer queued keeps its queue across restarts; a benchmark starts empty every run and saves nothing.
+"$QUEUED" --help 2>&1 | grep -q -- '--no-state' && Q+=(--no-state)
 QX=("${Q[@]}" --audio pulse --pulse-server "$PULSE" --video sdl --video-driver x11 --log-level info)
 
 # mpv's VO: gpu when it works here, else x11 (software scaling, like queued's SDL software renderer).

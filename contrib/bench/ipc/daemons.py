@@ -112,8 +112,10 @@ class Daemon:
         return (int(fields[11]) + int(fields[12])) / CLK_TCK
 
 
-def queued_argv(binary, sock, files=(), loops=None):
+def queued_argv(binary, sock, files=(), loops=None, state=None):
+    """state: None for --no-state (a benchmark starts empty), or (directory, sync policy)."""
     argv = [binary, "--socket", sock, "--audio", "null", "--video", "null"]
+    argv += ["--no-state"] if state is None else ["--state-dir", state[0], "--sync", state[1]]
     if loops is not None:
         argv += ["--loops", str(loops)]
     return argv + list(files)

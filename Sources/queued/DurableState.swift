@@ -1,0 +1,84 @@
+// The daemon's side of durable state: takes the state directory, restores what it held (logging what
+// was damaged and dropped), puts the command line's files with it (appended, or replacing it), resumes
+// the saved item, and starts the writer that keeps every later change. Runs on the main thread at start
+// and at shutdown.
+import Foundation
+import Logging
+import Playback
+import QueueModel
+import QueueServer
+import StateStore
+
+extension StateWriter: ChangeKeeper {}
+
+struct DurableState {
+    let directory: StateDirectory
+    let restored: RestoredState
+
+    /// Takes the directory's lock and reads it. A second daemon on the same directory fails here.
+    init(options: QueuedCommand, logger: Logger) throws {
+        let path = options.stateDir ?? StateDirectory.defaultPath(environment: ProcessInfo.processInfo.environment)
+        do {
+            directory = try StateDirectory(path: path)
+        } catch {
+            throw ValidationFailure("\(error)")
+        }
+        restored = StateFiles.restore(from: path)
+        for problem in restored.problems {
+            logger.warning("state: \(problem) (damaged files are kept aside in \(path))")
+        }
+        if let queue = restored.queue {
+            logger.info(
+                "state: restored \(queue.entries.count) items from \(path) (\(restored.replayedRecords) journal records)"
+            )
+        }
+    }
+
+    /// The restored queue, if any survived.
+    var queue: PlayQueue? { restored.queue.flatMap(PlayQueue.init(snapshot:)) }
+
+    /// Queues the command line's items with the restored ones and puts the player back where it was.
+    /// Returns whether playback was resumed (otherwise the caller starts the new items, if any).
+    func merge(_ items: [MediaItem], into engine: PlayerEngine, options: QueuedCommand, logger: Logger) throws -> Bool {
+        let saved = engine.queue().count
+        if !items.isEmpty && saved > 0 {
+            if options.replace {
+                logger.info("state: --replace: the \(saved) saved items are replaced by the command line's")
+                engine.clear()
+            } else {
+                logger.info("state: the command line's \(items.count) items are appended to the \(saved) saved ones")
+            }
+        }
+        if !items.isEmpty { try engine.add(items) }
+        guard let player = restored.player, !(options.replace && !items.isEmpty) else { return false }
+        let position: Double? =
+            switch options.resume {
+            case .position: player.position
+            case .item: 0
+            case .none: nil
+            }
+        engine.restore(player, resumeAt: position)
+        let status = engine.status()
+        if status.state == .playing || status.state == .paused {
+            let place = String(format: "%.1f", status.position)
+            logger.info(
+                "state: resuming item \(status.currentID.map { "\($0)" } ?? "?") at \(place) s, \(status.state.rawValue)"
+            )
+            return true
+        }
+        return false
+    }
+
+    /// Starts keeping changes: the first snapshot now, then the journal.
+    func startWriter(engine: PlayerEngine, policy: SyncPolicy) throws -> StateWriter {
+        let writer = StateWriter(
+            directory: directory.path, generation: restored.generation + 1, policy: policy, source: engine)
+        engine.record(to: writer)
+        do {
+            try writer.start()
+        } catch {
+            throw ValidationFailure("cannot write the state directory: \(error) (or run with --no-state)")
+        }
+        return writer
+    }
+}
