@@ -55,6 +55,8 @@ let package = Package(
             ]),
         // Durable state: the journal and snapshots of the queue and the player (below the apps, above the engine).
         .target(name: "StateStore", dependencies: ["Playback", "QueueModel", "SystemClock", "CZlib"]),
+        // systemd's notify protocol (READY, STATUS, STOPPING, WATCHDOG), a no-op without systemd.
+        .target(name: "ServiceNotify"),
         // Control surface: wire types (no I/O) → server (socket, dispatch, events) / client → apps.
         .target(name: "QueueRPC"),
         .target(
@@ -78,7 +80,7 @@ let package = Package(
             name: "queued",
             dependencies: [
                 "QueueModel", "Media", "Playback", "AudioPulse", "VideoSDL", "QueueServer", "QueueClient", "CMalloc",
-                "SystemClock", "StateStore",
+                "SystemClock", "StateStore", "ServiceNotify",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),

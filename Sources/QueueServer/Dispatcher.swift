@@ -61,12 +61,18 @@ public struct DaemonInfo: Sendable {
     public var audio: String
     public var video: String
     public var startedAt: Double
-    public init(version: String, socket: String, audio: String, video: String, startedAt: Double) {
+    /// daemon.health's answer, gathered by the daemon (the server has no view of the process).
+    public var health: @Sendable () -> API.DaemonHealth.Result
+    public init(
+        version: String, socket: String, audio: String, video: String, startedAt: Double,
+        health: @escaping @Sendable () -> API.DaemonHealth.Result = { API.DaemonHealth.Result() }
+    ) {
         self.version = version
         self.socket = socket
         self.audio = audio
         self.video = video
         self.startedAt = startedAt
+        self.health = health
     }
 }
 

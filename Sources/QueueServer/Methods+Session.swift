@@ -26,6 +26,7 @@ extension Dispatcher {
                     version: info.version, pid: Int64(getpid()), socket: info.socket, audio: info.audio,
                     video: info.video, uptime: Monotonic.now() - info.startedAt)
             },
+            .answering(API.DaemonHealth.self) { _, _ in info.health() },
             .answering(API.Discover.self) { _, _ in document },
         ]
     }

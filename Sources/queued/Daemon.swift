@@ -33,6 +33,10 @@ struct Daemon {
             closeLogger.info("video window closed")
             done.signal()
         }
+        let supervision = Supervision(
+            stallTimeout: options.stallTimeout, metricsPath: options.metricsFile,
+            logger: Logger(label: "queued.supervise"))
+        config.onFramePresented = { _ in supervision.framePresented() }
         let eventLog = EventLog(logger: Logger(label: "queued.events"), progressInterval: options.progressInterval)
         let exitWhenDone = options.exitWhenDone
         let played = PlayedFlag()
@@ -44,6 +48,7 @@ struct Daemon {
             event in
             server?.publish(event)
             eventLog.log(event)
+            supervision.observe(event)
             guard exitWhenDone, case .statusChanged(let status) = event else { return }
             if status.state == .playing { played.set() }
             if played.isSet && (status.state == .idle || status.state == .stopped) { done.signal() }
@@ -71,7 +76,7 @@ struct Daemon {
                     engine: engine,
                     info: DaemonInfo(
                         version: QueuedVersion.string, socket: server.socketPath, audio: audioName, video: videoName,
-                        startedAt: Monotonic.now()),
+                        startedAt: Monotonic.now(), health: { supervision.health() }),
                     keeper: writer)
             } catch {
                 writer?.close()
@@ -84,6 +89,7 @@ struct Daemon {
             "queued \(QueuedVersion.string) started: audio \(audioName), video \(videoName), queue loops \(queue.loops), state \(state.map { "in \($0.directory.path) (sync \(options.sync.rawValue))" } ?? "not kept")"
         )
         if queue.isEmpty { logger.info("queue is empty; waiting for clients") }
+        supervision.start(engine: engine, audio: audio, writer: writer)
         // SIGINT/SIGTERM are blocked in every thread (QueuedCommand.run); this one takes them.
         let signalWaiter = Thread {
             var signals = sigset_t()
@@ -98,6 +104,7 @@ struct Daemon {
         signalWaiter.start()
         done.wait()
         logger.info("shutting down")
+        supervision.stop()
         server?.shutdown()
         // Before the engine stops: its shutdown is not a change to keep (the next start resumes).
         writer?.close()

@@ -99,6 +99,18 @@ struct QueuedCommand: ParsableCommand {
     @Flag(help: "The files given replace the saved queue (default: they are appended to it).")
     var replace = false
 
+    @Option(
+        help:
+            "Seconds without progress while playing before the playback counts as stalled (the systemd watchdog is no longer fed)."
+    )
+    var stallTimeout = 5.0
+
+    @Option(
+        help: ArgumentHelp(
+            "Write daemon.health's figures here every 10 s as Prometheus text (node_exporter textfile).",
+            valueName: "path"))
+    var metricsFile: String?
+
     @Option(help: "Seconds between progress lines in the log (0: none).")
     var progressInterval = 0.0
 
@@ -117,6 +129,7 @@ struct QueuedCommand: ParsableCommand {
         guard parsedGeometry != nil else { throw ValidationError("--geometry must look like 1280x720") }
         guard stillDuration > 0 else { throw ValidationError("--still-duration must be > 0") }
         guard (0.5...2.0).contains(rate ?? 1) else { throw ValidationError("--rate must be 0.5-2.0") }
+        guard stallTimeout > 0 else { throw ValidationError("--stall-timeout must be > 0") }
         guard !(noState && stateDir != nil) else { throw ValidationError("use either --state-dir or --no-state") }
     }
 

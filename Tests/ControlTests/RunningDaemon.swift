@@ -24,7 +24,9 @@ final class RunningDaemon: @unchecked Sendable {
         try self.init(outputs: .real(video: video), extra)
     }
 
-    init(outputs: Outputs, _ extra: [String] = [], logLevel: String = "info") throws {
+    init(
+        outputs: Outputs, _ extra: [String] = [], logLevel: String = "info", environment: [String: String] = [:]
+    ) throws {
         directory = try TemporaryDirectory(prefix: "queued-e2e")
         socket = directory.path + "/run/queued.sock"
         logPath = directory.path + "/queued.log"
@@ -44,7 +46,8 @@ final class RunningDaemon: @unchecked Sendable {
             arguments += ["--audio", "null", "--video", "null"] + (untimed ? ["--untimed"] : [])
         }
         process = try ChildProcess(
-            BuiltProduct.path("queued"), arguments + extra, stdoutPath: directory.path + "/stdout", stderrPath: logPath)
+            BuiltProduct.path("queued"), arguments + extra, environment: environment,
+            stdoutPath: directory.path + "/stdout", stderrPath: logPath)
         let socket = self.socket
         let up = try waitUntil(timeout: 30, pollInterval: 0.02) {
             (try? QueueClient(socketPath: socket, timeout: 2)) != nil

@@ -112,7 +112,8 @@ public enum API {
         QueueAdd.self, QueueInsert.self, QueueRemove.self, QueueMove.self, QueueClear.self, QueueUpdate.self,
         QueueSetLoops.self, QueueList.self, QueueGet.self, PlayerPlay.self, PlayerPause.self, PlayerToggle.self,
         PlayerStop.self, PlayerNext.self, PlayerPrevious.self, PlayerSeek.self, PlayerStatus.self, PlayerSet.self,
-        PlayerScreenshot.self, EventsSubscribe.self, EventsUnsubscribe.self, DaemonInfo.self, Discover.self,
+        PlayerScreenshot.self, EventsSubscribe.self, EventsUnsubscribe.self, DaemonInfo.self, DaemonHealth.self,
+        Discover.self,
     ]
 }
 

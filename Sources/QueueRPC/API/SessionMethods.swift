@@ -117,6 +117,72 @@ extension API {
         }
     }
 
+    public enum DaemonHealth: RPCMethodDefinition {
+        public static let name = "daemon.health"
+        public typealias Params = NoParams
+
+        /// The figures a supervisor watches (components/schemas/Health).
+        public struct Result: RPCMethodResult, Equatable {
+            public var rss: Int64 = 0
+            public var fds: Int64 = 0
+            public var threads: Int64 = 0
+            public var uptime: Double = 0
+            public var framesShown: Int64 = 0
+            public var framesDropped: Int64 = 0
+            public var audioUnderruns: Int64 = 0
+            /// nil before the first picture.
+            public var lastPictureAge: Double?
+            public var lastProgressAge: Double = 0
+            public var stalls: Int64 = 0
+            public var audioReconnects: Int64 = 0
+            public var itemsFailed: Int64 = 0
+            public var stateWrites: Int64 = 0
+            public var stateBytes: Int64 = 0
+
+            public init() {}
+
+            /// The integer fields by name, in the document's order (the metrics file writes them all).
+            public var counters: [(name: String, value: Int64)] {
+                [
+                    ("rss", rss), ("fds", fds), ("threads", threads), ("framesShown", framesShown),
+                    ("framesDropped", framesDropped), ("audioUnderruns", audioUnderruns), ("stalls", stalls),
+                    ("audioReconnects", audioReconnects), ("itemsFailed", itemsFailed), ("stateWrites", stateWrites),
+                    ("stateBytes", stateBytes),
+                ]
+            }
+
+            public init?(json: JSONValue) {
+                guard let rss = json["rss"]?.intValue else { return nil }
+                self.rss = rss
+                fds = json["fds"]?.intValue ?? 0
+                threads = json["threads"]?.intValue ?? 0
+                uptime = json["uptime"]?.doubleValue ?? 0
+                framesShown = json["framesShown"]?.intValue ?? 0
+                framesDropped = json["framesDropped"]?.intValue ?? 0
+                audioUnderruns = json["audioUnderruns"]?.intValue ?? 0
+                lastPictureAge = json["lastPictureAge"]?.doubleValue
+                lastProgressAge = json["lastProgressAge"]?.doubleValue ?? 0
+                stalls = json["stalls"]?.intValue ?? 0
+                audioReconnects = json["audioReconnects"]?.intValue ?? 0
+                itemsFailed = json["itemsFailed"]?.intValue ?? 0
+                stateWrites = json["stateWrites"]?.intValue ?? 0
+                stateBytes = json["stateBytes"]?.intValue ?? 0
+            }
+
+            public var json: JSONValue {
+                [
+                    "rss": .int(rss), "fds": .int(fds), "threads": .int(threads), "uptime": .double(uptime),
+                    "framesShown": .int(framesShown), "framesDropped": .int(framesDropped),
+                    "audioUnderruns": .int(audioUnderruns),
+                    "lastPictureAge": lastPictureAge.map(JSONValue.double) ?? .null,
+                    "lastProgressAge": .double(lastProgressAge), "stalls": .int(stalls),
+                    "audioReconnects": .int(audioReconnects), "itemsFailed": .int(itemsFailed),
+                    "stateWrites": .int(stateWrites), "stateBytes": .int(stateBytes),
+                ]
+            }
+        }
+    }
+
     public enum Discover: RPCMethodDefinition {
         public static let name = "rpc.discover"
         public typealias Params = NoParams

@@ -1,0 +1,205 @@
+// What a service manager and a monitoring system see of the daemon: systemd's READY/STATUS/STOPPING and
+// the watchdog, daemon.health's figures, and the Prometheus metrics file. The watchdog is fed only while
+// playback makes progress — the position moves while playing, or the player is idle, paused or stopped
+// on purpose — so a daemon frozen mid-play is restarted by systemd (and comes back where it was, from its
+// state directory). Runs its own thread (`queued.supervise`); the counters are fed by the engine's event
+// and frame callbacks.
+import AudioPulse
+import Foundation
+import Logging
+import Playback
+import QueueRPC
+import ServiceNotify
+import StateStore
+import SystemClock
+
+final class Supervision: @unchecked Sendable {
+    private let notifier: ServiceNotifier
+    private let logger: Logger
+    private let stallTimeout: Double
+    private let metricsPath: String?
+    private let startedAt = Monotonic.now()
+    private let lock = NSLock()
+    /// Guarded by `lock`: fed by the presenter thread (frames) and the event delivery (failures).
+    private var framesShown: Int64 = 0
+    private var lastPictureAt: Double?
+    private var itemsFailed: Int64 = 0
+    /// Guarded by `lock`: written by the supervise thread.
+    private var stalls: Int64 = 0
+    private var lastProgressAt = Monotonic.now()
+    private var lastPlace: (id: Int?, play: Int, position: Double)?
+    private var stalled = false
+    private var stopping = false
+    private let wake = DispatchSemaphore(value: 0)
+    private let finished = DispatchSemaphore(value: 0)
+    /// Set once before `start`.
+    private var engine: PlayerEngine?
+    private var audio: AudioSink?
+    private var writer: StateWriter?
+
+    init(stallTimeout: Double, metricsPath: String?, logger: Logger) {
+        notifier = ServiceNotifier(environment: ProcessInfo.processInfo.environment)
+        self.stallTimeout = stallTimeout
+        self.metricsPath = metricsPath
+        self.logger = logger
+    }
+
+    // MARK: Fed by the engine
+
+    func framePresented() {
+        lock.withLock {
+            framesShown += 1
+            lastPictureAt = Monotonic.now()
+        }
+    }
+
+    func observe(_ event: PlayerEvent) {
+        if case .itemEnded(_, _, .error, _) = event { lock.withLock { itemsFailed += 1 } }
+    }
+
+    // MARK: Lifecycle
+
+    /// READY=1 (the socket answers and the restored queue is loaded), then the watchdog and status loop.
+    func start(engine: PlayerEngine, audio: AudioSink, writer: StateWriter?) {
+        self.engine = engine
+        self.audio = audio
+        self.writer = writer
+        notifier.notify(["READY=1", "STATUS=" + describe(engine.status()), "MAINPID=\(getpid())"])
+        if let interval = notifier.watchdogInterval {
+            logger.info("systemd watchdog every \(interval) s; stall timeout \(stallTimeout) s")
+        }
+        let thread = Thread { [self] in
+            run()
+            finished.signal()
+        }
+        thread.name = "queued.supervise"
+        thread.start()
+    }
+
+    func stop() {
+        notifier.notify(["STOPPING=1", "STATUS=shutting down"])
+        lock.withLock { stopping = true }
+        wake.signal()
+        if engine != nil { finished.wait() }
+    }
+
+    private func run() {
+        // Twice per watchdog interval, as sd_watchdog_enabled(3) advises; else often enough for STATUS
+        // and the stall count.
+        let tick = min(notifier.watchdogInterval.map { $0 / 2 } ?? 1, 1)
+        var lastStatus = ""
+        var nextMetrics = Monotonic.now()
+        while true {
+            _ = wake.wait(timeout: .now() + tick)
+            if lock.withLock({ stopping }) { return }
+            guard let engine else { return }
+            let status = engine.status()
+            let healthy = checkProgress(status)
+            if healthy && notifier.watchdogInterval != nil { notifier.notify(["WATCHDOG=1"]) }
+            let line = describe(status)
+            if line != lastStatus {
+                notifier.notify(["STATUS=" + line])
+                lastStatus = line
+            }
+            if let metricsPath, Monotonic.now() >= nextMetrics {
+                nextMetrics = Monotonic.now() + 10
+                writeMetrics(to: metricsPath)
+            }
+        }
+    }
+
+    /// Whether playback is moving (or standing still on purpose); counts a stall once per episode.
+    private func checkProgress(_ status: PlayerStatus) -> Bool {
+        let now = Monotonic.now()
+        return lock.withLock {
+            let place = (id: status.currentID?.rawValue, play: status.play, position: status.position)
+            defer { lastPlace = place }
+            guard status.state == .playing else {
+                lastProgressAt = now
+                stalled = false
+                return true
+            }
+            if let last = lastPlace, last.id == place.id, last.play == place.play, last.position == place.position {
+                if now - lastProgressAt < stallTimeout { return true }
+                if !stalled {
+                    stalled = true
+                    stalls += 1
+                    logger.warning(
+                        "playback made no progress for \(String(format: "%.1f", now - lastProgressAt)) s (item \(place.id.map(String.init) ?? "none")); the watchdog is no longer fed"
+                    )
+                }
+                return false
+            }
+            lastProgressAt = now
+            if stalled { logger.notice("playback moves again") }
+            stalled = false
+            return true
+        }
+    }
+
+    private func describe(_ status: PlayerStatus) -> String {
+        guard let id = status.currentID else { return status.state.rawValue }
+        let name = status.title ?? status.uri.map { ($0 as NSString).lastPathComponent } ?? "item \(id)"
+        return "\(status.state.rawValue) #\(id) \(name) \(String(format: "%.0f", status.position)) s"
+    }
+
+    // MARK: Figures
+
+    func health() -> API.DaemonHealth.Result {
+        var result = API.DaemonHealth.Result()
+        result.rss = Self.residentBytes()
+        result.fds = Int64(((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).count)
+        result.threads = Int64(((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []).count)
+        let now = Monotonic.now()
+        result.uptime = now - startedAt
+        lock.withLock {
+            result.framesShown = framesShown
+            result.lastPictureAge = lastPictureAt.map { now - $0 }
+            result.itemsFailed = itemsFailed
+            result.stalls = stalls
+            result.lastProgressAge = lastPlace == nil ? 0 : now - lastProgressAt
+        }
+        result.framesDropped = Int64(engine?.droppedFrames() ?? 0)
+        result.audioUnderruns = Int64((audio as? PulseAudioSink)?.diagnostics().underflows ?? 0)
+        if let statistics = writer?.currentStatistics {
+            result.stateWrites = Int64(statistics.writes + statistics.snapshots)
+            result.stateBytes = Int64(statistics.bytes)
+        }
+        return result
+    }
+
+    /// The figures as Prometheus text (node_exporter's textfile collector), written atomically.
+    private func writeMetrics(to path: String) {
+        let health = health()
+        var text = ""
+        for (name, value) in health.counters {
+            text += "# TYPE queued_\(Self.snake(name)) gauge\nqueued_\(Self.snake(name)) \(value)\n"
+        }
+        text += "# TYPE queued_uptime_seconds gauge\nqueued_uptime_seconds \(health.uptime)\n"
+        text +=
+            "# TYPE queued_last_progress_age_seconds gauge\nqueued_last_progress_age_seconds \(health.lastProgressAge)\n"
+        if let age = health.lastPictureAge {
+            text += "# TYPE queued_last_picture_age_seconds gauge\nqueued_last_picture_age_seconds \(age)\n"
+        }
+        do {
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+        } catch {
+            logger.warning("cannot write the metrics file \(path): \(error)")
+        }
+    }
+
+    /// "framesShown" → "frames_shown".
+    static func snake(_ name: String) -> String {
+        var out = ""
+        for character in name {
+            if character.isUppercase { out += "_" + character.lowercased() } else { out.append(character) }
+        }
+        return out
+    }
+
+    private static func residentBytes() -> Int64 {
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
+        return Int64(line.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? 0) * 1024
+    }
+}

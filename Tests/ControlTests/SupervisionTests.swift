@@ -1,0 +1,131 @@
+// What systemd and a monitoring system see, against the real daemon: a datagram socket bound by the test
+// plays $NOTIFY_SOCKET. READY=1 comes once the control socket answers; WATCHDOG=1 keeps coming while
+// playing and while idle; STOPPING=1 on shutdown; daemon.health's figures are there and plausible; the
+// metrics file parses as Prometheus text.
+import Foundation
+import Glibc
+import QueueClient
+import QueueRPC
+import TestSupport
+import Testing
+
+/// A bound AF_UNIX datagram socket: the service manager's end of the notify protocol.
+private final class NotifyListener {
+    let path: String
+    private let descriptor: Int32
+
+    init(path: String) throws {
+        self.path = path
+        descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard descriptor >= 0, bound == 0 else { throw TestSupportError.io("bind \(path): errno \(errno)") }
+    }
+
+    deinit { close(descriptor) }
+
+    /// The next datagram's fields, or nil after `timeout` seconds.
+    func next(timeout: Double) -> [String]? {
+        var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        guard poll(&poller, 1, Int32(timeout * 1000)) == 1 else { return nil }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = recv(descriptor, &buffer, buffer.count, 0)
+        guard count > 0 else { return nil }
+        return String(decoding: buffer.prefix(count), as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
+    /// Datagrams until one holds `field` (nil if none within `timeout`); every one read is returned too.
+    func waitFor(_ field: String, timeout: Double) -> (found: [String]?, seen: [[String]]) {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        var seen: [[String]] = []
+        while deadline.timeIntervalSinceNow > 0, let fields = next(timeout: deadline.timeIntervalSinceNow) {
+            seen.append(fields)
+            if fields.contains(field) { return (fields, seen) }
+        }
+        return (nil, seen)
+    }
+}
+
+@Suite(.serialized) struct SupervisionTests {
+    @Test func systemdHearsReadyWatchdogAndStopping() throws {
+        let directory = try TemporaryDirectory(prefix: "queued-notify")
+        let listener = try NotifyListener(path: directory.path + "/notify")
+        let socketPath = directory.path + "/queued.sock"
+        let tone = try Fixtures.tone(frequency: 440, seconds: 30)
+        let daemon = try ChildProcess(
+            BuiltProduct.path("queued"),
+            ["--socket", socketPath, "--no-state", "--audio", "null", "--video", "none"],
+            environment: ["NOTIFY_SOCKET": listener.path, "WATCHDOG_USEC": "400000"],
+            stderrPath: directory.path + "/queued.log")
+        defer { _ = daemon.terminate() }
+
+        let ready = listener.waitFor("READY=1", timeout: 30)
+        #expect(ready.found != nil, "no READY=1; got \(ready.seen)")
+        // READY=1 promises that the socket answers: connect right away, without retrying.
+        let client = try QueueClient(socketPath: socketPath, timeout: 5)
+        #expect(try client.call(API.PlayerStatus.self).state == "idle")
+        #expect(ready.found?.contains { $0.hasPrefix("STATUS=") } == true)
+
+        // Idle on purpose: the watchdog is fed (a 0.4 s watchdog gets a ping at least every 0.2 s).
+        var idlePings = 0
+        for _ in 0..<5 where listener.waitFor("WATCHDOG=1", timeout: 1).found != nil { idlePings += 1 }
+        #expect(idlePings == 5, "idle: \(idlePings) of 5 pings")
+
+        _ = try client.call(API.QueueAdd.self, .init(items: [RPCItemInput(uri: tone)]))
+        _ = try client.call(API.PlayerPlay.self, .init())
+        let playing = listener.waitFor("STATUS=playing #1 \((tone as NSString).lastPathComponent) 0 s", timeout: 10)
+        #expect(playing.found != nil, "STATUS names the item: \(playing.seen)")
+        var playingPings = 0
+        for _ in 0..<5 where listener.waitFor("WATCHDOG=1", timeout: 1).found != nil { playingPings += 1 }
+        #expect(playingPings == 5, "playing: \(playingPings) of 5 pings")
+
+        let health = try client.call(API.DaemonHealth.self)
+        #expect(health.rss > 1 << 20 && health.fds > 3 && health.threads >= 4, "\(health)")
+        #expect(health.uptime > 0 && health.stalls == 0 && health.itemsFailed == 0)
+        #expect(health.lastProgressAge < 2, "playing moves: \(health.lastProgressAge)")
+        #expect(health.stateWrites == 0 && health.stateBytes == 0, "no state kept")
+
+        kill(daemon.pid, SIGTERM)
+        let stopping = listener.waitFor("STOPPING=1", timeout: 10)
+        #expect(stopping.found != nil, "\(stopping.seen)")
+        #expect(daemon.wait() == 0)
+    }
+
+    @Test func healthCountsStateWritesAndTheMetricsFileIsPrometheusText() throws {
+        let directory = try TemporaryDirectory(prefix: "queued-metrics")
+        let metrics = directory.path + "/queued.prom"
+        let daemon = try RunningDaemon(
+            outputs: .null(untimed: true),
+            ["--state-dir", directory.path + "/state", "--metrics-file", metrics])
+        let client = try daemon.client()
+        _ = try client.call(API.QueueAdd.self, .init(items: [RPCItemInput(uri: "/media/a.mp4")]))
+        let health = try client.call(API.DaemonHealth.self)
+        #expect(health.stateWrites >= 2, "the first snapshot and the add: \(health)")
+        #expect(health.stateBytes > 0)
+        #expect(health.lastPictureAge == nil, "no picture yet")
+        let written = try waitUntil(timeout: 15, pollInterval: 0.05) { FileManager.default.fileExists(atPath: metrics) }
+        #expect(written)
+        let text = try String(contentsOfFile: metrics, encoding: .utf8)
+        // The exposition format: "# TYPE name gauge" then "name value", names [a-zA-Z_:][a-zA-Z0-9_:]*.
+        var samples: [String: Double] = [:]
+        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+            let parts = line.split(separator: " ")
+            #expect(parts.count == 2, "\(line)")
+            let name = String(parts[0])
+            #expect(name.range(of: "^[a-zA-Z_:][a-zA-Z0-9_:]*$", options: .regularExpression) != nil, "\(name)")
+            samples[name] = Double(parts[1])
+        }
+        #expect((samples["queued_rss"] ?? 0) > 0)
+        #expect(samples["queued_state_writes"] != nil && samples["queued_frames_shown"] != nil, "\(samples.keys)")
+        #expect(text.contains("# TYPE queued_rss gauge"))
+        daemon.stop()
+    }
+}
