@@ -26,6 +26,9 @@ final class ConnectionHandler: ChannelInboundHandler, Session {
     private var pendingBytes = 0
     /// Responses are written in request order even when one is answered later (screenshot).
     private var lastResponse: EventLoopFuture<Void>?
+    /// A flush of deferred replies is scheduled for the end of this event-loop tick (one write(2) for
+    /// every reply that became ready meanwhile, as the immediate ones get at channelReadComplete).
+    private var flushScheduled = false
     private var lastProgressAt = 0.0
 
     var subscribedEvents: Set<EventName> = []
@@ -101,7 +104,7 @@ final class ConnectionHandler: ChannelInboundHandler, Session {
         let loopBound = NIOLoopBound(self, eventLoop: loop)
         let previous = lastResponse ?? loop.makeSucceededVoidFuture()
         let written = previous.flatMap { reply }.map { bytes in
-            if let bytes { loopBound.value.write(bytes, flush: true) }
+            if let bytes { loopBound.value.writeSoon(bytes, on: loop) }
         }
         lastResponse = written
         written.whenComplete { _ in
@@ -142,6 +145,19 @@ final class ConnectionHandler: ChannelInboundHandler, Session {
             lastProgressAt = now
         }
         write(RPCEncode.line(RPCEncode.notification(method: name.method, params: params)), flush: true)
+    }
+
+    /// Writes a deferred reply and flushes at the end of the tick, with whatever else got ready.
+    private func writeSoon(_ bytes: [UInt8], on loop: EventLoop) {
+        write(bytes, flush: false)
+        guard !flushScheduled else { return }
+        flushScheduled = true
+        let loopBound = NIOLoopBound(self, eventLoop: loop)
+        loop.execute {
+            let handler = loopBound.value
+            handler.flushScheduled = false
+            handler.context?.flush()
+        }
     }
 
     private func write(_ bytes: [UInt8], flush: Bool) {

@@ -89,6 +89,7 @@ final class Supervision: @unchecked Sendable {
         let tick = min(notifier.watchdogInterval.map { $0 / 2 } ?? 1, 1)
         var lastStatus = ""
         var nextMetrics = Monotonic.now()
+        var reportedStateFailure = false
         while true {
             _ = wake.wait(timeout: .now() + tick)
             if lock.withLock({ stopping }) { return }
@@ -96,6 +97,11 @@ final class Supervision: @unchecked Sendable {
             let status = engine.status()
             let healthy = checkProgress(status)
             if healthy && notifier.watchdogInterval != nil { notifier.notify(["WATCHDOG=1"]) }
+            if !reportedStateFailure, let failure = writer?.failure {
+                reportedStateFailure = true
+                logger.error("state: changes are no longer kept: \(failure); playback goes on")
+                notifier.notify(["STATUS=state not kept: \(failure)"])
+            }
             let line = describe(status)
             if line != lastStatus {
                 notifier.notify(["STATUS=" + line])
