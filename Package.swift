@@ -86,9 +86,9 @@ let package = Package(
             ]),
 
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "QueueModelTests", dependencies: ["QueueModel"]),
+        .testTarget(name: "QueueModelTests", dependencies: ["QueueModel", "TestSupport"]),
         .testTarget(name: "QueueRPCTests", dependencies: ["QueueRPC"]),
-        .testTarget(name: "StateStoreTests", dependencies: ["StateStore", "Playback", "QueueModel"]),
+        .testTarget(name: "StateStoreTests", dependencies: ["StateStore", "Playback", "QueueModel", "TestSupport"]),
         .testTarget(
             name: "ControlTests",
             dependencies: [

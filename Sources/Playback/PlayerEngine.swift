@@ -116,9 +116,6 @@ public final class PlayerEngine: @unchecked Sendable {
         core.locked { $0.restore(player, resumeAt: position) }
     }
 
-    /// The player now, position included.
-    public func playerSnapshot() -> PlayerSnapshot { core.locked { $0.playerSnapshot(heard: audio.playedFrames()) } }
-
     /// Hands the player's place to the recorder if it moved since it was last recorded (the once-a-second
     /// position save, and the last one at shutdown).
     public func recordPlaceNow() { core.recordPlaceNow() }

@@ -43,7 +43,6 @@ public final class StateWriter: StateRecorder, @unchecked Sendable {
         /// Batches written to the journal, and snapshots.
         public var writes = 0
         public var bytes = 0
-        public var syncs = 0
         public var snapshots = 0
     }
 
@@ -215,7 +214,6 @@ public final class StateWriter: StateRecorder, @unchecked Sendable {
         guard let journal else { return }
         do {
             try journal.syncData()
-            count { $0.syncs += 1 }
         } catch {
             fail(error)
         }

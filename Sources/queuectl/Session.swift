@@ -67,19 +67,20 @@ struct Session {
     /// shape (items, total, version, currentId of the last page).
     func listAll() throws -> RPCAnswer<API.QueueList.Result> {
         var rows: [JSONValue] = []
+        var items: [RPCQueueItem] = []
         var last: RPCAnswer<API.QueueList.Result>
         while true {
             last = try call(API.QueueList.self, .init(offset: Int64(rows.count), limit: 1000))
             let page = last.json["items"]?.arrayValue ?? []
             rows += page
+            items += last.result.items
             // An empty page ends the loop even if `total` says more: the queue shrank meanwhile.
             if page.isEmpty || Int64(rows.count) >= last.result.total { break }
         }
         var json = last.json.objectValue ?? JSONObject()
         json["items"] = .array(rows)
-        guard let whole = API.QueueList.Result(json: .object(json)) else {
-            throw QueuectlError("queued answered queue.list with something that is not a list")
-        }
+        var whole = last.result
+        whole.items = items
         return RPCAnswer(result: whole, json: .object(json))
     }
 }

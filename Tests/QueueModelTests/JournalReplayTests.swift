@@ -2,25 +2,14 @@
 // snapshot onto that snapshot gives the same queue, bookkeeping included; snapshots survive JSON; a
 // snapshot that contradicts itself is refused instead of becoming a queue.
 import Foundation
+import TestSupport
 import Testing
 
 @testable import QueueModel
 
-/// xorshift64*, so a failing case can be replayed from its seed.
-private struct Seeded: RandomNumberGenerator {
-    var state: UInt64
-    init(_ seed: UInt64) { state = seed == 0 ? 0x9E37_79B9_7F4A_7C15 : seed }
-    mutating func next() -> UInt64 {
-        state ^= state >> 12
-        state ^= state << 25
-        state ^= state >> 27
-        return state &* 0x2545_F491_4F6C_DD1D
-    }
-}
-
 @Suite struct JournalReplayTests {
     /// One random edit or transition of the kinds the engine and the API make.
-    private func randomStep(_ queue: inout PlayQueue, _ random: inout Seeded, pass: inout Int) {
+    private func randomStep(_ queue: inout PlayQueue, _ random: inout SeededGenerator, pass: inout Int) {
         let ids = queue.entries.map(\.id)
         switch Int.random(in: 0..<11, using: &random) {
         case 0, 1: _ = try? queue.append(makeItems(Int.random(in: 1...3, using: &random), prefix: "a"))
@@ -54,7 +43,7 @@ private struct Seeded: RandomNumberGenerator {
 
     @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8] as [UInt64])
     func replayingTheChangesAfterASnapshotGivesTheSameQueue(seed: UInt64) throws {
-        var random = Seeded(seed)
+        var random = SeededGenerator(seed: seed)
         var queue = PlayQueue(loops: 1)
         queue.recordsChanges = true
         var pass = 1

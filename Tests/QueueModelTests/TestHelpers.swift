@@ -20,26 +20,12 @@ func cursor(_ id: ItemID, play: Int = 1, pass: Int = 1) -> Cursor {
     Cursor(id: id, play: play, pass: pass)
 }
 
-/// Everything observable about a queue plus its private bookkeeping, to prove that a failed call changed
-/// nothing at all.
-struct Snapshot: Equatable {
-    var entries: [QueueEntry]
-    var version: UInt64
-    var loops: Int
-    var current: Cursor?
-    var nextID: Int
-    var lastPass: Int?
-    var vacancy: PlayQueue.Vacancy?
+/// Everything observable about a queue plus its private bookkeeping (the queue's own snapshot), to prove
+/// that a failed call changed nothing at all.
+typealias Snapshot = PlayQueue.Snapshot
 
-    init(_ queue: PlayQueue) {
-        entries = queue.entries
-        version = queue.version
-        loops = queue.loops
-        current = queue.current
-        nextID = queue.nextID
-        lastPass = queue.lastPass
-        vacancy = queue.vacancy
-    }
+extension PlayQueue.Snapshot {
+    init(_ queue: PlayQueue) { self = queue.snapshot }
 }
 
 /// Plays the queue the way the engine does when nobody intervenes: begin, finish with eof, successor.

@@ -64,8 +64,8 @@ import Testing
                 #"{"code":-32002,"message":"/a.mp4: Invalid data found when processing input"}"#
             ),
             (
-                .uriNotAllowed("http://x/a.mp4", reason: "only local files can be queued"),
-                #"{"code":-32003,"message":"URI not allowed: http://x/a.mp4: only local files can be queued","data":{"uri":"http://x/a.mp4"}}"#
+                .uriNotAllowed("http://127.0.0.1/a.mp4", reason: "only local files can be queued"),
+                #"{"code":-32003,"message":"URI not allowed: http://127.0.0.1/a.mp4: only local files can be queued","data":{"uri":"http://127.0.0.1/a.mp4"}}"#
             ),
             (.badState("no video output"), #"{"code":-32004,"message":"no video output"}"#),
         ]

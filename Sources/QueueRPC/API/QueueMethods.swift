@@ -55,17 +55,7 @@ extension API {
 
     public enum QueueRemove: RPCMethodDefinition {
         public static let name = "queue.remove"
-
-        public struct Params: RPCMethodParams, Equatable {
-            public static let order = ["ids"]
-            public var ids: [Int64]
-
-            public init(ids: [Int64]) { self.ids = ids }
-            public init(reading params: ParamReader) throws(RPCError) {
-                ids = try API.requiredIDs(params)
-            }
-            public var json: JSONValue? { ["ids": .ints(ids)] }
-        }
+        public typealias Params = IdsParams
 
         public struct Result: RPCMethodResult, Equatable {
             /// The ids removed, in queue order.
@@ -254,17 +244,7 @@ extension API {
 
     public enum QueueGet: RPCMethodDefinition {
         public static let name = "queue.get"
-
-        public struct Params: RPCMethodParams, Equatable {
-            public static let order = ["ids"]
-            public var ids: [Int64]
-
-            public init(ids: [Int64]) { self.ids = ids }
-            public init(reading params: ParamReader) throws(RPCError) {
-                ids = try API.requiredIDs(params)
-            }
-            public var json: JSONValue? { ["ids": .ints(ids)] }
-        }
+        public typealias Params = IdsParams
 
         public struct Result: RPCMethodResult, Equatable {
             /// The items found, in the order asked; unknown ids are left out.
@@ -277,6 +257,21 @@ extension API {
             }
             public var json: JSONValue { ["items": .array(items.map(\.json))] }
         }
+    }
+
+    /// queue.remove's and queue.get's params: the items, by id (a required array of integers).
+    public struct IdsParams: RPCMethodParams, Equatable {
+        public static let order = ["ids"]
+        public var ids: [Int64]
+
+        public init(ids: [Int64]) { self.ids = ids }
+        public init(reading params: ParamReader) throws(RPCError) {
+            guard let ids = try params.intArray("ids") else {
+                throw .invalidParams(param: "ids", reason: "is required")
+            }
+            self.ids = ids
+        }
+        public var json: JSONValue? { ["ids": .ints(ids)] }
     }
 
     /// queue.add's and queue.insert's result: the new items' ids, in queue order.
@@ -313,11 +308,5 @@ extension API {
             inputs.append(try RPCItemInput(json: value, name: "items[\(index)]"))
         }
         return inputs
-    }
-
-    /// `ids`: a required array of integers.
-    static func requiredIDs(_ params: ParamReader) throws(RPCError) -> [Int64] {
-        guard let ids = try params.intArray("ids") else { throw .invalidParams(param: "ids", reason: "is required") }
-        return ids
     }
 }
