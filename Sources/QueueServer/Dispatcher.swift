@@ -21,30 +21,40 @@ enum MethodOutcome {
 /// A method as the registry holds it: its name, its parameter order and its body, type-erased. Built from
 /// an `RPCMethodDefinition` by `answering`/`answeringLater`, so that the wire shapes are QueueRPC's.
 struct RPCMethod: Sendable {
+    /// Whether a method's success changes the queue or the player (it is then answered only once the
+    /// change is kept, see ChangeKeeper) or only reads. Every typed registration says which, so a new
+    /// editing method cannot be left out of durability by accident.
+    enum Kind: Sendable {
+        case change, query
+    }
+
     let name: String
     /// Parameter names in declared order (positional params map onto them).
     let params: [String]
+    let kind: Kind
     let run: @Sendable (ParamReader, Session, EventLoop) throws -> MethodOutcome
 
     init(
-        name: String, params: [String],
+        name: String, params: [String], kind: Kind = .query,
         run: @escaping @Sendable (ParamReader, Session, EventLoop) throws -> MethodOutcome
     ) {
         self.name = name
         self.params = params
+        self.kind = kind
         self.run = run
     }
 
     /// A method that answers at once: its typed params in, its typed result out.
     static func answering<Method: RPCMethodDefinition>(
-        _ method: Method.Type, _ body: @escaping @Sendable (Method.Params, Session) throws -> Method.Result
+        _ method: Method.Type, _ kind: Kind,
+        _ body: @escaping @Sendable (Method.Params, Session) throws -> Method.Result
     ) -> RPCMethod {
-        RPCMethod(name: Method.name, params: Method.Params.order) { reader, session, _ in
+        RPCMethod(name: Method.name, params: Method.Params.order, kind: kind) { reader, session, _ in
             .now(try body(try Method.Params(reading: reader), session).json)
         }
     }
 
-    /// A method that answers later (work that must not block the event loop).
+    /// A query that answers later (work that must not block the event loop).
     static func answeringLater<Method: RPCMethodDefinition>(
         _ method: Method.Type,
         _ body: @escaping @Sendable (Method.Params, EventLoop) throws -> EventLoopFuture<Method.Result>
@@ -84,14 +94,6 @@ final class Dispatcher: Sendable {
     let methods: [String: RPCMethod]
     /// Where changes are kept before they are acknowledged (nil: --no-state).
     let keeper: ChangeKeeper?
-
-    /// The methods whose success changes the queue or the player: answered once the change is kept.
-    static let changingMethods: Set<String> = [
-        API.QueueAdd.name, API.QueueInsert.name, API.QueueRemove.name, API.QueueMove.name, API.QueueClear.name,
-        API.QueueUpdate.name, API.QueueSetLoops.name, API.PlayerPlay.name, API.PlayerPause.name,
-        API.PlayerToggle.name, API.PlayerStop.name, API.PlayerNext.name, API.PlayerPrevious.name,
-        API.PlayerSeek.name, API.PlayerSet.name,
-    ]
 
     init(engine: PlayerEngine, info: DaemonInfo, document: JSONValue, keeper: ChangeKeeper? = nil) {
         self.engine = engine
@@ -198,7 +200,7 @@ final class Dispatcher: Sendable {
                 let params = try ParamReader(request.params, order: method.params)
                 switch try method.run(params, session, loop) {
                 case .now(let value):
-                    if let keeper, Self.changingMethods.contains(request.method) {
+                    if let keeper, method.kind == .change {
                         return .later(Self.afterKept(by: keeper, on: loop) { respond(.success(value)) })
                     }
                     return .now(respond(.success(value)))

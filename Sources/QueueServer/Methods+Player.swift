@@ -12,29 +12,29 @@ extension Dispatcher {
     static func playerMethods(_ engine: PlayerEngine) -> [RPCMethod] {
         /// A command without params that answers with the Status after it.
         func transport<Method: RPCMethodDefinition>(
-            _ method: Method.Type, _ action: @escaping @Sendable () throws -> Void
+            _ method: Method.Type, _ kind: RPCMethod.Kind, _ action: @escaping @Sendable () throws -> Void
         ) -> RPCMethod where Method.Params == NoParams, Method.Result == RPCStatus {
-            .answering(method) { _, _ in
+            .answering(method, kind) { _, _ in
                 try action()
                 return Wire.status(engine.status())
             }
         }
         return [
-            .answering(API.PlayerPlay.self) { params, _ in
+            .answering(API.PlayerPlay.self, .change) { params, _ in
                 try engine.play(id: params.id.map { ItemID(Int($0)) })
                 return Wire.status(engine.status())
             },
-            transport(API.PlayerPause.self) { engine.pause() },
-            transport(API.PlayerToggle.self) { try engine.toggle() },
-            transport(API.PlayerStop.self) { engine.stop() },
-            transport(API.PlayerNext.self) { try engine.next() },
-            transport(API.PlayerPrevious.self) { try engine.previous() },
-            .answering(API.PlayerSeek.self) { params, _ in
+            transport(API.PlayerPause.self, .change) { engine.pause() },
+            transport(API.PlayerToggle.self, .change) { try engine.toggle() },
+            transport(API.PlayerStop.self, .change) { engine.stop() },
+            transport(API.PlayerNext.self, .change) { try engine.next() },
+            transport(API.PlayerPrevious.self, .change) { try engine.previous() },
+            .answering(API.PlayerSeek.self, .change) { params, _ in
                 try engine.seek(to: params.position, relative: params.relative)
                 return Wire.status(engine.status())
             },
-            transport(API.PlayerStatus.self) {},
-            .answering(API.PlayerSet.self) { params, _ in
+            transport(API.PlayerStatus.self, .query) {},
+            .answering(API.PlayerSet.self, .change) { params, _ in
                 if let rate = params.rate { try engine.setRate(rate) }
                 if params.volume != nil || params.muted != nil {
                     engine.setVolume(params.volume.map { Int($0) }, muted: params.muted)

@@ -8,28 +8,28 @@ import QueueRPC
 extension Dispatcher {
     static func queueMethods(_ engine: PlayerEngine) -> [RPCMethod] {
         [
-            .answering(API.QueueAdd.self) { params, _ in
+            .answering(API.QueueAdd.self, .change) { params, _ in
                 .init(ids: Wire.ids(try engine.add(try ItemInputs.mediaItems(params.items))))
             },
-            .answering(API.QueueInsert.self) { params, _ in
+            .answering(API.QueueInsert.self, .change) { params, _ in
                 let items = try ItemInputs.mediaItems(params.items)
                 switch params.place {
                 case .index(let index): return .init(ids: Wire.ids(try engine.insert(items, at: Int(index))))
                 case .after(let id): return .init(ids: Wire.ids(try engine.insert(items, after: ItemID(Int(id)))))
                 }
             },
-            .answering(API.QueueRemove.self) { params, _ in
+            .answering(API.QueueRemove.self, .change) { params, _ in
                 .init(removed: Wire.ids(engine.remove(params.ids.map { ItemID(Int($0)) })))
             },
-            .answering(API.QueueMove.self) { params, _ in
+            .answering(API.QueueMove.self, .change) { params, _ in
                 try engine.move(ItemID(Int(params.id)), to: Int(params.index))
                 return .init(version: Int64(engine.queue().version))
             },
-            .answering(API.QueueClear.self) { _, _ in
+            .answering(API.QueueClear.self, .change) { _, _ in
                 engine.clear()
                 return .init(version: Int64(engine.queue().version))
             },
-            .answering(API.QueueUpdate.self) { params, _ in
+            .answering(API.QueueUpdate.self, .change) { params, _ in
                 let id = ItemID(Int(params.id))
                 try engine.update(id) { item in
                     if let loops = params.loops { item.loops = Int(loops) }
@@ -41,12 +41,12 @@ extension Dispatcher {
                 guard let entry = engine.queue().entry(id) else { throw RPCError.itemNotFound(params.id) }
                 return .init(item: Wire.item(entry))
             },
-            .answering(API.QueueSetLoops.self) { params, _ in
+            .answering(API.QueueSetLoops.self, .change) { params, _ in
                 try engine.setQueueLoops(Int(params.loops))
                 let queue = engine.queue()
                 return .init(loops: Int64(queue.loops), version: Int64(queue.version))
             },
-            .answering(API.QueueList.self) { params, _ in
+            .answering(API.QueueList.self, .query) { params, _ in
                 let queue = engine.queue()
                 let entries = queue.entries
                 let offset = Int(params.offset)
@@ -56,7 +56,7 @@ extension Dispatcher {
                     items: page.map(Wire.item), total: Int64(entries.count), version: Int64(queue.version),
                     currentId: queue.current.map { Int64($0.id.rawValue) })
             },
-            .answering(API.QueueGet.self) { params, _ in
+            .answering(API.QueueGet.self, .query) { params, _ in
                 let queue = engine.queue()
                 return .init(items: params.ids.compactMap { queue.entry(ItemID(Int($0))) }.map(Wire.item))
             },

@@ -12,22 +12,22 @@ extension Dispatcher {
             EventName.allCases.filter(session.subscribedEvents.contains).map(\.rawValue)
         }
         return [
-            .answering(API.EventsSubscribe.self) { params, session in
+            .answering(API.EventsSubscribe.self, .query) { params, session in
                 if let interval = params.progressInterval { session.progressInterval = interval }
                 session.subscribedEvents.formUnion(params.events ?? EventName.allCases)
                 return .init(events: subscribed(session), progressInterval: session.progressInterval)
             },
-            .answering(API.EventsUnsubscribe.self) { params, session in
+            .answering(API.EventsUnsubscribe.self, .query) { params, session in
                 session.subscribedEvents.subtract(params.events ?? EventName.allCases)
                 return .init(events: subscribed(session))
             },
-            .answering(API.DaemonInfo.self) { _, _ in
+            .answering(API.DaemonInfo.self, .query) { _, _ in
                 .init(
                     version: info.version, pid: Int64(getpid()), socket: info.socket, audio: info.audio,
                     video: info.video, uptime: Monotonic.now() - info.startedAt)
             },
-            .answering(API.DaemonHealth.self) { _, _ in info.health() },
-            .answering(API.Discover.self) { _, _ in document },
+            .answering(API.DaemonHealth.self, .query) { _, _ in info.health() },
+            .answering(API.Discover.self, .query) { _, _ in document },
         ]
     }
 }

@@ -60,8 +60,8 @@ struct Daemon {
                 ? file : FileManager.default.currentDirectoryPath + "/" + file
             return MediaItem(uri: path, loops: options.itemLoops)
         }
-        let resumed = try state?.merge(items, into: engine, options: options, logger: logger) ?? false
-        if state == nil, !items.isEmpty { try engine.add(items) }
+        let resumed = state?.resume(with: items, engine: engine, options: options, logger: logger) ?? false
+        if !items.isEmpty { try engine.add(items) }
         if let loops = options.loops { try engine.setQueueLoops(loops) }
         if let volume = options.volume { engine.setVolume(volume) }
         if let rate = options.rate { try engine.setRate(rate) }

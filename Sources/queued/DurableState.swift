@@ -37,9 +37,10 @@ struct DurableState {
     /// The restored queue, if any survived.
     var queue: PlayQueue? { restored.queue.flatMap(PlayQueue.init(snapshot:)) }
 
-    /// Queues the command line's items with the restored ones and puts the player back where it was.
-    /// Returns whether playback was resumed (otherwise the caller starts the new items, if any).
-    func merge(_ items: [MediaItem], into engine: PlayerEngine, options: QueuedCommand, logger: Logger) throws -> Bool {
+    /// Makes room for the command line's `items` (the caller queues them next: appended to the restored
+    /// queue, or replacing it with --replace) and puts the player back where it was. Returns whether
+    /// playback was resumed (otherwise the caller starts the new items, if any).
+    func resume(with items: [MediaItem], engine: PlayerEngine, options: QueuedCommand, logger: Logger) -> Bool {
         let saved = engine.queue().count
         if !items.isEmpty && saved > 0 {
             if options.replace {
@@ -49,7 +50,6 @@ struct DurableState {
                 logger.info("state: the command line's \(items.count) items are appended to the \(saved) saved ones")
             }
         }
-        if !items.isEmpty { try engine.add(items) }
         guard let player = restored.player, !(options.replace && !items.isEmpty) else { return false }
         let position: Double? =
             switch options.resume {
