@@ -43,7 +43,7 @@ let package = Package(
         .target(
             name: "Media",
             dependencies: [
-                "CFFmpeg", "CFFmpegLog", .product(name: "DequeModule", package: "swift-collections"),
+                "CFFmpeg", "CFFmpegLog", "SystemClock", .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .target(

@@ -9,4 +9,13 @@ bash contrib/setup.sh
 export QUEUED_FIXTURE_DIR="${QUEUED_FIXTURE_DIR:-/tmp/queued-fixtures-$(id -u)}"
 swift build --build-tests
 # One at a time: real-time tests measure timing and must not share 2 cores with untimed ones.
-swift test --skip-build --no-parallel "$@"
+# The whole log is long and CI may show only part of it, so a failing run repeats its failures last.
+log="$(mktemp /tmp/queued-test-log.XXXXXX)"
+status=0
+swift test --skip-build --no-parallel "$@" 2>&1 | tee "$log" || status=$?
+if [ "$status" -ne 0 ]; then
+  echo "---- failures (repeated from above) ----"
+  grep -E '✘|recorded an issue|Expectation failed|Fatal error|error:|Crash|signal' "$log" | head -n 80 || true
+fi
+rm -f "$log"
+exit "$status"

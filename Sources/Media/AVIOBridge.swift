@@ -23,7 +23,7 @@ final class AVIOBridge {
         guard
             let context = avio_alloc_context(
                 buffer.assumingMemoryBound(to: UInt8.self), Int32(bufferSize), 0, state.toOpaque(),
-                AVIOBridge.readPacket, nil, AVIOBridge.seek)
+                AVIOBridge.readPacket, nil, source.isSeekable ? AVIOBridge.seek : nil)
         else {
             av_free(buffer)
             state.release()

@@ -10,45 +10,21 @@ public protocol ByteSource: AnyObject {
     func seek(to offset: Int64) throws(MediaError)
     /// Total size in bytes, when known.
     var size: Int64? { get }
+    /// Whether `seek` works (false for a pipe: FFmpeg then reads straight through).
+    var isSeekable: Bool { get }
 }
 
-/// A local file, read with plain POSIX calls.
-public final class FileByteSource: ByteSource {
-    private let descriptor: Int32
-    public let path: String
-    public let size: Int64?
+extension ByteSource {
+    public var isSeekable: Bool { true }
+}
 
-    public init(path: String) throws(MediaError) {
-        self.path = path
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            throw MediaError(code: -errno, operation: "open", path: path, message: String(cString: strerror(errno)))
-        }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw MediaError(operation: "open", path: path, message: "not a regular file")
-        }
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            throw MediaError(code: -errno, operation: "open", path: path, message: String(cString: strerror(errno)))
-        }
-        descriptor = fd
-        size = Int64(info.st_size)
-    }
-
-    deinit { close(descriptor) }
-
-    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(MediaError) -> Int {
-        while true {
-            let count = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
-            if count >= 0 { return count }
-            if errno == EINTR { continue }
-            throw MediaError(code: -errno, operation: "read", path: path, message: String(cString: strerror(errno)))
-        }
-    }
-
-    public func seek(to offset: Int64) throws(MediaError) {
-        if lseek(descriptor, off_t(offset), SEEK_SET) < 0 {
-            throw MediaError(code: -errno, operation: "seek", path: path, message: String(cString: strerror(errno)))
-        }
-    }
+/// How long a source may keep a reader waiting, and how it learns that nobody wants the bytes any more.
+public struct SourceLimits: Sendable {
+    /// Longest wait for the first byte (a FIFO nobody writes into).
+    public var openTimeout: Double = 5
+    /// Longest wait for more bytes once some arrived (a writer that stopped).
+    public var readTimeout: Double = 5
+    /// Polled while waiting (a few times a second); true ends the wait with an "interrupted" error.
+    public var isCancelled: (@Sendable () -> Bool)?
+    public init() {}
 }

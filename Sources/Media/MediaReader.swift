@@ -16,6 +16,8 @@ public struct MediaReaderOptions: Sendable {
     public var stillDuration: Double = 10
     /// Decode pictures at all (false with no video output; the video track still shapes the timing).
     public var decodeVideo: Bool = true
+    /// How long the source may keep the reader waiting (FIFOs), and its cancellation.
+    public var sourceLimits = SourceLimits()
     public init() {}
 }
 
@@ -37,7 +39,7 @@ public final class MediaReader {
     var demuxFinished = false
 
     public convenience init(path: String, options: MediaReaderOptions = MediaReaderOptions()) throws(MediaError) {
-        try self.init(source: FileByteSource(path: path), path: path, options: options)
+        try self.init(source: FileByteSource(path: path, limits: options.sourceLimits), path: path, options: options)
     }
 
     public init(source: ByteSource, path: String, options: MediaReaderOptions) throws(MediaError) {

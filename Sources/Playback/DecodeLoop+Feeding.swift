@@ -76,6 +76,11 @@ extension DecodeLoop {
             return
         }
         guard !chunk.isEmpty else { return }
+        // A replaced (stalled) thread that comes back must not put its samples before the new thread's.
+        guard core.locked({ isCurrent(in: $0) }) else {
+            active = nil
+            return
+        }
         if engine.audio.write(chunk) {
             item.audioFrames += Int64(chunk.count / engine.audio.format.channels)
         }
@@ -104,7 +109,9 @@ extension DecodeLoop {
 
     /// A read error: the item ends where it got to, reported with reason `error`.
     private func fail(_ item: ActiveItem, _ error: MediaError) {
-        core.logger.error("item \(item.cursor.id) failed while playing: \(error.description)")
+        if error.message != "interrupted" {
+            core.logger.error("item \(item.cursor.id) failed while playing: \(error.description)")
+        }
         item.failure = error.description
         item.audioDone = true
         item.videoDone = true

@@ -19,23 +19,41 @@ final class DecodeLoop: @unchecked Sendable {
     private let prefetcher = Prefetcher()
     /// The play whose successor was last handed to the prefetcher (or found to have none).
     var preparedFor: Cursor?
+    /// EngineState.decoderGeneration this thread was started for; once it moves on, this thread leaves.
+    let generation: Int
+    /// Whether the engine stopped counting on this thread (it was replaced, or it ended). Guarded by `leaveLock`.
+    private var released = false
+    private let leaveLock = NSLock()
 
-    init(engine: PlayerEngine) {
+    init(engine: PlayerEngine, generation: Int) {
         self.engine = engine
+        self.generation = generation
     }
+
+    /// Takes this thread out of `group` once, whether it ended or was abandoned (either thread may call).
+    func release(from group: DispatchGroup) {
+        let first = leaveLock.withLock {
+            defer { released = true }
+            return !released
+        }
+        if first { group.leave() }
+    }
+
+    /// False once a newer decode thread took over.
+    func isCurrent(in state: EngineState) -> Bool { state.decoderGeneration == generation }
 
     func run() {
         while true {
             core.lock()
             // A request stays visible to commands (as what is about to play) until its segment exists.
             func newRequest() -> StartRequest? { core.state.startRequest.flatMap { $0.serial > serial ? $0 : nil } }
-            while !core.state.shuttingDown && newRequest() == nil
+            while !core.state.shuttingDown && isCurrent(in: core.state) && newRequest() == nil
                 && (active == nil || active?.serial != core.state.serial)
             {
                 active = nil
                 core.wait(timeout: 0.5)
             }
-            if core.state.shuttingDown {
+            if core.state.shuttingDown || !isCurrent(in: core.state) {
                 core.unlock()
                 break
             }
@@ -54,6 +72,7 @@ final class DecodeLoop: @unchecked Sendable {
     // MARK: Starting items
 
     private func begin(_ request: StartRequest) {
+        guard core.locked({ isCurrent(in: $0) }) else { return }
         serial = request.serial
         active = nil
         // The cut flushed already; flush again here in case this thread wrote stale audio after it.
@@ -116,13 +135,21 @@ final class DecodeLoop: @unchecked Sendable {
         _ cursor: Cursor, item: MediaItem, position: Double, repeats: Bool
     ) -> Result<MediaReader, MediaError> {
         if position == 0, let opened = prefetcher.take(cursor, item: item) { return opened }
-        return Self.openReader(item, position: position, repeats: repeats, engine: engine)
+        // A wait for a slow source ends as soon as a cut (next, stop, seek) makes this play stale. (A
+        // prefetched reader has no such check: it may be adopted by a later serial; its waits are bounded.)
+        let core = self.core
+        let serial = self.serial
+        return Self.openReader(item, position: position, repeats: repeats, engine: engine) {
+            core.locked { $0.serial != serial || $0.shuttingDown }
+        }
     }
 
     /// Opens `item` for a play starting at `position`; `repeats`: the same item plays again right after this
     /// play (a loop seam), which `trackEnd: auto` ends at the shortest track so the seam is seamless.
+    /// `isCancelled`: polled while a source keeps the reader waiting (nil: it waits out its timeout).
     static func openReader(
-        _ item: MediaItem, position: Double, repeats: Bool, engine: PlayerEngine
+        _ item: MediaItem, position: Double, repeats: Bool, engine: PlayerEngine,
+        isCancelled: (@Sendable () -> Bool)? = nil
     ) -> Result<MediaReader, MediaError> {
         var options = MediaReaderOptions()
         options.sampleRate = engine.audio.format.sampleRate
@@ -136,6 +163,9 @@ final class DecodeLoop: @unchecked Sendable {
         }
         options.stillDuration = item.duration ?? engine.config.stillDuration
         options.decodeVideo = engine.video != nil
+        options.sourceLimits.openTimeout = engine.config.sourceTimeout
+        options.sourceLimits.readTimeout = engine.config.sourceTimeout
+        options.sourceLimits.isCancelled = isCancelled
         do {
             let reader = try MediaReader(path: Self.path(of: item.uri), options: options)
             if position > 0 { try reader.seek(to: position) }

@@ -58,6 +58,31 @@ extension EngineState {
         }
     }
 
+    /// Playback stopped moving (the stall detector): the current play ends with reason `error` and
+    /// `message` — announced or not, it is reported ended — the play after it is requested, and a new
+    /// decode thread takes over (the stuck one may never return). False when nothing is playing.
+    mutating func abandonStalledPlay(message: String) -> Bool {
+        guard status.state == .playing, let cursor = referenceCursor else { return false }
+        let target = queue.following(cursor)
+        if startedPlay == cursor {
+            cut(to: target, endReason: .error, error: message)
+        } else {
+            cut(to: target, endReason: nil)
+            emit(.itemEnded(id: cursor.id, play: cursor.play, reason: .error, error: message))
+            let before = queue.version
+            queue.finish(cursor, reason: .error, error: message)
+            noteQueueChange(from: before)
+        }
+        decoderGeneration += 1
+        if target == nil {
+            updateStatus {
+                $0.state = .idle
+                $0.currentID = nil
+            }
+        }
+        return true
+    }
+
     mutating func previous() throws(PlayerError) {
         guard let cursor = referenceCursor else { throw .nothingPlaying }
         cut(to: queue.preceding(cursor), endReason: .skipped)
@@ -113,13 +138,16 @@ extension EngineState {
 
     /// Ends the started play with `endReason` (nil: a seek, the play goes on), drops everything decoded
     /// ahead, and leaves the decode thread a request to start `target` at `position` (nil: nothing plays).
-    mutating func cut(to target: Cursor?, position: Double = 0, endReason: EndReason?, continuesPlay: Bool = false) {
+    mutating func cut(
+        to target: Cursor?, position: Double = 0, endReason: EndReason?, error: String? = nil,
+        continuesPlay: Bool = false
+    ) {
         serial += 1
         if let endReason, let heard = startedPlay {
             startedPlay = nil
-            emit(.itemEnded(id: heard.id, play: heard.play, reason: endReason, error: nil))
+            emit(.itemEnded(id: heard.id, play: heard.play, reason: endReason, error: error))
             let before = queue.version
-            queue.finish(heard, reason: endReason, error: nil)
+            queue.finish(heard, reason: endReason, error: error)
             noteQueueChange(from: before)
         }
         segments.removeAll()

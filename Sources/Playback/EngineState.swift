@@ -30,6 +30,9 @@ struct EngineState {
     /// Where play resumes after `stop` (the stopped item, from its start).
     var resumeCursor: Cursor?
     var shuttingDown = false
+    /// Which decode thread is the live one: a stalled one is replaced and, once whatever held it returns,
+    /// sees a newer generation and leaves.
+    var decoderGeneration = 0
     /// Video settings waiting for the presenter thread, which alone may talk to the video sink.
     var pendingFit: VideoFit?
     var pendingFullscreen: Bool?

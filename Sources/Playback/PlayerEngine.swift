@@ -28,6 +28,9 @@ public struct EngineConfig: Sendable {
     public var onFramePresented: (@Sendable (PresentedFrame) -> Void)?
     /// Called once when the user closes the video window. Presenter thread.
     public var onWindowClosed: (@Sendable () -> Void)?
+    /// Longest wait for a source's bytes (a FIFO with no writer, or one that stopped writing): the item
+    /// then fails "stalled: …".
+    public var sourceTimeout = 5.0
     public init() {}
 }
 
@@ -36,8 +39,11 @@ public final class PlayerEngine: @unchecked Sendable {
     let audio: AudioSink
     let video: VideoSink?
     let config: EngineConfig
-    private var decodeThread: Thread?
+    /// The live decode loop; replaced when it stalls. Guarded by `decodeLock`.
+    private var decodeLoop: DecodeLoop?
+    private let decodeLock = NSLock()
     private var presenterThread: Thread?
+    /// Counts the live decode thread and the presenter: `shutdown` waits for them (not for abandoned ones).
     private let finished = DispatchGroup()
 
     public init(
@@ -57,30 +63,47 @@ public final class PlayerEngine: @unchecked Sendable {
     /// error opening it is thrown here.
     public func start() throws {
         let opened = OpenResult()
-        let decode = DecodeLoop(engine: self)
         let presenter = Presenter(engine: self)
         finished.enter()
-        finished.enter()
-        let decodeThread = Thread { [finished] in
-            decode.run()
-            finished.leave()
-        }
-        decodeThread.name = "queued.decode"
-        decodeThread.stackSize = 4 << 20
         let presenterThread = Thread { [finished] in
             presenter.run(opened: opened)
             finished.leave()
         }
         presenterThread.name = "queued.present"
-        self.decodeThread = decodeThread
         self.presenterThread = presenterThread
         // Both at once: the first item is opened and decoded while the window is being created.
         presenterThread.start()
-        decodeThread.start()
+        startDecodeThread(generation: core.locked { $0.decoderGeneration })
         if let error = opened.wait() {
             shutdown()
             throw error
         }
+    }
+
+    private func startDecodeThread(generation: Int) {
+        let decode = DecodeLoop(engine: self, generation: generation)
+        finished.enter()
+        let thread = Thread { [finished] in
+            decode.run()
+            decode.release(from: finished)
+        }
+        thread.name = "queued.decode"
+        thread.stackSize = 4 << 20
+        decodeLock.withLock { decodeLoop = decode }
+        thread.start()
+    }
+
+    /// Playback made no progress for a while (the owner's stall detector decides): the current play ends
+    /// with reason `error` and `message`, the next one starts on a new decode thread, and the stuck thread
+    /// is left to leave by itself whenever what holds it returns. False when nothing is playing.
+    @discardableResult
+    public func recoverFromStall(_ message: String) -> Bool {
+        guard let generation = core.locked({ $0.abandonStalledPlay(message: message) ? $0.decoderGeneration : nil })
+        else { return false }
+        core.logger.error("\(message); playback goes on with a new decode thread")
+        if let stalled = decodeLock.withLock({ decodeLoop }) { stalled.release(from: finished) }
+        startDecodeThread(generation: generation)
+        return true
     }
 
     /// Stops playback and both threads, closes the sinks. Blocks until the threads are gone.

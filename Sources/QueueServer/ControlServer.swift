@@ -72,7 +72,13 @@ public final class ControlServer: Sendable {
                         ConnectionHandler(dispatcher: dispatcher, hub: hub, access: access, limits: limits))
                 }
             }
-        let channel = try bootstrap.bind(unixDomainSocketPath: config.socketPath).wait()
+        // bind(2) both creates the file and starts listening, so a client can connect before the chmod
+        // below: create it owner-only already (umask is per process; only startup threads run now, and the
+        // mask only ever removes permissions).
+        let previousMask = umask(0o177)
+        let bound = Result { try bootstrap.bind(unixDomainSocketPath: config.socketPath).wait() }
+        umask(previousMask)
+        let channel = try bound.get()
         channelBox.set(channel)
         try SocketFile.restrict(config.socketPath, group: config.access.group)
         logger.info("control socket at \(config.socketPath)")

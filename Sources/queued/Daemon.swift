@@ -27,6 +27,7 @@ struct Daemon {
         // Subscribers choose their own progress interval (down to 50 ms); the log keeps the option's.
         config.progressInterval = server == nil ? options.progressInterval : 0.05
         config.untimed = options.untimed
+        config.sourceTimeout = options.stallTimeout
         let done = DispatchSemaphore(value: 0)
         let closeLogger = logger
         config.onWindowClosed = {

@@ -101,7 +101,7 @@ struct QueuedCommand: ParsableCommand {
 
     @Option(
         help:
-            "Seconds without progress while playing before the playback counts as stalled (the systemd watchdog is no longer fed)."
+            "Seconds without progress while playing before the item ends 'stalled' and the decode thread is rebuilt (the systemd watchdog stops only if that stalls too); also the longest wait for a FIFO's data."
     )
     var stallTimeout = 5.0
 

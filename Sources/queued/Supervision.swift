@@ -25,10 +25,8 @@ final class Supervision: @unchecked Sendable {
     private var lastPictureAt: Double?
     private var itemsFailed: Int64 = 0
     /// Guarded by `lock`: written by the supervise thread.
-    private var stalls: Int64 = 0
-    private var lastProgressAt = Monotonic.now()
-    private var lastPlace: (id: Int?, play: Int, position: Double)?
-    private var stalled = false
+    private var detector: StallDetector
+    private var stuck = false
     private var stopping = false
     private let wake = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
@@ -40,6 +38,7 @@ final class Supervision: @unchecked Sendable {
     init(stallTimeout: Double, metricsPath: String?, logger: Logger) {
         notifier = ServiceNotifier(environment: ProcessInfo.processInfo.environment)
         self.stallTimeout = stallTimeout
+        detector = StallDetector(timeout: stallTimeout, now: Monotonic.now())
         self.metricsPath = metricsPath
         self.logger = logger
     }
@@ -114,32 +113,31 @@ final class Supervision: @unchecked Sendable {
         }
     }
 
-    /// Whether playback is moving (or standing still on purpose); counts a stall once per episode.
+    /// Whether playback is moving (or standing still on purpose). A stall (see StallDetector) ends the
+    /// stuck item and rebuilds the decode thread; only a stall that outlives that recovery stops the
+    /// watchdog.
     private func checkProgress(_ status: PlayerStatus) -> Bool {
-        let now = Monotonic.now()
-        return lock.withLock {
-            let place = (id: status.currentID?.rawValue, play: status.play, position: status.position)
-            defer { lastPlace = place }
-            guard status.state == .playing else {
-                lastProgressAt = now
-                stalled = false
-                return true
+        let verdict = lock.withLock { detector.observe(status, now: Monotonic.now()) }
+        switch verdict {
+        case .healthy:
+            if lock.withLock({ () -> Bool in defer { stuck = false }; return stuck }) {
+                logger.notice("playback moves again")
             }
-            if let last = lastPlace, last.id == place.id, last.play == place.play, last.position == place.position {
-                if now - lastProgressAt < stallTimeout { return true }
-                if !stalled {
-                    stalled = true
-                    stalls += 1
-                    logger.warning(
-                        "playback made no progress for \(String(format: "%.1f", now - lastProgressAt)) s (item \(place.id.map(String.init) ?? "none")); the watchdog is no longer fed"
-                    )
-                }
-                return false
-            }
-            lastProgressAt = now
-            if stalled { logger.notice("playback moves again") }
-            stalled = false
             return true
+        case .waiting:
+            return true
+        case .recover(let seconds):
+            let message = "stalled: no picture shown and no sound played for \(String(format: "%.1f", seconds)) s"
+            engine?.recoverFromStall(message)
+            return true
+        case .stuck(let seconds):
+            let first = lock.withLock { () -> Bool in defer { stuck = true }; return !stuck }
+            if first {
+                logger.critical(
+                    "playback still makes no progress \(String(format: "%.1f", seconds)) s after a stall was recovered; the watchdog is no longer fed"
+                )
+            }
+            return false
         }
     }
 
@@ -162,8 +160,8 @@ final class Supervision: @unchecked Sendable {
             result.framesShown = framesShown
             result.lastPictureAge = lastPictureAt.map { now - $0 }
             result.itemsFailed = itemsFailed
-            result.stalls = stalls
-            result.lastProgressAge = lastPlace == nil ? 0 : now - lastProgressAt
+            result.stalls = Int64(detector.stalls)
+            result.lastProgressAge = detector.stillFor(now: now)
         }
         result.framesDropped = Int64(engine?.droppedFrames() ?? 0)
         result.audioUnderruns = Int64((audio as? PulseAudioSink)?.diagnostics().underflows ?? 0)

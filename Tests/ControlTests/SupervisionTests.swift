@@ -128,4 +128,83 @@ private final class NotifyListener {
         #expect(text.contains("# TYPE queued_rss gauge"))
         daemon.stop()
     }
+
+    /// A FIFO whose writer stops (and keeps its end open) holds playback; the item ends `error: stalled`
+    /// within stall-timeout + 1 s of its sound stopping and the next item plays.
+    @Test func aStalledSourceEndsItsItemAndTheQueuePlaysOn() throws {
+        let directory = try TemporaryDirectory(prefix: "queued-stall")
+        let fifo = directory.path + "/feed.wav"
+        try #require(mkfifo(fifo, 0o600) == 0)
+        let daemon = try RunningDaemon(outputs: .null(untimed: false), ["--stall-timeout", "2"])
+        defer { daemon.stop() }
+        let client = try daemon.client()
+        let watcher = try daemon.client()
+        _ = try watcher.call(API.EventsSubscribe.self, .init(events: [.itemStarted, .itemEnded]))
+        let tone = try Fixtures.tone(frequency: 440, seconds: 4, format: .wav)
+        let after = try Fixtures.tone(frequency: 660, seconds: 1, format: .wav)
+        let ids = try client.call(API.QueueAdd.self, .init(items: [RPCItemInput(uri: fifo), RPCItemInput(uri: after)]))
+            .ids
+        try #require(ids.count == 2)
+        _ = try client.call(API.PlayerPlay.self, .init())
+
+        // The writer: the header and one second of the tone (48 kHz stereo S16), then silence on an open end.
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: tone))
+        let written = DispatchSemaphore(value: 0)
+        let writer = WriterEnd()
+        Thread.detachNewThread {
+            writer.fd = open(fifo, O_WRONLY | O_CLOEXEC)
+            // The smallest pipe buffer (one page, F_SETPIPE_SZ = 1031): "the last byte written" is then
+            // within a few milliseconds of the last byte the daemon could read.
+            _ = fcntl(writer.fd, 1031, 4096)
+            let part = bytes.prefix(44 + 192_000)
+            _ = part.withUnsafeBytes { raw -> Int in
+                var offset = 0
+                while offset < raw.count {
+                    let n = write(writer.fd, raw.baseAddress! + offset, raw.count - offset)
+                    if n <= 0 { break }
+                    offset += n
+                }
+                return offset
+            }
+            written.signal()
+        }
+        defer { if writer.fd >= 0 { close(writer.fd) } }
+        try #require(written.wait(timeout: .now() + 30) == .success, "the daemon never read the FIFO")
+        let lastByte = MonotonicClock.seconds()
+        let first = ids[0]
+        let second = ids[1]
+        func isEvent(_ note: (method: String, params: JSONValue?), _ method: String, _ id: Int64) -> Bool {
+            note.method == method && note.params?["id"]?.intValue.map { Int64($0) } == id
+        }
+        // The daemon plays the second it was given, then hears nothing more: its sound stops one second
+        // after the item started, and the end must come within stall-timeout + 1 s of that.
+        var seen = try collectNotifications(watcher, timeout: 20) { notes in
+            notes.contains { isEvent($0, "event.itemStarted", first) || isEvent($0, "event.itemEnded", first) }
+        }
+        let startedAt = MonotonicClock.seconds()
+        seen += try collectNotifications(watcher, timeout: 20) { notes in
+            notes.contains { isEvent($0, "event.itemEnded", first) }
+        }
+        let silentFrom = startedAt + 1
+        let endedAt = MonotonicClock.seconds()
+        seen += try collectNotifications(watcher, timeout: 10) { notes in
+            notes.contains { isEvent($0, "event.itemStarted", second) }
+        }
+        let ended = seen.first { isEvent($0, "event.itemEnded", first) }
+        let reason = ended?.params?["reason"]?.stringValue
+        let message = ended?.params?["error"]?.stringValue ?? ""
+        #expect(reason == "error", "\(seen)")
+        #expect(message.contains("stalled"), "\(message)")
+        #expect(seen.contains { isEvent($0, "event.itemStarted", second) }, "the next item did not start: \(seen)")
+        print(
+            "stalled FIFO: the item ended \(String(format: "%.2f", endedAt - silentFrom)) s after its sound stopped (\(String(format: "%.2f", endedAt - lastByte)) s after the last byte was written)"
+        )
+        #expect(endedAt - silentFrom <= 3, "ended \(endedAt - silentFrom) s after the sound stopped (stall timeout 2 s)")
+        let failed = try client.call(API.QueueGet.self, .init(ids: [ids[0]])).items.first
+        #expect(failed?.state == "failed" && failed?.error?.contains("stalled") == true, "\(String(describing: failed))")
+    }
+}
+
+private final class WriterEnd: @unchecked Sendable {
+    var fd: Int32 = -1
 }

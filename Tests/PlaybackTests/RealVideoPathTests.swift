@@ -101,9 +101,12 @@ extension RealPathTests {
                 let gap = run[0].at - previous.at
                 let interval = expected[index - 1].interval
                 worstGap = max(worstGap, gap - interval)
+                // A frozen (repeated) picture at the join holds it for two intervals; anything under one and
+                // a half is the presenter's wake-up jitter on a loaded 2-core machine (seen up to 7 ms), not
+                // a lost frame. The worst gap is printed for the record.
                 #expect(
-                    gap <= interval + 0.005,
-                    "\(label): join \(index) gap \(Int(gap * 1000)) ms > \(Int(interval * 1000)) + 5 ms")
+                    gap <= interval * 1.5,
+                    "\(label): join \(index) gap \(Int(gap * 1000)) ms > 1.5 × \(Int(interval * 1000)) ms")
             }
         }
         let intervals = zip(shown, shown.dropFirst()).map { $1.at - $0.at }
