@@ -33,6 +33,15 @@ public final class NullAudioSink: AudioSink, @unchecked Sendable {
         self.keepSamples = keepSamples
     }
 
+    /// A sink that takes over another one's timeline: `written` frames accepted, `heard` of them heard,
+    /// the clock running from now (or held, when `paused`). For an output that lost its device.
+    public convenience init(format: AudioFormat, mode: Mode, continuing written: Int64, heard: Int64, paused: Bool) {
+        self.init(format: format, mode: mode)
+        self.written = written
+        heardBase = min(heard, written)
+        self.paused = paused
+    }
+
     public func write(_ chunk: [Float]) -> Bool {
         condition.lock()
         defer { condition.unlock() }

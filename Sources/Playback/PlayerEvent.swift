@@ -46,6 +46,24 @@ public enum PlayerEvent: Sendable, Equatable {
     case itemStarted(id: ItemID, play: Int, wallClock: Double, timeline: Double)
     case itemEnded(id: ItemID, play: Int, reason: EndReason, error: String?)
     case queueChanged(version: UInt64)
+    /// An output was lost or found again (raised by the daemon, not the engine: e.g. the PulseAudio server
+    /// went away and playback goes on the system clock, or it came back and sound resumes).
+    case outputChanged(OutputChange)
+}
+
+/// What happened to an output.
+public struct OutputChange: Sendable, Equatable {
+    public enum State: String, Sendable { case lost, restored }
+    /// "audio" or "video".
+    public var output: String
+    public var state: State
+    /// Why it was lost, or how long it was away.
+    public var message: String?
+    public init(output: String, state: State, message: String?) {
+        self.output = output
+        self.state = state
+        self.message = message
+    }
 }
 
 /// A picture as the presenter showed it, for tests and probes: which item, where on the output timeline.

@@ -68,6 +68,14 @@ enum Wire {
             )
         case .queueChanged(let version):
             return (.queueChanged, .object(["version": .int(Int64(version))]))
+        case .outputChanged(let change):
+            return (
+                .output,
+                .object([
+                    "output": .string(change.output), "state": .string(change.state.rawValue),
+                    "message": change.message.map(JSONValue.string) ?? .null,
+                ])
+            )
         }
     }
 }

@@ -29,6 +29,9 @@ public enum EventLine {
             return status(params)
         case "queueChanged":
             return "version \(params["version"]?.intValue ?? 0)"
+        case "output":
+            let message = params["message"]?.stringValue.map { ": \($0)" } ?? ""
+            return "\(params["output"]?.stringValue ?? "?") \(params["state"]?.stringValue ?? "?")\(message)"
         default:
             return params == .null ? "" : JSON.string(params)
         }

@@ -1,3 +1,4 @@
+import AudioPulse
 import Foundation
 import Glibc
 import Logging
@@ -16,10 +17,18 @@ struct Daemon {
 
     func run() throws {
         let server = try makeServer()
+        let supervision = Supervision(
+            stallTimeout: options.stallTimeout, metricsPath: options.metricsFile,
+            logger: Logger(label: "queued.supervise"))
+        let eventLog = EventLog(logger: Logger(label: "queued.events"), progressInterval: options.progressInterval)
         let (audio, audioName) =
             options.untimed
             ? (NullAudioSink(mode: .untimed), "untimed")
-            : try Outputs.audio(options.audio, server: options.pulseServer, logger: logger)
+            : try Outputs.audio(options.audio, server: options.pulseServer, logger: logger) { change in
+                let event = PlayerEvent.outputChanged(Self.outputChange(change))
+                server?.publish(event)
+                eventLog.log(event)
+            }
         let (video, videoName) = Outputs.video(options, logger: logger)
         var config = EngineConfig()
         config.trackEnd = options.shortestTrack ? .shortest : TrackEnd(rawValue: options.trackEnd.rawValue) ?? .auto
@@ -34,11 +43,7 @@ struct Daemon {
             closeLogger.info("video window closed")
             done.signal()
         }
-        let supervision = Supervision(
-            stallTimeout: options.stallTimeout, metricsPath: options.metricsFile,
-            logger: Logger(label: "queued.supervise"))
         config.onFramePresented = { _ in supervision.framePresented() }
-        let eventLog = EventLog(logger: Logger(label: "queued.events"), progressInterval: options.progressInterval)
         let exitWhenDone = options.exitWhenDone
         let played = PlayedFlag()
         let state = options.noState ? nil : try DurableState(options: self.options, logger: logger)
@@ -113,6 +118,14 @@ struct Daemon {
         engine.shutdown()
     }
 
+    static func outputChange(_ change: ReconnectingPulseSink.Change) -> OutputChange {
+        switch change {
+        case .lost(let reason): OutputChange(output: "audio", state: .lost, message: reason)
+        case .restored(let seconds):
+            OutputChange(output: "audio", state: .restored, message: "away for \(String(format: "%.1f", seconds)) s")
+        }
+    }
+
     private func makeServer() throws -> ControlServer? {
         guard !options.noSocket else { return nil }
         let path: String
@@ -171,6 +184,8 @@ final class EventLog: @unchecked Sendable {
             logger.info("ended item \(id) play \(play): \(reason.rawValue)\(error.map { " (\($0))" } ?? "")")
         case .queueChanged(let version):
             logger.debug("queue version \(version)")
+        case .outputChanged(let change):
+            logger.notice("\(change.output) output \(change.state.rawValue)\(change.message.map { ": \($0)" } ?? "")")
         }
     }
 }

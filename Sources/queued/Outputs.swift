@@ -6,18 +6,25 @@ import Playback
 import VideoSDL
 
 enum Outputs {
-    static func audio(_ choice: AudioChoice, server: String?, logger: Logger) throws -> (AudioSink, String) {
+    /// `onChange`: the PulseAudio server was lost or found again (playback goes on meanwhile).
+    static func audio(
+        _ choice: AudioChoice, server: String?, logger: Logger,
+        onChange: @escaping @Sendable (ReconnectingPulseSink.Change) -> Void
+    ) throws -> (AudioSink, String) {
         let pulseLogger = Logger(label: "queued.audio")
         switch choice {
         case .null:
             return (NullAudioSink(mode: .realtime(buffer: 0.2)), "null")
         case .pulse:
-            return (try PulseAudioSink(config: PulseConfig(server: server), logger: pulseLogger), "pulse")
+            return (
+                try ReconnectingPulseSink(config: PulseConfig(server: server), logger: pulseLogger, onChange: onChange),
+                "pulse"
+            )
         case .auto:
             var config = PulseConfig(server: server)
             config.connectTimeout = 2
             do {
-                return (try PulseAudioSink(config: config, logger: pulseLogger), "pulse")
+                return (try ReconnectingPulseSink(config: config, logger: pulseLogger, onChange: onChange), "pulse")
             } catch {
                 logger.warning("no usable PulseAudio server (\(error)); playing without sound on the system clock")
                 return (NullAudioSink(mode: .realtime(buffer: 0.2)), "null")

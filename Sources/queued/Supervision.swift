@@ -164,7 +164,9 @@ final class Supervision: @unchecked Sendable {
             result.lastProgressAge = detector.stillFor(now: now)
         }
         result.framesDropped = Int64(engine?.droppedFrames() ?? 0)
-        result.audioUnderruns = Int64((audio as? PulseAudioSink)?.diagnostics().underflows ?? 0)
+        let pulse = audio as? ReconnectingPulseSink
+        result.audioUnderruns = Int64(pulse?.diagnostics()?.underflows ?? 0)
+        result.audioReconnects = Int64(pulse?.reconnects ?? 0)
         if let statistics = writer?.currentStatistics {
             result.stateWrites = Int64(statistics.writes + statistics.snapshots)
             result.stateBytes = Int64(statistics.bytes)

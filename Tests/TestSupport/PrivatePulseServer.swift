@@ -17,8 +17,8 @@
 import Foundation
 import Glibc
 
-/// Thread-safety: all stored properties are immutable; ChildProcess and TemporaryDirectory are
-/// themselves Sendable.
+/// Thread-safety: the stored properties are immutable; the running processes (replaced by `restart`)
+/// live in a locked box.
 public final class PrivatePulseServer: Sendable {
     /// The server string for libpulse / pactl / parec: "unix:D/native".
     public let server: String
@@ -30,11 +30,24 @@ public final class PrivatePulseServer: Sendable {
     public let sinkName = "null"
     /// Seconds from spawn until the server answered `pactl info` and (with lowLatency) the keeper
     /// stream was connected and the sink restarted.
-    public let startupSeconds: Double
+    public var startupSeconds: Double { running.startupSeconds }
 
     private let scratch: TemporaryDirectory
-    private let process: ChildProcess
-    private let keeper: ChildProcess?
+    private let running = Running()
+    private let lowLatency: Bool
+    private var process: ChildProcess { running.get().server }
+    private var keeper: ChildProcess? { running.get().keeper }
+
+    private final class Running: @unchecked Sendable {
+        private let lock = NSLock()
+        private var server: ChildProcess?
+        private var keeper: ChildProcess?
+        var startupSeconds = 0.0
+        func set(_ server: ChildProcess, _ keeper: ChildProcess?) {
+            lock.withLock { (self.server, self.keeper) = (server, keeper) }
+        }
+        func get() -> (server: ChildProcess, keeper: ChildProcess?) { lock.withLock { (server!, keeper) } }
+    }
 
     /// Starts the server and waits (polling `pactl info`) until it accepts clients.
     /// With `lowLatency` (default) the null sink renders in 10 ms blocks from the start; without
@@ -44,8 +57,23 @@ public final class PrivatePulseServer: Sendable {
         directory = scratch.path
         server = "unix:\(directory)/native"
         logPath = "\(directory)/pulse.log"
+        self.lowLatency = lowLatency
         let started = MonotonicClock.nanoseconds()
-        process = try ChildProcess(
+        try launch(timeout: timeout)
+        running.startupSeconds = Double(MonotonicClock.nanoseconds() - started) / 1e9
+    }
+
+    /// Starts a new server on the same socket (after `kill`): what a restarted audio daemon looks like
+    /// to its clients. Waits until it answers, as `init` does.
+    public func restart(timeout: Double = 10) throws {
+        kill()
+        unlink("\(directory)/native")
+        try launch(timeout: timeout)
+    }
+
+    private func launch(timeout: Double) throws {
+        let directory = self.directory
+        let process = try ChildProcess(
             "pulseaudio",
             [
                 "-n", "--daemonize=no", "--exit-idle-time=-1", "--use-pid-file=no",
@@ -55,7 +83,7 @@ public final class PrivatePulseServer: Sendable {
             ],
             environment: ["HOME": directory, "XDG_RUNTIME_DIR": directory],
             stdoutPath: "\(directory)/pulse.out", stderrPath: "\(directory)/pulse.out")
-        let process = self.process, server = self.server, socket = "\(directory)/native"
+        let server = self.server, socket = "\(directory)/native"
         let ready = waitUntil(timeout: timeout) {
             // The socket file appears first; pactl then proves the server really answers.
             guard process.isRunning else { return true }
@@ -69,12 +97,12 @@ public final class PrivatePulseServer: Sendable {
                 "pulseaudio not ready after \(timeout) s (exit status \(String(describing: process.status)))\n\(log)")
         }
         do {
-            keeper = lowLatency ? try PrivatePulseServer.startKeeper(server: server, timeout: timeout) : nil
+            let keeper = lowLatency ? try PrivatePulseServer.startKeeper(server: server, timeout: timeout) : nil
+            running.set(process, keeper)
         } catch {
             process.terminate(signal: SIGKILL)
             throw error
         }
-        startupSeconds = Double(MonotonicClock.nanoseconds() - started) / 1e9
     }
 
     /// Connects the 10 ms keeper stream, then suspends and resumes the sink so it drops the 2 s

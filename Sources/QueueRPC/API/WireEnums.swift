@@ -13,7 +13,7 @@ public enum RPCFit: String, CaseIterable, Sendable {
 
 /// The event kinds a connection can subscribe to.
 public enum EventName: String, CaseIterable, Sendable {
-    case status, progress, itemStarted, itemEnded, queueChanged
+    case status, progress, itemStarted, itemEnded, queueChanged, output
 
     /// The notification's method name, e.g. "event.itemStarted".
     public var method: String { "event.\(rawValue)" }
