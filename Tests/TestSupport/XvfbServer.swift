@@ -52,6 +52,11 @@ public final class XvfbServer: Sendable {
 
     public var isRunning: Bool { process.isRunning }
 
+    /// Kills the server at once (SIGKILL): a display server crashing under its clients.
+    public func kill() {
+        process.terminate(signal: SIGKILL)
+    }
+
     /// Stops the server; Xvfb removes its socket and lock file on SIGTERM.
     public func stop() {
         process.terminate()
