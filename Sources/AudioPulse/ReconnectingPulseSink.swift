@@ -232,7 +232,9 @@ public final class ReconnectingPulseSink: AudioSink, @unchecked Sendable {
         guard let restoredAfter else { return false }
         logger.notice(
             "PulseAudio server back; sound resumes",
-            metadata: ["server": "\(config.server ?? "default")", "offline_s": "\(String(format: "%.1f", restoredAfter))"])
+            metadata: [
+                "server": "\(config.server ?? "default")", "offline_s": "\(String(format: "%.1f", restoredAfter))",
+            ])
         onChange(.restored(afterSeconds: restoredAfter))
         return true
     }
@@ -261,7 +263,9 @@ public final class ReconnectingPulseSink: AudioSink, @unchecked Sendable {
 
     /// The socket libpulse would use: "unix:PATH", a bare absolute path, or (no server given) $PULSE_SERVER,
     /// then $XDG_RUNTIME_DIR/pulse/native.
-    static func socketPath(server: String?, environment: [String: String] = ProcessInfo.processInfo.environment)
+    static func socketPath(
+        server: String?, environment: [String: String] = ProcessInfo.processInfo.environment
+    )
         -> String?
     {
         guard let server = server ?? environment["PULSE_SERVER"] else {

@@ -78,7 +78,8 @@ public final class FileByteSource: ByteSource {
                 throw MediaError(
                     code: -ETIMEDOUT, operation: "read", path: path,
                     message: receivedAny
-                        ? "stalled: no data for \(seconds) s" : "stalled: nothing written into the FIFO within \(seconds) s")
+                        ? "stalled: no data for \(seconds) s"
+                        : "stalled: nothing written into the FIFO within \(seconds) s")
             }
             var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
             let ready = poll(&request, 1, Int32(min(left, 0.2) * 1000) + 1)

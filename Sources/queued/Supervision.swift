@@ -120,7 +120,10 @@ final class Supervision: @unchecked Sendable {
         let verdict = lock.withLock { detector.observe(status, now: Monotonic.now()) }
         switch verdict {
         case .healthy:
-            if lock.withLock({ () -> Bool in defer { stuck = false }; return stuck }) {
+            if lock.withLock({ () -> Bool in
+                defer { stuck = false }
+                return stuck
+            }) {
                 logger.notice("playback moves again")
             }
             return true
@@ -131,7 +134,10 @@ final class Supervision: @unchecked Sendable {
             engine?.recoverFromStall(message)
             return true
         case .stuck(let seconds):
-            let first = lock.withLock { () -> Bool in defer { stuck = true }; return !stuck }
+            let first = lock.withLock { () -> Bool in
+                defer { stuck = true }
+                return !stuck
+            }
             if first {
                 logger.critical(
                     "playback still makes no progress \(String(format: "%.1f", seconds)) s after a stall was recovered; the watchdog is no longer fed"

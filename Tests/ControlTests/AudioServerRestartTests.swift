@@ -20,14 +20,17 @@ import Testing
         let tone = try Fixtures.tone(frequency: 440, seconds: 30, format: .wav)
         _ = try client.call(API.QueueAdd.self, .init(items: [RPCItemInput(uri: tone)]))
         _ = try client.call(API.PlayerPlay.self, .init())
-        let started = try collectNotifications(watcher, timeout: 20) { $0.contains { $0.method == "event.itemStarted" } }
+        let started = try collectNotifications(watcher, timeout: 20) {
+            $0.contains { $0.method == "event.itemStarted" }
+        }
         try #require(started.contains { $0.method == "event.itemStarted" }, "playback did not start: \(daemon.log())")
 
         pulse.kill()
         let lost = try collectNotifications(watcher, timeout: 10) { notes in
             notes.contains { $0.method == "event.output" && $0.params?["state"]?.stringValue == "lost" }
         }
-        #expect(lost.contains { $0.method == "event.output" && $0.params?["output"]?.stringValue == "audio" }, "\(lost)")
+        #expect(
+            lost.contains { $0.method == "event.output" && $0.params?["output"]?.stringValue == "audio" }, "\(lost)")
         // Without a server the timeline runs on the system clock: the position keeps moving.
         let before = try client.call(API.PlayerStatus.self).position
         let moving = try waitUntil(timeout: 5, pollInterval: 0.05) {

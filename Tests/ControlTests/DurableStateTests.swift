@@ -132,7 +132,11 @@ import Testing
             try? inFlight.apply(&withInFlight.queue)
             let next = try RunningDaemon(outputs: .null(untimed: true), ["--state-dir", state.path])
             let list = try next.client().call(API.QueueList.self, .init(limit: 10_000))
-            if Self.rows(list) == withInFlight.rows && withInFlight.rows != model.rows {
+            let nextLoops = try next.client().call(API.PlayerStatus.self).queueLoops
+            // Kept or not is seen in the rows, or for queue.setLoops in the queue loops alone.
+            let keptMatches = Self.rows(list) == withInFlight.rows && nextLoops == Int64(withInFlight.queue.loops)
+            let inFlightChanges = withInFlight.rows != model.rows || withInFlight.queue.loops != model.queue.loops
+            if keptMatches && inFlightChanges {
                 model = withInFlight
                 inFlightApplied += 1
             }

@@ -199,9 +199,11 @@ private final class NotifyListener {
         print(
             "stalled FIFO: the item ended \(String(format: "%.2f", endedAt - silentFrom)) s after its sound stopped (\(String(format: "%.2f", endedAt - lastByte)) s after the last byte was written)"
         )
-        #expect(endedAt - silentFrom <= 3, "ended \(endedAt - silentFrom) s after the sound stopped (stall timeout 2 s)")
+        #expect(
+            endedAt - silentFrom <= 3, "ended \(endedAt - silentFrom) s after the sound stopped (stall timeout 2 s)")
         let failed = try client.call(API.QueueGet.self, .init(ids: [ids[0]])).items.first
-        #expect(failed?.state == "failed" && failed?.error?.contains("stalled") == true, "\(String(describing: failed))")
+        #expect(
+            failed?.state == "failed" && failed?.error?.contains("stalled") == true, "\(String(describing: failed))")
     }
 }
 
