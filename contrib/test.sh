@@ -15,7 +15,7 @@ status=0
 swift test --skip-build --no-parallel "$@" 2>&1 | tee "$log" || status=$?
 if [ "$status" -ne 0 ]; then
   echo "---- failures (repeated from above) ----"
-  grep -E '✘|recorded an issue|Expectation failed|Fatal error|error:|Crash|signal' "$log" | head -n 80 || true
+  grep -E '✘|Fatal error|\*\*\* Signal|Program crashed' "$log" | head -n 80 || true
 fi
 rm -f "$log"
 exit "$status"

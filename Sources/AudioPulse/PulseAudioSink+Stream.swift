@@ -66,10 +66,16 @@ extension PulseAudioSink {
         self.stream = nil
     }
 
+    /// The context and the stream are both READY. Lock held.
+    var streamReadyLocked: Bool {
+        guard let stream, connection.isReadyLocked else { return false }
+        return pa_stream_get_state(stream) == PA_STREAM_READY
+    }
+
     /// True while samples can flow; logs the first failure (server gone, stream killed).
     func usableLocked() -> Bool {
         guard !closed else { return false }
-        if let stream, connection.isReadyLocked, pa_stream_get_state(stream) == PA_STREAM_READY { return true }
+        if streamReadyLocked { return true }
         if !failureLogged {
             failureLogged = true
             logger.error(

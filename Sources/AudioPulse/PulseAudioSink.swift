@@ -224,9 +224,7 @@ public final class PulseAudioSink: AudioSink, @unchecked Sendable {
     /// Whether the server or the stream went away (killed, restarted, stream removed): nothing will flow
     /// again on this sink. False once closed on purpose.
     public var hasFailed: Bool {
-        connection.withLock {
-            !closed && !(connection.isReadyLocked && stream.map { pa_stream_get_state($0) == PA_STREAM_READY } == true)
-        }
+        connection.withLock { !closed && !streamReadyLocked }
     }
 
     /// A snapshot of the stream's buffering and timing, for logs and tests.

@@ -15,16 +15,11 @@ import Playback
 import SystemClock
 
 public final class ReconnectingPulseSink: AudioSink, @unchecked Sendable {
-    /// What happened to the output, for the daemon's log, events and health figures.
-    public enum Change: Sendable {
-        case lost(reason: String)
-        case restored(afterSeconds: Double)
-    }
-
     public let format: AudioFormat
     private let config: PulseConfig
     private let logger: Logger
-    private let onChange: @Sendable (Change) -> Void
+    /// Told when the server is lost and when it is back (the daemon's event and log).
+    private let onChange: @Sendable (OutputChange) -> Void
     private let lock = NSCondition()
     /// Guarded by `lock`: the sink in use (the PulseAudioSink, or the null one while offline).
     private var current: AudioSink
@@ -43,7 +38,9 @@ public final class ReconnectingPulseSink: AudioSink, @unchecked Sendable {
     private let finished = DispatchSemaphore(value: 0)
 
     /// Connects now (throws like PulseAudioSink when no server answers) and starts watching the server.
-    public init(config: PulseConfig, logger: Logger, onChange: @escaping @Sendable (Change) -> Void = { _ in }) throws {
+    public init(
+        config: PulseConfig, logger: Logger, onChange: @escaping @Sendable (OutputChange) -> Void = { _ in }
+    ) throws {
         self.config = config
         self.logger = logger
         self.onChange = onChange
@@ -74,16 +71,20 @@ public final class ReconnectingPulseSink: AudioSink, @unchecked Sendable {
         while true {
             let (sink, epoch) = lock.withLock { (current, self.epoch) }
             if sink.write(samples) { return true }
-            let again = lock.withLock { () -> Bool in
-                if closed { return false }
-                if epoch != self.epoch { return true }  // swapped meanwhile: this chunk goes to the new sink
-                if let pulse = sink as? PulseAudioSink, pulse.hasFailed {
-                    goOfflineLocked(from: pulse)
-                    return true
-                }
-                return false  // a flush made it give up, as asked
-            }
-            if !again { return false }
+            if !shouldRetry(on: sink, from: epoch) { return false }
+        }
+    }
+
+    /// After `sink` gave up on a write or drain begun at `epoch`: true to do it again on the sink now in use
+    /// (swapped meanwhile, or the server died and the null sink took over); false when a flush or close
+    /// asked for the give-up.
+    private func shouldRetry(on sink: AudioSink, from epoch: Int) -> Bool {
+        lock.withLock {
+            if closed { return false }
+            if epoch != self.epoch { return true }
+            guard let pulse = sink as? PulseAudioSink, pulse.hasFailed else { return false }
+            goOfflineLocked(from: pulse)
+            return true
         }
     }
 
@@ -124,16 +125,7 @@ public final class ReconnectingPulseSink: AudioSink, @unchecked Sendable {
         while true {
             let (sink, epoch) = lock.withLock { (current, self.epoch) }
             sink.drain()
-            let again = lock.withLock { () -> Bool in
-                guard !closed else { return false }
-                if epoch != self.epoch { return true }
-                if let pulse = sink as? PulseAudioSink, pulse.hasFailed {
-                    goOfflineLocked(from: pulse)
-                    return true
-                }
-                return false
-            }
-            if !again { return }
+            if !shouldRetry(on: sink, from: epoch) { return }
         }
     }
 
@@ -168,7 +160,7 @@ public final class ReconnectingPulseSink: AudioSink, @unchecked Sendable {
         logger.error(
             "PulseAudio server lost; playing on the system clock and reconnecting",
             metadata: ["server": "\(config.server ?? "default")", "dropped_ms": "\(Int(lostMs))"])
-        onChange(.lost(reason: "the PulseAudio server went away"))
+        onChange(OutputChange(output: "audio", state: .lost, message: "the PulseAudio server went away"))
     }
 
     /// The reconnect thread: notices a dead server even while nothing is written, and reconnects.
@@ -235,7 +227,9 @@ public final class ReconnectingPulseSink: AudioSink, @unchecked Sendable {
             metadata: [
                 "server": "\(config.server ?? "default")", "offline_s": "\(String(format: "%.1f", restoredAfter))",
             ])
-        onChange(.restored(afterSeconds: restoredAfter))
+        onChange(
+            OutputChange(
+                output: "audio", state: .restored, message: "away for \(String(format: "%.1f", restoredAfter)) s"))
         return true
     }
 

@@ -167,11 +167,8 @@ extension EngineState {
         segments[index].announcedEnd = true
         let segment = segments[index]
         let reason: EndReason = segment.failure == nil ? .eof : .error
-        emit(.itemEnded(id: segment.cursor.id, play: segment.cursor.play, reason: reason, error: segment.failure))
         if startedPlay == segment.cursor { startedPlay = nil }
-        let before = queue.version
-        queue.finish(segment.cursor, reason: reason, error: segment.failure)
-        noteQueueChange(from: before)
+        endPlay(segment.cursor, reason: reason, error: segment.failure)
     }
 
     private mutating func reportProgress(heard: Int64) {

@@ -68,10 +68,7 @@ extension EngineState {
             cut(to: target, endReason: .error, error: message)
         } else {
             cut(to: target, endReason: nil)
-            emit(.itemEnded(id: cursor.id, play: cursor.play, reason: .error, error: message))
-            let before = queue.version
-            queue.finish(cursor, reason: .error, error: message)
-            noteQueueChange(from: before)
+            endPlay(cursor, reason: .error, error: message)
         }
         decoderGeneration += 1
         if target == nil {
@@ -145,10 +142,7 @@ extension EngineState {
         serial += 1
         if let endReason, let heard = startedPlay {
             startedPlay = nil
-            emit(.itemEnded(id: heard.id, play: heard.play, reason: endReason, error: error))
-            let before = queue.version
-            queue.finish(heard, reason: endReason, error: error)
-            noteQueueChange(from: before)
+            endPlay(heard, reason: endReason, error: error)
         }
         segments.removeAll()
         frames.removeAll()

@@ -94,6 +94,14 @@ struct EngineState {
     }
 
     /// Raises `queueChanged` when the queue's version moved.
+    /// Reports `cursor`'s play ended (the event) and records it in the queue (plays done, failure).
+    mutating func endPlay(_ cursor: Cursor, reason: EndReason, error: String?) {
+        emit(.itemEnded(id: cursor.id, play: cursor.play, reason: reason, error: error))
+        let before = queue.version
+        queue.finish(cursor, reason: reason, error: error)
+        noteQueueChange(from: before)
+    }
+
     mutating func noteQueueChange(from version: UInt64) {
         guard queue.version != version else { return }
         emit(.queueChanged(version: queue.version))

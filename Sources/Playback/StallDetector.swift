@@ -34,10 +34,19 @@ public struct StallDetector: Sendable {
         lastMovedAt = now
     }
 
+    /// Whether the last verdict was `stuck` (a recovery that did not get playback moving).
+    public private(set) var isStuck = false
+
     /// Seconds since playback last moved (0 while standing still on purpose).
     public func stillFor(now: Double) -> Double { now - lastMovedAt }
 
     public mutating func observe(_ status: PlayerStatus, now: Double) -> Verdict {
+        let verdict = judge(status, now: now)
+        if case .stuck = verdict { isStuck = true } else { isStuck = false }
+        return verdict
+    }
+
+    private mutating func judge(_ status: PlayerStatus, now: Double) -> Verdict {
         let current = Place(id: status.currentID?.rawValue, play: status.play, position: status.position)
         defer { place = current }
         guard status.state == .playing, current == place else {

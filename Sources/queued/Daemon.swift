@@ -25,7 +25,7 @@ struct Daemon {
             options.untimed
             ? (NullAudioSink(mode: .untimed), "untimed")
             : try Outputs.audio(options.audio, server: options.pulseServer, logger: logger) { change in
-                let event = PlayerEvent.outputChanged(Self.outputChange(change))
+                let event = PlayerEvent.outputChanged(change)
                 server?.publish(event)
                 eventLog.log(event)
             }
@@ -116,14 +116,6 @@ struct Daemon {
         writer?.close()
         if let failure = writer?.failure { logger.error("state: changes were not all kept: \(failure)") }
         engine.shutdown()
-    }
-
-    static func outputChange(_ change: ReconnectingPulseSink.Change) -> OutputChange {
-        switch change {
-        case .lost(let reason): OutputChange(output: "audio", state: .lost, message: reason)
-        case .restored(let seconds):
-            OutputChange(output: "audio", state: .restored, message: "away for \(String(format: "%.1f", seconds)) s")
-        }
     }
 
     private func makeServer() throws -> ControlServer? {

@@ -9,7 +9,7 @@ enum Outputs {
     /// `onChange`: the PulseAudio server was lost or found again (playback goes on meanwhile).
     static func audio(
         _ choice: AudioChoice, server: String?, logger: Logger,
-        onChange: @escaping @Sendable (ReconnectingPulseSink.Change) -> Void
+        onChange: @escaping @Sendable (OutputChange) -> Void
     ) throws -> (AudioSink, String) {
         let pulseLogger = Logger(label: "queued.audio")
         switch choice {

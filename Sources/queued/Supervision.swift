@@ -26,7 +26,6 @@ final class Supervision: @unchecked Sendable {
     private var itemsFailed: Int64 = 0
     /// Guarded by `lock`: written by the supervise thread.
     private var detector: StallDetector
-    private var stuck = false
     private var stopping = false
     private let wake = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
@@ -117,28 +116,19 @@ final class Supervision: @unchecked Sendable {
     /// stuck item and rebuilds the decode thread; only a stall that outlives that recovery stops the
     /// watchdog.
     private func checkProgress(_ status: PlayerStatus) -> Bool {
-        let verdict = lock.withLock { detector.observe(status, now: Monotonic.now()) }
+        let (wasStuck, verdict) = lock.withLock { (detector.isStuck, detector.observe(status, now: Monotonic.now())) }
         switch verdict {
         case .healthy:
-            if lock.withLock({ () -> Bool in
-                defer { stuck = false }
-                return stuck
-            }) {
-                logger.notice("playback moves again")
-            }
+            if wasStuck { logger.notice("playback moves again") }
             return true
         case .waiting:
             return true
         case .recover(let seconds):
-            let message = "stalled: no picture shown and no sound played for \(String(format: "%.1f", seconds)) s"
-            engine?.recoverFromStall(message)
+            engine?.recoverFromStall(
+                "stalled: no picture shown and no sound played for \(String(format: "%.1f", seconds)) s")
             return true
         case .stuck(let seconds):
-            let first = lock.withLock { () -> Bool in
-                defer { stuck = true }
-                return !stuck
-            }
-            if first {
+            if !wasStuck {
                 logger.critical(
                     "playback still makes no progress \(String(format: "%.1f", seconds)) s after a stall was recovered; the watchdog is no longer fed"
                 )

@@ -35,11 +35,12 @@ struct StallDetectorTests {
         // The recovery did not get anything moving: one more timeout, then the watchdog is let go.
         #expect(detector.observe(status(.playing, position: 2), now: 8) == .waiting)
         #expect(detector.observe(status(.playing, position: 2), now: 11) == .stuck(seconds: 10))
+        #expect(detector.isStuck)
         #expect(detector.observe(status(.playing, position: 2), now: 12) == .stuck(seconds: 11))
         #expect(detector.stalls == 1, "one episode")
         // Moving again (the next item started) ends the episode; a later stall is a new one.
         #expect(detector.observe(status(.playing, id: 2, position: 0), now: 13) == .healthy)
-        #expect(detector.stillFor(now: 13) == 0)
+        #expect(detector.stillFor(now: 13) == 0 && !detector.isStuck)
         #expect(detector.observe(status(.playing, id: 2, position: 0), now: 18) == .recover(seconds: 5))
         #expect(detector.stalls == 2)
     }
