@@ -54,7 +54,7 @@ let package = Package(
                 "CSDL2", "Playback", "Media", "SystemClock", .product(name: "Logging", package: "swift-log"),
             ]),
         // Durable state: the journal and snapshots of the queue and the player (below the apps, above the engine).
-        .target(name: "StateStore", dependencies: ["Playback", "QueueModel", "SystemClock", "CZlib"]),
+        .target(name: "StateStore", dependencies: ["Playback", "QueueModel", "QueueRPC", "SystemClock", "CZlib"]),
         // systemd's notify protocol (READY, STATUS, STOPPING, WATCHDOG), a no-op without systemd.
         .target(name: "ServiceNotify"),
         // Control surface: wire types (no I/O) → server (socket, dispatch, events) / client → apps.
@@ -88,7 +88,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "QueueModelTests", dependencies: ["QueueModel", "TestSupport"]),
         .testTarget(name: "QueueRPCTests", dependencies: ["QueueRPC"]),
-        .testTarget(name: "StateStoreTests", dependencies: ["StateStore", "Playback", "QueueModel", "TestSupport"]),
+        .testTarget(name: "StateStoreTests", dependencies: ["StateStore", "Playback", "QueueModel", "QueueRPC", "TestSupport"]),
         .testTarget(
             name: "ControlTests",
             dependencies: [

@@ -27,6 +27,10 @@ extension PlayQueue {
         public var nextID: Int
         public var lastPass: Int?
         var vacancy: Vacancy?
+
+        /// Where a removed current item was (its id, and the position of the entry that now follows it),
+        /// for encoders outside this module.
+        public var removedCurrentPlace: (id: ItemID, gap: Int)? { vacancy.map { ($0.id, $0.gap) } }
     }
 
     public var snapshot: Snapshot {

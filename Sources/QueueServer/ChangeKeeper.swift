@@ -8,4 +8,8 @@ public protocol ChangeKeeper: AnyObject, Sendable {
     var lastRecorded: UInt64 { get }
     /// Runs `callback` (on any thread) once every change up to `sequence` is kept.
     func whenKept(_ sequence: UInt64, _ callback: @escaping @Sendable () -> Void)
+    /// Defers the keeper's work during a burst of changes: true when this call started the deferral, and
+    /// the caller must then call `releaseWakeup()` once the burst is done.
+    func holdWakeup() -> Bool
+    func releaseWakeup()
 }

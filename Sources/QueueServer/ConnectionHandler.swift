@@ -24,12 +24,28 @@ final class ConnectionHandler: ChannelInboundHandler, Session {
     private let limits: Limits
     private var context: ChannelHandlerContext?
     private var pendingBytes = 0
-    /// Responses are written in request order even when one is answered later (screenshot).
-    private var lastResponse: EventLoopFuture<Void>?
+    /// Replies not yet written, in request order: a reply waits for every one before it. Empty in the
+    /// common case (every reply answered at once), when replies are written as they come.
+    private var outbox = CircularBuffer<Outgoing>()
+    /// The keeper has kept every change up to this sequence number (as far as this connection knows).
+    private var keptThrough: UInt64 = 0
+    /// The sequence number one keeper callback is on its way for (one at a time: while the keeper writes,
+    /// the replies behind it gather, and the next callback releases them all).
+    private var awaitedKeep: UInt64 = 0
+    private var nextLaterID = 0
     /// A flush of deferred replies is scheduled for the end of this event-loop tick (one write(2) for
     /// every reply that became ready meanwhile, as the immediate ones get at channelReadComplete).
     private var flushScheduled = false
     private var lastProgressAt = 0.0
+
+    /// A reply in the outbox.
+    private enum Outgoing {
+        case ready([UInt8]?)
+        /// To be written once the keeper has kept every change up to the sequence number.
+        case afterKept(UInt64, [UInt8]?)
+        /// Answered later (a screenshot, a batch that waits); becomes `.ready` when it is.
+        case later(id: Int)
+    }
 
     var subscribedEvents: Set<EventName> = []
     var progressInterval = 1.0
@@ -89,28 +105,76 @@ final class ConnectionHandler: ChannelInboundHandler, Session {
             reply = dispatcher.handle(RPCLine.parse(buffer.readableBytesView), session: self, on: context.eventLoop)
         }
         switch reply {
-        case .now(let bytes) where lastResponse == nil:
-            // The common case: answered at once, nothing earlier still pending.
+        case .now(let bytes) where outbox.isEmpty:
+            // The common case: answered at once, nothing earlier still waiting.
             if let bytes { write(bytes, flush: false) }
         case .now(let bytes):
-            chain(context.eventLoop.makeSucceededFuture(bytes), on: context.eventLoop)
+            outbox.append(.ready(bytes))
+        case .afterKept(let sequence, let bytes):
+            outbox.append(.afterKept(sequence, bytes))
+            awaitKeeper(through: sequence)
         case .later(let future):
-            chain(future, on: context.eventLoop)
+            let id = nextLaterID
+            nextLaterID += 1
+            outbox.append(.later(id: id))
+            let loopBound = NIOLoopBound(self, eventLoop: context.eventLoop)
+            future.whenComplete { result in
+                let handler = loopBound.value
+                guard let index = handler.outbox.firstIndex(where: { if case .later(id) = $0 { true } else { false } })
+                else { return }
+                handler.outbox[index] = .ready((try? result.get()) ?? nil)
+                handler.writeReadyReplies()
+            }
         }
     }
 
-    /// Keeps replies in request order behind one that is answered later.
-    private func chain(_ reply: EventLoopFuture<[UInt8]?>, on loop: EventLoop) {
+    /// Asks the keeper to call back once `sequence` is kept, unless a callback is already on its way (the
+    /// replies behind it then wait for the next round, which `writeReadyReplies` asks for).
+    private func awaitKeeper(through sequence: UInt64) {
+        guard let keeper = dispatcher.keeper else {
+            // Nothing keeps changes (a dispatcher without one does not defer replies; this is the safe side).
+            keptThrough = max(keptThrough, sequence)
+            return writeReadyReplies()
+        }
+        guard sequence > keptThrough else { return writeReadyReplies() }
+        guard awaitedKeep <= keptThrough, let context else { return }
+        awaitedKeep = sequence
+        let loop = context.eventLoop
         let loopBound = NIOLoopBound(self, eventLoop: loop)
-        let previous = lastResponse ?? loop.makeSucceededVoidFuture()
-        let written = previous.flatMap { reply }.map { bytes in
-            if let bytes { loopBound.value.writeSoon(bytes, on: loop) }
+        keeper.whenKept(sequence) {
+            loop.execute {
+                let handler = loopBound.value
+                handler.keptThrough = max(handler.keptThrough, sequence)
+                handler.writeReadyReplies()
+            }
         }
-        lastResponse = written
-        written.whenComplete { _ in
-            let handler = loopBound.value
-            if handler.lastResponse === written { handler.lastResponse = nil }
+    }
+
+    /// Writes the replies at the head of the outbox that may go now, in order, and asks the keeper for
+    /// the next round when the head still waits for it.
+    private func writeReadyReplies() {
+        var wrote = false
+        loop: while let head = outbox.first {
+            switch head {
+            case .ready(let bytes), .afterKept(_, let bytes):
+                if case .afterKept(let sequence, _) = head, sequence > keptThrough {
+                    // Wait for everything queued so far in one callback: the newest sequence number covers it.
+                    let newest = outbox.reduce(sequence) { newest, reply in
+                        if case .afterKept(let later, _) = reply { max(newest, later) } else { newest }
+                    }
+                    awaitKeeper(through: newest)
+                    break loop
+                }
+                outbox.removeFirst()
+                if let bytes {
+                    write(bytes, flush: false)
+                    wrote = true
+                }
+            case .later:
+                break loop
+            }
         }
+        if wrote { flushSoon() }
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
@@ -134,9 +198,8 @@ final class ConnectionHandler: ChannelInboundHandler, Session {
 
     /// An engine event, on this connection's event loop.
     private func deliver(_ event: PlayerEvent) {
-        guard let context else { return }
+        guard let context, subscribedEvents.contains(Wire.name(of: event)) else { return }
         let (name, params) = Wire.notification(event)
-        guard subscribedEvents.contains(name) else { return }
         if name == .progress {
             // Progress is the first thing dropped for a slow reader, and it is rate-limited per client.
             guard context.channel.isWritable else { return }
@@ -147,10 +210,10 @@ final class ConnectionHandler: ChannelInboundHandler, Session {
         write(RPCEncode.line(RPCEncode.notification(method: name.method, params: params)), flush: true)
     }
 
-    /// Writes a deferred reply and flushes at the end of the tick, with whatever else got ready.
-    private func writeSoon(_ bytes: [UInt8], on loop: EventLoop) {
-        write(bytes, flush: false)
-        guard !flushScheduled else { return }
+    /// Flushes at the end of the tick, with whatever else got ready (deferred replies are written outside
+    /// a read, so channelReadComplete does not flush them).
+    private func flushSoon() {
+        guard !flushScheduled, let loop = context?.eventLoop else { return }
         flushScheduled = true
         let loopBound = NIOLoopBound(self, eventLoop: loop)
         loop.execute {

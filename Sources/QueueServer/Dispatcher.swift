@@ -117,9 +117,9 @@ final class Dispatcher: Sendable {
     }
 
     /// A dispatcher with only the given methods (transport tests bring their own).
-    init(engine: PlayerEngine, methods: [RPCMethod]) {
+    init(engine: PlayerEngine, methods: [RPCMethod], keeper: ChangeKeeper? = nil) {
         self.engine = engine
-        keeper = nil
+        self.keeper = keeper
         info = DaemonInfo(version: "", socket: "", audio: "", video: "", startedAt: 0)
         document = .null
         self.methods = Self.registry(methods)
@@ -127,14 +127,17 @@ final class Dispatcher: Sendable {
 
     var methodNames: Set<String> { Set(methods.keys) }
 
-    /// A reply line ready now (nil: nothing to send back), or one that comes later.
+    /// A reply line ready now (nil: nothing to send back), one to send once the keeper has kept every
+    /// change up to a sequence number, or one that comes later.
     enum Reply {
         case now([UInt8]?)
+        case afterKept(UInt64, [UInt8]?)
         case later(EventLoopFuture<[UInt8]?>)
     }
 
     private enum Answer {
         case now(JSONValue?)
+        case afterKept(UInt64, JSONValue?)
         case later(EventLoopFuture<JSONValue?>)
     }
 
@@ -147,6 +150,7 @@ final class Dispatcher: Sendable {
         case .single(let inbound):
             switch answer(inbound, session: session, on: loop) {
             case .now(let message): return .now(message.map(RPCEncode.line))
+            case .afterKept(let sequence, let message): return .afterKept(sequence, message.map(RPCEncode.line))
             case .later(let future): return .later(future.map { $0.map(RPCEncode.line) })
             }
         case .batch(let inbounds):
@@ -161,6 +165,7 @@ final class Dispatcher: Sendable {
                     let futures = answers.map { answer -> EventLoopFuture<JSONValue?> in
                         switch answer {
                         case .now(let message): return loop.makeSucceededFuture(message)
+                        case .afterKept(let sequence, let message): return afterKept(sequence, message, on: loop)
                         case .later(let future): return future
                         }
                     }
@@ -172,12 +177,12 @@ final class Dispatcher: Sendable {
         }
     }
 
-    /// `reply` once everything recorded so far is kept.
-    private static func afterKept(
-        by keeper: ChangeKeeper, on loop: EventLoop, _ reply: @escaping @Sendable () -> JSONValue?
-    ) -> EventLoopFuture<JSONValue?> {
+    /// `message` once every change up to `sequence` is kept (a batch's replies wait together).
+    private func afterKept(_ sequence: UInt64, _ message: JSONValue?, on loop: EventLoop) -> EventLoopFuture<JSONValue?>
+    {
+        guard let keeper else { return loop.makeSucceededFuture(message) }
         let promise = loop.makePromise(of: JSONValue?.self)
-        keeper.whenKept(keeper.lastRecorded) { promise.succeed(reply()) }
+        keeper.whenKept(sequence) { promise.succeed(message) }
         return promise.futureResult
     }
 
@@ -198,10 +203,14 @@ final class Dispatcher: Sendable {
             }
             do {
                 let params = try ParamReader(request.params, order: method.params)
+                if let keeper, method.kind == .change, keeper.holdWakeup() {
+                    // Tasks run after this pass's reads: the keeper wakes once for all the changes in them.
+                    loop.execute { keeper.releaseWakeup() }
+                }
                 switch try method.run(params, session, loop) {
                 case .now(let value):
                     if let keeper, method.kind == .change {
-                        return .later(Self.afterKept(by: keeper, on: loop) { respond(.success(value)) })
+                        return .afterKept(keeper.lastRecorded, respond(.success(value)))
                     }
                     return .now(respond(.success(value)))
                 case .later(let future):

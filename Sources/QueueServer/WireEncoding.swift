@@ -41,6 +41,18 @@ enum Wire {
     }
 
     /// The notification for an engine event: its kind and its params.
+    /// The kind of `event`, without building its params (most connections subscribe to few kinds).
+    static func name(of event: PlayerEvent) -> EventName {
+        switch event {
+        case .statusChanged: .status
+        case .progress: .progress
+        case .itemStarted: .itemStarted
+        case .itemEnded: .itemEnded
+        case .queueChanged: .queueChanged
+        case .outputChanged: .output
+        }
+    }
+
     static func notification(_ event: PlayerEvent) -> (name: EventName, params: JSONValue) {
         switch event {
         case .statusChanged(let status):

@@ -3,15 +3,24 @@
 // is recognised and reading stops there: what comes back is always a prefix of what was written.
 import CZlib
 import Foundation
+import QueueRPC
 
 enum RecordLine {
-    /// The framed line for `json` (one line: JSONEncoder escapes newlines inside strings).
-    static func frame(_ json: Data) -> Data {
-        var line = Data(String(format: "%08x ", checksum(json)).utf8)
-        line.append(json)
-        line.append(0x0A)
-        return line
+    /// Appends the framed line of `value` to `data` (one line: the writer escapes newlines in strings).
+    static func append(_ value: JSONValue, to data: inout Data) {
+        let json = JSON.serialize(value)
+        var sum = json.withUnsafeBufferPointer { crc32(0, $0.baseAddress, uInt($0.count)) }
+        var prefix = [UInt8](repeating: 0x20, count: 9)
+        for index in (0..<8).reversed() {
+            prefix[index] = hexDigits[Int(sum & 0xF)]
+            sum >>= 4
+        }
+        data.append(contentsOf: prefix)
+        data.append(contentsOf: json)
+        data.append(0x0A)
     }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// The JSON of a framed line (without its "\n"), or nil when the frame or the checksum is wrong.
     static func unframe(_ line: Data.SubSequence) -> Data? {

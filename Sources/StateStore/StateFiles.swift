@@ -149,14 +149,14 @@ public enum StateFiles {
     // MARK: Writing
 
     /// The snapshot file's bytes.
-    static func encodeSnapshot(queue: PlayQueue.Snapshot, player: PlayerSnapshot, generation: UInt64) throws -> Data {
-        let encoder = JSONEncoder()
+    static func encodeSnapshot(queue: PlayQueue.Snapshot, player: PlayerSnapshot, generation: UInt64) -> Data {
         var header = SnapshotHeader(
             format: SnapshotHeader.currentFormat, generation: generation, queue: queue,
             entryCount: queue.entries.count, player: player)
         header.queue.entries = []
-        var data = RecordLine.frame(try encoder.encode(header))
-        for entry in queue.entries { data.append(RecordLine.frame(try encoder.encode(entry))) }
+        var data = Data()
+        RecordLine.append(StateEncoding.json(header), to: &data)
+        for entry in queue.entries { RecordLine.append(StateEncoding.json(entry), to: &data) }
         return data
     }
 

@@ -56,6 +56,9 @@ public final class StateWriter: StateRecorder, @unchecked Sendable {
     private var kept: UInt64 = 0
     /// Guarded. Callbacks waiting for `kept` to reach their sequence number.
     private var waiters: [(sequence: UInt64, callback: @Sendable () -> Void)] = []
+    /// Guarded. While set, `record` leaves the writer thread asleep: an event loop is answering a burst
+    /// of requests and wakes it once, when the burst is done (`holdWakeup`).
+    private var wakeupHeld = false
     /// Guarded.
     private var stopping = false
     private var stopped = false
@@ -112,7 +115,26 @@ public final class StateWriter: StateRecorder, @unchecked Sendable {
             enqueued += 1
             pending.append((enqueued, .player(player)))
         }
-        condition.signal()
+        if !wakeupHeld { condition.signal() }
+    }
+
+    /// Leaves the writer thread asleep while the caller records a burst of changes; true when this call
+    /// started the hold, and the caller must then `releaseWakeup()` (once its burst is done). Why: woken
+    /// for each change of a pipelining client, the writer wrote 3 changes per write(2) and cost two thread
+    /// wake-ups each; woken once per event-loop pass it writes them all at once.
+    public func holdWakeup() -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !wakeupHeld else { return false }
+        wakeupHeld = true
+        return true
+    }
+
+    public func releaseWakeup() {
+        condition.lock()
+        defer { condition.unlock() }
+        wakeupHeld = false
+        if !pending.isEmpty { condition.signal() }
     }
 
     /// The sequence number of the last change queued so far: waiting for it covers every change made
@@ -191,12 +213,8 @@ public final class StateWriter: StateRecorder, @unchecked Sendable {
 
     private func write(_ batch: [(sequence: UInt64, record: StateRecord)]) {
         guard !batch.isEmpty, let journal else { return }
-        let encoder = JSONEncoder()
         var data = Data()
-        for (_, record) in batch {
-            guard let json = try? encoder.encode(record) else { continue }
-            data.append(RecordLine.frame(json))
-        }
+        for (_, record) in batch { RecordLine.append(StateEncoding.json(record), to: &data) }
         do {
             try journal.write(data)
             journalBytes += data.count
@@ -239,12 +257,7 @@ public final class StateWriter: StateRecorder, @unchecked Sendable {
             (queue, player, lastRecorded)
         }
         let next = generation + (journal == nil ? 0 : 1)
-        let data: Data
-        do {
-            data = try StateFiles.encodeSnapshot(queue: queue, player: player, generation: next)
-        } catch {
-            throw .io("encode the snapshot (\(error))", EINVAL)
-        }
+        let data = StateFiles.encodeSnapshot(queue: queue, player: player, generation: next)
         try StateFiles.writeSnapshot(data, generation: next, in: directory)
         journal?.close()
         journal = try StateFile(creating: directory + "/" + StateFiles.journalName(next))

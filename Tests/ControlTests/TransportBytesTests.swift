@@ -15,6 +15,41 @@ private final class DeferredReplies: @unchecked Sendable {
     var promises: [EventLoopPromise<JSONValue>] = []
 }
 
+/// A state keeper the test drives: `change` requests record a change, `keep(through:)` keeps them.
+/// Only touched on the embedded loop's thread.
+private final class ManualKeeper: ChangeKeeper, @unchecked Sendable {
+    private(set) var lastRecorded: UInt64 = 0
+    private var kept: UInt64 = 0
+    private(set) var waiting: [(sequence: UInt64, callback: @Sendable () -> Void)] = []
+    /// Callbacks asked for so far (one per round trip to the keeper, not one per reply).
+    private(set) var requests = 0
+    private(set) var heldWakeups = 0
+    private var held = false
+
+    func record() { lastRecorded += 1 }
+
+    func whenKept(_ sequence: UInt64, _ callback: @escaping @Sendable () -> Void) {
+        requests += 1
+        if sequence <= kept { callback() } else { waiting.append((sequence, callback)) }
+    }
+
+    func keep(through sequence: UInt64) {
+        kept = sequence
+        let ready = waiting.filter { $0.sequence <= kept }
+        waiting.removeAll { $0.sequence <= kept }
+        for waiter in ready { waiter.callback() }
+    }
+
+    func holdWakeup() -> Bool {
+        guard !held else { return false }
+        held = true
+        heldWakeups += 1
+        return true
+    }
+
+    func releaseWakeup() { held = false }
+}
+
 /// Bytes compared byte for byte (String's == equates Unicode-equivalent texts); printed shortened.
 private struct WireBytes: Equatable, CustomStringConvertible {
     let raw: [UInt8]
@@ -209,6 +244,51 @@ private final class StalledSocket: ChannelOutboundHandler {
         // Nothing pending any more: an immediate reply goes out at once.
         try channel.send(Array(request(4, "echo", #"["next"]"#).utf8))
         #expect(try channel.sent() == WireBytes(result(4, "next")))
+        _ = try channel.finish()
+    }
+
+    /// A change is answered once it is kept, in request order with everything around it, and a client
+    /// with many changes in flight costs the keeper one callback per round, not one per reply.
+    @Test func repliesToChangesWaitUntilKeptAndKeepRequestOrder() throws {
+        let keeper = ManualKeeper()
+        let engine = PlayerEngine(
+            config: EngineConfig(), audio: NullAudioSink(mode: .untimed), video: nil,
+            logger: Logger(label: "transport-test")
+        ) { _ in }
+        let dispatcher = Dispatcher(
+            engine: engine,
+            methods: [
+                RPCMethod(name: "change", params: [], kind: .change) { _, _, _ in
+                    keeper.record()
+                    return .now(.string("changed \(keeper.lastRecorded)"))
+                },
+                RPCMethod(name: "echo", params: ["text"]) { params, _, _ in
+                    .now(.string(try params.requiredString("text")))
+                },
+            ], keeper: keeper)
+        let channel = EmbeddedChannel()
+        channel.connect(to: try SocketAddress(unixDomainSocketPath: config.socketPath), promise: nil)
+        let limits = ConnectionHandler.Limits(lineLimit: config.lineLimit, maxPendingBytes: config.maxPendingBytes)
+        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineFrameDecoder(limit: limits.lineLimit)))
+        try channel.pipeline.syncOperations.addHandler(
+            ConnectionHandler(dispatcher: dispatcher, hub: EventHub(), access: config.access, limits: limits))
+
+        try channel.send(Array((request(1, "change") + request(2, "change") + request(3, "echo", #"["now"]"#)).utf8))
+        #expect(try channel.sent() == WireBytes(""), "nothing is answered before its change is kept")
+        #expect(keeper.requests == 1, "one callback is asked for while it is on its way")
+        #expect(keeper.heldWakeups == 1, "the keeper is woken once for the changes of one read")
+        keeper.keep(through: 1)
+        #expect(try channel.sent() == WireBytes(result(1, "changed 1")), "the second change is not kept yet")
+        #expect(keeper.requests == 2, "the next round asks for the newest change waiting")
+        try channel.send(Array(request(4, "change").utf8))
+        keeper.keep(through: 2)
+        #expect(try channel.sent() == WireBytes(result(2, "changed 2") + result(3, "now")))
+        keeper.keep(through: 3)
+        #expect(try channel.sent() == WireBytes(result(4, "changed 3")))
+        // Nothing waits any more: a query is answered at once.
+        try channel.send(Array(request(5, "echo", #"["next"]"#).utf8))
+        #expect(try channel.sent() == WireBytes(result(5, "next")))
+        #expect(keeper.waiting.isEmpty)
         _ = try channel.finish()
     }
 

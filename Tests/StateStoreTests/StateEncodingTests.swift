@@ -1,0 +1,97 @@
+// The hand-written state JSON against the types' own Codable: every shape the writer produces decodes
+// with JSONDecoder to the value it was written from (so restores, which decode with JSONDecoder, read
+// it), and what JSONEncoder wrote before the hand-written encoder existed reads back the same.
+import Foundation
+import Playback
+import QueueModel
+import QueueRPC
+import Testing
+
+@testable import StateStore
+
+@Suite struct StateEncodingTests {
+    private let fullItem = MediaItem(
+        uri: "/media/ünïcode \"quoted\"\n\\ tab\t.mp4", loops: 0, start: 1.5, end: 9.25, duration: 0.1,
+        title: "A \u{1} title", trackEnd: .shortest)
+    private let bareItem = MediaItem(uri: "/a.flac")
+
+    private func decoded<Value: Decodable>(_ type: Value.Type, _ json: JSONValue) throws -> Value {
+        try JSONDecoder().decode(type, from: Data(JSON.serialize(json)))
+    }
+
+    /// A queue that has been through every kind of edit and transition, its changes recorded.
+    private func editedQueue() throws -> (PlayQueue, [PlayQueue.Change]) {
+        var queue = PlayQueue(loops: 3)
+        queue.recordsChanges = true
+        let ids = try queue.append([fullItem, bareItem, MediaItem(uri: "/c.png", duration: 5)])
+        _ = try queue.insert([bareItem], at: 1)
+        _ = queue.begin(Cursor(id: ids[0], play: 1, pass: 1))
+        queue.finish(Cursor(id: ids[0], play: 1, pass: 1), reason: .error, error: "bad \"data\"")
+        _ = queue.begin(Cursor(id: ids[1], play: 1, pass: 1))
+        queue.finish(Cursor(id: ids[1], play: 1, pass: 1), reason: .eof, error: nil)
+        _ = queue.begin(Cursor(id: ids[2], play: 1, pass: 1))
+        try queue.move(ids[1], to: 0)
+        try queue.update(ids[1]) { $0.title = "renamed" }
+        try queue.setLoops(0)
+        queue.setKnownDuration(ids[2], 12.345678901234567)
+        _ = queue.remove([ids[2]])  // the current item: the queue remembers where it was
+        return (queue, queue.takeChanges())
+    }
+
+    @Test func everyJournalRecordDecodesToWhatWasWritten() throws {
+        let (_, changes) = try editedQueue()
+        var records = changes.map(StateRecord.queue) + [.queue(.clear)]
+        records.append(.player(PlayerSnapshot()))
+        records.append(
+            .player(
+                PlayerSnapshot(
+                    state: .paused, current: Cursor(id: ItemID(4), play: 2, pass: 7), position: 1e-7, volume: 35,
+                    muted: true, rate: 1.25, fit: .stretch)))
+        let kinds = Set(changes.map { "\($0)".prefix { $0 != "(" } })
+        #expect(kinds.count >= 8, "the edited queue covers the change kinds: \(kinds.sorted())")
+        for record in records {
+            #expect(try decoded(StateRecord.self, StateEncoding.json(record)) == record, "\(record)")
+        }
+    }
+
+    @Test func snapshotsDecodeToWhatWasWritten() throws {
+        let (queue, _) = try editedQueue()
+        #expect(queue.snapshot.removedCurrentPlace != nil, "the fixture has a vacancy to encode")
+        for snapshot in [queue.snapshot, PlayQueue().snapshot] {
+            let header = SnapshotHeader(
+                format: SnapshotHeader.currentFormat, generation: 1 << 40, queue: snapshot,
+                entryCount: snapshot.entries.count, player: PlayerSnapshot(state: .playing, position: 3))
+            #expect(try decoded(SnapshotHeader.self, StateEncoding.json(header)) == header)
+            for entry in snapshot.entries {
+                #expect(try decoded(QueueEntry.self, StateEncoding.json(entry)) == entry)
+            }
+        }
+    }
+
+    /// Files written with JSONEncoder (before this encoder) read back through the same path.
+    @Test func filesWrittenByJSONEncoderStillRestore() throws {
+        let (queue, changes) = try editedQueue()
+        let directory = NSTemporaryDirectory() + "queued-state-encoding-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        func line(_ json: Data) -> Data {
+            var line = Data(String(format: "%08x ", RecordLine.checksum(json)).utf8)
+            line.append(json)
+            line.append(0x0A)
+            return line
+        }
+        var start = PlayQueue(loops: 3).snapshot
+        start.entries = []
+        let encoder = JSONEncoder()
+        let header = SnapshotHeader(
+            format: SnapshotHeader.currentFormat, generation: 5, queue: start, entryCount: 0, player: PlayerSnapshot())
+        try line(encoder.encode(header)).write(to: URL(fileURLWithPath: directory + "/snapshot"))
+        var journal = Data()
+        for change in changes { journal.append(line(try encoder.encode(StateRecord.queue(change)))) }
+        try journal.write(to: URL(fileURLWithPath: directory + "/journal.5"))
+        let restored = StateFiles.restore(from: directory)
+        #expect(restored.problems == [])
+        #expect(restored.replayedRecords == changes.count)
+        #expect(restored.queue == queue.snapshot)
+    }
+}
