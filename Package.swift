@@ -15,6 +15,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // C boundary: modulemap + shim header only.
@@ -53,6 +54,14 @@ let package = Package(
             dependencies: [
                 "CSDL2", "Playback", "Media", "SystemClock", .product(name: "Logging", package: "swift-log"),
             ]),
+        // Network items: http(s) bytes fetched with Range requests into a durable on-disk cache, read by
+        // FFmpeg through a ByteSource while they arrive (below the apps, beside Media's file source).
+        .target(
+            name: "NetCache",
+            dependencies: [
+                "Media", "SystemClock", "CZlib", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
+            ]),
         // Durable state: the journal and snapshots of the queue and the player (below the apps, above the engine).
         .target(name: "StateStore", dependencies: ["Playback", "QueueModel", "QueueRPC", "SystemClock", "CZlib"]),
         // systemd's notify protocol (READY, STATUS, STOPPING, WATCHDOG), a no-op without systemd.
@@ -80,7 +89,7 @@ let package = Package(
             name: "queued",
             dependencies: [
                 "QueueModel", "Media", "Playback", "AudioPulse", "VideoSDL", "QueueServer", "QueueClient", "CMalloc",
-                "SystemClock", "StateStore", "ServiceNotify",
+                "SystemClock", "StateStore", "ServiceNotify", "NetCache",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),

@@ -18,6 +18,12 @@ extension ByteSource {
     public var isSeekable: Bool { true }
 }
 
+/// Makes the ByteSource of a URI that is not a local file (the daemon's network cache).
+public protocol ByteSourceProvider: AnyObject, Sendable {
+    /// A source reading `uri` from its start; throws when it cannot be opened (unreachable, refused).
+    func source(for uri: String, limits: SourceLimits) throws(MediaError) -> ByteSource
+}
+
 /// How long a source may keep a reader waiting, and how it learns that nobody wants the bytes any more.
 public struct SourceLimits: Sendable {
     /// Longest wait for the first byte (a FIFO nobody writes into).

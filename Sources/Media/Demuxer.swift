@@ -2,6 +2,7 @@
 // hands out packets per stream and never touches decoders. The context is freed in one place only,
 // `deinit` (which also runs when `init` throws after setting every stored property).
 import CFFmpeg
+import Glibc
 
 final class Demuxer {
     private(set) var format: UnsafeMutablePointer<AVFormatContext>
@@ -16,6 +17,9 @@ final class Demuxer {
         }
         context.pointee.pb = io.context
         context.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+        // Formats that name other files or URLs (HLS, DASH, concat lists, image sequences) make FFmpeg open
+        // them itself through io_open: refused, so an item can only ever play the bytes it was given.
+        context.pointee.io_open = { _, _, _, _, _ in -EPERM }
         var optional: UnsafeMutablePointer<AVFormatContext>? = context
         // The path is only a hint for probing by extension; bytes come from `io`.
         let opened = avformat_open_input(&optional, path, nil, nil)

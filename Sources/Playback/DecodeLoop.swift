@@ -166,8 +166,17 @@ final class DecodeLoop: @unchecked Sendable {
         options.sourceLimits.openTimeout = engine.config.sourceTimeout
         options.sourceLimits.readTimeout = engine.config.sourceTimeout
         options.sourceLimits.isCancelled = isCancelled
-        do {
-            let reader = try MediaReader(path: Self.path(of: item.uri), options: options)
+        do throws(MediaError) {
+            let reader: MediaReader
+            if Self.isNetwork(item.uri) {
+                guard let network = engine.config.networkSources else {
+                    throw MediaError(operation: "open", path: item.uri, message: "network items are not enabled")
+                }
+                let source = try network.source(for: item.uri, limits: options.sourceLimits)
+                reader = try MediaReader(source: source, path: item.uri, options: options)
+            } else {
+                reader = try MediaReader(path: Self.path(of: item.uri), options: options)
+            }
             if position > 0 { try reader.seek(to: position) }
             return .success(reader)
         } catch {
@@ -175,7 +184,12 @@ final class DecodeLoop: @unchecked Sendable {
         }
     }
 
-    /// Items are absolute paths or file:// URLs.
+    static func isNetwork(_ uri: String) -> Bool {
+        let lowered = uri.prefix(8).lowercased()
+        return lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
+    }
+
+    /// Items are absolute paths, file:// URLs or http(s) URLs (see `isNetwork`).
     static func path(of uri: String) -> String {
         guard uri.hasPrefix("file://") else { return uri }
         let rest = uri.dropFirst("file://".count)

@@ -31,6 +31,9 @@ public struct EngineConfig: Sendable {
     /// Longest wait for a source's bytes (a FIFO with no writer, or one that stopped writing): the item
     /// then fails "stalled: …".
     public var sourceTimeout = 5.0
+    /// Opens the items whose URI is not a local file (http(s): the daemon's network cache); nil: such
+    /// items fail with "no network source".
+    public var networkSources: (any ByteSourceProvider)?
     public init() {}
 }
 

@@ -1,6 +1,7 @@
 // Turns the `items` of queue.add / queue.insert into MediaItems: bare strings or objects, URIs limited to
-// local files (absolute paths or file:// URLs — never FFmpeg pseudo-protocols like concat: or pipe:),
-// and .m3u/.m3u8 playlists expanded to their entries with EXTINF titles.
+// local files (absolute paths or file:// URLs — never FFmpeg pseudo-protocols like concat: or pipe:) and
+// http(s) URLs (played through the daemon's cache, never by FFmpeg), and local .m3u/.m3u8 playlists
+// expanded to their entries with EXTINF titles.
 import Foundation
 import QueueModel
 import QueueRPC
@@ -13,6 +14,16 @@ enum ItemInputs {
         items.reserveCapacity(inputs.count)
         for (index, input) in inputs.enumerated() {
             var item = mediaItem(input)
+            if let url = try networkURL(item.uri) {
+                item.uri = url
+                do {
+                    try item.validate()
+                } catch {
+                    throw .invalidParams(param: "items[\(index)]", reason: String(describing: error))
+                }
+                items.append(item)
+                continue
+            }
             let path = try localPath(of: item.uri)
             item.uri = path
             let lowered = path.lowercased()
@@ -84,6 +95,22 @@ enum ItemInputs {
         }
     }
 
+    /// `uri` when it is an http(s) URL queued can play (nil: not a network URI). Streams made of further
+    /// URLs (HLS, DASH) are refused: the cache keeps files, not live playlists.
+    static func networkURL(_ uri: String) throws(RPCError) -> String? {
+        let lowered = uri.lowercased()
+        guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://") else { return nil }
+        guard let url = URL(string: uri), let host = url.host, !host.isEmpty else {
+            throw .uriNotAllowed(uri, reason: "not a valid http(s) URL")
+        }
+        let path = url.path.lowercased()
+        if path.hasSuffix(".m3u8") || path.hasSuffix(".m3u") || path.hasSuffix(".mpd") {
+            throw .uriNotAllowed(
+                uri, reason: "HLS and DASH streams (.m3u8, .mpd) are not supported; queue the media files")
+        }
+        return uri
+    }
+
     /// The local path a URI names, or "URI not allowed".
     static func localPath(of uri: String) throws(RPCError) -> String {
         if uri.hasPrefix("/") { return uri }
@@ -101,7 +128,7 @@ enum ItemInputs {
         if uri.isEmpty { throw .uriNotAllowed(uri, reason: "the URI is empty") }
         if let colon = uri.firstIndex(of: ":"), !uri[..<colon].contains("/") {
             throw .uriNotAllowed(
-                uri, reason: "only absolute file paths and file:// URLs are allowed, not \(uri[..<colon]):")
+                uri, reason: "only absolute file paths, file:// and http(s):// URLs are allowed, not \(uri[..<colon]):")
         }
         throw .uriNotAllowed(uri, reason: "relative paths are not allowed: pass an absolute path")
     }
@@ -126,7 +153,11 @@ enum ItemInputs {
                 continue
             }
             let isRelative = !line.hasPrefix("/") && !line.contains(":")
-            entry.uri = try localPath(of: isRelative ? directory + "/" + line : line)
+            if let url = try networkURL(line) {
+                entry.uri = url
+            } else {
+                entry.uri = try localPath(of: isRelative ? directory + "/" + line : line)
+            }
             do {
                 try entry.validate()
             } catch {

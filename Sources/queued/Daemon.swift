@@ -2,6 +2,7 @@ import AudioPulse
 import Foundation
 import Glibc
 import Logging
+import NetCache
 import Playback
 import QueueClient
 import QueueModel
@@ -37,6 +38,13 @@ struct Daemon {
         config.progressInterval = server == nil ? options.progressInterval : 0.05
         config.untimed = options.untimed
         config.sourceTimeout = options.stallTimeout
+        var cacheSettings = NetworkCache.Settings(directory: options.resolvedCacheDir)
+        cacheSettings.timeout = options.netTimeout
+        do {
+            config.networkSources = try NetworkCache(settings: cacheSettings, logger: Logger(label: "queued.cache"))
+        } catch {
+            logger.warning("http(s) items will fail: \(error)")
+        }
         let done = DispatchSemaphore(value: 0)
         let closeLogger = logger
         config.onWindowClosed = {
@@ -62,7 +70,7 @@ struct Daemon {
         // Queue the command line's files first, so the first one opens while the outputs start up.
         let items = options.files.map { file -> MediaItem in
             let path =
-                file.hasPrefix("/") || file.hasPrefix("file://")
+                file.hasPrefix("/") || file.hasPrefix("file://") || NetworkCache.handles(file)
                 ? file : FileManager.default.currentDirectoryPath + "/" + file
             return MediaItem(uri: path, loops: options.itemLoops)
         }

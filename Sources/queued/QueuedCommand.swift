@@ -107,6 +107,18 @@ struct QueuedCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "Where http(s) items are cached (default: $XDG_CACHE_HOME/queued, else ~/.cache/queued).",
+            valueName: "dir"))
+    var cacheDir: String?
+
+    @Option(
+        help:
+            "Seconds without a byte from a server before the transfer is asked again from where it stopped (then the item fails)."
+    )
+    var netTimeout = 15.0
+
+    @Option(
+        help: ArgumentHelp(
             "Write daemon.health's figures here every 10 s as Prometheus text (node_exporter textfile).",
             valueName: "path"))
     var metricsFile: String?
@@ -130,7 +142,16 @@ struct QueuedCommand: ParsableCommand {
         guard stillDuration > 0 else { throw ValidationError("--still-duration must be > 0") }
         guard (0.5...2.0).contains(rate ?? 1) else { throw ValidationError("--rate must be 0.5-2.0") }
         guard stallTimeout > 0 else { throw ValidationError("--stall-timeout must be > 0") }
+        guard netTimeout >= 1 else { throw ValidationError("--net-timeout must be >= 1") }
         guard !(noState && stateDir != nil) else { throw ValidationError("use either --state-dir or --no-state") }
+    }
+
+    /// --cache-dir, else $XDG_CACHE_HOME/queued, else ~/.cache/queued.
+    var resolvedCacheDir: String {
+        if let cacheDir { return cacheDir }
+        let environment = ProcessInfo.processInfo.environment
+        if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") { return cache + "/queued" }
+        return (environment["HOME"] ?? NSHomeDirectory()) + "/.cache/queued"
     }
 
     var parsedGeometry: (width: Int, height: Int)? {

@@ -1,0 +1,374 @@
+// One URL's cache: which bytes are on disk, what the server said about the file, and the transfers that
+// fill it. Readers (the engine's decode and prefetch threads) wait here for the bytes they need; a read
+// far from every running transfer (an MP4's `moov` at the end, a seek) starts a second ranged request
+// instead of reading through; when a transfer ends with holes left, the next one fills them, so the file
+// completes in the background. A transfer that fails or stalls is retried from where it stopped, with
+// `If-Range`, so a file changed on the server restarts cleanly instead of mixing versions.
+//
+// Threads: readers call `open`/`waitForBytes`/`read`; the HTTP client's event loop calls `accept`,
+// `store` and `transferEnded`; disk writes run on `diskQueue`, in arrival order. Fields marked "guarded"
+// belong to `condition`; disk I/O and HTTP calls are never made while holding it.
+import AsyncHTTPClient
+import Foundation
+import Logging
+import Media
+import NIOCore
+import NIOHTTP1
+import SystemClock
+
+final class CacheEntry: @unchecked Sendable {
+    let url: String
+    private let files: CacheFiles
+    private let client: HTTPClient
+    private let settings: NetworkCache.Settings
+    private let logger: Logger
+    private let diskQueue = DispatchQueue(label: "queued.cache.disk")
+    private let condition = NSCondition()
+
+    /// Guarded. What the server said (nil: nothing yet). Written to disk whenever it changes.
+    private var meta: CacheMeta?
+    /// Guarded. The bytes on disk.
+    private var present: ByteRanges
+    /// Guarded. Running transfers, oldest first (at most `maxTransfers`).
+    private var transfers: [HTTPTransfer] = []
+    /// Guarded. The URL requests go to (after redirects), and how many redirects led there.
+    private var location: String
+    private var redirects = 0
+    /// Guarded. Why the last transfer failed, until one succeeds; failed attempts in a row.
+    private var failure: MediaError?
+    private var failedAttempts = 0
+    /// Guarded. When bytes last arrived (or a transfer started).
+    private var lastProgress = Monotonic.now()
+
+    static let maxTransfers = 2
+    /// A read this far ahead of a running transfer waits for it; further, it gets its own request (256 KiB
+    /// is a fifth of a second at 10 Mbit/s: a new request's round trip costs about as much).
+    static let readAhead: Int64 = 256 << 10
+    static let maxRedirects = 5
+    static let maxAttempts = 4
+
+    init(url: String, files: CacheFiles, client: HTTPClient, settings: NetworkCache.Settings, logger: Logger) {
+        self.url = url
+        self.files = files
+        self.client = client
+        self.settings = settings
+        self.logger = logger
+        location = url
+        let stored = files.readMeta()
+        if let stored, stored.url == url {
+            meta = stored
+            present = files.verifiedRanges()
+        } else {
+            files.truncate()
+            present = ByteRanges()
+        }
+    }
+
+    /// Whether every byte is on disk (such an item plays with no network at all).
+    var isComplete: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return completeLocked
+    }
+
+    private var completeLocked: Bool {
+        guard let length = meta?.length else { return false }
+        return present.covers(length: length)
+    }
+
+    /// Bytes on disk and the length, when known.
+    var progress: (bytes: Int64, length: Int64?) {
+        condition.lock()
+        defer { condition.unlock() }
+        return (present.count, meta?.length)
+    }
+
+    // MARK: Readers
+
+    /// Waits until the file's length is known (from the cache or the first response) and returns it with
+    /// whether the source can seek. A complete entry answers at once, without the network.
+    func open(limits: SourceLimits) throws(MediaError) -> (size: Int64?, seekable: Bool) {
+        condition.lock()
+        defer { condition.unlock() }
+        if completeLocked, let meta { return (meta.length, true) }
+        // Each play tries the network again (an item that failed on one pass may play on the next).
+        failedAttempts = 0
+        failure = nil
+        try waitLocked(limits: limits) { meta != nil }
+        return (meta?.length, meta?.acceptsRanges ?? false || completeLocked)
+    }
+
+    /// Waits until the byte at `offset` is on disk; returns how many bytes from there are (0: the end).
+    func waitForBytes(at offset: Int64, limits: SourceLimits) throws(MediaError) -> Int64 {
+        condition.lock()
+        defer { condition.unlock() }
+        var available: Int64 = 0
+        try waitLocked(limits: limits, for: offset) {
+            if let length = meta?.length, offset >= length { return true }
+            available = present.contiguous(from: offset)
+            return available > 0
+        }
+        return available
+    }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws(MediaError) -> Int {
+        try files.read(into: buffer, at: offset)
+    }
+
+    private var transfersLocked: [HTTPTransfer] { transfers.filter { !$0.isCancelled } }
+
+    /// Waits (the lock held, released while waiting) until `done`, starting a transfer for `offset` when
+    /// none will bring it; fails when the transfers give up, the wait is cancelled, or nothing arrives
+    /// for the network timeout.
+    private func waitLocked(limits: SourceLimits, for offset: Int64 = 0, until done: () -> Bool) throws(MediaError) {
+        var stalledOnce = false
+        while !done() {
+            if let failure, transfersLocked.isEmpty, failedAttempts >= Self.maxAttempts { throw failure }
+            ensureTransferLocked(covering: offset)
+            if limits.isCancelled?() == true {
+                throw MediaError(operation: "read", path: url, message: "interrupted")
+            }
+            if Monotonic.now() - lastProgress > settings.timeout {
+                guard !stalledOnce else {
+                    throw MediaError(
+                        operation: "read", path: url,
+                        message: "stalled: no data from the server for \(settings.timeout) s")
+                }
+                // Start again from where each transfer got to (a new connection may get through).
+                stalledOnce = true
+                logger.warning("cache: no data for \(settings.timeout) s; asking again", metadata: ["url": "\(url)"])
+                for transfer in transfers { cancelLocked(transfer) }
+                lastProgress = Monotonic.now()
+                ensureTransferLocked(covering: offset)
+            }
+            _ = condition.wait(until: Date(timeIntervalSinceNow: 0.2))
+        }
+    }
+
+    // MARK: Transfers
+
+    /// Starts a transfer for `offset` unless a running one will bring it soon. Called with the lock held;
+    /// the request itself is started after the caller releases it (the client's `execute` may run
+    /// callbacks that take the lock).
+    private func ensureTransferLocked(covering offset: Int64) {
+        if let length = meta?.length, offset >= length { return }
+        let running = transfersLocked
+        let acceptsRanges = meta?.acceptsRanges ?? true
+        if !acceptsRanges, !running.isEmpty { return }  // the server only sends from the start: wait for it
+        if running.contains(where: { $0.start <= offset && offset <= $0.position + Self.readAhead }) { return }
+        if failure != nil, failedAttempts >= Self.maxAttempts { return }
+        let start = acceptsRanges ? offset : 0
+        if running.count >= Self.maxTransfers, let oldest = running.first { cancelLocked(oldest) }
+        startLocked(at: start)
+    }
+
+    private func startLocked(at start: Int64) {
+        let transfer = HTTPTransfer(entry: self, start: start)
+        transfers.append(transfer)
+        lastProgress = Monotonic.now()
+        var headers = HTTPHeaders()
+        headers.add(name: "Range", value: "bytes=\(start)-")
+        headers.add(name: "Accept-Encoding", value: "identity")
+        headers.add(name: "User-Agent", value: "queued")
+        if start > 0 || present.count > 0, let validator = meta?.etag ?? meta?.lastModified {
+            // A changed file answers 200 with all of the new version instead of a piece of it.
+            headers.add(name: "If-Range", value: validator)
+        }
+        let target = location
+        let request: HTTPClient.Request
+        do {
+            request = try HTTPClient.Request(url: target, method: .GET, headers: headers)
+        } catch {
+            failLocked(transfer, MediaError(operation: "open", path: url, message: "not a usable URL: \(target)"))
+            return
+        }
+        let client = self.client
+        // Out of the lock: the client may call back into this entry before `execute` returns.
+        DispatchQueue.global().async { [self] in
+            let task = client.execute(request: request, delegate: transfer)
+            condition.lock()
+            transfer.task = task
+            let cancelled = transfer.isCancelled
+            condition.unlock()
+            if cancelled { task.cancel() }
+        }
+    }
+
+    private func cancelLocked(_ transfer: HTTPTransfer) {
+        transfer.isCancelled = true
+        transfers.removeAll { $0 === transfer }
+        let task = transfer.task
+        DispatchQueue.global().async { task?.cancel() }
+    }
+
+    private func failLocked(_ transfer: HTTPTransfer, _ error: MediaError) {
+        transfers.removeAll { $0 === transfer }
+        failure = error
+        failedAttempts = Self.maxAttempts
+        condition.broadcast()
+    }
+
+    // MARK: Transfer callbacks (the HTTP client's event loop)
+
+    /// Takes a response's head; false ends the transfer.
+    func accept(_ head: HTTPResponseHead, from transfer: HTTPTransfer) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !transfer.isCancelled else { return false }
+        transfer.answered = true
+        switch ResponseVerdict.judge(head, requestedStart: transfer.start, cached: meta) {
+        case .partial(let length):
+            updateMetaLocked(head, length: length ?? meta?.length, acceptsRanges: true)
+            return true
+        case .whole(let length, let changed):
+            if changed || transfer.start > 0 && present.count > 0 && meta?.acceptsRanges == true {
+                logger.info("cache: the file changed on the server; fetching it again", metadata: ["url": "\(url)"])
+                present = ByteRanges()
+                let files = self.files
+                diskQueue.async { files.truncate() }
+            }
+            transfer.position = 0
+            // A server that answers a Range request with 200 sends only from the start.
+            updateMetaLocked(head, length: length, acceptsRanges: transfer.start == 0 && meta?.acceptsRanges == true)
+            return true
+        case .redirect(let target):
+            transfers.removeAll { $0 === transfer }
+            transfer.isCancelled = true
+            guard let next = URL(string: target, relativeTo: URL(string: location))?.absoluteURL,
+                let scheme = next.scheme?.lowercased(), scheme == "http" || scheme == "https"
+            else {
+                failLocked(transfer, MediaError(operation: "open", path: url, message: "redirect to \(target) refused"))
+                return false
+            }
+            redirects += 1
+            guard redirects <= Self.maxRedirects else {
+                failLocked(transfer, MediaError(operation: "open", path: url, message: "more than 5 redirects"))
+                return false
+            }
+            location = next.absoluteString
+            startLocked(at: transfer.start)
+            return false
+        case .failure(let message):
+            failLocked(transfer, MediaError(operation: "open", path: url, message: message))
+            return false
+        }
+    }
+
+    private func updateMetaLocked(_ head: HTTPResponseHead, length: Int64?, acceptsRanges: Bool) {
+        let updated = CacheMeta(
+            url: url, length: length, etag: head.headers.first(name: "ETag"),
+            lastModified: head.headers.first(name: "Last-Modified"), acceptsRanges: acceptsRanges)
+        guard updated != meta else { return }
+        meta = updated
+        condition.broadcast()
+        let files = self.files
+        let logger = self.logger
+        diskQueue.async {
+            do { try files.writeMeta(updated) } catch { logger.warning("cache: \(error)") }
+        }
+    }
+
+    /// Writes a body part on the disk queue, then records it; `done(false)` ends the transfer (the rest
+    /// is already cached, it was cancelled, or the disk failed).
+    func store(_ bytes: [UInt8], from transfer: HTTPTransfer, done: @escaping @Sendable (Bool) -> Void) {
+        condition.lock()
+        let offset = transfer.position
+        transfer.position += Int64(bytes.count)
+        let cancelled = transfer.isCancelled
+        condition.unlock()
+        guard !cancelled else { return done(false) }
+        let files = self.files
+        diskQueue.async { [self] in
+            var writeError: MediaError?
+            bytes.withUnsafeBytes { buffer in
+                do throws(MediaError) { try files.write(buffer, at: offset) } catch { writeError = error }
+            }
+            condition.lock()
+            defer { condition.unlock() }
+            if let writeError {
+                logger.error("cache: \(writeError)", metadata: ["url": "\(url)"])
+                failLocked(transfer, writeError)
+                transfer.isCancelled = true
+                return done(false)
+            }
+            present.insert(offset..<offset + Int64(bytes.count))
+            lastProgress = Monotonic.now()
+            failure = nil
+            failedAttempts = 0
+            condition.broadcast()
+            // Caught up with bytes another transfer brought: stop here, the next gap gets its own request.
+            let next = transfer.position
+            let ahead = present.contiguous(from: next)
+            if ahead > 0, meta?.acceptsRanges == true {
+                cancelLocked(transfer)
+                if let length = meta?.length, let gap = present.firstGap(from: next, below: length) {
+                    startLocked(at: gap)
+                }
+                return done(false)
+            }
+            done(true)
+        }
+    }
+
+    /// A transfer ended (error nil: the server sent everything). Runs after its writes (disk queue).
+    func transferEnded(_ transfer: HTTPTransfer, error: Error?) {
+        diskQueue.async { [self] in
+            condition.lock()
+            defer { condition.unlock() }
+            let wasRunning = transfers.contains { $0 === transfer }
+            transfers.removeAll { $0 === transfer }
+            guard wasRunning, !transfer.isCancelled else { return }
+            if let error {
+                // A server that cannot be reached fails the play now (the client already retried the
+                // connection); a transfer cut after it began is resumed from where it stopped.
+                failedAttempts = transfer.answered ? failedAttempts + 1 : Self.maxAttempts
+                let reason = Self.describe(error)
+                failure = MediaError(
+                    operation: "read", path: url,
+                    message: transfer.answered ? reason : "cannot connect to \(Self.host(of: location)): \(reason)")
+                logger.warning(
+                    "cache: transfer failed (\(failure!.message)); attempt \(failedAttempts) of \(Self.maxAttempts)",
+                    metadata: ["url": "\(url)"])
+            } else if meta?.length == nil {
+                // No declared length: the end of the body is the end of the file.
+                if var known = meta {
+                    known.length = transfer.position
+                    meta = known
+                    let files = self.files
+                    let ended = known
+                    diskQueue.async { try? files.writeMeta(ended) }
+                }
+            }
+            if completeLocked {
+                let files = self.files
+                diskQueue.async { files.sync() }
+                logger.info("cache: complete", metadata: ["url": "\(url)", "bytes": "\(present.count)"])
+            } else if transfers.isEmpty, failedAttempts < Self.maxAttempts, let length = meta?.length,
+                let gap = present.firstGap(below: length)
+            {
+                // Fill the holes in the background (and resume after a cut connection) from the first gap.
+                startLocked(at: meta?.acceptsRanges == true ? gap : 0)
+            }
+            condition.broadcast()
+        }
+    }
+
+    private static func host(of url: String) -> String {
+        guard let parsed = URL(string: url), let host = parsed.host else { return url }
+        return parsed.port.map { "\(host):\($0)" } ?? host
+    }
+
+    private static func describe(_ error: Error) -> String {
+        if let client = error as? HTTPClientError {
+            switch client {
+            case .readTimeout: return "stalled: no data from the server"
+            case .connectTimeout: return "timed out"
+            case .remoteConnectionClosed: return "the server closed the connection"
+            default: break
+            }
+        }
+        let text = String(describing: error)
+        if text.contains("connectionRefused") || text.contains("Connection refused") { return "refused" }
+        return text
+    }
+}

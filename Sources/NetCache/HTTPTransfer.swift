@@ -1,0 +1,113 @@
+// One HTTP GET of a URL from a byte offset to the end (`Range: bytes=N-`), feeding its CacheEntry. The
+// HTTP client (async-http-client) calls it on its event loop; each body part is written to disk on the
+// entry's disk queue before the next is asked for (the returned future is the backpressure), so a slow
+// disk slows the download instead of filling memory.
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// What a response's head means for the entry.
+enum ResponseVerdict: Equatable {
+    /// 206 for the range asked: bytes follow at `start`; `length` from Content-Range (nil: "*").
+    case partial(length: Int64?)
+    /// 200: the whole file from byte 0 (`changed`: the server's validators differ from the cached ones, or
+    /// If-Range failed, so the cached bytes are another version).
+    case whole(length: Int64?, changed: Bool)
+    /// 3xx with a Location to follow.
+    case redirect(String)
+    case failure(String)
+
+    static func judge(_ head: HTTPResponseHead, requestedStart: Int64, cached: CacheMeta?) -> ResponseVerdict {
+        let status = head.status.code
+        let etag = head.headers.first(name: "ETag")
+        let lastModified = head.headers.first(name: "Last-Modified")
+        switch status {
+        case 206:
+            guard let range = head.headers.first(name: "Content-Range"), let parsed = parseContentRange(range),
+                parsed.start == requestedStart
+            else { return .failure("the server answered a range request with a range that was not asked for") }
+            return .partial(length: parsed.length)
+        case 200:
+            let length = head.headers.first(name: "Content-Length").flatMap { Int64($0) }
+            var changed = false
+            if let cached {
+                if let etag, let old = cached.etag {
+                    changed = etag != old
+                } else if let lastModified, let old = cached.lastModified {
+                    changed = lastModified != old
+                } else {
+                    changed = requestedStart > 0
+                }
+                if let length, let old = cached.length, length != old { changed = true }
+            }
+            return .whole(length: length, changed: changed)
+        case 301, 302, 303, 307, 308:
+            guard let location = head.headers.first(name: "Location") else {
+                return .failure("HTTP \(status) without a Location")
+            }
+            return .redirect(location)
+        default:
+            return .failure("HTTP \(status) \(head.status.reasonPhrase)")
+        }
+    }
+
+    /// "bytes 100-199/2000" → (100, 2000); "bytes 100-199/*" → (100, nil).
+    static func parseContentRange(_ value: String) -> (start: Int64, length: Int64?)? {
+        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        guard trimmed.lowercased().hasPrefix("bytes ") else { return nil }
+        let spec = trimmed.dropFirst("bytes ".count)
+        let parts = spec.split(separator: "/", maxSplits: 1)
+        guard parts.count == 2, let dash = parts[0].firstIndex(of: "-"), let start = Int64(parts[0][..<dash]) else {
+            return nil
+        }
+        return (start, parts[1] == "*" ? nil : Int64(parts[1]))
+    }
+}
+
+final class HTTPTransfer: HTTPClientResponseDelegate, @unchecked Sendable {
+    typealias Response = Void
+
+    /// The byte this transfer asked for first.
+    let start: Int64
+    /// The next byte it will deliver. Guarded by the entry's lock (the entry reads it to decide).
+    var position: Int64
+    /// Cancelled by the entry (superseded, or the rest is already cached): its errors mean nothing.
+    var isCancelled = false
+    /// The server answered (an error before that means it could not be reached at all).
+    var answered = false
+    var task: HTTPClient.Task<Void>?
+    private weak var entry: CacheEntry?
+
+    init(entry: CacheEntry, start: Int64) {
+        self.entry = entry
+        self.start = start
+        position = start
+    }
+
+    func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+        guard let entry, entry.accept(head, from: self) else {
+            task.cancel()
+            return task.eventLoop.makeSucceededVoidFuture()
+        }
+        return task.eventLoop.makeSucceededVoidFuture()
+    }
+
+    func didReceiveBodyPart(task: HTTPClient.Task<Void>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
+        guard let entry else { return task.eventLoop.makeSucceededVoidFuture() }
+        let promise = task.eventLoop.makePromise(of: Void.self)
+        entry.store(Array(buffer.readableBytesView), from: self) { keepGoing in
+            if !keepGoing { task.cancel() }
+            promise.succeed(())
+        }
+        return promise.futureResult
+    }
+
+    func didReceiveError(task: HTTPClient.Task<Void>, _ error: Error) {
+        entry?.transferEnded(self, error: error)
+    }
+
+    func didFinishRequest(task: HTTPClient.Task<Void>) throws {
+        entry?.transferEnded(self, error: nil)
+    }
+}

@@ -1,0 +1,170 @@
+// http(s) items against Debian's nginx on a loopback port: a URL plays while it downloads (the first
+// picture comes before the download ends, and an MP4 with its index at the end costs one small tail
+// request, not the whole file), the bytes are fetched once, a complete item replays with the server
+// gone, a dead server fails its item and the queue plays on, a download cut by kill -9 resumes where it
+// stopped, and hostile redirects and streaming playlists are refused. Nothing here talks beyond 127.0.0.1.
+import Foundation
+import Glibc
+import QueueClient
+import QueueRPC
+import TestSupport
+import Testing
+
+@Suite(.serialized) struct NetworkItemTests {
+    /// A 4 s 320x240 A/V clip of about 1 MB; `indexAtEnd`: the MP4's moov after the media (ffmpeg's
+    /// default), else moved to the front.
+    private func clip(in directory: String, named name: String, indexAtEnd: Bool, hue: Int = 0) throws -> Int {
+        let source = try Fixtures.make(
+            "net-clip-\(hue)-\(indexAtEnd ? "end" : "front").mp4",
+            [
+                "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=4,hue=h=\(hue)", "-f", "lavfi", "-i",
+                "sine=f=\(440 + hue):d=4", "-c:v", "libx264", "-preset", "ultrafast", "-b:v", "2M", "-c:a", "aac",
+                "-shortest",
+            ] + (indexAtEnd ? [] : ["-movflags", "+faststart"]))
+        let target = directory + "/" + name
+        try? FileManager.default.removeItem(atPath: target)
+        try FileManager.default.copyItem(atPath: source, toPath: target)
+        return Int(try FileManager.default.attributesOfItem(atPath: target)[.size] as? NSNumber ?? 0)
+    }
+
+    private func ended(_ notes: [(method: String, params: JSONValue?)], _ id: Int64) -> [JSONValue] {
+        notes.filter { $0.method == "event.itemEnded" && $0.params?["id"]?.intValue == id }.compactMap(\.params)
+    }
+
+    @Test func aURLPlaysWhileItDownloadsIsFetchedOnceAndReplaysOffline() throws {
+        let site = try TemporaryDirectory(prefix: "queued-site")
+        let size = try clip(in: site.path, named: "clip.mp4", indexAtEnd: true)
+        // About 4 s to download a 4 s clip: the first picture can only come early by playing what arrived.
+        let nginx = try NginxServer(root: site.path, slowRate: size / 4)
+        let daemon = try RunningDaemon(outputs: .null(untimed: false), ["--cache-dir", site.path + "-cache"])
+        defer {
+            daemon.stop()
+            nginx.stop()
+        }
+        let client = try daemon.client()
+        let watcher = try daemon.client()
+        _ = try watcher.call(API.EventsSubscribe.self, .init(events: [.itemStarted, .itemEnded]))
+        let url = nginx.baseURL + "/slow/clip.mp4"
+        let id = try #require(
+            try client.call(API.QueueAdd.self, .init(items: [RPCItemInput(uri: url, loops: 2)])).ids.first)
+        _ = try client.call(API.PlayerPlay.self, .init())
+
+        let started = try collectNotifications(watcher, timeout: 20) {
+            $0.contains { $0.method == "event.itemStarted" }
+        }
+        try #require(started.contains { $0.method == "event.itemStarted" }, "no itemStarted; log:\n\(daemon.log())")
+        let finishedAtStart = nginx.responses().filter { $0.uri == "/slow/clip.mp4" && $0.range == "bytes=0-" }
+        #expect(finishedAtStart.isEmpty, "the first picture came only after the whole file: \(finishedAtStart)")
+        let tail = nginx.responses().filter { $0.uri == "/slow/clip.mp4" && $0.range != "bytes=0-" }
+        #expect(
+            tail.count == 1 && (tail.first?.bodyBytes ?? size) < size / 10,
+            "one small tail request for the index: \(tail)")
+
+        let notes = try collectNotifications(watcher, timeout: 30) { self.ended($0, id).count >= 2 }
+        let ends = ended(notes, id)
+        #expect(ends.count == 2 && ends.allSatisfy { $0["reason"]?.stringValue == "eof" }, "\(ends)\n\(daemon.log())")
+        let fetched = nginx.responses().filter { $0.uri == "/slow/clip.mp4" }.reduce(0) { $0 + $1.bodyBytes }
+        // What the socket buffers held when the tail was already cached may be sent twice; nothing more.
+        #expect(fetched >= size && fetched <= size + 256 * 1024, "fetched \(fetched) bytes for a \(size)-byte file")
+        let requestsBefore = nginx.responses().count
+
+        // The server goes away: the cached item plays again; an uncached one fails and the queue goes on.
+        nginx.stop()
+        let more = try client.call(
+            API.QueueAdd.self,
+            .init(items: [
+                RPCItemInput(uri: nginx.baseURL + "/other.mp4"), RPCItemInput(uri: url),
+            ])
+        ).ids
+        try #require(more.count == 2)
+        _ = try client.call(API.PlayerPlay.self, .init(id: more[0]))
+        let offline = try collectNotifications(watcher, timeout: 30) { !self.ended($0, more[1]).isEmpty }
+        let failed = ended(offline, more[0]).first
+        #expect(failed?["reason"]?.stringValue == "error")
+        #expect(failed?["error"]?.stringValue?.contains("cannot connect") == true, "\(String(describing: failed))")
+        #expect(ended(offline, more[1]).first?["reason"]?.stringValue == "eof", "the cached item plays offline")
+        #expect(nginx.responses().count == requestsBefore)
+    }
+
+    @Test func aDownloadCutByKillNineResumesWhereItStopped() throws {
+        let site = try TemporaryDirectory(prefix: "queued-site")
+        let size = try clip(in: site.path, named: "resume.mp4", indexAtEnd: false)
+        let nginx = try NginxServer(root: site.path, slowRate: size / 5)
+        let cache = site.path + "-cache"
+        defer { nginx.stop() }
+        let url = nginx.baseURL + "/slow/resume.mp4"
+        do {
+            let daemon = try RunningDaemon(outputs: .null(untimed: false), ["--cache-dir", cache])
+            let client = try daemon.client()
+            _ = try client.call(API.QueueAdd.self, .init(items: [RPCItemInput(uri: url)]))
+            _ = try client.call(API.PlayerPlay.self, .init())
+            // Kill it once about 40 % is on disk (the ranges log lists what was written).
+            let arrived = waitUntil(timeout: 20, pollInterval: 0.05) { Self.cachedBytes(in: cache) >= size * 2 / 5 }
+            try #require(arrived, "the download did not progress; log:\n\(daemon.log())")
+            daemon.process.terminate(signal: SIGKILL)
+        }
+        let kept = Self.cachedBytes(in: cache)
+        #expect(kept < size)
+        let daemon = try RunningDaemon(outputs: .null(untimed: false), ["--cache-dir", cache])
+        defer { daemon.stop() }
+        let client = try daemon.client()
+        let watcher = try daemon.client()
+        _ = try watcher.call(API.EventsSubscribe.self, .init(events: [.itemEnded]))
+        let id = try #require(try client.call(API.QueueAdd.self, .init(items: [RPCItemInput(uri: url)])).ids.first)
+        _ = try client.call(API.PlayerPlay.self, .init())
+        let notes = try collectNotifications(watcher, timeout: 30) { !self.ended($0, id).isEmpty }
+        #expect(ended(notes, id).first?["reason"]?.stringValue == "eof", "\(daemon.log())")
+        #expect(waitUntil(timeout: 10) { Self.cachedBytes(in: cache) >= size }, "the file completes")
+        let responses = nginx.responses().filter { $0.uri == "/slow/resume.mp4" }
+        let resumed = responses.dropFirst()
+        #expect(resumed.first?.range.hasPrefix("bytes=") == true && resumed.first?.range != "bytes=0-", "\(responses)")
+        let fetched = responses.reduce(0) { $0 + $1.bodyBytes }
+        // The bytes nginx had handed to the socket but queued never read are fetched again; nothing else.
+        #expect(fetched <= size + 256 * 1024, "fetched \(fetched) bytes for a \(size)-byte file: \(responses)")
+    }
+
+    @Test func hostileRedirectsAndStreamingPlaylistsAreRefused() throws {
+        let site = try TemporaryDirectory(prefix: "queued-site")
+        _ = try clip(in: site.path, named: "fine.mp4", indexAtEnd: false)
+        let nginx = try NginxServer(root: site.path)
+        let daemon = try RunningDaemon(outputs: .null(untimed: false), ["--cache-dir", site.path + "-cache"])
+        defer {
+            daemon.stop()
+            nginx.stop()
+        }
+        let client = try daemon.client()
+        let watcher = try daemon.client()
+        _ = try watcher.call(API.EventsSubscribe.self, .init(events: [.itemEnded]))
+        for refused in ["/live.m3u8", "/manifest.mpd"] {
+            #expect(throws: (any Error).self) {
+                try client.call(API.QueueAdd.self, .init(items: [RPCItemInput(uri: nginx.baseURL + refused)]))
+            }
+        }
+        let ids = try client.call(
+            API.QueueAdd.self,
+            .init(items: [
+                RPCItemInput(uri: nginx.baseURL + "/redirect-file"), RPCItemInput(uri: nginx.baseURL + "/fine.mp4"),
+            ])
+        ).ids
+        _ = try client.call(API.PlayerPlay.self, .init())
+        let notes = try collectNotifications(watcher, timeout: 30) { !self.ended($0, ids[1]).isEmpty }
+        let redirect = ended(notes, ids[0]).first
+        #expect(redirect?["reason"]?.stringValue == "error")
+        #expect(redirect?["error"]?.stringValue?.contains("redirect to file:///etc/passwd refused") == true)
+        #expect(
+            ended(notes, ids[1]).first?["reason"]?.stringValue == "eof",
+            "the queue plays on: \(ended(notes, ids[1]))\n\(daemon.log())")
+    }
+
+    /// Bytes the cache's ranges logs name (what a restart would find).
+    static func cachedBytes(in directory: String) -> Int {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return names.filter { $0.hasSuffix(".ranges") }.reduce(0) { total, name in
+            let text = (try? String(contentsOfFile: directory + "/" + name, encoding: .utf8)) ?? ""
+            return total
+                + text.split(separator: "\n").reduce(0) {
+                    $0 + (Int($1.split(separator: " ").dropFirst().first ?? "") ?? 0)
+                }
+        }
+    }
+}
