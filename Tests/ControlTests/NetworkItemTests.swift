@@ -10,10 +10,43 @@ import QueueRPC
 import TestSupport
 import Testing
 
+/// A web site serving one clip, and a daemon caching into its own directory with a client and an event
+/// watcher; stops both when released.
+private final class ServedDaemon {
+    let site: TemporaryDirectory
+    let size: Int
+    let nginx: NginxServer
+    let daemon: RunningDaemon
+    let client: QueueClient
+    let watcher: QueueClient
+
+    /// `downloadSeconds`: the throttle on `/slow/` (nil: nginx's default rate).
+    init(clip name: String, indexAtEnd: Bool, downloadSeconds: Int? = nil, events: [EventName]) throws {
+        let site = try TemporaryDirectory(prefix: "queued-site")
+        let size = try NetworkItemTests.clip(in: site.path, named: name, indexAtEnd: indexAtEnd)
+        self.site = site
+        self.size = size
+        if let downloadSeconds {
+            nginx = try NginxServer(root: site.path, slowRate: size / downloadSeconds)
+        } else {
+            nginx = try NginxServer(root: site.path)
+        }
+        daemon = try RunningDaemon(outputs: .null(untimed: false), ["--cache-dir", site.path + "-cache"])
+        client = try daemon.client()
+        watcher = try daemon.client()
+        _ = try watcher.call(API.EventsSubscribe.self, .init(events: events))
+    }
+
+    deinit {
+        daemon.stop()
+        nginx.stop()
+    }
+}
+
 @Suite(.serialized) struct NetworkItemTests {
     /// A 4 s 320x240 A/V clip of about 1 MB; `indexAtEnd`: the MP4's moov after the media (ffmpeg's
     /// default), else moved to the front.
-    private func clip(in directory: String, named name: String, indexAtEnd: Bool, hue: Int = 0) throws -> Int {
+    static func clip(in directory: String, named name: String, indexAtEnd: Bool, hue: Int = 0) throws -> Int {
         let source = try Fixtures.make(
             "net-clip-\(hue)-\(indexAtEnd ? "end" : "front").mp4",
             [
@@ -32,18 +65,11 @@ import Testing
     }
 
     @Test func aURLPlaysWhileItDownloadsIsFetchedOnceAndReplaysOffline() throws {
-        let site = try TemporaryDirectory(prefix: "queued-site")
-        let size = try clip(in: site.path, named: "clip.mp4", indexAtEnd: true)
         // About 4 s to download a 4 s clip: the first picture can only come early by playing what arrived.
-        let nginx = try NginxServer(root: site.path, slowRate: size / 4)
-        let daemon = try RunningDaemon(outputs: .null(untimed: false), ["--cache-dir", site.path + "-cache"])
-        defer {
-            daemon.stop()
-            nginx.stop()
-        }
-        let client = try daemon.client()
-        let watcher = try daemon.client()
-        _ = try watcher.call(API.EventsSubscribe.self, .init(events: [.itemStarted, .itemEnded]))
+        let served = try ServedDaemon(
+            clip: "clip.mp4", indexAtEnd: true, downloadSeconds: 4, events: [.itemStarted, .itemEnded])
+        let (size, nginx, daemon, client, watcher) =
+            (served.size, served.nginx, served.daemon, served.client, served.watcher)
         let url = nginx.baseURL + "/slow/clip.mp4"
         let id = try #require(
             try client.call(API.QueueAdd.self, .init(items: [RPCItemInput(uri: url, loops: 2)])).ids.first)
@@ -88,7 +114,7 @@ import Testing
 
     @Test func aDownloadCutByKillNineResumesWhereItStopped() throws {
         let site = try TemporaryDirectory(prefix: "queued-site")
-        let size = try clip(in: site.path, named: "resume.mp4", indexAtEnd: false)
+        let size = try Self.clip(in: site.path, named: "resume.mp4", indexAtEnd: false)
         let nginx = try NginxServer(root: site.path, slowRate: size / 5)
         let cache = site.path + "-cache"
         defer { nginx.stop() }
@@ -124,17 +150,8 @@ import Testing
     }
 
     @Test func hostileRedirectsAndStreamingPlaylistsAreRefused() throws {
-        let site = try TemporaryDirectory(prefix: "queued-site")
-        _ = try clip(in: site.path, named: "fine.mp4", indexAtEnd: false)
-        let nginx = try NginxServer(root: site.path)
-        let daemon = try RunningDaemon(outputs: .null(untimed: false), ["--cache-dir", site.path + "-cache"])
-        defer {
-            daemon.stop()
-            nginx.stop()
-        }
-        let client = try daemon.client()
-        let watcher = try daemon.client()
-        _ = try watcher.call(API.EventsSubscribe.self, .init(events: [.itemEnded]))
+        let served = try ServedDaemon(clip: "fine.mp4", indexAtEnd: false, events: [.itemEnded])
+        let (nginx, daemon, client, watcher) = (served.nginx, served.daemon, served.client, served.watcher)
         for refused in ["/live.m3u8", "/manifest.mpd"] {
             #expect(throws: (any Error).self) {
                 try client.call(API.QueueAdd.self, .init(items: [RPCItemInput(uri: nginx.baseURL + refused)]))
