@@ -71,7 +71,8 @@ let package = Package(
         .target(
             name: "QueueServer",
             dependencies: [
-                "QueueRPC", "QueueModel", "Playback", "SystemClock", .product(name: "NIOCore", package: "swift-nio"),
+                "QueueRPC", "QueueModel", "Playback", "Media", "SystemClock",
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.copy("queued.openrpc.json")]),
@@ -97,6 +98,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "QueueModelTests", dependencies: ["QueueModel", "TestSupport"]),
         .testTarget(name: "QueueRPCTests", dependencies: ["QueueRPC"]),
+        .testTarget(name: "NetCacheTests", dependencies: ["NetCache"]),
         .testTarget(name: "StateStoreTests", dependencies: ["StateStore", "Playback", "QueueModel", "QueueRPC", "TestSupport"]),
         .testTarget(
             name: "ControlTests",

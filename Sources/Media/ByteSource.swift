@@ -18,6 +18,13 @@ extension ByteSource {
     public var isSeekable: Bool { true }
 }
 
+/// Whether `uri` is an http(s) URL: an item whose bytes come from a ByteSourceProvider, not a local file.
+/// The one test the server (accepting items), the engine (opening them) and the daemon share.
+public func isNetworkURI(_ uri: String) -> Bool {
+    let scheme = uri.prefix(8).lowercased()
+    return scheme.hasPrefix("http://") || scheme.hasPrefix("https://")
+}
+
 /// Makes the ByteSource of a URI that is not a local file (the daemon's network cache).
 public protocol ByteSourceProvider: AnyObject, Sendable {
     /// A source reading `uri` from its start; throws when it cannot be opened (unreachable, refused).

@@ -65,22 +65,9 @@ final class CacheEntry: @unchecked Sendable {
     }
 
     /// Whether every byte is on disk (such an item plays with no network at all).
-    var isComplete: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return completeLocked
-    }
-
     private var completeLocked: Bool {
         guard let length = meta?.length else { return false }
         return present.covers(length: length)
-    }
-
-    /// Bytes on disk and the length, when known.
-    var progress: (bytes: Int64, length: Int64?) {
-        condition.lock()
-        defer { condition.unlock() }
-        return (present.count, meta?.length)
     }
 
     // MARK: Readers
@@ -115,15 +102,13 @@ final class CacheEntry: @unchecked Sendable {
         try files.read(into: buffer, at: offset)
     }
 
-    private var transfersLocked: [HTTPTransfer] { transfers.filter { !$0.isCancelled } }
-
     /// Waits (the lock held, released while waiting) until `done`, starting a transfer for `offset` when
     /// none will bring it; fails when the transfers give up, the wait is cancelled, or nothing arrives
     /// for the network timeout.
     private func waitLocked(limits: SourceLimits, for offset: Int64 = 0, until done: () -> Bool) throws(MediaError) {
         var stalledOnce = false
         while !done() {
-            if let failure, transfersLocked.isEmpty, failedAttempts >= Self.maxAttempts { throw failure }
+            if let failure, transfers.isEmpty, failedAttempts >= Self.maxAttempts { throw failure }
             ensureTransferLocked(covering: offset)
             if limits.isCancelled?() == true {
                 throw MediaError(operation: "read", path: url, message: "interrupted")
@@ -152,7 +137,7 @@ final class CacheEntry: @unchecked Sendable {
     /// callbacks that take the lock).
     private func ensureTransferLocked(covering offset: Int64) {
         if let length = meta?.length, offset >= length { return }
-        let running = transfersLocked
+        let running = transfers
         let acceptsRanges = meta?.acceptsRanges ?? true
         if !acceptsRanges, !running.isEmpty { return }  // the server only sends from the start: wait for it
         if running.contains(where: { $0.start <= offset && offset <= $0.position + Self.readAhead }) { return }
@@ -173,6 +158,7 @@ final class CacheEntry: @unchecked Sendable {
         if start > 0 || present.count > 0, let validator = meta?.etag ?? meta?.lastModified {
             // A changed file answers 200 with all of the new version instead of a piece of it.
             headers.add(name: "If-Range", value: validator)
+            transfer.askedIfUnchanged = true
         }
         let target = location
         let request: HTTPClient.Request
@@ -221,15 +207,17 @@ final class CacheEntry: @unchecked Sendable {
             updateMetaLocked(head, length: length ?? meta?.length, acceptsRanges: true)
             return true
         case .whole(let length, let changed):
-            if changed || transfer.start > 0 && present.count > 0 && meta?.acceptsRanges == true {
+            // 200 to an If-Range request: the file changed (RFC 9110 13.1.5); without If-Range: the server
+            // ignores Range, and sends only from the start from now on.
+            if changed || transfer.askedIfUnchanged {
                 logger.info("cache: the file changed on the server; fetching it again", metadata: ["url": "\(url)"])
                 present = ByteRanges()
                 let files = self.files
                 diskQueue.async { files.truncate() }
             }
             transfer.position = 0
-            // A server that answers a Range request with 200 sends only from the start.
-            updateMetaLocked(head, length: length, acceptsRanges: transfer.start == 0 && meta?.acceptsRanges == true)
+            updateMetaLocked(
+                head, length: length, acceptsRanges: transfer.askedIfUnchanged && meta?.acceptsRanges == true)
             return true
         case .redirect(let target):
             transfers.removeAll { $0 === transfer }
@@ -300,10 +288,10 @@ final class CacheEntry: @unchecked Sendable {
             let next = transfer.position
             let ahead = present.contiguous(from: next)
             if ahead > 0, meta?.acceptsRanges == true {
-                cancelLocked(transfer)
-                if let length = meta?.length, let gap = present.firstGap(from: next, below: length) {
-                    startLocked(at: gap)
-                }
+                // Ends like any other transfer: the last one to end fills the next gap (transferEnded).
+                transfers.removeAll { $0 === transfer }
+                transfer.isCancelled = true
+                fillNextGapLocked()
                 return done(false)
             }
             done(true)
@@ -343,14 +331,18 @@ final class CacheEntry: @unchecked Sendable {
                 let files = self.files
                 diskQueue.async { files.sync() }
                 logger.info("cache: complete", metadata: ["url": "\(url)", "bytes": "\(present.count)"])
-            } else if transfers.isEmpty, failedAttempts < Self.maxAttempts, let length = meta?.length,
-                let gap = present.firstGap(below: length)
-            {
-                // Fill the holes in the background (and resume after a cut connection) from the first gap.
-                startLocked(at: meta?.acceptsRanges == true ? gap : 0)
+            } else if failedAttempts < Self.maxAttempts {
+                fillNextGapLocked()
             }
             condition.broadcast()
         }
+    }
+
+    /// Once no transfer runs, fills the holes in the background (and resumes after a cut connection)
+    /// from the first missing byte.
+    private func fillNextGapLocked() {
+        guard transfers.isEmpty, let length = meta?.length, let gap = present.firstGap(below: length) else { return }
+        startLocked(at: meta?.acceptsRanges == true ? gap : 0)
     }
 
     private static func host(of url: String) -> String {

@@ -2,10 +2,12 @@
 //   <key>.data    the bytes, sparse: each arrives at its own offset (pwrite), holes stay unwritten;
 //   <key>.ranges  an append-only log, one line per piece written: "<offset> <length> <crc32 hex>";
 //   <key>.meta    the URL, its length and validators (ETag, Last-Modified), replaced atomically.
-// A piece counts only once its line is in the log, and a line counts only if the bytes it names still
-// have its checksum: after kill -9 (the page cache survives) nothing received is fetched again; after a
-// power cut, lines whose bytes did not reach the disk are dropped, so what comes back is never wrong —
-// at most the bytes since the last sync (every `syncEvery` bytes) are fetched again.
+// A piece counts only once its line is in the log, and a line after the log's last "synced" line counts
+// only if the bytes it names still have its checksum: after kill -9 (the page cache survives) nothing
+// received is fetched again; after a power cut, lines whose bytes did not reach the disk are dropped, so
+// what comes back is never wrong — at most the bytes since the last sync (every `syncEvery` bytes) are
+// fetched again. Lines before a "synced" line name bytes that were fdatasynced before it was written,
+// so they are not read back: opening a complete file after a restart costs no pass over its data.
 // Used by one CacheEntry, on its disk queue (writes) and by readers (pread, thread-safe).
 import CZlib
 import Foundation
@@ -61,15 +63,21 @@ final class CacheFiles: @unchecked Sendable {
         return try? JSONDecoder().decode(CacheMeta.self, from: bytes)
     }
 
-    /// The pieces the log names whose bytes still match their checksum.
+    /// The pieces the log names that are known synced, or whose bytes still match their checksum.
     func verifiedRanges() -> ByteRanges {
         guard let log = FileManager.default.contents(atPath: rangesPath) else { return ByteRanges() }
+        let lines = log.split(separator: 0x0A)
+        let lastSynced = lines.lastIndex { $0.elementsEqual(Self.syncedLine.utf8.dropLast()) } ?? -1
         var ranges = ByteRanges()
-        for line in log.split(separator: 0x0A) {
+        for (number, line) in lines.enumerated() {
             let fields = String(decoding: line, as: UTF8.self).split(separator: " ")
             guard fields.count == 3, let offset = Int64(fields[0]), let length = Int(fields[1]),
                 let sum = UInt32(fields[2], radix: 16), offset >= 0, length > 0, length <= 1 << 26
             else { continue }
+            if number < lastSynced {
+                ranges.insert(offset..<offset + Int64(length))
+                continue
+            }
             var buffer = [UInt8](repeating: 0, count: length)
             let read = buffer.withUnsafeMutableBytes { pread(data, $0.baseAddress, length, off_t(offset)) }
             guard read == length, Self.checksum(buffer) == sum else { continue }
@@ -112,11 +120,15 @@ final class CacheFiles: @unchecked Sendable {
         if unsynced >= syncEvery { sync() }
     }
 
+    /// Makes everything logged so far durable, and says so in the log (see `verifiedRanges`).
     func sync() {
-        fdatasync(data)
+        guard fdatasync(data) == 0 else { return }
+        let written = Self.syncedLine.withCString { Glibc.write(rangesLog, $0, strlen($0)) }
         fdatasync(rangesLog)
-        unsynced = 0
+        if written > 0 { unsynced = 0 }
     }
+
+    private static let syncedLine = "synced\n"
 
     /// Forgets every byte (the file changed on the server): the data and the log start empty.
     func truncate() {

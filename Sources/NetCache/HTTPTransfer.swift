@@ -76,6 +76,8 @@ final class HTTPTransfer: HTTPClientResponseDelegate, @unchecked Sendable {
     var isCancelled = false
     /// The server answered (an error before that means it could not be reached at all).
     var answered = false
+    /// Sent with If-Range: a 200 then means the cached bytes are another version.
+    var askedIfUnchanged = false
     var task: HTTPClient.Task<Void>?
     private weak var entry: CacheEntry?
 
@@ -86,10 +88,7 @@ final class HTTPTransfer: HTTPClientResponseDelegate, @unchecked Sendable {
     }
 
     func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
-        guard let entry, entry.accept(head, from: self) else {
-            task.cancel()
-            return task.eventLoop.makeSucceededVoidFuture()
-        }
+        if entry?.accept(head, from: self) != true { task.cancel() }
         return task.eventLoop.makeSucceededVoidFuture()
     }
 

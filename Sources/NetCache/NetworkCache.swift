@@ -47,33 +47,23 @@ public final class NetworkCache: ByteSourceProvider, @unchecked Sendable {
         try? client.syncShutdown()
     }
 
-    /// Whether `uri` is one of ours.
-    public static func handles(_ uri: String) -> Bool {
-        let lowered = uri.lowercased()
-        return lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
-    }
-
     public func source(for uri: String, limits: SourceLimits) throws(MediaError) -> ByteSource {
         let entry = try self.entry(for: uri)
         let (size, seekable) = try entry.open(limits: limits)
         return CachingByteSource(entry: entry, size: size, isSeekable: seekable, limits: limits)
     }
 
-    /// Bytes cached for `uri` and its length (nil when unknown), without touching the network.
-    public func progress(of uri: String) -> (bytes: Int64, length: Int64?, complete: Bool)? {
-        guard let entry = try? entry(for: uri) else { return nil }
-        let (bytes, length) = entry.progress
-        return (bytes, length, entry.isComplete)
-    }
-
+    /// The entry of `uri`, made on first use. Making one reads its files back (the ranges are verified
+    /// against the data), so that happens outside the lock; a racing second one is dropped.
     private func entry(for uri: String) throws(MediaError) -> CacheEntry {
-        lock.lock()
-        defer { lock.unlock() }
-        if let entry = entries[uri] { return entry }
+        if let entry = lock.withLock({ entries[uri] }) { return entry }
         let files = try CacheFiles(directory: settings.directory, key: CacheFiles.key(for: uri))
-        let entry = CacheEntry(url: uri, files: files, client: client, settings: settings, logger: logger)
-        entries[uri] = entry
-        return entry
+        let made = CacheEntry(url: uri, files: files, client: client, settings: settings, logger: logger)
+        return lock.withLock {
+            if let first = entries[uri] { return first }
+            entries[uri] = made
+            return made
+        }
     }
 }
 

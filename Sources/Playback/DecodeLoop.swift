@@ -168,7 +168,7 @@ final class DecodeLoop: @unchecked Sendable {
         options.sourceLimits.isCancelled = isCancelled
         do throws(MediaError) {
             let reader: MediaReader
-            if Self.isNetwork(item.uri) {
+            if isNetworkURI(item.uri) {
                 guard let network = engine.config.networkSources else {
                     throw MediaError(operation: "open", path: item.uri, message: "network items are not enabled")
                 }
@@ -184,12 +184,7 @@ final class DecodeLoop: @unchecked Sendable {
         }
     }
 
-    static func isNetwork(_ uri: String) -> Bool {
-        let lowered = uri.prefix(8).lowercased()
-        return lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
-    }
-
-    /// Items are absolute paths, file:// URLs or http(s) URLs (see `isNetwork`).
+    /// Items are absolute paths, file:// URLs or http(s) URLs (see `isNetworkURI`).
     static func path(of uri: String) -> String {
         guard uri.hasPrefix("file://") else { return uri }
         let rest = uri.dropFirst("file://".count)

@@ -156,22 +156,21 @@ final class ConnectionHandler: ChannelInboundHandler, Session {
         var wrote = false
         loop: while let head = outbox.first {
             switch head {
-            case .ready(let bytes), .afterKept(_, let bytes):
-                if case .afterKept(let sequence, _) = head, sequence > keptThrough {
-                    // Wait for everything queued so far in one callback: the newest sequence number covers it.
-                    let newest = outbox.reduce(sequence) { newest, reply in
-                        if case .afterKept(let later, _) = reply { max(newest, later) } else { newest }
-                    }
-                    awaitKeeper(through: newest)
-                    break loop
+            case .later:
+                break loop
+            case .afterKept(let sequence, _) where sequence > keptThrough:
+                // Wait for everything queued so far in one callback: the newest sequence number covers it.
+                let newest = outbox.reduce(sequence) { newest, reply in
+                    if case .afterKept(let later, _) = reply { max(newest, later) } else { newest }
                 }
+                awaitKeeper(through: newest)
+                break loop
+            case .ready(let bytes), .afterKept(_, let bytes):
                 outbox.removeFirst()
                 if let bytes {
                     write(bytes, flush: false)
                     wrote = true
                 }
-            case .later:
-                break loop
             }
         }
         if wrote { flushSoon() }

@@ -3,6 +3,7 @@
 // http(s) URLs (played through the daemon's cache, never by FFmpeg), and local .m3u/.m3u8 playlists
 // expanded to their entries with EXTINF titles.
 import Foundation
+import Media
 import QueueModel
 import QueueRPC
 
@@ -16,20 +17,13 @@ enum ItemInputs {
             var item = mediaItem(input)
             if let url = try networkURL(item.uri) {
                 item.uri = url
-                do {
-                    try item.validate()
-                } catch {
-                    throw .invalidParams(param: "items[\(index)]", reason: String(describing: error))
+            } else {
+                item.uri = try localPath(of: item.uri)
+                let lowered = item.uri.lowercased()
+                if lowered.hasSuffix(".m3u") || lowered.hasSuffix(".m3u8") {
+                    items += try expandPlaylist(item.uri, template: item)
+                    continue
                 }
-                items.append(item)
-                continue
-            }
-            let path = try localPath(of: item.uri)
-            item.uri = path
-            let lowered = path.lowercased()
-            if lowered.hasSuffix(".m3u") || lowered.hasSuffix(".m3u8") {
-                items += try expandPlaylist(path, template: item)
-                continue
             }
             do {
                 try item.validate()
@@ -98,8 +92,7 @@ enum ItemInputs {
     /// `uri` when it is an http(s) URL queued can play (nil: not a network URI). Streams made of further
     /// URLs (HLS, DASH) are refused: the cache keeps files, not live playlists.
     static func networkURL(_ uri: String) throws(RPCError) -> String? {
-        let lowered = uri.lowercased()
-        guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://") else { return nil }
+        guard isNetworkURI(uri) else { return nil }
         guard let url = URL(string: uri), let host = url.host, !host.isEmpty else {
             throw .uriNotAllowed(uri, reason: "not a valid http(s) URL")
         }

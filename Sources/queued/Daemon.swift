@@ -2,6 +2,7 @@ import AudioPulse
 import Foundation
 import Glibc
 import Logging
+import Media
 import NetCache
 import Playback
 import QueueClient
@@ -70,7 +71,7 @@ struct Daemon {
         // Queue the command line's files first, so the first one opens while the outputs start up.
         let items = options.files.map { file -> MediaItem in
             let path =
-                file.hasPrefix("/") || file.hasPrefix("file://") || NetworkCache.handles(file)
+                file.hasPrefix("/") || file.hasPrefix("file://") || isNetworkURI(file)
                 ? file : FileManager.default.currentDirectoryPath + "/" + file
             return MediaItem(uri: path, loops: options.itemLoops)
         }
