@@ -39,5 +39,8 @@ public struct SourceLimits: Sendable {
     public var readTimeout: Double = 5
     /// Polled while waiting (a few times a second); true ends the wait with an "interrupted" error.
     public var isCancelled: (@Sendable () -> Bool)?
+    /// Told, every few tenths of a second, that a read is waiting for bytes that have not arrived yet
+    /// (true), and once when that wait ends (false): the engine's `buffering`.
+    public var onWaiting: (@Sendable (Bool) -> Void)?
     public init() {}
 }

@@ -39,6 +39,27 @@ final class CacheEntry: @unchecked Sendable {
     private var failedAttempts = 0
     /// Guarded. When bytes last arrived (or a transfer started).
     private var lastProgress = Monotonic.now()
+    /// Guarded. The server could not be reached: no new attempt before `retryAt` (monotonic); `backoff`
+    /// doubles with each such failure in a row (2 s up to 5 min).
+    private var retryAt = -Double.infinity
+    private var backoff = 0.0
+    /// Guarded. When the server last gave or confirmed this version (monotonic; nil: not since start-up).
+    private var validatedAt: Double?
+    private var revalidating = false
+    /// Guarded. A newer version is being downloaded beside this one (status `stale`).
+    private var superseded = false
+    /// Guarded. Replaced by a newer version or evicted: starts no transfer; reads of missing bytes fail.
+    private var retired = false
+    /// Guarded. When progress news was last given, and the bytes on disk then.
+    private var lastNews = (at: -Double.infinity, bytes: Int64(0))
+    /// Guarded. News and idleness to tell once the lock is released (see `unlockAndTell`).
+    private var pendingNews: [CacheNews] = []
+    private var becameIdle = false
+
+    /// Set once by NetworkCache before the entry is used; called outside the lock, in order per entry.
+    var news: (@Sendable (CacheNews) -> Void)?
+    /// Set once by NetworkCache: no transfer runs any more (complete, or gave up). Called outside the lock.
+    var onIdle: (@Sendable () -> Void)?
 
     static let maxTransfers = 2
     /// A read this far ahead of a running transfer waits for it; further, it gets its own request (256 KiB
@@ -70,6 +91,143 @@ final class CacheEntry: @unchecked Sendable {
         return present.covers(length: length)
     }
 
+    /// Releases the lock, then gives the news recorded under it (so observers may call back in).
+    private func unlockAndTell() {
+        let told = pendingNews
+        let idle = becameIdle
+        pendingNews = []
+        becameIdle = false
+        condition.unlock()
+        if let news { for item in told { news(item) } }
+        if idle { onIdle?() }
+    }
+
+    // MARK: Status and upkeep (any thread)
+
+    var isComplete: Bool { condition.withLock { completeLocked } }
+
+    func status() -> CacheStatus {
+        condition.withLock {
+            let length = meta?.length
+            if completeLocked {
+                return CacheStatus(state: superseded ? .stale : .complete, bytes: present.count, length: length)
+            }
+            if let failure, transfers.isEmpty, failedAttempts >= Self.maxAttempts {
+                return CacheStatus(state: .error, bytes: present.count, length: length, error: failure.message)
+            }
+            return CacheStatus(state: present.count > 0 ? .partial : .none, bytes: present.count, length: length)
+        }
+    }
+
+    /// Downloads what is missing in the background (prefetch); false when there is nothing to do now
+    /// (complete, retired, or waiting out a backoff).
+    func fillInBackground() -> Bool {
+        condition.lock()
+        defer { unlockAndTell() }
+        guard !retired, !completeLocked else { return false }
+        if !transfers.isEmpty { return true }
+        guard Monotonic.now() >= retryAt else { return false }
+        failedAttempts = 0
+        failure = nil
+        if let length = meta?.length, meta?.acceptsRanges == true, let gap = present.firstGap(below: length) {
+            startLocked(at: gap)
+        } else {
+            startLocked(at: 0)
+        }
+        return !transfers.isEmpty
+    }
+
+    /// Stops for good: a newer version replaced this one, or it was evicted (`removeFiles`: delete it).
+    func retire(removeFiles: Bool) {
+        condition.withLock {
+            retired = true
+            for transfer in transfers { cancelLocked(transfer) }
+            condition.broadcast()
+        }
+        guard removeFiles else { return }
+        let files = self.files
+        diskQueue.async { files.remove() }
+    }
+
+    func markSuperseded() { condition.withLock { superseded = true } }
+
+    /// Marks the entry used now (eviction takes the least recently used first).
+    func touch() { files.touch() }
+
+    /// Disk space taken.
+    func allocatedBytes() -> Int64 { files.allocatedBytes() }
+
+    /// Moves this (new, complete) version's files over the old version's, after its last write.
+    func promote(to key: String, in directory: String, done: @escaping @Sendable (Bool) -> Void) {
+        let files = self.files
+        let logger = self.logger
+        let url = self.url
+        diskQueue.async {
+            do throws(MediaError) {
+                files.sync()
+                try files.promote(to: key, in: directory)
+                done(true)
+            } catch {
+                logger.error("cache: \(error)", metadata: ["url": "\(url)"])
+                done(false)
+            }
+        }
+    }
+
+    /// Asks the server whether this complete version is still current — when it was last confirmed more
+    /// than `interval` seconds ago (nil: now) — with a conditional HEAD (If-None-Match/If-Modified-Since).
+    /// `changed` runs when the server has another version. The current version keeps playing meanwhile.
+    func revalidate(every interval: Double?, changed: @escaping @Sendable () -> Void) {
+        condition.lock()
+        let now = Monotonic.now()
+        guard completeLocked, !revalidating, !retired, !superseded, let known = meta,
+            interval.map({ interval in validatedAt.map { now - $0 >= interval } ?? true }) ?? true
+        else {
+            condition.unlock()
+            return
+        }
+        revalidating = true
+        let target = location
+        condition.unlock()
+        var headers = HTTPHeaders()
+        headers.add(name: "User-Agent", value: "queued")
+        headers.add(name: "Accept-Encoding", value: "identity")
+        if let etag = known.etag { headers.add(name: "If-None-Match", value: etag) }
+        if let lastModified = known.lastModified { headers.add(name: "If-Modified-Since", value: lastModified) }
+        guard let request = try? HTTPClient.Request(url: target, method: .HEAD, headers: headers) else {
+            condition.withLock { revalidating = false }
+            return
+        }
+        client.execute(request: request).whenComplete { [self] result in
+            condition.lock()
+            revalidating = false
+            var isChanged = false
+            switch result {
+            case .success(let response) where response.status.code == 304:
+                validatedAt = Monotonic.now()
+            case .success(let response) where response.status.code == 200:
+                let head = HTTPResponseHead(
+                    version: response.version, status: response.status, headers: response.headers)
+                if case .whole(_, let differs) = ResponseVerdict.judge(head, requestedStart: 0, cached: known), differs
+                {
+                    isChanged = true
+                } else {
+                    validatedAt = Monotonic.now()
+                }
+            case .success(let response):
+                logger.info("cache: revalidation answered \(response.status.code)", metadata: ["url": "\(url)"])
+            case .failure(let error):
+                logger.info("cache: cannot revalidate (\(Self.describe(error)))", metadata: ["url": "\(url)"])
+            }
+            condition.unlock()
+            if isChanged {
+                logger.info(
+                    "cache: the file changed on the server; fetching the new version", metadata: ["url": "\(url)"])
+                changed()
+            }
+        }
+    }
+
     // MARK: Readers
 
     /// Waits until the file's length is known (from the cache or the first response) and returns it with
@@ -78,7 +236,14 @@ final class CacheEntry: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         if completeLocked, let meta { return (meta.length, true) }
-        // Each play tries the network again (an item that failed on one pass may play on the next).
+        if retired { throw MediaError(operation: "open", path: url, message: "removed from the cache") }
+        // A server that could not be reached is tried again once its backoff is over (a later pass).
+        let wait = retryAt - Monotonic.now()
+        if wait > 0, let failure {
+            throw MediaError(
+                operation: failure.operation, path: url,
+                message: failure.message + " (tried again in \(Int(wait.rounded(.up))) s)")
+        }
         failedAttempts = 0
         failure = nil
         try waitLocked(limits: limits) { meta != nil }
@@ -88,9 +253,13 @@ final class CacheEntry: @unchecked Sendable {
     /// Waits until the byte at `offset` is on disk; returns how many bytes from there are (0: the end).
     func waitForBytes(at offset: Int64, limits: SourceLimits) throws(MediaError) -> Int64 {
         condition.lock()
-        defer { condition.unlock() }
+        var waited = false
+        defer {
+            condition.unlock()
+            if waited { limits.onWaiting?(false) }
+        }
         var available: Int64 = 0
-        try waitLocked(limits: limits, for: offset) {
+        try waitLocked(limits: limits, for: offset, waited: &waited) {
             if let length = meta?.length, offset >= length { return true }
             available = present.contiguous(from: offset)
             return available > 0
@@ -105,10 +274,21 @@ final class CacheEntry: @unchecked Sendable {
     /// Waits (the lock held, released while waiting) until `done`, starting a transfer for `offset` when
     /// none will bring it; fails when the transfers give up, the wait is cancelled, or nothing arrives
     /// for the network timeout.
-    private func waitLocked(limits: SourceLimits, for offset: Int64 = 0, until done: () -> Bool) throws(MediaError) {
+    private func waitLocked(
+        limits: SourceLimits, for offset: Int64 = 0, waited: UnsafeMutablePointer<Bool>? = nil, until done: () -> Bool
+    ) throws(MediaError) {
         var stalledOnce = false
         while !done() {
             if let failure, transfers.isEmpty, failedAttempts >= Self.maxAttempts { throw failure }
+            if retired { throw MediaError(operation: "read", path: url, message: "removed from the cache") }
+            if let waited, let onWaiting = limits.onWaiting {
+                // Told outside the lock: the engine takes its own lock to note it.
+                waited.pointee = true
+                condition.unlock()
+                onWaiting(true)
+                condition.lock()
+                if done() { break }
+            }
             ensureTransferLocked(covering: offset)
             if limits.isCancelled?() == true {
                 throw MediaError(operation: "read", path: url, message: "interrupted")
@@ -137,6 +317,7 @@ final class CacheEntry: @unchecked Sendable {
     /// callbacks that take the lock).
     private func ensureTransferLocked(covering offset: Int64) {
         if let length = meta?.length, offset >= length { return }
+        if retired { return }
         let running = transfers
         let acceptsRanges = meta?.acceptsRanges ?? true
         if !acceptsRanges, !running.isEmpty { return }  // the server only sends from the start: wait for it
@@ -191,6 +372,8 @@ final class CacheEntry: @unchecked Sendable {
         transfers.removeAll { $0 === transfer }
         failure = error
         failedAttempts = Self.maxAttempts
+        pendingNews.append(.error(reason: error.message, retryIn: nil))
+        becameIdle = transfers.isEmpty
         condition.broadcast()
     }
 
@@ -199,9 +382,10 @@ final class CacheEntry: @unchecked Sendable {
     /// Takes a response's head; false ends the transfer.
     func accept(_ head: HTTPResponseHead, from transfer: HTTPTransfer) -> Bool {
         condition.lock()
-        defer { condition.unlock() }
+        defer { unlockAndTell() }
         guard !transfer.isCancelled else { return false }
         transfer.answered = true
+        if head.status.code == 200 || head.status.code == 206 { validatedAt = Monotonic.now() }
         switch ResponseVerdict.judge(head, requestedStart: transfer.start, cached: meta) {
         case .partial(let length):
             updateMetaLocked(head, length: length ?? meta?.length, acceptsRanges: true)
@@ -272,7 +456,7 @@ final class CacheEntry: @unchecked Sendable {
                 do throws(MediaError) { try files.write(buffer, at: offset) } catch { writeError = error }
             }
             condition.lock()
-            defer { condition.unlock() }
+            defer { unlockAndTell() }
             if let writeError {
                 logger.error("cache: \(writeError)", metadata: ["url": "\(url)"])
                 failLocked(transfer, writeError)
@@ -283,6 +467,8 @@ final class CacheEntry: @unchecked Sendable {
             lastProgress = Monotonic.now()
             failure = nil
             failedAttempts = 0
+            backoff = 0
+            noteProgressLocked(force: false)
             condition.broadcast()
             // Caught up with bytes another transfer brought: stop here, the next gap gets its own request.
             let next = transfer.position
@@ -302,7 +488,7 @@ final class CacheEntry: @unchecked Sendable {
     func transferEnded(_ transfer: HTTPTransfer, error: Error?) {
         diskQueue.async { [self] in
             condition.lock()
-            defer { condition.unlock() }
+            defer { unlockAndTell() }
             let wasRunning = transfers.contains { $0 === transfer }
             transfers.removeAll { $0 === transfer }
             guard wasRunning, !transfer.isCancelled else { return }
@@ -317,6 +503,13 @@ final class CacheEntry: @unchecked Sendable {
                 logger.warning(
                     "cache: transfer failed (\(failure!.message)); attempt \(failedAttempts) of \(Self.maxAttempts)",
                     metadata: ["url": "\(url)"])
+                var retryIn: Double? = failedAttempts < Self.maxAttempts ? 0 : nil
+                if !transfer.answered {
+                    backoff = min(max(backoff * 2, 2), 300)
+                    retryAt = Monotonic.now() + backoff
+                    retryIn = backoff
+                }
+                pendingNews.append(.error(reason: failure!.message, retryIn: retryIn))
             } else if meta?.length == nil {
                 // No declared length: the end of the body is the end of the file.
                 if var known = meta {
@@ -331,11 +524,24 @@ final class CacheEntry: @unchecked Sendable {
                 let files = self.files
                 diskQueue.async { files.sync() }
                 logger.info("cache: complete", metadata: ["url": "\(url)", "bytes": "\(present.count)"])
-            } else if failedAttempts < Self.maxAttempts {
+                noteProgressLocked(force: true)
+                pendingNews.append(.complete)
+            } else if failedAttempts < Self.maxAttempts && !retired {
                 fillNextGapLocked()
             }
+            becameIdle = transfers.isEmpty
             condition.broadcast()
         }
+    }
+
+    /// Progress news at most 4 times a second (`force`: now, e.g. the last bytes arrived).
+    private func noteProgressLocked(force: Bool) {
+        let now = Monotonic.now()
+        let elapsed = now - lastNews.at
+        guard force || elapsed >= 0.25 else { return }
+        let rate = elapsed.isFinite && elapsed > 0 ? Double(present.count - lastNews.bytes) / elapsed : 0
+        lastNews = (now, present.count)
+        pendingNews.append(.progress(bytes: present.count, length: meta?.length, rate: max(0, rate)))
     }
 
     /// Once no transfer runs, fills the holes in the background (and resumes after a cut connection)
@@ -350,7 +556,7 @@ final class CacheEntry: @unchecked Sendable {
         return parsed.port.map { "\(host):\($0)" } ?? host
     }
 
-    private static func describe(_ error: Error) -> String {
+    static func describe(_ error: Error) -> String {
         if let client = error as? HTTPClientError {
             switch client {
             case .readTimeout: return "stalled: no data from the server"

@@ -25,9 +25,10 @@ public struct CacheMeta: Codable, Sendable, Equatable {
 }
 
 final class CacheFiles: @unchecked Sendable {
-    let dataPath: String
-    private let rangesPath: String
-    private let metaPath: String
+    /// Set at init; changed only by `promote` (the entry's disk queue, after its last write).
+    private(set) var dataPath: String
+    private var rangesPath: String
+    private var metaPath: String
     private let data: Int32
     private let rangesLog: Int32
     /// Bytes written since the last fdatasync (disk queue only).
@@ -134,6 +135,40 @@ final class CacheFiles: @unchecked Sendable {
     func truncate() {
         ftruncate(data, 0)
         ftruncate(rangesLog, 0)
+    }
+
+    /// Makes these files (a new version, downloaded beside the old one) the files of `key`. The old meta
+    /// goes first, so a crash part way leaves no entry at all (fetched again) rather than a mix of versions;
+    /// readers of the old version keep their open descriptors and read it to the end.
+    func promote(to key: String, in directory: String) throws(MediaError) {
+        let target = (
+            directory + "/" + key + ".data", directory + "/" + key + ".ranges", directory + "/" + key + ".meta"
+        )
+        unlink(target.2)
+        guard rename(dataPath, target.0) == 0, rename(rangesPath, target.1) == 0, rename(metaPath, target.2) == 0 else {
+            throw MediaError(
+                operation: "replace the cached file", path: target.0, message: String(cString: strerror(errno)))
+        }
+        (dataPath, rangesPath, metaPath) = target
+    }
+
+    /// Deletes the files (eviction); open descriptors keep working until this object goes.
+    func remove() {
+        unlink(metaPath)
+        unlink(rangesPath)
+        unlink(dataPath)
+    }
+
+    /// Disk space the data takes (a sparse file counts only what was written).
+    func allocatedBytes() -> Int64 {
+        var info = stat()
+        guard fstat(data, &info) == 0 else { return 0 }
+        return Int64(info.st_blocks) * 512
+    }
+
+    /// Marks the entry used now (its meta file's time orders eviction, least recently used first).
+    func touch() {
+        utimensat(AT_FDCWD, metaPath, nil, 0)
     }
 
     /// Reads cached bytes (the caller knows they are present).

@@ -3,16 +3,24 @@
 // AVIOBridge and never sees the URL. Thread-safe: `entries` is guarded by `lock`.
 import AsyncHTTPClient
 import Foundation
+import Glibc
 import Logging
 import Media
 import NIOCore
 
-public final class NetworkCache: ByteSourceProvider, @unchecked Sendable {
+public final class NetworkCache: NetworkCacheControl, @unchecked Sendable {
     public struct Settings: Sendable {
         /// Where the cached files live (created 0700 when missing).
         public var directory: String
         /// No byte for this long: the transfer is asked again from where it stopped, then the read fails.
         public var timeout: Double = 15
+        /// A complete file is asked about again (a conditional HEAD) when played this long after the
+        /// server last confirmed it.
+        public var revalidateInterval: Double = 600
+        /// Cached bytes beyond this evict unpinned entries, least recently used first (nil: no cap).
+        public var sizeCap: Int64?
+        /// Free space below this on the cache's file system evicts unpinned entries too.
+        public var minimumFree: Int64 = 256 << 20
         public init(directory: String) { self.directory = directory }
     }
 
@@ -22,6 +30,15 @@ public final class NetworkCache: ByteSourceProvider, @unchecked Sendable {
     private let lock = NSLock()
     /// Guarded. Entries opened so far, by URL.
     private var entries: [String: CacheEntry] = [:]
+    /// Guarded. New versions being downloaded beside the entry they will replace, by URL.
+    private var successors: [String: CacheEntry] = [:]
+    /// Guarded. URLs that queued items use (never evicted), and the ones to download ahead, in order.
+    private var pinned: Set<String> = []
+    private var prefetchOrder: [String] = []
+    private var prefetching: Set<String> = []
+    /// Guarded. Where news goes.
+    private var observer: (@Sendable (String, CacheNews) -> Void)?
+    static let maxPrefetches = 2
 
     public init(settings: Settings, logger: Logger) throws(MediaError) {
         self.settings = settings
@@ -50,6 +67,10 @@ public final class NetworkCache: ByteSourceProvider, @unchecked Sendable {
     public func source(for uri: String, limits: SourceLimits) throws(MediaError) -> ByteSource {
         let entry = try self.entry(for: uri)
         let (size, seekable) = try entry.open(limits: limits)
+        entry.touch()
+        if entry.isComplete {
+            entry.revalidate(every: settings.revalidateInterval) { [weak self] in self?.fetchNewVersion(of: uri) }
+        }
         return CachingByteSource(entry: entry, size: size, isSeekable: seekable, limits: limits)
     }
 
@@ -57,13 +78,199 @@ public final class NetworkCache: ByteSourceProvider, @unchecked Sendable {
     /// against the data), so that happens outside the lock; a racing second one is dropped.
     private func entry(for uri: String) throws(MediaError) -> CacheEntry {
         if let entry = lock.withLock({ entries[uri] }) { return entry }
-        let files = try CacheFiles(directory: settings.directory, key: CacheFiles.key(for: uri))
-        let made = CacheEntry(url: uri, files: files, client: client, settings: settings, logger: logger)
+        let made = try makeEntry(uri, key: CacheFiles.key(for: uri))
         return lock.withLock {
             if let first = entries[uri] { return first }
             entries[uri] = made
             return made
         }
+    }
+
+    private func makeEntry(_ uri: String, key: String) throws(MediaError) -> CacheEntry {
+        let files = try CacheFiles(directory: settings.directory, key: key)
+        let made = CacheEntry(url: uri, files: files, client: client, settings: settings, logger: logger)
+        made.news = { [weak self] news in self?.tell(uri, news) }
+        made.onIdle = { [weak self] in self?.entryWentIdle(uri) }
+        return made
+    }
+
+    private func tell(_ uri: String, _ news: CacheNews) {
+        lock.withLock { observer }?(uri, news)
+    }
+
+    // MARK: NetworkCacheControl
+
+    public func observe(_ observer: @escaping @Sendable (String, CacheNews) -> Void) {
+        lock.withLock { self.observer = observer }
+    }
+
+    public func status(of uri: String) -> CacheStatus {
+        guard let entry = try? entry(for: uri) else { return CacheStatus(state: .none) }
+        return entry.status()
+    }
+
+    public func pin(_ uris: Set<String>) {
+        lock.withLock { pinned = uris }
+    }
+
+    public func prefetch(_ uris: [String]) {
+        lock.withLock {
+            // These first, then what was waiting already.
+            var seen = Set<String>()
+            prefetchOrder = (uris + prefetchOrder).filter { seen.insert($0).inserted && !prefetching.contains($0) }
+        }
+        pumpPrefetches()
+    }
+
+    public func revalidate(_ uris: [String]?) {
+        let chosen: [(String, CacheEntry)]
+        if let uris {
+            chosen = uris.compactMap { uri in (try? entry(for: uri)).map { (uri, $0) } }
+        } else {
+            chosen = lock.withLock { entries.map { ($0.key, $0.value) } }
+        }
+        for (uri, entry) in chosen {
+            entry.revalidate(every: nil) { [weak self] in self?.fetchNewVersion(of: uri) }
+        }
+    }
+
+    public func evict(_ uris: [String]) {
+        for uri in uris {
+            let (entry, successor) = lock.withLock {
+                prefetching.remove(uri)
+                return (entries.removeValue(forKey: uri), successors.removeValue(forKey: uri))
+            }
+            successor?.retire(removeFiles: true)
+            if let entry {
+                entry.retire(removeFiles: true)
+            } else {
+                Self.removeFiles(key: CacheFiles.key(for: uri), in: settings.directory)
+            }
+            logger.info("cache: evicted", metadata: ["url": "\(uri)"])
+        }
+    }
+
+    public func usage() -> CacheUsage {
+        let stored = storedEntries()
+        let pinned = lock.withLock { self.pinned }
+        return CacheUsage(
+            bytes: stored.reduce(0) { $0 + $1.bytes }, cap: settings.sizeCap, free: freeBytes(),
+            pinned: stored.filter { pinned.contains($0.url) }.reduce(0) { $0 + $1.bytes })
+    }
+
+    // MARK: Prefetch, new versions, eviction
+
+    /// Starts background downloads for the first URLs of `prefetchOrder` that need one, two at a time.
+    private func pumpPrefetches() {
+        while true {
+            let next: String? = lock.withLock {
+                guard prefetching.count < Self.maxPrefetches, !prefetchOrder.isEmpty else { return nil }
+                let uri = prefetchOrder.removeFirst()
+                prefetching.insert(uri)
+                return uri
+            }
+            guard let uri = next else { return }
+            let started = (try? entry(for: uri))?.fillInBackground() ?? false
+            if !started { lock.withLock { _ = prefetching.remove(uri) } }
+        }
+    }
+
+    private func entryWentIdle(_ uri: String) {
+        let successor = lock.withLock { () -> CacheEntry? in
+            prefetching.remove(uri)
+            return successors[uri]
+        }
+        if let successor, successor.isComplete { promote(successor, for: uri) }
+        pumpPrefetches()
+        trimToLimits()
+    }
+
+    /// The server has a newer version of `uri`: download it beside the cached one (`<key>.next.*`), which
+    /// keeps playing until the new one is complete.
+    private func fetchNewVersion(of uri: String) {
+        let existing = lock.withLock { successors[uri] }
+        guard existing == nil, let current = lock.withLock({ entries[uri] }) else { return }
+        guard let successor = try? makeEntry(uri, key: CacheFiles.key(for: uri) + ".next") else { return }
+        successor.onIdle = { [weak self, weak successor] in
+            guard let self, let successor else { return }
+            if successor.isComplete { self.promote(successor, for: uri) } else { self.entryWentIdle(uri) }
+        }
+        lock.withLock { successors[uri] = successor }
+        current.markSuperseded()
+        if !successor.fillInBackground(), successor.isComplete { promote(successor, for: uri) }
+    }
+
+    /// The new version is complete: its files take the old one's names and it serves the next plays.
+    private func promote(_ successor: CacheEntry, for uri: String) {
+        guard lock.withLock({ successors[uri] === successor }) else { return }
+        successor.promote(to: CacheFiles.key(for: uri), in: settings.directory) { [weak self] promoted in
+            guard let self else { return }
+            let old = self.lock.withLock { () -> CacheEntry? in
+                self.successors[uri] = nil
+                guard promoted else { return nil }
+                defer { self.entries[uri] = successor }
+                return self.entries[uri]
+            }
+            old?.retire(removeFiles: false)
+            if promoted {
+                self.logger.info(
+                    "cache: the new version replaces the old from the next play", metadata: ["url": "\(uri)"])
+                self.tell(uri, .complete)
+            }
+        }
+    }
+
+    /// One stored entry as the directory holds it.
+    struct StoredEntry {
+        var url: String
+        var key: String
+        var bytes: Int64
+        var lastUsed: Double
+    }
+
+    func storedEntries() -> [StoredEntry] {
+        let directory = settings.directory
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
+        return names.filter { $0.hasSuffix(".meta") }.compactMap { name -> StoredEntry? in
+            let key = String(name.dropLast(".meta".count))
+            guard let bytes = FileManager.default.contents(atPath: directory + "/" + name),
+                let meta = try? JSONDecoder().decode(CacheMeta.self, from: bytes)
+            else { return nil }
+            var info = stat()
+            var used = 0.0
+            if stat(directory + "/" + name, &info) == 0 { used = Double(info.st_mtim.tv_sec) }
+            var data = stat()
+            let size = stat(directory + "/" + key + ".data", &data) == 0 ? Int64(data.st_blocks) * 512 : 0
+            return StoredEntry(url: meta.url, key: key, bytes: size, lastUsed: used)
+        }
+    }
+
+    private func freeBytes() -> Int64 {
+        var info = statvfs()
+        guard statvfs(settings.directory, &info) == 0 else { return 0 }
+        return Int64(info.f_bavail) * Int64(info.f_frsize)
+    }
+
+    /// Evicts unpinned entries, least recently used first, while the cache is over its cap or the disk
+    /// under its free-space floor. Pinned entries stay even over the cap (the queue needs them).
+    func trimToLimits() {
+        var stored = storedEntries()
+        var total = stored.reduce(0) { $0 + $1.bytes }
+        var free = freeBytes()
+        func over() -> Bool { (settings.sizeCap.map { total > $0 } ?? false) || free < settings.minimumFree }
+        guard over() else { return }
+        let (pinned, busy) = lock.withLock { (self.pinned, self.prefetching) }
+        stored.sort { $0.lastUsed < $1.lastUsed }
+        for candidate in stored where over() && !pinned.contains(candidate.url) && !busy.contains(candidate.url) {
+            if candidate.key.hasSuffix(".next") { continue }
+            evict([candidate.url])
+            total -= candidate.bytes
+            free += candidate.bytes
+        }
+    }
+
+    static func removeFiles(key: String, in directory: String) {
+        for suffix in [".meta", ".ranges", ".data"] { unlink(directory + "/" + key + suffix) }
     }
 }
 

@@ -139,7 +139,7 @@ final class DecodeLoop: @unchecked Sendable {
         // prefetched reader has no such check: it may be adopted by a later serial; its waits are bounded.)
         let core = self.core
         let serial = self.serial
-        return Self.openReader(item, position: position, repeats: repeats, engine: engine) {
+        return Self.openReader(item, cursor: cursor, position: position, repeats: repeats, engine: engine) {
             core.locked { $0.serial != serial || $0.shuttingDown }
         }
     }
@@ -148,8 +148,21 @@ final class DecodeLoop: @unchecked Sendable {
     /// play (a loop seam), which `trackEnd: auto` ends at the shortest track so the seam is seamless.
     /// `isCancelled`: polled while a source keeps the reader waiting (nil: it waits out its timeout).
     static func openReader(
-        _ item: MediaItem, position: Double, repeats: Bool, engine: PlayerEngine,
+        _ item: MediaItem, cursor: Cursor, position: Double, repeats: Bool, engine: PlayerEngine,
         isCancelled: (@Sendable () -> Bool)? = nil
+    ) -> Result<MediaReader, MediaError> {
+        engine.core.locked { $0.noteLoading(cursor, .loading) }
+        let opened = makeReader(item, cursor: cursor, position: position, repeats: repeats, engine: engine, isCancelled)
+        switch opened {
+        case .success: engine.core.locked { $0.noteLoading(cursor, .ready) }
+        case .failure(let error): engine.core.locked { $0.noteLoading(cursor, .failed, error: error.description) }
+        }
+        return opened
+    }
+
+    private static func makeReader(
+        _ item: MediaItem, cursor: Cursor, position: Double, repeats: Bool, engine: PlayerEngine,
+        _ isCancelled: (@Sendable () -> Bool)?
     ) -> Result<MediaReader, MediaError> {
         var options = MediaReaderOptions()
         options.sampleRate = engine.audio.format.sampleRate
@@ -166,6 +179,12 @@ final class DecodeLoop: @unchecked Sendable {
         options.sourceLimits.openTimeout = engine.config.sourceTimeout
         options.sourceLimits.readTimeout = engine.config.sourceTimeout
         options.sourceLimits.isCancelled = isCancelled
+        let audio = engine.audio
+        let core = engine.core
+        options.sourceLimits.onWaiting = { waiting in
+            let ahead = Double(audio.writtenFrames() - audio.playedFrames()) / Double(audio.format.sampleRate)
+            core.locked { $0.noteSourceWaiting(cursor, waiting: waiting, ahead: ahead) }
+        }
         do throws(MediaError) {
             let reader: MediaReader
             if isNetworkURI(item.uri) {
@@ -205,7 +224,7 @@ final class DecodeLoop: @unchecked Sendable {
         else { return }
         let engine = self.engine
         prefetcher.request(next, item: entry) {
-            Prefetcher.Opened(Self.openReader(entry, position: 0, repeats: repeats, engine: engine))
+            Prefetcher.Opened(Self.openReader(entry, cursor: next, position: 0, repeats: repeats, engine: engine))
         }
     }
 }

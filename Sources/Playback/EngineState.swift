@@ -40,6 +40,11 @@ struct EngineState {
     var lastProgressFrame: Int64 = .min
     /// Plays in a row that failed without putting anything on the timeline (a full pass of them stops).
     var consecutiveFailures = 0
+    /// Plays whose readers wait for network bytes now; the one reported buffering, and whether its
+    /// outputs had run dry when last reported (see EngineState+Buffering).
+    var waitingPlays: Set<Cursor> = []
+    var bufferingPlay: Cursor?
+    var bufferEmpty = false
     /// What the owner must do once this batch of changes is done, in order.
     var actions: [EngineAction] = []
     /// Something a waiting thread acts on changed (a cut, pictures queued or taken, the state, video

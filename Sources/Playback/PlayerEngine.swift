@@ -153,6 +153,9 @@ public final class PlayerEngine: @unchecked Sendable {
     }
 
     /// Pictures dropped because they were late.
+    /// The network cache behind http(s) items, when there is one.
+    public var networkCache: (any NetworkCacheControl)? { config.networkSources as? any NetworkCacheControl }
+
     public func droppedFrames() -> Int { core.locked { $0.status.droppedFrames } }
 }
 

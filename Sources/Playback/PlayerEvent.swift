@@ -35,6 +35,10 @@ public struct PlayerStatus: Sendable, Equatable {
     /// Pictures dropped because they were late, since the daemon started. Counted without raising
     /// `statusChanged` (a struggling machine should not also flood its clients).
     public var droppedFrames = 0
+    /// Playing, but the current item's bytes have not arrived (a network item ahead of its download):
+    /// picture and sound hold until they do. `state` stays `playing` (what the user asked for), as mpv's
+    /// `paused-for-cache` and AVPlayer's `waitingToPlayAtSpecifiedRate` sit beside their play state.
+    public var buffering = false
     public init() {}
 }
 
@@ -49,6 +53,33 @@ public enum PlayerEvent: Sendable, Equatable {
     /// An output was lost or found again (raised by the daemon, not the engine: e.g. the PulseAudio server
     /// went away and playback goes on the system clock, or it came back and sound resumes).
     case outputChanged(OutputChange)
+    /// An item is being opened for a play (`loading`), can play (`ready`), or could not be opened.
+    case itemLoading(id: ItemID, play: Int, status: LoadStatus, error: String?)
+    /// The current play waits for bytes (`likelyToKeepUp` false), or goes on again (true).
+    case buffering(BufferingReport)
+    /// News of a network item's download (raised by the daemon from the cache, per item using the URL).
+    case cache(id: ItemID, news: CacheNews)
+}
+
+public enum LoadStatus: String, Sendable {
+    case loading, ready, failed
+}
+
+/// The current play's wait for a network item's bytes.
+public struct BufferingReport: Sendable, Equatable {
+    public var id: ItemID
+    /// Seconds of sound (and pictures) queued for the outputs beyond what is heard now.
+    public var bufferedAhead: Double
+    /// False while the play waits for bytes; true once they arrived and it goes on.
+    public var likelyToKeepUp: Bool
+    /// Nothing left to show or play: the listener hears the wait.
+    public var bufferEmpty: Bool
+    public init(id: ItemID, bufferedAhead: Double, likelyToKeepUp: Bool, bufferEmpty: Bool) {
+        self.id = id
+        self.bufferedAhead = bufferedAhead
+        self.likelyToKeepUp = likelyToKeepUp
+        self.bufferEmpty = bufferEmpty
+    }
 }
 
 /// What happened to an output.

@@ -49,7 +49,8 @@ public struct StallDetector: Sendable {
     private mutating func judge(_ status: PlayerStatus, now: Double) -> Verdict {
         let current = Place(id: status.currentID?.rawValue, play: status.play, position: status.position)
         defer { place = current }
-        guard status.state == .playing, current == place else {
+        // Buffering is a wait the network cache bounds itself (its own timeout, then the item fails).
+        guard status.state == .playing, !status.buffering, current == place else {
             lastMovedAt = now
             recoveredAt = nil
             return .healthy

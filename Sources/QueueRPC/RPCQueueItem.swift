@@ -19,11 +19,13 @@ public struct RPCQueueItem: Sendable, Equatable {
     public var end: Double?
     /// "auto" | "shortest" | "longest", or nil for the daemon's default.
     public var trackEnd: String?
+    /// How much of an http(s) item is cached (nil for local files).
+    public var cache: RPCCacheStatus?
 
     public init(
         id: Int64, uri: String, title: String? = nil, loops: Int64 = 1, plays: Int64 = 0, duration: Double? = nil,
         state: String = "queued", error: String? = nil, start: Double? = nil, end: Double? = nil,
-        trackEnd: String? = nil
+        trackEnd: String? = nil, cache: RPCCacheStatus? = nil
     ) {
         self.id = id
         self.uri = uri
@@ -36,6 +38,7 @@ public struct RPCQueueItem: Sendable, Equatable {
         self.start = start
         self.end = end
         self.trackEnd = trackEnd
+        self.cache = cache
     }
 
     /// nil when `json` lacks the two fields every row needs: an integer id and a string uri.
@@ -45,7 +48,8 @@ public struct RPCQueueItem: Sendable, Equatable {
             id: id, uri: uri, title: json["title"]?.stringValue, loops: json["loops"]?.intValue ?? 1,
             plays: json["plays"]?.intValue ?? 0, duration: json["duration"]?.doubleValue,
             state: json["state"]?.stringValue ?? "queued", error: json["error"]?.stringValue,
-            start: json["start"]?.doubleValue, end: json["end"]?.doubleValue, trackEnd: json["trackEnd"]?.stringValue)
+            start: json["start"]?.doubleValue, end: json["end"]?.doubleValue, trackEnd: json["trackEnd"]?.stringValue,
+            cache: json["cache"].flatMap(RPCCacheStatus.init(json:)))
     }
 
     /// Every key, in the document's order.
@@ -61,6 +65,38 @@ public struct RPCQueueItem: Sendable, Equatable {
             "duration": duration.map(JSONValue.double) ?? .null,
             "trackEnd": trackEnd.map(JSONValue.string) ?? .null,
             "state": .string(state),
+            "error": error.map(JSONValue.string) ?? .null,
+            "cache": cache?.json ?? .null,
+        ])
+    }
+}
+
+/// The CacheStatus shape: how much of an http(s) item's file is on disk.
+public struct RPCCacheStatus: Sendable, Equatable {
+    /// "none" | "partial" | "complete" | "stale" | "error".
+    public var state: String
+    public var bytes: Int64
+    /// The file's length, once the server declared it.
+    public var length: Int64?
+    public var error: String?
+
+    public init(state: String, bytes: Int64 = 0, length: Int64? = nil, error: String? = nil) {
+        self.state = state
+        self.bytes = bytes
+        self.length = length
+        self.error = error
+    }
+
+    public init?(json: JSONValue) {
+        guard let state = json["state"]?.stringValue else { return nil }
+        self.init(
+            state: state, bytes: json["bytes"]?.intValue ?? 0, length: json["length"]?.intValue,
+            error: json["error"]?.stringValue)
+    }
+
+    public var json: JSONValue {
+        .object([
+            "state": .string(state), "bytes": .int(bytes), "length": length.map(JSONValue.int) ?? .null,
             "error": error.map(JSONValue.string) ?? .null,
         ])
     }

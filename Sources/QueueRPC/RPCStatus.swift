@@ -25,12 +25,15 @@ public struct RPCStatus: Sendable, Equatable {
     public var fullscreen: Bool
     public var queueVersion: Int64
     public var droppedFrames: Int64
+    /// Playing, but waiting for a network item's bytes (absent from daemons before 0.4: false).
+    public var buffering: Bool
 
     public init(
         state: String = "idle", currentId: Int64? = nil, position: Double = 0, duration: Double? = nil,
         play: Int64 = 0, volume: Int64 = 100, muted: Bool = false, rate: Double = 1, queueLoops: Int64 = 1,
         error: String? = nil, title: String? = nil, uri: String? = nil, loops: Int64? = nil, fit: String = "fit",
-        fullscreen: Bool = false, queueVersion: Int64 = 0, droppedFrames: Int64 = 0
+        fullscreen: Bool = false, queueVersion: Int64 = 0, droppedFrames: Int64 = 0,
+        buffering: Bool = false
     ) {
         self.state = state
         self.currentId = currentId
@@ -49,6 +52,7 @@ public struct RPCStatus: Sendable, Equatable {
         self.fullscreen = fullscreen
         self.queueVersion = queueVersion
         self.droppedFrames = droppedFrames
+        self.buffering = buffering
     }
 
     /// nil unless `json` is an object with a string `state` (the one field no status lacks).
@@ -62,7 +66,7 @@ public struct RPCStatus: Sendable, Equatable {
             error: json["error"]?.stringValue, title: json["title"]?.stringValue, uri: json["uri"]?.stringValue,
             loops: json["loops"]?.intValue, fit: json["fit"]?.stringValue ?? "fit",
             fullscreen: json["fullscreen"]?.boolValue ?? false, queueVersion: json["queueVersion"]?.intValue ?? 0,
-            droppedFrames: json["droppedFrames"]?.intValue ?? 0)
+            droppedFrames: json["droppedFrames"]?.intValue ?? 0, buffering: json["buffering"]?.boolValue ?? false)
     }
 
     /// Every key, in the document's order.
@@ -85,6 +89,7 @@ public struct RPCStatus: Sendable, Equatable {
             "queueVersion": .int(queueVersion),
             "error": error.map(JSONValue.string) ?? .null,
             "droppedFrames": .int(droppedFrames),
+            "buffering": .bool(buffering),
         ])
     }
 }

@@ -101,7 +101,7 @@ final class Dispatcher: Sendable {
         self.document = document
         self.keeper = keeper
         methods = Self.registry(
-            Self.queueMethods(engine) + Self.playerMethods(engine)
+            Self.queueMethods(engine) + Self.playerMethods(engine) + Self.cacheMethods(engine)
                 + Self.sessionMethods(engine: engine, info: info, document: document))
     }
 

@@ -1,5 +1,6 @@
 // queue.* methods: edits and listing. Params and results are QueueRPC's API definitions; this file turns
 // them into engine calls and the engine's queue into QueueItems.
+import Media
 import NIOCore
 import Playback
 import QueueModel
@@ -7,7 +8,10 @@ import QueueRPC
 
 extension Dispatcher {
     static func queueMethods(_ engine: PlayerEngine) -> [RPCMethod] {
-        [
+        let cache = engine.networkCache
+        /// A queue row, with its cache's state when it is an http(s) item.
+        @Sendable func row(_ entry: QueueEntry) -> RPCQueueItem { Wire.item(entry, cache: cache) }
+        return [
             .answering(API.QueueAdd.self, .change) { params, _ in
                 .init(ids: Wire.ids(try engine.add(try ItemInputs.mediaItems(params.items))))
             },
@@ -39,7 +43,7 @@ extension Dispatcher {
                     if params.trackEnd.changes { item.trackEnd = params.trackEnd.newValue.map(TrackEnd.init) }
                 }
                 guard let entry = engine.queue().entry(id) else { throw RPCError.itemNotFound(params.id) }
-                return .init(item: Wire.item(entry))
+                return .init(item: row(entry))
             },
             .answering(API.QueueSetLoops.self, .change) { params, _ in
                 try engine.setQueueLoops(Int(params.loops))
@@ -53,12 +57,12 @@ extension Dispatcher {
                 let page =
                     offset < entries.count ? entries[offset..<min(entries.count, offset + Int(params.limit))] : []
                 return .init(
-                    items: page.map(Wire.item), total: Int64(entries.count), version: Int64(queue.version),
+                    items: page.map(row), total: Int64(entries.count), version: Int64(queue.version),
                     currentId: queue.current.map { Int64($0.id.rawValue) })
             },
             .answering(API.QueueGet.self, .query) { params, _ in
                 let queue = engine.queue()
-                return .init(items: params.ids.compactMap { queue.entry(ItemID(Int($0))) }.map(Wire.item))
+                return .init(items: params.ids.compactMap { queue.entry(ItemID(Int($0))) }.map(row))
             },
         ]
     }

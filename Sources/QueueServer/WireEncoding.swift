@@ -1,5 +1,6 @@
 // How the engine's values look on the wire (the shapes Protocol/queued.openrpc.json describes):
 // Status, QueueItem and the event notifications. Pure functions.
+import Media
 import Playback
 import QueueModel
 import QueueRPC
@@ -13,11 +14,12 @@ enum Wire {
             muted: status.muted, rate: status.rate, queueLoops: Int64(status.queueLoops), error: status.error,
             title: status.title, uri: status.uri, loops: status.loops.map(Int64.init), fit: status.fit.rawValue,
             fullscreen: status.fullscreen, queueVersion: Int64(status.queueVersion),
-            droppedFrames: Int64(status.droppedFrames)
+            droppedFrames: Int64(status.droppedFrames), buffering: status.buffering
         )
     }
 
-    static func item(_ entry: QueueEntry) -> RPCQueueItem {
+    /// `cache`: the daemon's network cache, asked about http(s) items.
+    static func item(_ entry: QueueEntry, cache: (any NetworkCacheControl)? = nil) -> RPCQueueItem {
         let state: String
         var error: String?
         switch entry.state {
@@ -32,8 +34,15 @@ enum Wire {
             id: Int64(entry.id.rawValue), uri: entry.item.uri, title: entry.item.title, loops: Int64(entry.item.loops),
             plays: Int64(entry.playsDone), duration: entry.knownDuration ?? entry.item.duration, state: state,
             error: error,
-            start: entry.item.start, end: entry.item.end, trackEnd: entry.item.trackEnd?.rawValue
+            start: entry.item.start, end: entry.item.end, trackEnd: entry.item.trackEnd?.rawValue,
+            cache: isNetworkURI(entry.item.uri) ? cacheStatus(cache?.status(of: entry.item.uri)) : nil
         )
+    }
+
+    static func cacheStatus(_ status: CacheStatus?) -> RPCCacheStatus {
+        guard let status else { return RPCCacheStatus(state: "error", error: "network items are not enabled") }
+        return RPCCacheStatus(
+            state: status.state.rawValue, bytes: status.bytes, length: status.length, error: status.error)
     }
 
     static func ids(_ ids: [ItemID]) -> [Int64] {
@@ -50,6 +59,11 @@ enum Wire {
         case .itemEnded: .itemEnded
         case .queueChanged: .queueChanged
         case .outputChanged: .output
+        case .itemLoading: .itemLoading
+        case .buffering: .buffering
+        case .cache(_, .progress): .cacheProgress
+        case .cache(_, .complete): .cacheComplete
+        case .cache(_, .error): .cacheError
         }
     }
 
@@ -86,6 +100,40 @@ enum Wire {
                 .object([
                     "output": .string(change.output), "state": .string(change.state.rawValue),
                     "message": change.message.map(JSONValue.string) ?? .null,
+                ])
+            )
+        case .itemLoading(let id, let play, let status, let error):
+            return (
+                .itemLoading,
+                .object([
+                    "id": .int(Int64(id.rawValue)), "play": .int(Int64(play)), "status": .string(status.rawValue),
+                    "error": error.map(JSONValue.string) ?? .null,
+                ])
+            )
+        case .buffering(let report):
+            return (
+                .buffering,
+                .object([
+                    "id": .int(Int64(report.id.rawValue)), "bufferedAhead": .double(report.bufferedAhead),
+                    "likelyToKeepUp": .bool(report.likelyToKeepUp), "bufferEmpty": .bool(report.bufferEmpty),
+                ])
+            )
+        case .cache(let id, .progress(let bytes, let length, let rate)):
+            return (
+                .cacheProgress,
+                .object([
+                    "id": .int(Int64(id.rawValue)), "bytes": .int(bytes), "length": length.map(JSONValue.int) ?? .null,
+                    "rate": .double(rate),
+                ])
+            )
+        case .cache(let id, .complete):
+            return (.cacheComplete, .object(["id": .int(Int64(id.rawValue))]))
+        case .cache(let id, .error(let reason, let retryIn)):
+            return (
+                .cacheError,
+                .object([
+                    "id": .int(Int64(id.rawValue)), "reason": .string(reason),
+                    "retryIn": retryIn.map(JSONValue.double) ?? .null,
                 ])
             )
         }

@@ -41,10 +41,21 @@ struct Daemon {
         config.sourceTimeout = options.stallTimeout
         var cacheSettings = NetworkCache.Settings(directory: options.resolvedCacheDir)
         cacheSettings.timeout = options.netTimeout
+        cacheSettings.revalidateInterval = options.revalidate
+        cacheSettings.sizeCap = options.cacheSize.flatMap(QueuedCommand.bytes)
+        cacheSettings.minimumFree = QueuedCommand.bytes(options.cacheMinFree) ?? cacheSettings.minimumFree
+        var cache: NetworkCache?
         do {
-            config.networkSources = try NetworkCache(settings: cacheSettings, logger: Logger(label: "queued.cache"))
+            cache = try NetworkCache(settings: cacheSettings, logger: Logger(label: "queued.cache"))
+            config.networkSources = cache
         } catch {
             logger.warning("http(s) items will fail: \(error)")
+        }
+        let networkItems = cache.map { cache in
+            NetworkItems(cache: cache, prefetch: options.prefetch) { event in
+                server?.publish(event)
+                eventLog.log(event)
+            }
         }
         let done = DispatchSemaphore(value: 0)
         let closeLogger = logger
@@ -64,6 +75,7 @@ struct Daemon {
             server?.publish(event)
             eventLog.log(event)
             supervision.observe(event)
+            if case .queueChanged = event { networkItems?.queueChanged() }
             guard exitWhenDone, case .statusChanged(let status) = event else { return }
             if status.state == .playing { played.set() }
             if played.isSet && (status.state == .idle || status.state == .stopped) { done.signal() }
@@ -75,6 +87,7 @@ struct Daemon {
                 ? file : FileManager.default.currentDirectoryPath + "/" + file
             return MediaItem(uri: path, loops: options.itemLoops)
         }
+        networkItems?.attach(engine)
         let resumed = state?.resume(with: items, engine: engine, options: options, logger: logger) ?? false
         if !items.isEmpty { try engine.add(items) }
         if let loops = options.loops { try engine.setQueueLoops(loops) }
@@ -85,6 +98,7 @@ struct Daemon {
             try $0.startWriter(engine: engine, policy: options.sync == .always ? .always : .batch)
         }
         try engine.start()
+        networkItems?.queueChanged()
         if let server {
             do {
                 try server.start(
@@ -187,6 +201,21 @@ final class EventLog: @unchecked Sendable {
             logger.debug("queue version \(version)")
         case .outputChanged(let change):
             logger.notice("\(change.output) output \(change.state.rawValue)\(change.message.map { ": \($0)" } ?? "")")
+        case .itemLoading(let id, let play, let status, let error):
+            logger.debug("item \(id) play \(play) \(status.rawValue)\(error.map { ": \($0)" } ?? "")")
+        case .buffering(let report):
+            logger.notice(
+                report.likelyToKeepUp
+                    ? "item \(report.id): playing on (buffering over)"
+                    : "item \(report.id): buffering (waiting for the download\(report.bufferEmpty ? ", nothing left to play" : ""))"
+            )
+        case .cache(let id, .complete):
+            logger.info("item \(id): cached completely")
+        case .cache(let id, .error(let reason, let retryIn)):
+            logger.warning(
+                "item \(id): download failed: \(reason)\(retryIn.map { "; retrying in \(Int($0)) s" } ?? "")")
+        case .cache(_, .progress):
+            break
         }
     }
 }

@@ -117,6 +117,26 @@ struct QueuedCommand: ParsableCommand {
     )
     var netTimeout = 15.0
 
+    @Option(help: "Seconds between checks that a complete cached file is still the server's version (0: every play).")
+    var revalidate = 600.0
+
+    @Option(
+        help: ArgumentHelp(
+            "Cap on the cache's size, e.g. 2G or 500M; beyond it, files no queued item uses are evicted, least recently used first.",
+            valueName: "size"))
+    var cacheSize: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Free space to leave on the cache's file system (evicting unused files), e.g. 256M.", valueName: "size"))
+    var cacheMinFree = "256M"
+
+    @Option(
+        help:
+            "How many http(s) items after the current one to download ahead (default: the whole queue, for offline play)."
+    )
+    var prefetch: Int?
+
     @Option(
         help: ArgumentHelp(
             "Write daemon.health's figures here every 10 s as Prometheus text (node_exporter textfile).",
@@ -143,7 +163,29 @@ struct QueuedCommand: ParsableCommand {
         guard (0.5...2.0).contains(rate ?? 1) else { throw ValidationError("--rate must be 0.5-2.0") }
         guard stallTimeout > 0 else { throw ValidationError("--stall-timeout must be > 0") }
         guard netTimeout >= 1 else { throw ValidationError("--net-timeout must be >= 1") }
+        guard revalidate >= 0 else { throw ValidationError("--revalidate must be >= 0") }
+        guard prefetch.map({ $0 >= 0 }) ?? true else { throw ValidationError("--prefetch must be >= 0") }
+        if let cacheSize, Self.bytes(cacheSize) == nil {
+            throw ValidationError("--cache-size: not a size: \(cacheSize)")
+        }
+        guard Self.bytes(cacheMinFree) != nil else {
+            throw ValidationError("--cache-min-free: not a size: \(cacheMinFree)")
+        }
         guard !(noState && stateDir != nil) else { throw ValidationError("use either --state-dir or --no-state") }
+    }
+
+    /// "500M", "2G", "1.5G", "4096" (bytes; K, M, G, T are powers of 1024) → bytes.
+    static func bytes(_ text: String) -> Int64? {
+        let units: [Character: Double] = ["K": 0x1p10, "M": 0x1p20, "G": 0x1p30, "T": 0x1p40]
+        var number = text.uppercased()
+        if number.hasSuffix("B") { number.removeLast() }
+        var scale = 1.0
+        if let last = number.last, let unit = units[last] {
+            scale = unit
+            number.removeLast()
+        }
+        guard let value = Double(number), value >= 0, value.isFinite else { return nil }
+        return Int64(value * scale)
     }
 
     /// --cache-dir, else $XDG_CACHE_HOME/queued, else ~/.cache/queued.
@@ -169,6 +211,9 @@ struct QueuedCommand: ParsableCommand {
         sigaddset(&shutdownSignals, SIGINT)
         sigaddset(&shutdownSignals, SIGTERM)
         pthread_sigmask(SIG_BLOCK, &shutdownSignals, nil)
+        // A file-size limit (ulimit -f) then fails the write (EFBIG: the cache reports it, the item plays
+        // on or fails) instead of killing the daemon.
+        signal(SIGXFSZ, SIG_IGN)
         let level = logLevel
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)

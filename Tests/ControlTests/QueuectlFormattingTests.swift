@@ -192,14 +192,15 @@ struct QueuectlFormattingTests {
         let status = RPCStatus(
             state: "playing", currentId: 8, position: 12.5, duration: 30, play: 2, volume: 80, muted: true,
             rate: 1.25, queueLoops: 0, error: "x", title: "Lobby", uri: "/srv/lobby.mp4", loops: 0,
-            fit: "fill", fullscreen: true, queueVersion: 14, droppedFrames: 3)
+            fit: "fill", fullscreen: true, queueVersion: 14, droppedFrames: 3, buffering: true)
         #expect(RPCStatus(json: status.json) == status)
         let item = RPCQueueItem(
             id: 9, uri: "/srv/a.mp4", title: "A", loops: 0, plays: 2, duration: 8, state: "failed",
-            error: "broken", start: 1, end: 5, trackEnd: "longest")
+            error: "broken", start: 1, end: 5, trackEnd: "longest",
+            cache: RPCCacheStatus(state: "partial", bytes: 10, length: 20, error: nil))
         #expect(RPCQueueItem(json: item.json) == item)
         #expect(
-            status.json.objectValue?.count == 17 && item.json.objectValue?.count == 11,
+            status.json.objectValue?.count == 18 && item.json.objectValue?.count == 12,
             "every key of the schema, always")
     }
 

@@ -113,7 +113,7 @@ public enum API {
         QueueSetLoops.self, QueueList.self, QueueGet.self, PlayerPlay.self, PlayerPause.self, PlayerToggle.self,
         PlayerStop.self, PlayerNext.self, PlayerPrevious.self, PlayerSeek.self, PlayerStatus.self, PlayerSet.self,
         PlayerScreenshot.self, EventsSubscribe.self, EventsUnsubscribe.self, DaemonInfo.self, DaemonHealth.self,
-        Discover.self,
+        Discover.self, CacheStatus.self, CachePrefetch.self, CacheRevalidate.self, CacheEvict.self, CacheUsage.self,
     ]
 }
 

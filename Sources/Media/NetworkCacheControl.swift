@@ -1,0 +1,73 @@
+// What the control layer may ask of the network cache (NetCache implements it; the server and the engine
+// see only this, so neither depends on the HTTP client): how much of a URL is on disk, prefetching,
+// revalidation, eviction, usage, which URLs are pinned by the queue, and news to pass on as events.
+
+/// How much of one URL's file is on disk.
+public struct CacheStatus: Sendable, Equatable {
+    public enum State: String, Sendable {
+        /// Nothing cached yet.
+        case none
+        /// Some bytes, not all (downloading, or stopped part way).
+        case partial
+        /// Every byte up to the declared length: plays with no network.
+        case complete
+        /// Complete, but the server has a newer version (fetched in the background, used from the next play).
+        case stale
+        /// The last transfer failed (see `error`).
+        case error
+    }
+    public var state: State
+    public var bytes: Int64
+    /// The file's length, once the server declared it.
+    public var length: Int64?
+    public var error: String?
+    public init(state: State, bytes: Int64 = 0, length: Int64? = nil, error: String? = nil) {
+        self.state = state
+        self.bytes = bytes
+        self.length = length
+        self.error = error
+    }
+}
+
+/// The cache directory as a whole.
+public struct CacheUsage: Sendable, Equatable {
+    /// Bytes cached (data on disk).
+    public var bytes: Int64
+    /// The size cap (nil: none).
+    public var cap: Int64?
+    /// Free bytes on the cache's file system.
+    public var free: Int64
+    /// Bytes held by entries that queued items pin.
+    public var pinned: Int64
+    public init(bytes: Int64, cap: Int64?, free: Int64, pinned: Int64) {
+        self.bytes = bytes
+        self.cap = cap
+        self.free = free
+        self.pinned = pinned
+    }
+}
+
+/// Something a client may want to hear about a URL's download.
+public enum CacheNews: Sendable, Equatable {
+    /// Bytes on disk now, the length when known, the download rate in bytes/s (at most 4 a second).
+    case progress(bytes: Int64, length: Int64?, rate: Double)
+    case complete
+    /// A transfer failed; `retryIn`: seconds until it is tried again (nil: not on its own).
+    case error(reason: String, retryIn: Double?)
+}
+
+public protocol NetworkCacheControl: ByteSourceProvider {
+    func status(of uri: String) -> CacheStatus
+    /// Starts downloading these URLs in the background (at most two transfers at once, in order).
+    func prefetch(_ uris: [String])
+    /// Asks the server whether these complete files changed (nil: every complete entry); a changed one is
+    /// fetched in the background and used from its next play.
+    func revalidate(_ uris: [String]?)
+    /// Drops these URLs' cached bytes (an entry being played is dropped once its play ends).
+    func evict(_ uris: [String])
+    func usage() -> CacheUsage
+    /// The URLs queued items use: never evicted to make room.
+    func pin(_ uris: Set<String>)
+    /// Where news goes (set once, before the first item plays). Called on the cache's threads.
+    func observe(_ observer: @escaping @Sendable (String, CacheNews) -> Void)
+}

@@ -1,0 +1,114 @@
+// The cache.* methods: what the daemon holds of http(s) items (Protocol/queued.openrpc.json, methods cache.*).
+
+extension API {
+    public enum CacheStatus: RPCMethodDefinition {
+        public static let name = "cache.status"
+
+        public struct Params: RPCMethodParams, Equatable {
+            public static let order = ["ids"]
+            /// nil: every http(s) item in the queue.
+            public var ids: [Int64]?
+
+            public init(ids: [Int64]? = nil) { self.ids = ids }
+            public init(reading params: ParamReader) throws(RPCError) {
+                ids = try params.intArray("ids")
+            }
+            public var json: JSONValue? { ids.map { ["ids": .ints($0)] } }
+        }
+
+        /// One http(s) item's cache.
+        public struct Entry: Sendable, Equatable {
+            public var id: Int64
+            public var uri: String
+            public var cache: RPCCacheStatus
+
+            public init(id: Int64, uri: String, cache: RPCCacheStatus) {
+                self.id = id
+                self.uri = uri
+                self.cache = cache
+            }
+            init?(json: JSONValue) {
+                guard let id = json["id"]?.intValue, let uri = json["uri"]?.stringValue,
+                    let cache = json["cache"].flatMap(RPCCacheStatus.init(json:))
+                else { return nil }
+                self.init(id: id, uri: uri, cache: cache)
+            }
+            var json: JSONValue { ["id": .int(id), "uri": .string(uri), "cache": cache.json] }
+        }
+
+        public struct Result: RPCMethodResult, Equatable {
+            /// The http(s) items asked for (local files and unknown ids left out), in queue order.
+            public var items: [Entry]
+
+            public init(items: [Entry]) { self.items = items }
+            public init?(json: JSONValue) {
+                guard let items = json["items"]?.arrayValue else { return nil }
+                self.items = items.compactMap(Entry.init(json:))
+            }
+            public var json: JSONValue { ["items": .array(items.map(\.json))] }
+        }
+    }
+
+    /// cache.prefetch, cache.evict: the http(s) items among `ids` that the request acted on.
+    public struct CacheIdsResult: RPCMethodResult, Equatable {
+        public var ids: [Int64]
+
+        public init(ids: [Int64]) { self.ids = ids }
+        public init?(json: JSONValue) {
+            guard let ids = json["ids"]?.int64Array else { return nil }
+            self.ids = ids
+        }
+        public var json: JSONValue { ["ids": .ints(ids)] }
+    }
+
+    public enum CachePrefetch: RPCMethodDefinition {
+        public static let name = "cache.prefetch"
+        public typealias Params = IdsParams
+        public typealias Result = CacheIdsResult
+    }
+
+    public enum CacheEvict: RPCMethodDefinition {
+        public static let name = "cache.evict"
+        public typealias Params = IdsParams
+        public typealias Result = CacheIdsResult
+    }
+
+    public enum CacheRevalidate: RPCMethodDefinition {
+        public static let name = "cache.revalidate"
+        public typealias Params = CacheStatus.Params
+        public typealias Result = CacheIdsResult
+    }
+
+    public enum CacheUsage: RPCMethodDefinition {
+        public static let name = "cache.usage"
+        public typealias Params = NoParams
+
+        public struct Result: RPCMethodResult, Equatable {
+            /// Bytes on disk for cached files.
+            public var bytes: Int64
+            /// The --cache-size cap (nil: none).
+            public var cap: Int64?
+            /// Free bytes on the cache's file system.
+            public var free: Int64
+            /// Bytes of entries that queued items use (never evicted).
+            public var pinned: Int64
+
+            public init(bytes: Int64, cap: Int64?, free: Int64, pinned: Int64) {
+                self.bytes = bytes
+                self.cap = cap
+                self.free = free
+                self.pinned = pinned
+            }
+            public init?(json: JSONValue) {
+                guard let bytes = json["bytes"]?.intValue, let free = json["free"]?.intValue else { return nil }
+                self.init(bytes: bytes, cap: json["cap"]?.intValue, free: free, pinned: json["pinned"]?.intValue ?? 0)
+            }
+            public var json: JSONValue {
+                [
+                    "bytes": .int(bytes), "cap": cap.map(JSONValue.int) ?? .null, "free": .int(free),
+                    "pinned": .int(pinned),
+                ]
+            }
+        }
+    }
+}

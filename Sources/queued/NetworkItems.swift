@@ -1,0 +1,72 @@
+// Keeps the network cache in step with the queue: which URLs queued items use (pinned: never evicted),
+// which to download ahead (--prefetch; by default the whole queue, so a signage loop can go offline),
+// and which items a URL's news is about (the cache knows URLs, clients know item ids). Queue changes are
+// looked at once per half second on this object's own queue, so a burst of edits to a long queue costs
+// one scan, off the engine's and the server's threads.
+import Foundation
+import Media
+import NetCache
+import Playback
+import QueueModel
+
+final class NetworkItems: @unchecked Sendable {
+    private let cache: NetworkCache
+    /// Items after the current one to download ahead (nil: all).
+    private let prefetchCount: Int?
+    private let publish: @Sendable (PlayerEvent) -> Void
+    private let work = DispatchQueue(label: "queued.network-items")
+    /// Set once, before the first `queueChanged`.
+    private weak var engine: PlayerEngine?
+    /// `work`'s own: a look at the queue is already scheduled.
+    private var scheduled = false
+    /// Guarded by `lock`: the items using each URL, as of the last look.
+    private let lock = NSLock()
+    private var idsByURL: [String: [ItemID]] = [:]
+
+    init(cache: NetworkCache, prefetch: Int?, publish: @escaping @Sendable (PlayerEvent) -> Void) {
+        self.cache = cache
+        prefetchCount = prefetch
+        self.publish = publish
+        cache.observe { [weak self] url, news in self?.tell(url, news) }
+    }
+
+    func attach(_ engine: PlayerEngine) { self.engine = engine }
+
+    /// The queue changed: look again within half a second. Any thread.
+    func queueChanged() {
+        work.async { [self] in
+            guard !scheduled else { return }
+            scheduled = true
+            work.asyncAfter(deadline: .now() + 0.5) { [self] in
+                scheduled = false
+                refresh()
+            }
+        }
+    }
+
+    /// Runs on `work`.
+    private func refresh() {
+        guard let engine else { return }
+        let queue = engine.queue()
+        let entries = queue.entries
+        var ids: [String: [ItemID]] = [:]
+        var order: [String] = []
+        // From the current item on, wrapping around: the order they will play in.
+        let first = queue.current.flatMap { current in entries.firstIndex { $0.id == current.id } } ?? 0
+        for offset in 0..<entries.count {
+            let entry = entries[(first + offset) % entries.count]
+            guard isNetworkURI(entry.item.uri) else { continue }
+            if ids[entry.item.uri] == nil { order.append(entry.item.uri) }
+            ids[entry.item.uri, default: []].append(entry.id)
+        }
+        lock.withLock { idsByURL = ids }
+        cache.pin(Set(ids.keys))
+        if let prefetchCount { order = Array(order.prefix(prefetchCount + 1)) }
+        cache.prefetch(order)
+    }
+
+    /// News about `url`, for every item using it. Called on the cache's threads.
+    private func tell(_ url: String, _ news: CacheNews) {
+        for id in lock.withLock({ idsByURL[url] ?? [] }) { publish(.cache(id: id, news: news)) }
+    }
+}
