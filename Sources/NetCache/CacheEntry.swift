@@ -65,6 +65,8 @@ final class CacheEntry: @unchecked Sendable {
     /// A read this far ahead of a running transfer waits for it; further, it gets its own request (256 KiB
     /// is a fifth of a second at 10 Mbit/s: a new request's round trip costs about as much).
     static let readAhead: Int64 = 256 << 10
+    /// Bytes a play waits for once it had to wait (about 2 s of a 2 Mbit/s clip).
+    static let resumeAhead: Int64 = 512 << 10
     static let maxRedirects = 5
     static let maxAttempts = 4
 
@@ -253,16 +255,19 @@ final class CacheEntry: @unchecked Sendable {
     /// Waits until the byte at `offset` is on disk; returns how many bytes from there are (0: the end).
     func waitForBytes(at offset: Int64, limits: SourceLimits) throws(MediaError) -> Int64 {
         condition.lock()
-        var waited = false
+        let wait = WaitEpisode()
         defer {
             condition.unlock()
-            if waited { limits.onWaiting?(false) }
+            if wait.noticed { limits.onWaiting?(false) }
         }
         var available: Int64 = 0
-        try waitLocked(limits: limits, for: offset, waited: &waited) {
+        try waitLocked(limits: limits, for: offset, episode: wait) {
             if let length = meta?.length, offset >= length { return true }
             available = present.contiguous(from: offset)
-            return available > 0
+            // After a wait the engine noticed (buffering), go on only with some bytes in hand, so that a
+            // download about as fast as the play does not make it stop and start on every read.
+            guard wait.noticed, let length = meta?.length else { return available > 0 }
+            return available >= min(Self.resumeAhead, length - offset)
         }
         return available
     }
@@ -275,15 +280,17 @@ final class CacheEntry: @unchecked Sendable {
     /// none will bring it; fails when the transfers give up, the wait is cancelled, or nothing arrives
     /// for the network timeout.
     private func waitLocked(
-        limits: SourceLimits, for offset: Int64 = 0, waited: UnsafeMutablePointer<Bool>? = nil, until done: () -> Bool
+        limits: SourceLimits, for offset: Int64 = 0, episode: WaitEpisode? = nil, until done: () -> Bool
     ) throws(MediaError) {
         var stalledOnce = false
+        var slices = 0
         while !done() {
             if let failure, transfers.isEmpty, failedAttempts >= Self.maxAttempts { throw failure }
             if retired { throw MediaError(operation: "read", path: url, message: "removed from the cache") }
-            if let waited, let onWaiting = limits.onWaiting {
-                // Told outside the lock: the engine takes its own lock to note it.
-                waited.pointee = true
+            if let episode, let onWaiting = limits.onWaiting, slices > 0 {
+                // A wait that outlasted one slice is one the listener may hear. Told outside the lock:
+                // the engine takes its own lock to note it.
+                episode.noticed = true
                 condition.unlock()
                 onWaiting(true)
                 condition.lock()
@@ -307,6 +314,7 @@ final class CacheEntry: @unchecked Sendable {
                 ensureTransferLocked(covering: offset)
             }
             _ = condition.wait(until: Date(timeIntervalSinceNow: 0.2))
+            slices += 1
         }
     }
 
@@ -442,13 +450,20 @@ final class CacheEntry: @unchecked Sendable {
 
     /// Writes a body part on the disk queue, then records it; `done(false)` ends the transfer (the rest
     /// is already cached, it was cancelled, or the disk failed).
-    func store(_ bytes: [UInt8], from transfer: HTTPTransfer, done: @escaping @Sendable (Bool) -> Void) {
+    /// Returns the transfer's bytes waiting for the disk, this part included (its backpressure).
+    @discardableResult
+    func store(_ bytes: [UInt8], from transfer: HTTPTransfer, done: @escaping @Sendable (Bool) -> Void) -> Int {
         condition.lock()
         let offset = transfer.position
         transfer.position += Int64(bytes.count)
         let cancelled = transfer.isCancelled
+        if !cancelled { transfer.queuedBytes += bytes.count }
+        let queued = transfer.queuedBytes
         condition.unlock()
-        guard !cancelled else { return done(false) }
+        guard !cancelled else {
+            done(false)
+            return 0
+        }
         let files = self.files
         diskQueue.async { [self] in
             var writeError: MediaError?
@@ -457,6 +472,7 @@ final class CacheEntry: @unchecked Sendable {
             }
             condition.lock()
             defer { unlockAndTell() }
+            transfer.queuedBytes -= bytes.count
             if let writeError {
                 logger.error("cache: \(writeError)", metadata: ["url": "\(url)"])
                 failLocked(transfer, writeError)
@@ -482,6 +498,7 @@ final class CacheEntry: @unchecked Sendable {
             }
             done(true)
         }
+        return queued
     }
 
     /// A transfer ended (error nil: the server sent everything). Runs after its writes (disk queue).
@@ -569,4 +586,10 @@ final class CacheEntry: @unchecked Sendable {
         if text.contains("connectionRefused") || text.contains("Connection refused") { return "refused" }
         return text
     }
+}
+
+/// One read's wait for bytes: whether it lasted long enough to be told to the engine (buffering).
+/// Used by one reader thread, under the entry's lock.
+final class WaitEpisode {
+    var noticed = false
 }

@@ -79,6 +79,9 @@ final class HTTPTransfer: HTTPClientResponseDelegate, @unchecked Sendable {
     /// Sent with If-Range: a 200 then means the cached bytes are another version.
     var askedIfUnchanged = false
     var task: HTTPClient.Task<Void>?
+    /// Bytes handed to the disk queue and not yet written. Guarded by the entry's lock.
+    var queuedBytes = 0
+    static let maxQueuedBytes = 4 << 20
     private weak var entry: CacheEntry?
 
     init(entry: CacheEntry, start: Int64) {
@@ -95,11 +98,13 @@ final class HTTPTransfer: HTTPClientResponseDelegate, @unchecked Sendable {
     func didReceiveBodyPart(task: HTTPClient.Task<Void>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
         guard let entry else { return task.eventLoop.makeSucceededVoidFuture() }
         let promise = task.eventLoop.makePromise(of: Void.self)
-        entry.store(Array(buffer.readableBytesView), from: self) { keepGoing in
+        let queued = entry.store(Array(buffer.readableBytesView), from: self) { keepGoing in
             if !keepGoing { task.cancel() }
             promise.succeed(())
         }
-        return promise.futureResult
+        // While little waits for the disk, take the next part at once: the client drops parts it holds
+        // back when the connection closes, and those would be fetched again after a cut.
+        return queued < Self.maxQueuedBytes ? task.eventLoop.makeSucceededVoidFuture() : promise.futureResult
     }
 
     func didReceiveError(task: HTTPClient.Task<Void>, _ error: Error) {

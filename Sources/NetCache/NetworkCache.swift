@@ -191,6 +191,10 @@ public final class NetworkCache: NetworkCacheControl, @unchecked Sendable {
         let existing = lock.withLock { successors[uri] }
         guard existing == nil, let current = lock.withLock({ entries[uri] }) else { return }
         guard let successor = try? makeEntry(uri, key: CacheFiles.key(for: uri) + ".next") else { return }
+        // Its completion is told once its files replace the old ones (promote), not before.
+        successor.news = { [weak self] news in
+            if news != .complete { self?.tell(uri, news) }
+        }
         successor.onIdle = { [weak self, weak successor] in
             guard let self, let successor else { return }
             if successor.isComplete { self.promote(successor, for: uri) } else { self.entryWentIdle(uri) }

@@ -2,6 +2,8 @@
 // file name when an item has no title. Pure: it takes decoded items and returns text, so it is tested
 // without a daemon.
 
+import QueueRPC
+
 public enum QueueTable {
     /// Marks the current item's row (the item Status.currentId names).
     public static let currentMarker = "▶"
@@ -11,12 +13,14 @@ public enum QueueTable {
     /// last column, so a wide title cannot misalign the others).
     public static func render(_ items: [QueueItemView], currentId: Int64?) -> String {
         guard !items.isEmpty else { return "queue is empty" }
-        let header = ["ID", "STATE", "PLAYS", "LENGTH", "TITLE"]
+        // The CACHE column only when some item is an http(s) one.
+        let showsCache = items.contains { $0.cache != nil }
+        let header = ["ID", "STATE", "PLAYS", "LENGTH"] + (showsCache ? ["CACHE"] : []) + ["TITLE"]
         let rows = items.map { item -> [String] in
             [
                 String(item.id), item.state, "\(item.plays)/\(DurationFormat.loops(item.loops))",
-                item.duration.map(DurationFormat.clock) ?? "-", title(of: item),
-            ]
+                item.duration.map(DurationFormat.clock) ?? "-",
+            ] + (showsCache ? [cacheCell(item.cache)] : []) + [title(of: item)]
         }
         var widths = header.map(\.count)
         for row in rows {
@@ -40,6 +44,21 @@ public enum QueueTable {
             lines.append(line(row, marker: item.id == currentId ? currentMarker : " "))
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// ✓ complete, a percentage while partial (? without a declared length), "stale" while a newer
+    /// version downloads, "error", "-" for nothing cached yet or a local file.
+    public static func cacheCell(_ cache: RPCCacheStatus?) -> String {
+        guard let cache else { return "-" }
+        switch cache.state {
+        case "complete": return "✓"
+        case "stale": return "✓ stale"
+        case "error": return "error"
+        case "partial":
+            guard let length = cache.length, length > 0 else { return "?" }
+            return "\(min(99, Int(Double(cache.bytes) * 100 / Double(length))))%"
+        default: return "-"
+        }
     }
 
     /// The title column; a failed item carries its error so `ls` alone explains a skipped file.

@@ -36,6 +36,9 @@ final class NetworkItems: @unchecked Sendable {
     func queueChanged() {
         work.async { [self] in
             guard !scheduled else { return }
+            // The first change is looked at now (a URL just added starts downloading at once); the ones
+            // that follow within half a second, together at its end.
+            refresh()
             scheduled = true
             work.asyncAfter(deadline: .now() + 0.5) { [self] in
                 scheduled = false
@@ -67,6 +70,11 @@ final class NetworkItems: @unchecked Sendable {
 
     /// News about `url`, for every item using it. Called on the cache's threads.
     private func tell(_ url: String, _ news: CacheNews) {
-        for id in lock.withLock({ idsByURL[url] ?? [] }) { publish(.cache(id: id, news: news)) }
+        var ids = lock.withLock { idsByURL[url] }
+        if ids == nil, let engine {
+            // Added since the last look (news can outrun it): find its items now.
+            ids = engine.queue().entries.filter { $0.item.uri == url }.map(\.id)
+        }
+        for id in ids ?? [] { publish(.cache(id: id, news: news)) }
     }
 }

@@ -87,6 +87,23 @@ struct QueuectlFormattingTests {
         QueueItemView(id: 12, uri: "file:///media/broken%20file.mp4", state: "failed", error: "not media"),
     ]
 
+    /// With an http(s) item in the queue, `ls` shows how much of it is cached.
+    @Test func queueTableCacheColumn() {
+        let items = [
+            QueueItemView(id: 1, uri: "/srv/a.mp4", duration: 12),
+            QueueItemView(
+                id: 2, uri: "http://cms/b.mp4", duration: 30,
+                cache: RPCCacheStatus(state: "partial", bytes: 250, length: 1000)),
+            QueueItemView(
+                id: 3, uri: "http://cms/c.mp4", cache: RPCCacheStatus(state: "complete", bytes: 9, length: 9)),
+        ]
+        let lines = QueueTable.render(items, currentId: nil).split(separator: "\n").map(String.init)
+        #expect(lines[0].contains("LENGTH  CACHE  TITLE"), "\(lines)")
+        #expect(lines[1].contains(" -  ") && lines[2].contains("25%") && lines[3].contains("✓"), "\(lines)")
+        #expect(QueueTable.cacheCell(RPCCacheStatus(state: "error", error: "HTTP 404")) == "error")
+        #expect(!QueueTable.render([items[0]], currentId: nil).contains("CACHE"), "no column without http(s) items")
+    }
+
     @Test func queueTable() {
         let expected = """
               ID  STATE    PLAYS   LENGTH  TITLE

@@ -25,7 +25,8 @@ final class RunningDaemon: @unchecked Sendable {
     }
 
     init(
-        outputs: Outputs, _ extra: [String] = [], logLevel: String = "info", environment: [String: String] = [:]
+        outputs: Outputs, _ extra: [String] = [], logLevel: String = "info", environment: [String: String] = [:],
+        launcher: [String] = []
     ) throws {
         directory = try TemporaryDirectory(prefix: "queued-e2e")
         socket = directory.path + "/run/queued.sock"
@@ -45,8 +46,12 @@ final class RunningDaemon: @unchecked Sendable {
             pulse = nil
             arguments += ["--audio", "null", "--video", "null"] + (untimed ? ["--untimed"] : [])
         }
+        // `launcher`: a command that runs queued (e.g. prlimit with a file-size limit).
+        let queued = BuiltProduct.path("queued")
         process = try ChildProcess(
-            BuiltProduct.path("queued"), arguments + extra, environment: environment,
+            launcher.first ?? queued,
+            Array(launcher.dropFirst()) + (launcher.isEmpty ? [] : [queued]) + arguments + extra,
+            environment: environment,
             stdoutPath: directory.path + "/stdout", stderrPath: logPath)
         let socket = self.socket
         let up = try waitUntil(timeout: 30, pollInterval: 0.02) {
