@@ -86,10 +86,14 @@ public final class NetworkCache: NetworkCacheControl, @unchecked Sendable {
         }
     }
 
-    private func makeEntry(_ uri: String, key: String) throws(MediaError) -> CacheEntry {
+    /// `successor`: a newer version downloading beside the cached one; its completion is told once its
+    /// files replace the old ones (`promote`), not before.
+    private func makeEntry(_ uri: String, key: String, successor: Bool = false) throws(MediaError) -> CacheEntry {
         let files = try CacheFiles(directory: settings.directory, key: key)
         let made = CacheEntry(url: uri, files: files, client: client, settings: settings, logger: logger)
-        made.news = { [weak self] news in self?.tell(uri, news) }
+        made.news = { [weak self] news in
+            if !(successor && news == .complete) { self?.tell(uri, news) }
+        }
         made.onIdle = { [weak self] in self?.entryWentIdle(uri) }
         return made
     }
@@ -190,14 +194,8 @@ public final class NetworkCache: NetworkCacheControl, @unchecked Sendable {
     private func fetchNewVersion(of uri: String) {
         let existing = lock.withLock { successors[uri] }
         guard existing == nil, let current = lock.withLock({ entries[uri] }) else { return }
-        guard let successor = try? makeEntry(uri, key: CacheFiles.key(for: uri) + ".next") else { return }
-        // Its completion is told once its files replace the old ones (promote), not before.
-        successor.news = { [weak self] news in
-            if news != .complete { self?.tell(uri, news) }
-        }
-        successor.onIdle = { [weak self, weak successor] in
-            guard let self, let successor else { return }
-            if successor.isComplete { self.promote(successor, for: uri) } else { self.entryWentIdle(uri) }
+        guard let successor = try? makeEntry(uri, key: CacheFiles.key(for: uri) + ".next", successor: true) else {
+            return
         }
         lock.withLock { successors[uri] = successor }
         current.markSuperseded()
@@ -258,9 +256,11 @@ public final class NetworkCache: NetworkCacheControl, @unchecked Sendable {
     /// Evicts unpinned entries, least recently used first, while the cache is over its cap or the disk
     /// under its free-space floor. Pinned entries stay even over the cap (the queue needs them).
     func trimToLimits() {
+        var free = freeBytes()
+        // Without a cap, the directory is only read when the disk runs low (this runs after each download).
+        if settings.sizeCap == nil && free >= settings.minimumFree { return }
         var stored = storedEntries()
         var total = stored.reduce(0) { $0 + $1.bytes }
-        var free = freeBytes()
         func over() -> Bool { (settings.sizeCap.map { total > $0 } ?? false) || free < settings.minimumFree }
         guard over() else { return }
         let (pinned, busy) = lock.withLock { (self.pinned, self.prefetching) }

@@ -34,6 +34,11 @@ struct CacheList: ParsableCommand {
         }
     }
 
+    /// "evicted #3 #5", or `none` when no http(s) item was among the ids.
+    static func acted(on ids: [Int64], _ verb: String, none: String) -> String {
+        ids.isEmpty ? none : verb + " " + ids.map { "#\($0)" }.joined(separator: " ")
+    }
+
     static func megabytes(_ bytes: Int64) -> String {
         String(format: "%.1f", Double(bytes) / 1_048_576)
     }
@@ -48,8 +53,7 @@ struct CachePrefetch: ParsableCommand {
     func run() throws {
         let session = try Session(options)
         try session.show(try session.call(API.CachePrefetch.self, .init(ids: ids))) { result in
-            result.ids.isEmpty
-                ? "no http(s) items among them" : "prefetching " + result.ids.map { "#\($0)" }.joined(separator: " ")
+            CacheList.acted(on: result.ids, "prefetching", none: "no http(s) items among them")
         }
     }
 }
@@ -63,8 +67,7 @@ struct CacheEvict: ParsableCommand {
     func run() throws {
         let session = try Session(options)
         try session.show(try session.call(API.CacheEvict.self, .init(ids: ids))) { result in
-            result.ids.isEmpty
-                ? "no http(s) items among them" : "evicted " + result.ids.map { "#\($0)" }.joined(separator: " ")
+            CacheList.acted(on: result.ids, "evicted", none: "no http(s) items among them")
         }
     }
 }
@@ -79,8 +82,7 @@ struct CacheRevalidate: ParsableCommand {
     func run() throws {
         let session = try Session(options)
         try session.show(try session.call(API.CacheRevalidate.self, .init(ids: ids.isEmpty ? nil : ids))) { result in
-            result.ids.isEmpty
-                ? "no http(s) items" : "revalidating " + result.ids.map { "#\($0)" }.joined(separator: " ")
+            CacheList.acted(on: result.ids, "revalidating", none: "no http(s) items")
         }
     }
 }

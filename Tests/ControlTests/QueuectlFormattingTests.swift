@@ -92,10 +92,10 @@ struct QueuectlFormattingTests {
         let items = [
             QueueItemView(id: 1, uri: "/srv/a.mp4", duration: 12),
             QueueItemView(
-                id: 2, uri: "http://cms/b.mp4", duration: 30,
+                id: 2, uri: "http://127.0.0.1/b.mp4", duration: 30,
                 cache: RPCCacheStatus(state: "partial", bytes: 250, length: 1000)),
             QueueItemView(
-                id: 3, uri: "http://cms/c.mp4", cache: RPCCacheStatus(state: "complete", bytes: 9, length: 9)),
+                id: 3, uri: "http://127.0.0.1/c.mp4", cache: RPCCacheStatus(state: "complete", bytes: 9, length: 9)),
         ]
         let lines = QueueTable.render(items, currentId: nil).split(separator: "\n").map(String.init)
         #expect(lines[0].contains("LENGTH  CACHE  TITLE"), "\(lines)")

@@ -49,34 +49,25 @@ extension API {
         }
     }
 
-    /// cache.prefetch, cache.evict: the http(s) items among `ids` that the request acted on.
-    public struct CacheIdsResult: RPCMethodResult, Equatable {
-        public var ids: [Int64]
-
-        public init(ids: [Int64]) { self.ids = ids }
-        public init?(json: JSONValue) {
-            guard let ids = json["ids"]?.int64Array else { return nil }
-            self.ids = ids
-        }
-        public var json: JSONValue { ["ids": .ints(ids)] }
-    }
-
     public enum CachePrefetch: RPCMethodDefinition {
         public static let name = "cache.prefetch"
         public typealias Params = IdsParams
-        public typealias Result = CacheIdsResult
+        /// The http(s) items among the ids that the request acted on, in queue order.
+        public typealias Result = IdsResult
     }
 
     public enum CacheEvict: RPCMethodDefinition {
         public static let name = "cache.evict"
         public typealias Params = IdsParams
-        public typealias Result = CacheIdsResult
+        /// The http(s) items among the ids that the request acted on, in queue order.
+        public typealias Result = IdsResult
     }
 
     public enum CacheRevalidate: RPCMethodDefinition {
         public static let name = "cache.revalidate"
         public typealias Params = CacheStatus.Params
-        public typealias Result = CacheIdsResult
+        /// The http(s) items among the ids that the request acted on, in queue order.
+        public typealias Result = IdsResult
     }
 
     public enum CacheUsage: RPCMethodDefinition {
