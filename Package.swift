@@ -16,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
         // C boundary: modulemap + shim header only.
@@ -61,6 +62,7 @@ let package = Package(
             dependencies: [
                 "Media", "SystemClock", "CZlib", .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // Durable state: the journal and snapshots of the queue and the player (below the apps, above the engine).
         .target(name: "StateStore", dependencies: ["Playback", "QueueModel", "QueueRPC", "SystemClock", "CZlib"]),

@@ -42,5 +42,8 @@ public struct SourceLimits: Sendable {
     /// Told, every few tenths of a second, that a read is waiting for bytes that have not arrived yet
     /// (true), and once when that wait ends (false): the engine's `buffering`.
     public var onWaiting: (@Sendable (Bool) -> Void)?
+    /// Network items: the SHA-256 (lowercase hex) the item says its file has; the cache holds the file
+    /// to it.
+    public var expectedSHA256: String?
     public init() {}
 }

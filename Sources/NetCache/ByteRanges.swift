@@ -51,4 +51,16 @@ public struct ByteRanges: Sendable, Equatable {
         }
         return candidate < length ? candidate : nil
     }
+
+    /// The bytes present in both.
+    public func intersection(_ other: ByteRanges) -> ByteRanges {
+        var result = ByteRanges()
+        for mine in ranges {
+            for theirs in other.ranges where theirs.lowerBound < mine.upperBound && mine.lowerBound < theirs.upperBound
+            {
+                result.insert(max(mine.lowerBound, theirs.lowerBound)..<min(mine.upperBound, theirs.upperBound))
+            }
+        }
+        return result
+    }
 }

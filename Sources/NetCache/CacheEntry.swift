@@ -50,6 +50,12 @@ final class CacheEntry: @unchecked Sendable {
     private var superseded = false
     /// Guarded. Replaced by a newer version or evicted: starts no transfer; reads of missing bytes fail.
     private var retired = false
+    /// Guarded. Why the bytes must not be played (see `retire`).
+    private var rejection: String?
+    /// Guarded. This run read the cached pieces back once (`scrubOnce`).
+    private var scrubbed = false
+    /// Guarded. Completion was told (once per time the file becomes complete).
+    private var toldComplete = false
     /// Guarded. When progress news was last given, and the bytes on disk then.
     private var lastNews = (at: -Double.infinity, bytes: Int64(0))
     /// Guarded. News and idleness to tell once the lock is released (see `unlockAndTell`).
@@ -77,6 +83,7 @@ final class CacheEntry: @unchecked Sendable {
         self.settings = settings
         self.logger = logger
         location = url
+        diskQueue.setSpecific(key: Self.onDiskQueue, value: true)
         let stored = files.readMeta()
         if let stored, stored.url == url {
             meta = stored
@@ -139,17 +146,27 @@ final class CacheEntry: @unchecked Sendable {
         return !transfers.isEmpty
     }
 
-    /// Stops for good: a newer version replaced this one, or it was evicted (`removeFiles`: delete it).
-    func retire(removeFiles: Bool) {
+    /// Stops for good: a newer version replaced this one, or it was evicted (`removeFiles`: delete it —
+    /// done before this returns, after the writes already queued, so a new entry for the same URL made
+    /// next never loses its files to this one). `rejection`: the bytes are known wrong (a digest
+    /// mismatch): reads fail with this reason, even of bytes on disk.
+    func retire(removeFiles: Bool, rejection: String? = nil) {
         condition.withLock {
             retired = true
+            if let rejection { self.rejection = rejection }
             for transfer in transfers { cancelLocked(transfer) }
             condition.broadcast()
         }
         guard removeFiles else { return }
-        let files = self.files
-        diskQueue.async { files.remove() }
+        if DispatchQueue.getSpecific(key: Self.onDiskQueue) == true {
+            files.remove()
+        } else {
+            diskQueue.sync { files.remove() }
+        }
     }
+
+    /// Marks `diskQueue` (for `retire`, which may be called from it through the cache's idle handling).
+    private static let onDiskQueue = DispatchSpecificKey<Bool>()
 
     func markSuperseded() { condition.withLock { superseded = true } }
 
@@ -230,6 +247,67 @@ final class CacheEntry: @unchecked Sendable {
         }
     }
 
+    // MARK: Integrity
+
+    /// The SHA-256 of the complete file (lowercase hex), computed once per version and kept in its meta;
+    /// nil while incomplete or unreadable. The first call reads the whole file: any thread but the
+    /// HTTP client's.
+    func sha256() -> String? {
+        let known = condition.withLock { completeLocked ? meta : nil }
+        guard let known, let length = known.length else { return nil }
+        if let digest = known.sha256 { return digest }
+        let digest: String
+        do throws(MediaError) {
+            digest = try files.sha256(length: length)
+        } catch {
+            logger.warning("cache: \(error)", metadata: ["url": "\(url)"])
+            return nil
+        }
+        condition.withLock {
+            guard meta == known, var updated = meta else { return }  // a new version meanwhile: not its digest
+            updated.sha256 = digest
+            meta = updated
+            let files = self.files
+            let written = updated
+            diskQueue.async { try? files.writeMeta(written) }
+        }
+        return digest
+    }
+
+    /// The first time a run plays this entry: reads every cached piece back in the background and drops
+    /// the ones whose bytes no longer match their checksum (a damaged disk, a file changed behind our back).
+    /// Those bytes are fetched again — before the play reads them when it has not got there yet.
+    func scrubOnce() {
+        let first = condition.withLock { () -> Bool in
+            defer { scrubbed = true }
+            return !scrubbed && !retired
+        }
+        guard first else { return }
+        diskQueue.async { [self] in
+            // On the disk queue: no write runs meanwhile, so the log and `present` agree.
+            let verified = files.verifiedRanges(checkAll: true)
+            condition.lock()
+            defer { unlockAndTell() }
+            let kept = present.intersection(verified)
+            guard !retired, kept.count < present.count else { return }
+            logger.warning(
+                "cache: \(present.count - kept.count) cached bytes no longer match their checksum; fetching them again",
+                metadata: ["url": "\(url)"])
+            present = kept
+            toldComplete = false
+            if var known = meta, known.sha256 != nil {
+                known.sha256 = nil
+                meta = known
+                let files = self.files
+                let written = known
+                diskQueue.async { try? files.writeMeta(written) }
+            }
+            noteProgressLocked(force: true)
+            fillNextGapLocked()
+            condition.broadcast()
+        }
+    }
+
     // MARK: Readers
 
     /// Waits until the file's length is known (from the cache or the first response) and returns it with
@@ -260,6 +338,7 @@ final class CacheEntry: @unchecked Sendable {
             condition.unlock()
             if wait.noticed { limits.onWaiting?(false) }
         }
+        if let rejection { throw MediaError(operation: "read", path: url, message: rejection) }
         var available: Int64 = 0
         try waitLocked(limits: limits, for: offset, episode: wait) {
             if let length = meta?.length, offset >= length { return true }
@@ -404,6 +483,7 @@ final class CacheEntry: @unchecked Sendable {
             if changed || transfer.askedIfUnchanged {
                 logger.info("cache: the file changed on the server; fetching it again", metadata: ["url": "\(url)"])
                 present = ByteRanges()
+                toldComplete = false
                 let files = self.files
                 diskQueue.async { files.truncate() }
             }
@@ -435,16 +515,21 @@ final class CacheEntry: @unchecked Sendable {
     }
 
     private func updateMetaLocked(_ head: HTTPResponseHead, length: Int64?, acceptsRanges: Bool) {
-        let updated = CacheMeta(
+        var updated = CacheMeta(
             url: url, length: length, etag: head.headers.first(name: "ETag"),
             lastModified: head.headers.first(name: "Last-Modified"), acceptsRanges: acceptsRanges)
+        updated.sha256 = meta?.sha256  // the same version keeps its digest
         guard updated != meta else { return }
+        if let meta, meta.length != length || meta.etag != updated.etag || meta.lastModified != updated.lastModified {
+            updated.sha256 = nil
+        }
         meta = updated
         condition.broadcast()
         let files = self.files
         let logger = self.logger
+        let written = updated
         diskQueue.async {
-            do { try files.writeMeta(updated) } catch { logger.warning("cache: \(error)") }
+            do { try files.writeMeta(written) } catch { logger.warning("cache: \(error)") }
         }
     }
 
@@ -486,14 +571,13 @@ final class CacheEntry: @unchecked Sendable {
             backoff = 0
             noteProgressLocked(force: false)
             condition.broadcast()
-            // Caught up with bytes another transfer brought: stop here, the next gap gets its own request.
-            let next = transfer.position
-            let ahead = present.contiguous(from: next)
-            if ahead > 0, meta?.acceptsRanges == true {
-                // Ends like any other transfer: the last one to end fills the next gap (transferEnded).
+            // Caught up with bytes already here (another transfer's, or kept from before): stop, the next
+            // gap gets its own request. What this transfer received past this piece is still written.
+            let ahead = present.contiguous(from: offset + Int64(bytes.count))
+            if ahead > 0, meta?.acceptsRanges == true, transfers.contains(where: { $0 === transfer }) {
                 transfers.removeAll { $0 === transfer }
                 transfer.isCancelled = true
-                fillNextGapLocked()
+                afterTransferLocked()
                 return done(false)
             }
             done(true)
@@ -537,18 +621,27 @@ final class CacheEntry: @unchecked Sendable {
                     diskQueue.async { try? files.writeMeta(ended) }
                 }
             }
-            if completeLocked {
+            afterTransferLocked()
+        }
+    }
+
+    /// A transfer ended or stopped: a file now complete is synced and told once; otherwise the next
+    /// gap is filled (unless the transfers gave up).
+    private func afterTransferLocked() {
+        if completeLocked {
+            if !toldComplete {
+                toldComplete = true
                 let files = self.files
                 diskQueue.async { files.sync() }
                 logger.info("cache: complete", metadata: ["url": "\(url)", "bytes": "\(present.count)"])
                 noteProgressLocked(force: true)
                 pendingNews.append(.complete)
-            } else if failedAttempts < Self.maxAttempts && !retired {
-                fillNextGapLocked()
             }
-            becameIdle = transfers.isEmpty
-            condition.broadcast()
+        } else if failedAttempts < Self.maxAttempts && !retired {
+            fillNextGapLocked()
         }
+        becameIdle = transfers.isEmpty
+        condition.broadcast()
     }
 
     /// Progress news at most 4 times a second (`force`: now, e.g. the last bytes arrived).

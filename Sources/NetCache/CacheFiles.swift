@@ -10,6 +10,7 @@
 // so they are not read back: opening a complete file after a restart costs no pass over its data.
 // Used by one CacheEntry, on its disk queue (writes) and by readers (pread, thread-safe).
 import CZlib
+import Crypto
 import Foundation
 import Glibc
 import Media
@@ -22,6 +23,8 @@ public struct CacheMeta: Codable, Sendable, Equatable {
     public var lastModified: String?
     /// The server answered a Range request with 206 (seeks and resumes can ask for pieces).
     public var acceptsRanges: Bool
+    /// SHA-256 of the complete file (lowercase hex), once something asked for it; nil until then.
+    public var sha256: String? = nil
 }
 
 final class CacheFiles: @unchecked Sendable {
@@ -64,16 +67,21 @@ final class CacheFiles: @unchecked Sendable {
         return try? JSONDecoder().decode(CacheMeta.self, from: bytes)
     }
 
-    /// The pieces the log names that are known synced, or whose bytes still match their checksum.
-    func verifiedRanges() -> ByteRanges {
+    /// The pieces the log names that are known synced, or whose bytes still match their checksum
+    /// (`checkAll`: every piece is read back and checked, synced or not — the scrub of a damaged file).
+    /// A piece past the data file's end is never counted (the file was cut short behind our back).
+    func verifiedRanges(checkAll: Bool = false) -> ByteRanges {
         guard let log = FileManager.default.contents(atPath: rangesPath) else { return ByteRanges() }
         let lines = log.split(separator: 0x0A)
-        let lastSynced = lines.lastIndex { $0.elementsEqual(Self.syncedLine.utf8.dropLast()) } ?? -1
+        let lastSynced = checkAll ? -1 : lines.lastIndex { $0.elementsEqual(Self.syncedLine.utf8.dropLast()) } ?? -1
+        var info = stat()
+        let dataSize = fstat(data, &info) == 0 ? Int64(info.st_size) : 0
         var ranges = ByteRanges()
         for (number, line) in lines.enumerated() {
             let fields = String(decoding: line, as: UTF8.self).split(separator: " ")
             guard fields.count == 3, let offset = Int64(fields[0]), let length = Int(fields[1]),
-                let sum = UInt32(fields[2], radix: 16), offset >= 0, length > 0, length <= 1 << 26
+                let sum = UInt32(fields[2], radix: 16), offset >= 0, length > 0, length <= 1 << 26,
+                offset + Int64(length) <= dataSize
             else { continue }
             if number < lastSynced {
                 ranges.insert(offset..<offset + Int64(length))
@@ -179,6 +187,27 @@ final class CacheFiles: @unchecked Sendable {
             if errno == EINTR { continue }
             throw MediaError(operation: "read the cache", path: dataPath, message: String(cString: strerror(errno)))
         }
+    }
+
+    /// SHA-256 of the first `length` bytes (lowercase hex), read in 1 MiB pieces.
+    func sha256(length: Int64) throws(MediaError) -> String {
+        var hasher = SHA256()
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var offset: Int64 = 0
+        while offset < length {
+            let wanted = Int(min(Int64(buffer.count), length - offset))
+            let count = buffer.withUnsafeMutableBytes { bytes in
+                pread(data, bytes.baseAddress, wanted, off_t(offset))
+            }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else {
+                let reason = count < 0 ? String(cString: strerror(errno)) : "shorter than its length"
+                throw MediaError(operation: "read the cache", path: dataPath, message: reason)
+            }
+            buffer.withUnsafeBytes { hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+            offset += Int64(count)
+        }
+        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
     }
 
     static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {

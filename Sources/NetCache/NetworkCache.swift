@@ -36,6 +36,11 @@ public final class NetworkCache: NetworkCacheControl, @unchecked Sendable {
     private var pinned: Set<String> = []
     private var prefetchOrder: [String] = []
     private var prefetching: Set<String> = []
+    /// Guarded. The digest each URL's file must have; URLs fetched again after a mismatch; URLs refused
+    /// after a second one, with the reason.
+    private var expectedDigests: [String: String] = [:]
+    private var digestRefetches: Set<String> = []
+    private var digestRefusals: [String: String] = [:]
     /// Guarded. Where news goes.
     private var observer: (@Sendable (String, CacheNews) -> Void)?
     static let maxPrefetches = 2
@@ -65,10 +70,19 @@ public final class NetworkCache: NetworkCacheControl, @unchecked Sendable {
     }
 
     public func source(for uri: String, limits: SourceLimits) throws(MediaError) -> ByteSource {
+        let refusal = lock.withLock { () -> String? in
+            // The item's own digest counts from its first open (the queue scan may come later).
+            if let digest = limits.expectedSHA256, expectedDigests[uri] == nil { expectedDigests[uri] = digest }
+            return digestRefusals[uri]
+        }
+        if let refusal { throw MediaError(operation: "open", path: uri, message: refusal) }
         let entry = try self.entry(for: uri)
         let (size, seekable) = try entry.open(limits: limits)
         entry.touch()
+        entry.scrubOnce()
         if entry.isComplete {
+            // A mismatch drops the file and fetches it again (once; a second one is refused above).
+            guard matchesDigest(uri, entry) else { return try source(for: uri, limits: limits) }
             entry.revalidate(every: settings.revalidateInterval) { [weak self] in self?.fetchNewVersion(of: uri) }
         }
         return CachingByteSource(entry: entry, size: size, isSeekable: seekable, limits: limits)
@@ -92,7 +106,12 @@ public final class NetworkCache: NetworkCacheControl, @unchecked Sendable {
         let files = try CacheFiles(directory: settings.directory, key: key)
         let made = CacheEntry(url: uri, files: files, client: client, settings: settings, logger: logger)
         made.news = { [weak self] news in
-            if !(successor && news == .complete) { self?.tell(uri, news) }
+            guard let self, !(successor && news == .complete) else { return }
+            guard news == .complete, lock.withLock({ expectedDigests[uri] != nil }) else { return tell(uri, news) }
+            // Complete only once the digest its items carry matches (hashing is off the client's thread).
+            DispatchQueue.global().async { [weak made] in
+                if let made, self.matchesDigest(uri, made) { self.tell(uri, .complete) }
+            }
         }
         made.onIdle = { [weak self] in self?.entryWentIdle(uri) }
         return made
@@ -110,7 +129,54 @@ public final class NetworkCache: NetworkCacheControl, @unchecked Sendable {
 
     public func status(of uri: String) -> CacheStatus {
         guard let entry = try? entry(for: uri) else { return CacheStatus(state: .none) }
-        return entry.status()
+        var status = entry.status()
+        if let refusal = lock.withLock({ digestRefusals[uri] }) {
+            status.state = .error
+            status.error = refusal
+        }
+        return status
+    }
+
+    /// The SHA-256 (lowercase hex) each URL's file must have, from the queued items that carry one. A
+    /// complete file is checked against it now, a downloading one when complete.
+    public func expectDigests(_ digests: [String: String]) {
+        let changed = lock.withLock { () -> [String] in
+            let changed = Set(expectedDigests.keys).union(digests.keys).filter { expectedDigests[$0] != digests[$0] }
+            for uri in changed {
+                digestRefetches.remove(uri)
+                digestRefusals[uri] = nil
+            }
+            expectedDigests = digests
+            return changed.filter { digests[$0] != nil && entries[$0]?.isComplete == true }
+        }
+        guard !changed.isEmpty else { return }
+        DispatchQueue.global().async { [self] in
+            for uri in changed {
+                if let entry = lock.withLock({ entries[uri] }) { _ = matchesDigest(uri, entry) }
+            }
+        }
+    }
+
+    /// Whether complete `entry` has the digest `uri`'s items expect (true when none does). A mismatch
+    /// evicts it and fetches it again, once; after a second, the URL is refused until its items'
+    /// digest changes or it is evicted by hand. Reads the whole file the first time: not on the
+    /// client's threads.
+    private func matchesDigest(_ uri: String, _ entry: CacheEntry) -> Bool {
+        guard let expected = lock.withLock({ expectedDigests[uri] }), let actual = entry.sha256(),
+            actual != expected
+        else { return true }
+        let again = lock.withLock { digestRefetches.insert(uri).inserted }
+        let reason = "sha256 mismatch: the item expects \(expected), the server sent \(actual)"
+        logger.warning("cache: \(reason)\(again ? "; fetching it again" : "")", metadata: ["url": "\(uri)"])
+        if !again { lock.withLock { digestRefusals[uri] = reason } }
+        drop(uri, rejection: reason)
+        if again {
+            tell(uri, .error(reason: reason + "; fetching it again", retryIn: 0))
+            prefetch([uri])
+        } else {
+            tell(uri, .error(reason: reason, retryIn: nil))
+        }
+        return false
     }
 
     public func pin(_ uris: Set<String>) {
@@ -140,17 +206,28 @@ public final class NetworkCache: NetworkCacheControl, @unchecked Sendable {
 
     public func evict(_ uris: [String]) {
         for uri in uris {
-            let (entry, successor) = lock.withLock {
-                prefetching.remove(uri)
-                return (entries.removeValue(forKey: uri), successors.removeValue(forKey: uri))
+            // By hand: a URL refused for its digest gets another chance.
+            lock.withLock {
+                digestRefusals[uri] = nil
+                digestRefetches.remove(uri)
             }
-            successor?.retire(removeFiles: true)
-            if let entry {
-                entry.retire(removeFiles: true)
-            } else {
-                Self.removeFiles(key: CacheFiles.key(for: uri), in: settings.directory)
-            }
+            drop(uri)
             logger.info("cache: evicted", metadata: ["url": "\(uri)"])
+        }
+    }
+
+    /// Deletes `uri`'s files and forgets its entry (the next use starts afresh). `rejection`: its bytes
+    /// are wrong; plays reading them fail with this reason.
+    private func drop(_ uri: String, rejection: String? = nil) {
+        let (entry, successor) = lock.withLock {
+            prefetching.remove(uri)
+            return (entries.removeValue(forKey: uri), successors.removeValue(forKey: uri))
+        }
+        successor?.retire(removeFiles: true)
+        if let entry {
+            entry.retire(removeFiles: true, rejection: rejection)
+        } else {
+            Self.removeFiles(key: CacheFiles.key(for: uri), in: settings.directory)
         }
     }
 
@@ -168,6 +245,7 @@ public final class NetworkCache: NetworkCacheControl, @unchecked Sendable {
     private func pumpPrefetches() {
         while true {
             let next: String? = lock.withLock {
+                prefetchOrder.removeAll { digestRefusals[$0] != nil }  // what was refused stays unfetched
                 guard prefetching.count < Self.maxPrefetches, !prefetchOrder.isEmpty else { return nil }
                 let uri = prefetchOrder.removeFirst()
                 prefetching.insert(uri)
@@ -267,7 +345,8 @@ public final class NetworkCache: NetworkCacheControl, @unchecked Sendable {
         stored.sort { $0.lastUsed < $1.lastUsed }
         for candidate in stored where over() && !pinned.contains(candidate.url) && !busy.contains(candidate.url) {
             if candidate.key.hasSuffix(".next") { continue }
-            evict([candidate.url])
+            drop(candidate.url)
+            logger.info("cache: evicted to make room", metadata: ["url": "\(candidate.url)"])
             total -= candidate.bytes
             free += candidate.bytes
         }

@@ -179,6 +179,7 @@ final class DecodeLoop: @unchecked Sendable {
         options.sourceLimits.openTimeout = engine.config.sourceTimeout
         options.sourceLimits.readTimeout = engine.config.sourceTimeout
         options.sourceLimits.isCancelled = isCancelled
+        options.sourceLimits.expectedSHA256 = item.sha256
         let audio = engine.audio
         let core = engine.core
         options.sourceLimits.onWaiting = { waiting in

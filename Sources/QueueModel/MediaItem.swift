@@ -23,10 +23,13 @@ public struct MediaItem: Sendable, Equatable, Codable {
     public var title: String?
     /// Where an audio+video item ends when its tracks differ; nil = the daemon's default.
     public var trackEnd: TrackEnd?
+    /// http(s) items: the SHA-256 the downloaded file must have (lowercase hex); a mismatch is fetched
+    /// again once, then fails the item.
+    public var sha256: String?
 
     public init(
         uri: String, loops: Int = 1, start: Double? = nil, end: Double? = nil, duration: Double? = nil,
-        title: String? = nil, trackEnd: TrackEnd? = nil
+        title: String? = nil, trackEnd: TrackEnd? = nil, sha256: String? = nil
     ) {
         self.uri = uri
         self.loops = loops
@@ -35,10 +38,11 @@ public struct MediaItem: Sendable, Equatable, Codable {
         self.duration = duration
         self.title = title
         self.trackEnd = trackEnd
+        self.sha256 = sha256
     }
 
     private enum CodingKeys: String, CodingKey {
-        case uri, loops, start, end, duration, title, trackEnd
+        case uri, loops, start, end, duration, title, trackEnd, sha256
     }
 
     // Written by hand only so that a missing `loops` means 1, as it does in `init`; encoding is synthesized.
@@ -51,6 +55,7 @@ public struct MediaItem: Sendable, Equatable, Codable {
         duration = try container.decodeIfPresent(Double.self, forKey: .duration)
         title = try container.decodeIfPresent(String.self, forKey: .title)
         trackEnd = try container.decodeIfPresent(TrackEnd.self, forKey: .trackEnd)
+        sha256 = try container.decodeIfPresent(String.self, forKey: .sha256)
     }
 
     /// Throws the first rule the item breaks: loops >= 0, start >= 0, end > start (or > 0 without a start),
@@ -71,5 +76,13 @@ public struct MediaItem: Sendable, Equatable, Codable {
         if let duration, !(duration.isFinite && duration > 0) {
             throw QueueError.invalidWindow("duration must be a finite number of seconds > 0 (got \(duration))")
         }
+        if let sha256, !Self.isDigest(sha256) {
+            throw QueueError.invalidDigest(sha256)
+        }
+    }
+
+    /// 64 lowercase hex digits: how `sha256` is written.
+    public static func isDigest(_ text: String) -> Bool {
+        text.utf8.count == 64 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }
 }

@@ -7,6 +7,8 @@ public enum QueueError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidLoops(Int)
     /// start < 0, end <= start, duration <= 0, or a non-finite number; the message says which.
     case invalidWindow(String)
+    /// A `sha256` that is not 64 hex digits.
+    case invalidDigest(String)
 
     public var description: String {
         switch self {
@@ -18,6 +20,8 @@ public enum QueueError: Error, Equatable, Sendable, CustomStringConvertible {
             "loops must be 0 (forever) or a positive count (got \(loops))"
         case .invalidWindow(let message):
             message
+        case .invalidDigest(let text):
+            "sha256 must be 64 hex digits (got \(text))"
         }
     }
 }

@@ -19,13 +19,15 @@ public struct RPCQueueItem: Sendable, Equatable {
     public var end: Double?
     /// "auto" | "shortest" | "longest", or nil for the daemon's default.
     public var trackEnd: String?
+    /// http(s) items: the SHA-256 the file must have, when the item carries one.
+    public var sha256: String?
     /// How much of an http(s) item is cached (nil for local files).
     public var cache: RPCCacheStatus?
 
     public init(
         id: Int64, uri: String, title: String? = nil, loops: Int64 = 1, plays: Int64 = 0, duration: Double? = nil,
         state: String = "queued", error: String? = nil, start: Double? = nil, end: Double? = nil,
-        trackEnd: String? = nil, cache: RPCCacheStatus? = nil
+        trackEnd: String? = nil, sha256: String? = nil, cache: RPCCacheStatus? = nil
     ) {
         self.id = id
         self.uri = uri
@@ -38,6 +40,7 @@ public struct RPCQueueItem: Sendable, Equatable {
         self.start = start
         self.end = end
         self.trackEnd = trackEnd
+        self.sha256 = sha256
         self.cache = cache
     }
 
@@ -49,7 +52,7 @@ public struct RPCQueueItem: Sendable, Equatable {
             plays: json["plays"]?.intValue ?? 0, duration: json["duration"]?.doubleValue,
             state: json["state"]?.stringValue ?? "queued", error: json["error"]?.stringValue,
             start: json["start"]?.doubleValue, end: json["end"]?.doubleValue, trackEnd: json["trackEnd"]?.stringValue,
-            cache: json["cache"].flatMap(RPCCacheStatus.init(json:)))
+            sha256: json["sha256"]?.stringValue, cache: json["cache"].flatMap(RPCCacheStatus.init(json:)))
     }
 
     /// Every key, in the document's order.
@@ -66,6 +69,7 @@ public struct RPCQueueItem: Sendable, Equatable {
             "trackEnd": trackEnd.map(JSONValue.string) ?? .null,
             "state": .string(state),
             "error": error.map(JSONValue.string) ?? .null,
+            "sha256": sha256.map(JSONValue.string) ?? .null,
             "cache": cache?.json ?? .null,
         ])
     }

@@ -43,6 +43,7 @@ enum ItemInputs {
         item.end = input.end
         item.duration = input.duration
         item.trackEnd = input.trackEnd.map(TrackEnd.init)
+        item.sha256 = input.sha256
         return item
     }
 
@@ -85,6 +86,11 @@ enum ItemInputs {
                 throw .invalidParams(param: "items", reason: "\(place): track-end must be auto, shortest or longest")
             }
             entry.trackEnd = trackEnd
+        case "sha256":
+            guard MediaItem.isDigest(value.lowercased()) else {
+                throw .invalidParams(param: "items", reason: "\(place): sha256 must be 64 hex digits")
+            }
+            entry.sha256 = value.lowercased()
         default: break  // VLC's other options
         }
     }

@@ -35,6 +35,7 @@ enum Wire {
             plays: Int64(entry.playsDone), duration: entry.knownDuration ?? entry.item.duration, state: state,
             error: error,
             start: entry.item.start, end: entry.item.end, trackEnd: entry.item.trackEnd?.rawValue,
+            sha256: entry.item.sha256,
             cache: isNetworkURI(entry.item.uri) ? cacheStatus(cache?.status(of: entry.item.uri)) : nil
         )
     }

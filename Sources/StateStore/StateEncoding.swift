@@ -85,6 +85,7 @@ enum StateEncoding {
         object["duration"] = item.duration.map(JSONValue.double)
         object["title"] = item.title.map(JSONValue.string)
         object["trackEnd"] = item.trackEnd.map { .string($0.rawValue) }
+        object["sha256"] = item.sha256.map(JSONValue.string)
         return .object(object)
     }
 

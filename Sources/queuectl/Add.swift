@@ -34,6 +34,12 @@ struct Add: ParsableCommand {
     @Flag(help: "Play each added item forever (same as --loops 0).")
     var forever = false
 
+    @Option(
+        help: ArgumentHelp(
+            "The SHA-256 an http(s) item's file must have (64 hex digits): a mismatch is fetched again once, then fails the item.",
+            valueName: "hex"))
+    var sha256: String?
+
     func validate() throws {
         guard !paths.isEmpty else { throw ValidationError("give at least one file, directory or playlist") }
         let placements = [next, at != nil, after != nil].filter { $0 }.count
@@ -41,13 +47,19 @@ struct Add: ParsableCommand {
         guard !(forever && loops != nil) else { throw ValidationError("use either --loops or --forever") }
         if let loops, loops < 0 { throw ValidationError("--loops must be 0 (forever) or more") }
         if let at, at < 0 { throw ValidationError("--at must be 0 or more") }
+        if let sha256 {
+            guard sha256.utf8.count == 64, sha256.allSatisfy(\.isHexDigit) else {
+                throw ValidationError("--sha256 must be 64 hex digits")
+            }
+            guard paths.count == 1 else { throw ValidationError("--sha256 names one file: give one URL") }
+        }
     }
 
     func run() throws {
         let uris = try MediaPaths.expand(paths, cwd: try Session.currentDirectory())
         let session = try Session(options)
         let loopCount = forever ? 0 : loops
-        let items = uris.map { RPCItemInput(uri: $0, loops: loopCount) }
+        let items = uris.map { RPCItemInput(uri: $0, loops: loopCount, sha256: sha256?.lowercased()) }
         let answer: RPCAnswer<API.IdsResult>
         if let at {
             answer = try session.call(API.QueueInsert.self, .init(items: items, place: .index(at)))

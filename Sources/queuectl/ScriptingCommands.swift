@@ -111,7 +111,7 @@ struct Save: ParsableCommand {
         abstract: "Write the queue to an extended M3U playlist that `add` reads back.",
         discussion: """
             Titles, loop counts, play windows and track ends are kept (#EXTINF, #EXTVLCOPT:start-time / \
-            stop-time, #EXTQUEUED:loops / track-end); other players skip what they do not know. \
+            stop-time, #EXTQUEUED:loops / track-end / sha256); other players skip what they do not know. \
             `queuectl add FILE` queues the same items again, in the same order.
             """)
     @OptionGroup(title: "Global Options") var options: GlobalOptions

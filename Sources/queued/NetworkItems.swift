@@ -54,6 +54,7 @@ final class NetworkItems: @unchecked Sendable {
         let entries = queue.entries
         var ids: [String: [ItemID]] = [:]
         var order: [String] = []
+        var digests: [String: String] = [:]
         // From the current item on, wrapping around: the order they will play in.
         let first = queue.current.flatMap { current in entries.firstIndex { $0.id == current.id } } ?? 0
         for offset in 0..<entries.count {
@@ -61,9 +62,11 @@ final class NetworkItems: @unchecked Sendable {
             guard isNetworkURI(entry.item.uri) else { continue }
             if ids[entry.item.uri] == nil { order.append(entry.item.uri) }
             ids[entry.item.uri, default: []].append(entry.id)
+            if let digest = entry.item.sha256 { digests[entry.item.uri] = digest }
         }
         lock.withLock { idsByURL = ids }
         cache.pin(Set(ids.keys))
+        cache.expectDigests(digests)
         if let prefetchCount { order = Array(order.prefix(prefetchCount + 1)) }
         cache.prefetch(order)
     }

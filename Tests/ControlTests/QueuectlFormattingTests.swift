@@ -213,11 +213,11 @@ struct QueuectlFormattingTests {
         #expect(RPCStatus(json: status.json) == status)
         let item = RPCQueueItem(
             id: 9, uri: "/srv/a.mp4", title: "A", loops: 0, plays: 2, duration: 8, state: "failed",
-            error: "broken", start: 1, end: 5, trackEnd: "longest",
+            error: "broken", start: 1, end: 5, trackEnd: "longest", sha256: String(repeating: "a", count: 64),
             cache: RPCCacheStatus(state: "partial", bytes: 10, length: 20, error: nil))
         #expect(RPCQueueItem(json: item.json) == item)
         #expect(
-            status.json.objectValue?.count == 18 && item.json.objectValue?.count == 12,
+            status.json.objectValue?.count == 18 && item.json.objectValue?.count == 13,
             "every key of the schema, always")
     }
 

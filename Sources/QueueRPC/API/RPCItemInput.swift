@@ -4,7 +4,7 @@
 // server's business.
 
 public struct RPCItemInput: Sendable, Equatable {
-    public static let fields: Set<String> = ["uri", "loops", "start", "end", "duration", "title", "trackEnd"]
+    public static let fields: Set<String> = ["uri", "loops", "start", "end", "duration", "title", "trackEnd", "sha256"]
 
     public var uri: String
     public var title: String?
@@ -14,10 +14,12 @@ public struct RPCItemInput: Sendable, Equatable {
     public var end: Double?
     public var duration: Double?
     public var trackEnd: RPCTrackEnd?
+    /// http(s) items: the file's SHA-256, hex (stored lowercase).
+    public var sha256: String?
 
     public init(
         uri: String, title: String? = nil, loops: Int64? = nil, start: Double? = nil, end: Double? = nil,
-        duration: Double? = nil, trackEnd: RPCTrackEnd? = nil
+        duration: Double? = nil, trackEnd: RPCTrackEnd? = nil, sha256: String? = nil
     ) {
         self.uri = uri
         self.title = title
@@ -26,6 +28,7 @@ public struct RPCItemInput: Sendable, Equatable {
         self.end = end
         self.duration = duration
         self.trackEnd = trackEnd
+        self.sha256 = sha256
     }
 
     /// Strict decoding of one entry; `name` is its place in the params ("items[0]").
@@ -68,10 +71,19 @@ public struct RPCItemInput: Sendable, Equatable {
             }
             title = text
         }
+        var sha256: String?
+        if let value = present("sha256") {
+            guard let text = value.stringValue?.lowercased(), text.utf8.count == 64,
+                text.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) })
+            else {
+                throw .invalidParams(param: "\(name).sha256", reason: "must be 64 hex digits")
+            }
+            sha256 = text
+        }
         self.init(
             uri: uri, title: title, loops: loops, start: try number("start"), end: try number("end"),
             duration: try number("duration"),
-            trackEnd: try Self.trackEnd(object["trackEnd"], param: "\(name).trackEnd"))
+            trackEnd: try Self.trackEnd(object["trackEnd"], param: "\(name).trackEnd"), sha256: sha256)
     }
 
     /// A `trackEnd` value: one of the cases, or null/absent (nil) for the daemon's default.
@@ -94,6 +106,7 @@ public struct RPCItemInput: Sendable, Equatable {
         object.setIfPresent("end", end.map(JSONValue.double))
         object.setIfPresent("duration", duration.map(JSONValue.double))
         object.setIfPresent("trackEnd", trackEnd.map { .string($0.rawValue) })
+        object.setIfPresent("sha256", sha256.map(JSONValue.string))
         return object.keys.count == 1 ? .string(uri) : .object(object)
     }
 }
