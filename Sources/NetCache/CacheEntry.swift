@@ -54,6 +54,9 @@ final class CacheEntry: @unchecked Sendable {
     private var rejection: String?
     /// Guarded. This run read the cached pieces back once (`scrubOnce`).
     private var scrubbed = false
+    /// Guarded. Bumped when the server's file changed under a download and the bytes start over: a
+    /// play opened on an older version fails rather than read the new one's bytes.
+    private var version = 0
     /// Guarded. Completion was told (once per time the file becomes complete).
     private var toldComplete = false
     /// Guarded. When progress news was last given, and the bytes on disk then.
@@ -311,11 +314,12 @@ final class CacheEntry: @unchecked Sendable {
     // MARK: Readers
 
     /// Waits until the file's length is known (from the cache or the first response) and returns it with
-    /// whether the source can seek. A complete entry answers at once, without the network.
-    func open(limits: SourceLimits) throws(MediaError) -> (size: Int64?, seekable: Bool) {
+    /// whether the source can seek and the version its reads must stay on. A complete entry answers at
+    /// once, without the network.
+    func open(limits: SourceLimits) throws(MediaError) -> (size: Int64?, seekable: Bool, version: Int) {
         condition.lock()
         defer { condition.unlock() }
-        if completeLocked, let meta { return (meta.length, true) }
+        if completeLocked, let meta { return (meta.length, true, version) }
         if retired { throw MediaError(operation: "open", path: url, message: "removed from the cache") }
         // A server that could not be reached is tried again once its backoff is over (a later pass).
         let wait = retryAt - Monotonic.now()
@@ -327,11 +331,12 @@ final class CacheEntry: @unchecked Sendable {
         failedAttempts = 0
         failure = nil
         try waitLocked(limits: limits) { meta != nil }
-        return (meta?.length, meta?.acceptsRanges ?? false || completeLocked)
+        return (meta?.length, meta?.acceptsRanges ?? false || completeLocked, version)
     }
 
-    /// Waits until the byte at `offset` is on disk; returns how many bytes from there are (0: the end).
-    func waitForBytes(at offset: Int64, limits: SourceLimits) throws(MediaError) -> Int64 {
+    /// Waits until the byte at `offset` of `openedVersion` is on disk; returns how many bytes from there
+    /// are (0: the end).
+    func waitForBytes(at offset: Int64, of openedVersion: Int, limits: SourceLimits) throws(MediaError) -> Int64 {
         condition.lock()
         let wait = WaitEpisode()
         defer {
@@ -341,12 +346,18 @@ final class CacheEntry: @unchecked Sendable {
         if let rejection { throw MediaError(operation: "read", path: url, message: rejection) }
         var available: Int64 = 0
         try waitLocked(limits: limits, for: offset, episode: wait) {
+            if version != openedVersion { return true }
             if let length = meta?.length, offset >= length { return true }
             available = present.contiguous(from: offset)
             // After a wait the engine noticed (buffering), go on only with some bytes in hand, so that a
             // download about as fast as the play does not make it stop and start on every read.
             guard wait.noticed, let length = meta?.length else { return available > 0 }
             return available >= min(Self.resumeAhead, length - offset)
+        }
+        if version != openedVersion {
+            throw MediaError(
+                operation: "read", path: url,
+                message: "the file changed on the server while it played; the next play gets the new version")
         }
         return available
     }
@@ -455,11 +466,15 @@ final class CacheEntry: @unchecked Sendable {
         DispatchQueue.global().async { task?.cancel() }
     }
 
+    /// The transfer failed for good (an HTTP error, a refused redirect, the disk): the play fails now, and
+    /// neither a later pass nor the prefetcher asks again before a backoff (2 s doubling to 5 min).
     private func failLocked(_ transfer: HTTPTransfer, _ error: MediaError) {
         transfers.removeAll { $0 === transfer }
         failure = error
         failedAttempts = Self.maxAttempts
-        pendingNews.append(.error(reason: error.message, retryIn: nil))
+        backoff = min(max(backoff * 2, 2), 300)
+        retryAt = Monotonic.now() + backoff
+        pendingNews.append(.error(reason: error.message, retryIn: backoff))
         becameIdle = transfers.isEmpty
         condition.broadcast()
     }
@@ -484,6 +499,7 @@ final class CacheEntry: @unchecked Sendable {
                 logger.info("cache: the file changed on the server; fetching it again", metadata: ["url": "\(url)"])
                 present = ByteRanges()
                 toldComplete = false
+                version += 1
                 let files = self.files
                 diskQueue.async { files.truncate() }
             }

@@ -77,7 +77,7 @@ public final class NetworkCache: NetworkCacheControl, @unchecked Sendable {
         }
         if let refusal { throw MediaError(operation: "open", path: uri, message: refusal) }
         let entry = try self.entry(for: uri)
-        let (size, seekable) = try entry.open(limits: limits)
+        let (size, seekable, version) = try entry.open(limits: limits)
         entry.touch()
         entry.scrubOnce()
         if entry.isComplete {
@@ -85,7 +85,7 @@ public final class NetworkCache: NetworkCacheControl, @unchecked Sendable {
             guard matchesDigest(uri, entry) else { return try source(for: uri, limits: limits) }
             entry.revalidate(every: settings.revalidateInterval) { [weak self] in self?.fetchNewVersion(of: uri) }
         }
-        return CachingByteSource(entry: entry, size: size, isSeekable: seekable, limits: limits)
+        return CachingByteSource(entry: entry, version: version, size: size, isSeekable: seekable, limits: limits)
     }
 
     /// The entry of `uri`, made on first use. Making one reads its files back (the ranges are verified
@@ -360,20 +360,23 @@ public final class NetworkCache: NetworkCacheControl, @unchecked Sendable {
 /// One play's view of a cached URL: a position, reads that wait for the bytes.
 final class CachingByteSource: ByteSource {
     private let entry: CacheEntry
+    /// The version of the file this play reads (see `CacheEntry.version`).
+    private let version: Int
     let size: Int64?
     let isSeekable: Bool
     private let limits: SourceLimits
     private var position: Int64 = 0
 
-    init(entry: CacheEntry, size: Int64?, isSeekable: Bool, limits: SourceLimits) {
+    init(entry: CacheEntry, version: Int, size: Int64?, isSeekable: Bool, limits: SourceLimits) {
         self.entry = entry
+        self.version = version
         self.size = size
         self.isSeekable = isSeekable
         self.limits = limits
     }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(MediaError) -> Int {
-        let available = try entry.waitForBytes(at: position, limits: limits)
+        let available = try entry.waitForBytes(at: position, of: version, limits: limits)
         guard available > 0 else { return 0 }
         let wanted = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<min(buffer.count, Int(available))])
         let count = try entry.read(into: wanted, at: position)
