@@ -20,6 +20,10 @@ final class Demuxer {
         // Formats that name other files or URLs (HLS, DASH, concat lists, image sequences) make FFmpeg open
         // them itself through io_open: refused, so an item can only ever play the bytes it was given.
         context.pointee.io_open = { _, _, _, _, _ in -EPERM }
+        // The concat demuxer opens its entries as inputs of their own, with FFmpeg's default io_open but
+        // this context's protocol whitelist: one no protocol is on (the item's bytes need none; they come
+        // from `io`). Freed with the context.
+        context.pointee.protocol_whitelist = av_strdup("none")
         var optional: UnsafeMutablePointer<AVFormatContext>? = context
         // The path is only a hint for probing by extension; bytes come from `io`.
         let opened = avformat_open_input(&optional, path, nil, nil)

@@ -173,6 +173,44 @@ private final class ServedDaemon {
             "the queue plays on: \(ended(notes, ids[1]))\n\(daemon.log())")
     }
 
+    @Test func craftedFilesCannotMakeFFmpegOpenAnythingElse() throws {
+        let served = try ServedDaemon(clip: "target.mp4", indexAtEnd: false, events: [.itemEnded])
+        let (site, nginx, daemon, client, watcher) =
+            (served.site.path, served.nginx, served.daemon, served.client, served.watcher)
+        // An HLS playlist named like an MP4 (FFmpeg's probe goes by content) whose segment is a real clip on
+        // the same server that no item names, and an ffconcat list beside a real clip: each would play if
+        // FFmpeg could open the file it names.
+        try FileManager.default.copyItem(atPath: site + "/target.mp4", toPath: site + "/segment.mp4")
+        let playlist = """
+            #EXTM3U
+            #EXT-X-VERSION:3
+            #EXT-X-TARGETDURATION:4
+            #EXT-X-MEDIA-SEQUENCE:0
+            #EXTINF:4.0,
+            \(nginx.baseURL)/segment.mp4
+            #EXT-X-ENDLIST
+
+            """
+        try playlist.write(toFile: site + "/crafted-hls.mp4", atomically: true, encoding: .utf8)
+        try "ffconcat version 1.0\nfile target.mp4\n".write(
+            toFile: site + "/crafted-concat.mp4", atomically: true, encoding: .utf8)
+        let ids = try client.call(
+            API.QueueAdd.self,
+            .init(items: [
+                RPCItemInput(uri: nginx.baseURL + "/crafted-hls.mp4"), RPCItemInput(uri: site + "/crafted-concat.mp4"),
+                RPCItemInput(uri: nginx.baseURL + "/target.mp4"),
+            ])
+        ).ids
+        _ = try client.call(API.PlayerPlay.self, .init())
+        let notes = try collectNotifications(watcher, timeout: 30) { !self.ended($0, ids[2]).isEmpty }
+        for id in ids.prefix(2) {
+            #expect(ended(notes, id).first?["reason"]?.stringValue == "error", "\(ended(notes, id))\n\(daemon.log())")
+        }
+        #expect(ended(notes, ids[2]).first?["reason"]?.stringValue == "eof", "the queue plays on")
+        #expect(!nginx.responses().contains { $0.uri == "/segment.mp4" }, "FFmpeg fetched the segment itself")
+        #expect(nginx.responses().contains { $0.uri == "/crafted-hls.mp4" }, "the playlist itself was fetched")
+    }
+
     /// Bytes the cache's ranges logs name (what a restart would find).
     static func cachedBytes(in directory: String) -> Int {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
