@@ -77,6 +77,7 @@ final class CacheEntry: @unchecked Sendable {
     /// Bytes a play waits for once it had to wait (about 2 s of a 2 Mbit/s clip).
     static let resumeAhead: Int64 = 512 << 10
     static let maxRedirects = 5
+    static let scrubDelay = 1.0
     static let maxAttempts = 4
 
     init(url: String, files: CacheFiles, client: HTTPClient, settings: NetworkCache.Settings, logger: Logger) {
@@ -279,14 +280,15 @@ final class CacheEntry: @unchecked Sendable {
 
     /// The first time a run plays this entry: reads every cached piece back in the background and drops
     /// the ones whose bytes no longer match their checksum (a damaged disk, a file changed behind our back).
-    /// Those bytes are fetched again — before the play reads them when it has not got there yet.
+    /// Those bytes are fetched again — before the play reads them when it has not got there yet. Begun a
+    /// second after the play opened, so that it does not compete with the play's start for the CPU.
     func scrubOnce() {
         let first = condition.withLock { () -> Bool in
             defer { scrubbed = true }
             return !scrubbed && !retired
         }
         guard first else { return }
-        diskQueue.async { [self] in
+        diskQueue.asyncAfter(deadline: .now() + Self.scrubDelay) { [self] in
             // On the disk queue: no write runs meanwhile, so the log and `present` agree.
             let verified = files.verifiedRanges(checkAll: true)
             condition.lock()
