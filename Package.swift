@@ -73,26 +73,31 @@ let package = Package(
         .target(
             name: "QueueServer",
             dependencies: [
-                "QueueRPC", "QueueModel", "Playback", "Media", "SystemClock",
+                "QueueRPC", "QueueModel", "Playback", "Media", "SystemClock", "MediaPaths",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.copy("queued.openrpc.json")]),
         .target(name: "QueueClient", dependencies: ["QueueRPC", "SystemClock"]),
+        // Local paths as users give them: absolute paths, a directory's media files in natural order (shared
+        // by queuectl, which expands against the user's cwd, and the daemon's socket and command line).
+        .target(name: "MediaPaths"),
+        // queued.conf / queuectl.conf: option=value lines turned into command-line arguments.
+        .target(name: "ConfigFile"),
         // What queuectl shows and parses (status block, tables, event lines, --format, playlists, seek and
         // path arguments): kept out of the client library, which is only the client.
         .target(name: "QueuectlPresentation", dependencies: ["QueueRPC", "SystemClock"]),
         .executableTarget(
             name: "queuectl",
             dependencies: [
-                "QueueClient", "QueuectlPresentation", "QueueRPC",
+                "QueueClient", "QueuectlPresentation", "QueueRPC", "MediaPaths", "ConfigFile",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
             name: "queued",
             dependencies: [
                 "QueueModel", "Media", "Playback", "AudioPulse", "VideoSDL", "QueueServer", "QueueClient", "CMalloc",
-                "SystemClock", "StateStore", "ServiceNotify", "NetCache",
+                "SystemClock", "StateStore", "ServiceNotify", "NetCache", "MediaPaths", "QueueRPC", "ConfigFile",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -106,7 +111,7 @@ let package = Package(
             name: "ControlTests",
             dependencies: [
                 "QueueServer", "QueueClient", "QueuectlPresentation", "QueueRPC", "Playback", "QueueModel",
-                "TestSupport",
+                "TestSupport", "MediaPaths", "ConfigFile",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
             ]),

@@ -1,5 +1,6 @@
 // Where the control socket is, by the precedence Protocol/README.md fixes for both the daemon and its clients:
-// --socket PATH, then $QUEUED_SOCKET, then $XDG_RUNTIME_DIR/queued/queued.sock.
+// --socket PATH, then $QUEUED_SOCKET, then a config file's `socket=` (the caller reads it), then
+// $XDG_RUNTIME_DIR/queued/queued.sock.
 
 public enum SocketPath {
     /// The default path relative to $XDG_RUNTIME_DIR (the daemon creates the directory 0700).
@@ -7,9 +8,12 @@ public enum SocketPath {
 
     /// Resolves the socket path. Empty values count as unset, so `QUEUED_SOCKET= queuectl …` falls back
     /// to the default instead of trying to connect to "".
-    public static func resolve(explicit: String?, environment: [String: String]) throws(ClientError) -> String {
+    public static func resolve(
+        explicit: String?, environment: [String: String], configured: String? = nil
+    ) throws(ClientError) -> String {
         if let explicit, !explicit.isEmpty { return explicit }
         if let fromEnvironment = environment["QUEUED_SOCKET"], !fromEnvironment.isEmpty { return fromEnvironment }
+        if let configured, !configured.isEmpty { return configured }
         if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty {
             // Avoid "//" when XDG_RUNTIME_DIR ends with a slash: the path is printed in messages.
             let base = runtime.hasSuffix("/") ? String(runtime.dropLast()) : runtime

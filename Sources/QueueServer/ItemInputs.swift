@@ -1,16 +1,18 @@
-// Turns the `items` of queue.add / queue.insert into MediaItems: bare strings or objects, URIs limited to
-// local files (absolute paths or file:// URLs — never FFmpeg pseudo-protocols like concat: or pipe:) and
-// http(s) URLs (played through the daemon's cache, never by FFmpeg), and local .m3u/.m3u8 playlists
-// expanded to their entries with EXTINF titles.
+// Turns the `items` of queue.add / queue.insert — and the daemon's command-line arguments, through the
+// same code — into MediaItems: bare strings or objects, URIs limited to local files (absolute paths or
+// file:// URLs — never FFmpeg pseudo-protocols like concat: or pipe:) and http(s) URLs (played through the
+// daemon's cache, never by FFmpeg); local directories expand to their media files in natural order and
+// .m3u/.m3u8 playlists to their entries with EXTINF titles.
 import Foundation
 import Media
+import MediaPaths
 import QueueModel
 import QueueRPC
 
-enum ItemInputs {
-    /// The queue entries `inputs` stand for: each checked and its uri made a local path; a playlist
-    /// expands to its entries. Errors name the entry ("items[2]").
-    static func mediaItems(_ inputs: [RPCItemInput]) throws(RPCError) -> [MediaItem] {
+public enum ItemInputs {
+    /// The queue entries `inputs` stand for: each checked and its uri made a local path; a directory
+    /// expands to its media files, a playlist to its entries. Errors name the entry ("items[2]").
+    public static func mediaItems(_ inputs: [RPCItemInput]) throws(RPCError) -> [MediaItem] {
         var items: [MediaItem] = []
         items.reserveCapacity(inputs.count)
         for (index, input) in inputs.enumerated() {
@@ -22,6 +24,10 @@ enum ItemInputs {
                 let lowered = item.uri.lowercased()
                 if lowered.hasSuffix(".m3u") || lowered.hasSuffix(".m3u8") {
                     items += try expandPlaylist(item.uri, template: item)
+                    continue
+                }
+                if isDirectory(item.uri) {
+                    items += try expandDirectory(item.uri, template: item)
                     continue
                 }
             }
@@ -92,6 +98,28 @@ enum ItemInputs {
             }
             entry.sha256 = value.lowercased()
         default: break  // VLC's other options
+        }
+    }
+
+    private static func isDirectory(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+    }
+
+    /// A directory's media files (not its playlists, not hidden ones, not recursively), in natural order,
+    /// each with the directory item's options.
+    static func expandDirectory(_ path: String, template: MediaItem) throws(RPCError) -> [MediaItem] {
+        let files: [String]
+        do {
+            files = try MediaPaths.mediaFiles(in: path)
+        } catch {
+            throw .mediaError(error.description)
+        }
+        guard !files.isEmpty else { throw .mediaError(MediaPathError.noMediaFiles(directory: path).description) }
+        return files.map { file in
+            var item = template
+            item.uri = file
+            return item
         }
     }
 

@@ -5,6 +5,7 @@
 import ArgumentParser
 import QueueClient
 import QueueRPC
+import MediaPaths
 import QueuectlPresentation
 
 struct Add: ParsableCommand {

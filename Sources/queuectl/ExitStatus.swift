@@ -9,6 +9,7 @@
 
 import ArgumentParser
 import QueueClient
+import MediaPaths
 import QueuectlPresentation
 
 enum ExitStatus: Int32 {

@@ -2,6 +2,7 @@
 // one or two JSON-RPC calls (Protocol/README.md) and prints the result as text or, with --json, as the result JSON.
 
 import ArgumentParser
+import QueueRPC
 
 struct Queuectl: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -14,7 +15,7 @@ struct Queuectl: ParsableCommand {
             Exit status: 0 success, 1 the daemon reported an error, 2 usage error, 3 queued is not \
             reachable (not running, no socket path, no answer in time), 4 `wait` timed out.
             """,
-        version: "0.2.0",
+        version: "queuectl \(QueuedVersion.number)",
         subcommands: [
             Add.self, Next.self, Prev.self, Play.self, Pause.self, Toggle.self, Stop.self, Seek.self,
             Remove.self, Move.self, Clear.self, List.self, Status.self, Loop.self, Loops.self,

@@ -2,6 +2,7 @@
 // options and the environment, connects, and holds the helpers several commands share (showing a Status
 // with the current item's name, paging through queue.list, honouring --json).
 
+import ConfigFile
 import Glibc
 import QueueClient
 import QueueRPC
@@ -13,7 +14,9 @@ struct Session {
 
     init(_ options: GlobalOptions) throws {
         self.options = options
-        let path = try SocketPath.resolve(explicit: options.socket, environment: Session.environment())
+        let path = try SocketPath.resolve(
+            explicit: options.socket, environment: Session.environment(),
+            configured: options.socket == nil ? try Session.configuredSocket() : nil)
         client = try QueueClient(socketPath: path, timeout: options.answerTimeout)
     }
 
@@ -24,6 +27,32 @@ struct Session {
             if let value = getenv(name) { values[name] = String(cString: value) }
         }
         return values
+    }
+
+    /// `socket=` from queuectl.conf: $XDG_CONFIG_HOME/queued/queuectl.conf (else ~/.config/queued/…),
+    /// else /etc/queued/queuectl.conf, the first that exists; nil when none sets it.
+    static func configuredSocket() throws -> String? {
+        var environment: [String: String] = [:]
+        for name in ["XDG_CONFIG_HOME", "HOME"] {
+            if let value = getenv(name) { environment[name] = String(cString: value) }
+        }
+        for path in ConfigFile.searchPaths(name: "queuectl.conf", environment: environment) {
+            guard let handle = fopen(path, "r") else { continue }
+            defer { fclose(handle) }
+            var text: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = fread(&buffer, 1, buffer.count, handle)
+                if count <= 0 { break }
+                text += buffer[0..<count]
+            }
+            do {
+                return try ConfigFile(parsing: String(decoding: text, as: UTF8.self), path: path).value(of: "socket")
+            } catch {
+                throw QueuectlError(error.description)
+            }
+        }
+        return nil
     }
 
     /// The working directory relative paths are resolved against.

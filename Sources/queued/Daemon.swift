@@ -7,6 +7,7 @@ import NetCache
 import Playback
 import QueueClient
 import QueueModel
+import QueueRPC
 import QueueServer
 import StateStore
 // Wires outputs, engine, control socket and signals together and logs what happens. Runs on the main
@@ -81,12 +82,7 @@ struct Daemon {
             if played.isSet && (status.state == .idle || status.state == .stopped) { done.signal() }
         }
         // Queue the command line's files first, so the first one opens while the outputs start up.
-        let items = options.files.map { file -> MediaItem in
-            let path =
-                file.hasPrefix("/") || file.hasPrefix("file://") || isNetworkURI(file)
-                ? file : FileManager.default.currentDirectoryPath + "/" + file
-            return MediaItem(uri: path, loops: options.itemLoops)
-        }
+        let items = CommandLineItems.expand(options.files, loops: options.itemLoops, logger: logger)
         networkItems?.attach(engine)
         let resumed = state?.resume(with: items, engine: engine, options: options, logger: logger) ?? false
         if !items.isEmpty { try engine.add(items) }
@@ -104,7 +100,7 @@ struct Daemon {
                 try server.start(
                     engine: engine,
                     info: DaemonInfo(
-                        version: QueuedVersion.string, socket: server.socketPath, audio: audioName, video: videoName,
+                        version: QueuedVersion.number, socket: server.socketPath, audio: audioName, video: videoName,
                         startedAt: Monotonic.now(), health: { supervision.health() }),
                     keeper: writer)
             } catch {
@@ -115,8 +111,9 @@ struct Daemon {
         }
         let queue = engine.queue()
         logger.info(
-            "queued \(QueuedVersion.string) started: audio \(audioName), video \(videoName), queue loops \(queue.loops), state \(state.map { "in \($0.directory.path) (sync \(options.sync.rawValue))" } ?? "not kept")"
+            "queued \(QueuedVersion.number) started: audio \(audioName), video \(videoName), queue loops \(queue.loops), state \(state.map { "in \($0.directory.path) (sync \(options.sync.rawValue))" } ?? "not kept")"
         )
+        if let config = QueuedCommand.configPath { logger.info("options from \(config)") }
         if queue.isEmpty { logger.info("queue is empty; waiting for clients") }
         supervision.start(engine: engine, audio: audio, writer: writer)
         // SIGINT/SIGTERM are blocked in every thread (QueuedCommand.run); this one takes them.

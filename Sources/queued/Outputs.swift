@@ -32,27 +32,26 @@ enum Outputs {
         }
     }
 
+    /// The video output, and its name for daemon.info ("sdl(kmsdrm): no display server; …" for --video auto).
     static func video(_ options: QueuedCommand, logger: Logger) -> (VideoSink?, String) {
-        let environment = ProcessInfo.processInfo.environment
         var driver = options.videoDriver
+        var name: String
         switch options.video {
         case .none:
             return (nil, "none")
         case .null:
             return (NullVideoSink(), "null")
-        case .auto:
-            if driver == nil {
-                if environment["WAYLAND_DISPLAY"] != nil {
-                    driver = "wayland"
-                } else if environment["DISPLAY"] != nil {
-                    driver = "x11"
-                } else {
-                    logger.notice("no display (DISPLAY/WAYLAND_DISPLAY unset): running without video")
-                    return (nil, "none")
-                }
+        case .auto where driver == nil:
+            let choice = VideoDriverChoice.decide(for: VideoMachine.current())
+            guard let chosen = choice.driver else {
+                logger.notice("video: none, because \(choice.reason)")
+                return (nil, "none: \(choice.reason)")
             }
-        case .sdl:
-            break
+            logger.info("video: SDL \(chosen), because \(choice.reason)")
+            driver = chosen
+            name = "sdl(\(chosen)): \(choice.reason)"
+        case .auto, .sdl:
+            name = "sdl(\(driver ?? "default"))"
         }
         let geometry = options.parsedGeometry ?? (1280, 720)
         var config = SDLVideoConfig()
@@ -61,6 +60,6 @@ enum Outputs {
         config.height = geometry.height
         config.fullscreen = options.fullscreen
         config.fit = VideoFit(rawValue: options.fit.rawValue) ?? .fit
-        return (SDLVideoSink(config: config, logger: Logger(label: "queued.video")), "sdl(\(driver ?? "default"))")
+        return (SDLVideoSink(config: config, logger: Logger(label: "queued.video")), name)
     }
 }

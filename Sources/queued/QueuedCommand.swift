@@ -1,25 +1,46 @@
-// `queued`: the playback daemon. Parses options, builds the outputs and the engine, queues the files
-// given on the command line (after the saved queue, see DurableState), and runs until SIGINT/SIGTERM
-// (or the end of the queue with --exit-when-done).
+// `queued`: the playback daemon. Parses options (a config file's first, then the command line's), builds
+// the outputs and the engine, queues the files given on the command line (after the saved queue, see
+// DurableState), and runs until SIGINT/SIGTERM (or the end of the queue with --exit-when-done).
 import ArgumentParser
+import AudioPulse
+import ConfigFile
 import Foundation
 import Logging
 import Media
 import Playback
 import QueueModel
+import QueueRPC
+import VideoSDL
 
 @main
 struct QueuedCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "queued",
-        abstract: "A gapless media queue player daemon.",
-        discussion: """
-            Plays the given files in order, gaplessly; --loops 0 repeats the queue forever. Control it with queuectl or any JSON-RPC 2.0 client on the control socket (see Protocol/README.md).
-            """,
-        version: QueuedVersion.string)
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "queued",
+            abstract: "A gapless media queue player daemon.",
+            discussion: """
+                Plays the given files in order, gaplessly; --loops 0 repeats the queue forever. Control it with queuectl or any JSON-RPC 2.0 client on the control socket (see Protocol/README.md).
+                """,
+            version: QueuedCommand.versionText)
+    }
 
-    @Argument(help: "Media files to queue (video, audio, PNG/JPEG stills).")
+    /// `queued --version`: the version and the libraries linked at run time (what a bug report needs).
+    static var versionText: String {
+        "queued \(QueuedVersion.number)\n\(FFmpegVersions.summary)\n\(SDLVersion.summary)\n\(PulseVersion.summary)"
+    }
+
+    @Argument(
+        help: "Media files, directories (their media files, in natural order) and .m3u/.m3u8 playlists to queue.")
     var files: [String] = []
+
+    @Option(
+        help: ArgumentHelp(
+            "Read options from this file instead of $XDG_CONFIG_HOME/queued/queued.conf (else ~/.config/queued/queued.conf), else /etc/queued/queued.conf: one option=value or flag per line, named as the long options without dashes; the command line overrides it.",
+            valueName: "path"))
+    var config: String?
+
+    @Flag(help: "Read no config file.")
+    var noConfig = false
 
     @Option(help: "Control socket (default: $QUEUED_SOCKET, else $XDG_RUNTIME_DIR/queued/queued.sock).")
     var socket: String?
@@ -152,8 +173,17 @@ struct QueuedCommand: ParsableCommand {
     @Flag(help: "Exit when the queue has played through (instead of idling).")
     var exitWhenDone = false
 
-    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
-    var logLevel: Logger.Level = .info
+    @Option(
+        help: ArgumentHelp(
+            "Log level: trace, debug, info, notice, warning, error or critical; also per label, e.g. info,ffmpeg=warning,cache=debug.",
+            valueName: "levels"))
+    var logLevel = LogLevels()
+
+    @Option(
+        help: ArgumentHelp(
+            "Append the log to this file instead of stderr (stderr lines get journald priorities when it is the journal).",
+            valueName: "path"))
+    var logFile: String?
 
     mutating func validate() throws {
         guard (loops ?? 1) >= 0, itemLoops >= 0 else { throw ValidationError("loop counts must be >= 0") }
@@ -172,6 +202,7 @@ struct QueuedCommand: ParsableCommand {
             throw ValidationError("--cache-min-free: not a size: \(cacheMinFree)")
         }
         guard !(noState && stateDir != nil) else { throw ValidationError("use either --state-dir or --no-state") }
+        guard !(noConfig && config != nil) else { throw ValidationError("use either --config or --no-config") }
     }
 
     /// "500M", "2G", "1.5G", "4096" (bytes; K, M, G, T are powers of 1024) → bytes.
@@ -202,6 +233,59 @@ struct QueuedCommand: ParsableCommand {
         return (parts[0], parts[1])
     }
 
+    /// The config file read at start-up (nil: none). Written once by `main`, before any other thread.
+    nonisolated(unsafe) static var configPath: String?
+
+    /// Reads the config file, checks each of its lines on its own (so a bad one is named by file:line,
+    /// exit status 64 as for a bad command line), then parses its settings followed by the command line.
+    static func main() {
+        let commandLine = Array(CommandLine.arguments.dropFirst())
+        var arguments = commandLine
+        do {
+            if let file = try configFile(ConfigFile.choice(in: commandLine)) {
+                for setting in file.settings {
+                    do {
+                        _ = try parseAsRoot(setting.arguments)
+                    } catch {
+                        usageFailure("\(file.path):\(setting.line): \(message(for: error))")
+                    }
+                }
+                configPath = file.path
+                arguments = file.arguments + commandLine
+            }
+            var command = try parseAsRoot(arguments)
+            try command.run()
+        } catch {
+            exit(withError: error)
+        }
+    }
+
+    /// The config file the command line chose or the search finds; nil for none.
+    static func configFile(_ choice: ConfigFile.Choice) throws -> ConfigFile? {
+        let path: String
+        switch choice {
+        case .none: return nil
+        case .explicit(let chosen): path = chosen
+        case .search:
+            let paths = ConfigFile.searchPaths(name: "queued.conf", environment: ProcessInfo.processInfo.environment)
+            guard let found = paths.first(where: { FileManager.default.fileExists(atPath: $0) }) else { return nil }
+            path = found
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            usageFailure("\(path): cannot read the config file")
+        }
+        do {
+            return try ConfigFile(parsing: String(decoding: data, as: UTF8.self), path: path)
+        } catch {
+            usageFailure(error.description)
+        }
+    }
+
+    private static func usageFailure(_ message: String) -> Never {
+        FileHandle.standardError.write(Data("queued: \(message)\n".utf8))
+        Foundation.exit(ExitCode.validationFailure.rawValue)
+    }
+
     func run() throws {
         AllocatorPolicy.apply()
         // Before any thread exists, so that every thread inherits it: SIGINT/SIGTERM are taken only by the
@@ -214,20 +298,16 @@ struct QueuedCommand: ParsableCommand {
         // A file-size limit (ulimit -f) then fails the write (EFBIG: the cache reports it, the item plays
         // on or fails) instead of killing the daemon.
         signal(SIGXFSZ, SIG_IGN)
-        let level = logLevel
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
+        let levels = logLevel
+        let sink = try LogSink.make(logFile: logFile, environment: ProcessInfo.processInfo.environment)
+        LoggingSystem.bootstrap { label in SinkLogHandler(label: label, sink: sink, logLevel: levels.level(for: label))
         }
         let logger = Logger(label: "queued")
-        FFmpegLog.install(Logger(label: "queued.ffmpeg"))
+        // FFmpeg's info lines are its chatter: only when asked for by label.
+        FFmpegLog.install(
+            Logger(label: "queued.ffmpeg"), level: levels.byLabel["ffmpeg"] ?? max(levels.fallback, .warning))
         try Daemon(options: self, logger: logger).run()
     }
-}
-
-enum QueuedVersion {
-    static let string = "0.2.0"
 }
 
 enum AudioChoice: String, ExpressibleByArgument, CaseIterable { case auto, pulse, null }

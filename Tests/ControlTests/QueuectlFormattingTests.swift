@@ -5,6 +5,7 @@
 import Glibc
 import QueueClient
 import QueueRPC
+import MediaPaths
 import QueuectlPresentation
 import TestSupport
 import Testing

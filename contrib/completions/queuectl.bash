@@ -184,13 +184,13 @@ _queuectl() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    add|next|prev|play|pause|toggle|stop|seek|rm|mv|clear|ls|status|loop|loops|volume|mute|unmute|screenshot|watch|current|wait|crop|save|call|help)
+    add|next|prev|play|pause|toggle|stop|seek|rm|mv|clear|ls|status|loop|loops|volume|mute|unmute|screenshot|watch|current|wait|crop|save|cache|call|help)
         # Offer subcommand argument completions
         "_queuectl_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'add next prev play pause toggle stop seek rm mv clear ls status loop loops volume mute unmute screenshot watch current wait crop save call help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'add next prev play pause toggle stop seek rm mv clear ls status loop loops volume mute unmute screenshot watch current wait crop save cache call help' -- "${cur}"))
         ;;
     esac
 }
@@ -199,7 +199,7 @@ _queuectl_add() {
     repeating_flags=()
     non_repeating_flags=(--json --next --forever --version -h --help)
     repeating_options=()
-    non_repeating_options=(--socket --timeout --at --after --loops)
+    non_repeating_options=(--socket --timeout --at --after --loops --sha256)
     __queuectl_offer_flags_options -1
 
     # Offer option value completions
@@ -218,6 +218,9 @@ _queuectl_add() {
         return
         ;;
     '--loops')
+        return
+        ;;
+    '--sha256')
         return
         ;;
     esac
@@ -621,7 +624,7 @@ _queuectl_watch() {
     # Offer positional completions
     case "${positional_number}" in
     *)
-        __queuectl_add_completions -W 'status'$'\n''progress'$'\n''itemStarted'$'\n''itemEnded'$'\n''queueChanged'
+        __queuectl_add_completions -W 'status'$'\n''progress'$'\n''itemStarted'$'\n''itemEnded'$'\n''queueChanged'$'\n''output'$'\n''itemLoading'$'\n''buffering'$'\n''cacheProgress'$'\n''cacheComplete'$'\n''cacheError'
         return
         ;;
     esac
@@ -673,7 +676,7 @@ _queuectl_wait() {
     # Offer positional completions
     case "${positional_number}" in
     1)
-        __queuectl_add_completions -W 'status'$'\n''progress'$'\n''itemStarted'$'\n''itemEnded'$'\n''queueChanged'
+        __queuectl_add_completions -W 'status'$'\n''progress'$'\n''itemStarted'$'\n''itemEnded'$'\n''queueChanged'$'\n''output'$'\n''itemLoading'$'\n''buffering'$'\n''cacheProgress'$'\n''cacheComplete'$'\n''cacheError'
         return
         ;;
     esac
@@ -720,6 +723,124 @@ _queuectl_save() {
     case "${positional_number}" in
     1)
         __queuectl_add_completions -o plusdirs -fX '!*.@(m3u8|m3u)'
+        return
+        ;;
+    esac
+}
+
+_queuectl_cache() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __queuectl_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    ls|prefetch|evict|revalidate|usage)
+        # Offer subcommand argument completions
+        "_queuectl_cache_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'ls prefetch evict revalidate usage' -- "${cur}"))
+        ;;
+    esac
+}
+
+_queuectl_cache_ls() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--socket --timeout)
+    __queuectl_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--socket')
+        __queuectl_add_completions -f
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    esac
+}
+
+_queuectl_cache_prefetch() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--socket --timeout)
+    __queuectl_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--socket')
+        __queuectl_add_completions -f
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    esac
+}
+
+_queuectl_cache_evict() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--socket --timeout)
+    __queuectl_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--socket')
+        __queuectl_add_completions -f
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    esac
+}
+
+_queuectl_cache_revalidate() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--socket --timeout)
+    __queuectl_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--socket')
+        __queuectl_add_completions -f
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    esac
+}
+
+_queuectl_cache_usage() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--socket --timeout)
+    __queuectl_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--socket')
+        __queuectl_add_completions -f
+        return
+        ;;
+    '--timeout')
         return
         ;;
     esac

@@ -23,7 +23,7 @@ function __queuectl_parse_tokens -S
         __queuectl_parse_subcommand 0 'socket=' 'json' 'timeout=' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'add'
-            __queuectl_parse_subcommand -r 1 'socket=' 'json' 'timeout=' 'next' 'at=' 'after=' 'loops=' 'forever' 'version' 'h/help'
+            __queuectl_parse_subcommand -r 1 'socket=' 'json' 'timeout=' 'next' 'at=' 'after=' 'loops=' 'forever' 'sha256=' 'version' 'h/help'
         case 'next'
             __queuectl_parse_subcommand 0 'socket=' 'json' 'timeout=' 'version' 'h/help'
         case 'prev'
@@ -70,6 +70,20 @@ function __queuectl_parse_tokens -S
             __queuectl_parse_subcommand 0 'socket=' 'json' 'timeout=' 'version' 'h/help'
         case 'save'
             __queuectl_parse_subcommand 1 'socket=' 'json' 'timeout=' 'version' 'h/help'
+        case 'cache'
+            __queuectl_parse_subcommand 0 'version' 'h/help'
+            switch $unparsed_tokens[1]
+            case 'ls'
+                __queuectl_parse_subcommand -r 1 'socket=' 'json' 'timeout=' 'version' 'h/help'
+            case 'prefetch'
+                __queuectl_parse_subcommand -r 1 'socket=' 'json' 'timeout=' 'version' 'h/help'
+            case 'evict'
+                __queuectl_parse_subcommand -r 1 'socket=' 'json' 'timeout=' 'version' 'h/help'
+            case 'revalidate'
+                __queuectl_parse_subcommand -r 1 'socket=' 'json' 'timeout=' 'version' 'h/help'
+            case 'usage'
+                __queuectl_parse_subcommand 0 'socket=' 'json' 'timeout=' 'version' 'h/help'
+            end
         case 'call'
             __queuectl_parse_subcommand 2 'socket=' 'json' 'timeout=' 'version' 'h/help'
         case 'help'
@@ -156,6 +170,7 @@ complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_positional "q
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_positional "queuectl" -eq 1' -fa 'wait' -d 'Wait for an event, print it and exit (exit status 4 on timeout).'
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_positional "queuectl" -eq 1' -fa 'crop' -d 'Remove every item but the current one, which plays on uninterrupted.'
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_positional "queuectl" -eq 1' -fa 'save' -d 'Write the queue to an extended M3U playlist that `add` reads back.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_positional "queuectl" -eq 1' -fa 'cache' -d 'Show or manage the cache of http(s) items.'
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_positional "queuectl" -eq 1' -fa 'call' -d 'Send any JSON-RPC request and print its result as JSON.'
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_positional "queuectl" -eq 1' -fa 'help' -d 'Show subcommand help information.'
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl add" socket' -l 'socket' -d 'Control socket of the daemon (default: $QUEUED_SOCKET, else $XDG_RUNTIME_DIR/queued/queued.sock).' -rF
@@ -167,6 +182,7 @@ complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_opti
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl add" after' -l 'after' -d 'Insert after the item with this id.' -rfka ''
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl add" loops' -l 'loops' -d 'Plays of each added item (0 = forever).' -rfka ''
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl add" forever' -l 'forever' -d 'Play each added item forever (same as --loops 0).'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl add" sha256' -l 'sha256' -d 'The SHA-256 an http(s) item\'s file must have (64 hex digits): a mismatch is fetched again once, then fails the item.' -rfka ''
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl add" version' -l 'version' -d 'Show the version.'
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl add" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl next" socket' -l 'socket' -d 'Control socket of the daemon (default: $QUEUED_SOCKET, else $XDG_RUNTIME_DIR/queued/queued.sock).' -rF
@@ -265,7 +281,7 @@ complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_opti
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl watch" socket' -l 'socket' -d 'Control socket of the daemon (default: $QUEUED_SOCKET, else $XDG_RUNTIME_DIR/queued/queued.sock).' -rF
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl watch" json' -l 'json' -d 'Print the method\'s JSON result (one line) instead of text, for scripts.'
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl watch" timeout' -l 'timeout' -d 'Seconds to wait for each answer from the daemon (default 10); for `wait`, for the event (default: no limit).' -rfka ''
-complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_positional "queuectl watch" -ge 1' -fka 'status progress itemStarted itemEnded queueChanged'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_positional "queuectl watch" -ge 1' -fka 'status progress itemStarted itemEnded queueChanged output itemLoading buffering cacheProgress cacheComplete cacheError'
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl watch" progress-interval' -l 'progress-interval' -d 'Seconds between progress events (at least 0.05).' -rfka ''
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl watch" version' -l 'version' -d 'Show the version.'
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl watch" h help' -s 'h' -l 'help' -d 'Show help information.'
@@ -278,7 +294,7 @@ complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_opti
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl wait" socket' -l 'socket' -d 'Control socket of the daemon (default: $QUEUED_SOCKET, else $XDG_RUNTIME_DIR/queued/queued.sock).' -rF
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl wait" json' -l 'json' -d 'Print the method\'s JSON result (one line) instead of text, for scripts.'
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl wait" timeout' -l 'timeout' -d 'Seconds to wait for each answer from the daemon (default 10); for `wait`, for the event (default: no limit).' -rfka ''
-complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_positional "queuectl wait" -eq 1' -fka 'status progress itemStarted itemEnded queueChanged'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_positional "queuectl wait" -eq 1' -fka 'status progress itemStarted itemEnded queueChanged output itemLoading buffering cacheProgress cacheComplete cacheError'
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl wait" id' -l 'id' -d 'Only an event about this item.' -rfka ''
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl wait" version' -l 'version' -d 'Show the version.'
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl wait" h help' -s 'h' -l 'help' -d 'Show help information.'
@@ -293,6 +309,38 @@ complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_opti
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_positional "queuectl save" -eq 1' -fa '(set -l exts \'m3u8\' \'m3u\';for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.{$exts};printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl save" version' -l 'version' -d 'Show the version.'
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl save" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl cache" version' -l 'version' -d 'Show the version.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl cache" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_positional "queuectl cache" -eq 1' -fa 'ls' -d 'The cache state of http(s) items (all of them, or these ids).'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_positional "queuectl cache" -eq 1' -fa 'prefetch' -d 'Download these http(s) items now, ahead of their play.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_positional "queuectl cache" -eq 1' -fa 'evict' -d 'Drop these http(s) items\' cached files.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_positional "queuectl cache" -eq 1' -fa 'revalidate' -d 'Ask the server now whether cached files changed.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_positional "queuectl cache" -eq 1' -fa 'usage' -d 'How much disk the cache takes, its cap and the free space.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl cache ls" socket' -l 'socket' -d 'Control socket of the daemon (default: $QUEUED_SOCKET, else $XDG_RUNTIME_DIR/queued/queued.sock).' -rF
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl cache ls" json' -l 'json' -d 'Print the method\'s JSON result (one line) instead of text, for scripts.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl cache ls" timeout' -l 'timeout' -d 'Seconds to wait for each answer from the daemon (default 10); for `wait`, for the event (default: no limit).' -rfka ''
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl cache ls" version' -l 'version' -d 'Show the version.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl cache ls" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl cache prefetch" socket' -l 'socket' -d 'Control socket of the daemon (default: $QUEUED_SOCKET, else $XDG_RUNTIME_DIR/queued/queued.sock).' -rF
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl cache prefetch" json' -l 'json' -d 'Print the method\'s JSON result (one line) instead of text, for scripts.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl cache prefetch" timeout' -l 'timeout' -d 'Seconds to wait for each answer from the daemon (default 10); for `wait`, for the event (default: no limit).' -rfka ''
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl cache prefetch" version' -l 'version' -d 'Show the version.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl cache prefetch" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl cache evict" socket' -l 'socket' -d 'Control socket of the daemon (default: $QUEUED_SOCKET, else $XDG_RUNTIME_DIR/queued/queued.sock).' -rF
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl cache evict" json' -l 'json' -d 'Print the method\'s JSON result (one line) instead of text, for scripts.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl cache evict" timeout' -l 'timeout' -d 'Seconds to wait for each answer from the daemon (default 10); for `wait`, for the event (default: no limit).' -rfka ''
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl cache evict" version' -l 'version' -d 'Show the version.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl cache evict" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl cache revalidate" socket' -l 'socket' -d 'Control socket of the daemon (default: $QUEUED_SOCKET, else $XDG_RUNTIME_DIR/queued/queued.sock).' -rF
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl cache revalidate" json' -l 'json' -d 'Print the method\'s JSON result (one line) instead of text, for scripts.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl cache revalidate" timeout' -l 'timeout' -d 'Seconds to wait for each answer from the daemon (default 10); for `wait`, for the event (default: no limit).' -rfka ''
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl cache revalidate" version' -l 'version' -d 'Show the version.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl cache revalidate" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl cache usage" socket' -l 'socket' -d 'Control socket of the daemon (default: $QUEUED_SOCKET, else $XDG_RUNTIME_DIR/queued/queued.sock).' -rF
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl cache usage" json' -l 'json' -d 'Print the method\'s JSON result (one line) instead of text, for scripts.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl cache usage" timeout' -l 'timeout' -d 'Seconds to wait for each answer from the daemon (default 10); for `wait`, for the event (default: no limit).' -rfka ''
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl cache usage" version' -l 'version' -d 'Show the version.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl cache usage" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl call" socket' -l 'socket' -d 'Control socket of the daemon (default: $QUEUED_SOCKET, else $XDG_RUNTIME_DIR/queued/queued.sock).' -rF
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl call" json' -l 'json' -d 'Print the method\'s JSON result (one line) instead of text, for scripts.'
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl call" timeout' -l 'timeout' -d 'Seconds to wait for each answer from the daemon (default 10); for `wait`, for the event (default: no limit).' -rfka ''

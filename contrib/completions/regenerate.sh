@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Regenerates queuectl's shell completions (bash, zsh, fish: contrib/completions/) and its man page
-# (contrib/man/queuectl.1) from the command tree, with swift-argument-parser's own generators. Run it after
+# Regenerates queuectl's and queued's shell completions (bash, zsh, fish: contrib/completions/) and man
+# pages (contrib/man/queuectl.1, queued.1) from the command trees, with swift-argument-parser's own generators. Run it after
 # changing a subcommand, option or help text, and commit the results.
 #   SCRATCH_PATH=.build-x contrib/completions/regenerate.sh   # build somewhere other than .build
 #   MAN_DATE=2025-01-31 …                                     # man page date (default: last commit's)
@@ -8,6 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 scratch="${SCRATCH_PATH:-.build}"
 swift build --scratch-path "$scratch" --product queuectl
+swift build --scratch-path "$scratch" --product queued
 # generate-manual is the tool behind the package's generate-manual plugin; running it directly avoids the
 # plugin's sandbox and work directory.
 swift build --scratch-path "$scratch" --product generate-manual
@@ -16,9 +17,14 @@ bin="$(swift build --scratch-path "$scratch" --show-bin-path)"
 "$bin/queuectl" --generate-completion-script bash > contrib/completions/queuectl.bash
 "$bin/queuectl" --generate-completion-script zsh > contrib/completions/_queuectl
 "$bin/queuectl" --generate-completion-script fish > contrib/completions/queuectl.fish
+"$bin/queued" --generate-completion-script bash > contrib/completions/queued.bash
+"$bin/queued" --generate-completion-script zsh > contrib/completions/_queued
+"$bin/queued" --generate-completion-script fish > contrib/completions/queued.fish
 
 # A fixed date keeps the page reproducible: regenerating without changes gives no diff.
 date="${MAN_DATE:-$(git log -1 --format=%cs 2>/dev/null || date -u +%F)}"
-"$bin/generate-manual" "$bin/queuectl" --date "$date" --section 1 --authors "the queued authors" \
-    --output-directory contrib/man
-echo "regenerated contrib/completions/{queuectl.bash,_queuectl,queuectl.fish} and contrib/man/queuectl.1"
+for tool in queuectl queued; do
+    "$bin/generate-manual" "$bin/$tool" --date "$date" --section 1 --authors "the queued authors" \
+        --output-directory contrib/man
+done
+echo "regenerated contrib/completions/{queuectl,queued}.{bash,fish}, _queuectl, _queued and contrib/man/{queuectl,queued}.1"
