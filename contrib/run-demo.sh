@@ -7,6 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash contrib/setup.sh
 swift build -c release --product queued
+swift build -c release --product queuectl
 demo="${QUEUED_DEMO_DIR:-$PWD/demo}"
 mkdir -p "$demo"
 make_clip() {  # name, ffmpeg arguments…
@@ -23,5 +24,7 @@ if [[ -z "${XDG_RUNTIME_DIR:-}" && -z "${QUEUED_SOCKET:-}" ]]; then
   export QUEUED_SOCKET="/tmp/queued-$(id -u)/queued.sock"  # no login session (e.g. root over ssh)
 fi
 echo "queued: control socket ${QUEUED_SOCKET:-$XDG_RUNTIME_DIR/queued/queued.sock}" >&2
-exec .build/release/queued --replace --loops 0 --still-duration 4 "$@" "$demo"/1-testcard.mp4 "$demo"/2-mandelbrot.mp4 \
-  "$demo"/3-tone.flac "$demo"/4-still.png
+ctl="$PWD/.build/release/queuectl"
+echo "queued: control it from another shell with $ctl (e.g. $ctl status, $ctl ls, $ctl next)${QUEUED_SOCKET:+, after export QUEUED_SOCKET=$QUEUED_SOCKET}" >&2
+# The folder expands to its media files in natural order (1-…, 2-…, 3-…, 4-…), as queuectl add would.
+exec .build/release/queued --replace --loops 0 --still-duration 4 "$@" "$demo"
