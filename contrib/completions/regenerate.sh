@@ -26,5 +26,14 @@ date="${MAN_DATE:-$(git log -1 --format=%cs 2>/dev/null || date -u +%F)}"
 for tool in queuectl queued; do
     "$bin/generate-manual" "$bin/$tool" --date "$date" --section 1 --authors "the queued authors" \
         --output-directory contrib/man
+    # The generator writes a stock EXIT STATUS; the hand-written one, ENVIRONMENT and FILES replace it.
+    python3 - "contrib/man/$tool.1" "contrib/man/$tool.sections.mdoc" <<'PY'
+import sys
+page, sections = sys.argv[1], open(sys.argv[2]).read()
+text = open(page).read()
+stock = '.Sh "EXIT STATUS"\n.Ex -std\n'
+assert stock in text, "generate-manual's EXIT STATUS changed"
+open(page, "w").write(text.replace(stock, sections))
+PY
 done
 echo "regenerated contrib/completions/{queuectl,queued}.{bash,fish}, _queuectl, _queued and contrib/man/{queuectl,queued}.1"
