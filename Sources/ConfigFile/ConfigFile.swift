@@ -90,6 +90,21 @@ public struct ConfigFile: Equatable, Sendable {
 
     // MARK: Which file
 
+    /// The file at `path`, parsed; nil when it cannot be read (missing, unreadable).
+    public static func read(path: String) throws(ParseError) -> ConfigFile? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        return try ConfigFile(parsing: String(decoding: data, as: UTF8.self), path: path)
+    }
+
+    /// The first of `searchPaths` that exists, parsed; nil when none does.
+    public static func find(name: String, environment: [String: String]) throws(ParseError) -> ConfigFile? {
+        for path in searchPaths(name: name, environment: environment) where FileManager.default.fileExists(atPath: path)
+        {
+            return try read(path: path)
+        }
+        return nil
+    }
+
     /// What the command line says about the file: `--config PATH`, `--config=PATH` or `--no-config`.
     public enum Choice: Equatable, Sendable {
         case search

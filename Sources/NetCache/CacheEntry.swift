@@ -7,7 +7,8 @@
 //
 // Threads: readers call `open`/`waitForBytes`/`read`; the HTTP client's event loop calls `accept`,
 // `store` and `transferEnded`; disk writes run on `diskQueue`, in arrival order. Fields marked "guarded"
-// belong to `condition`; disk I/O and HTTP calls are never made while holding it.
+// belong to `condition`; disk I/O and HTTP calls are never made while holding it. Keeping the stored copy
+// true (revalidation, digests, the scrub) is in CacheEntry+Upkeep.swift.
 import AsyncHTTPClient
 import Foundation
 import Logging
@@ -18,21 +19,21 @@ import SystemClock
 
 final class CacheEntry: @unchecked Sendable {
     let url: String
-    private let files: CacheFiles
-    private let client: HTTPClient
+    let files: CacheFiles
+    let client: HTTPClient
     private let settings: NetworkCache.Settings
-    private let logger: Logger
-    private let diskQueue = DispatchQueue(label: "queued.cache.disk")
-    private let condition = NSCondition()
+    let logger: Logger
+    let diskQueue = DispatchQueue(label: "queued.cache.disk")
+    let condition = NSCondition()
 
     /// Guarded. What the server said (nil: nothing yet). Written to disk whenever it changes.
-    private var meta: CacheMeta?
+    var meta: CacheMeta?
     /// Guarded. The bytes on disk.
-    private var present: ByteRanges
+    var present: ByteRanges
     /// Guarded. Running transfers, oldest first (at most `maxTransfers`).
     private var transfers: [HTTPTransfer] = []
     /// Guarded. The URL requests go to (after redirects), and how many redirects led there.
-    private var location: String
+    var location: String
     private var redirects = 0
     /// Guarded. Why the last transfer failed, until one succeeds; failed attempts in a row.
     private var failure: MediaError?
@@ -44,21 +45,21 @@ final class CacheEntry: @unchecked Sendable {
     private var retryAt = -Double.infinity
     private var backoff = 0.0
     /// Guarded. When the server last gave or confirmed this version (monotonic; nil: not since start-up).
-    private var validatedAt: Double?
-    private var revalidating = false
+    var validatedAt: Double?
+    var revalidating = false
     /// Guarded. A newer version is being downloaded beside this one (status `stale`).
-    private var superseded = false
+    var superseded = false
     /// Guarded. Replaced by a newer version or evicted: starts no transfer; reads of missing bytes fail.
-    private var retired = false
+    var retired = false
     /// Guarded. Why the bytes must not be played (see `retire`).
     private var rejection: String?
     /// Guarded. This run read the cached pieces back once (`scrubOnce`).
-    private var scrubbed = false
+    var scrubbed = false
     /// Guarded. Bumped when the server's file changed under a download and the bytes start over: a
     /// play opened on an older version fails rather than read the new one's bytes.
     private var version = 0
     /// Guarded. Completion was told (once per time the file becomes complete).
-    private var toldComplete = false
+    var toldComplete = false
     /// Guarded. When progress news was last given, and the bytes on disk then.
     private var lastNews = (at: -Double.infinity, bytes: Int64(0))
     /// Guarded. News and idleness to tell once the lock is released (see `unlockAndTell`).
@@ -99,13 +100,13 @@ final class CacheEntry: @unchecked Sendable {
     }
 
     /// Whether every byte is on disk (such an item plays with no network at all).
-    private var completeLocked: Bool {
+    var completeLocked: Bool {
         guard let length = meta?.length else { return false }
         return present.covers(length: length)
     }
 
     /// Releases the lock, then gives the news recorded under it (so observers may call back in).
-    private func unlockAndTell() {
+    func unlockAndTell() {
         let told = pendingNews
         let idle = becameIdle
         pendingNews = []
@@ -194,122 +195,6 @@ final class CacheEntry: @unchecked Sendable {
                 logger.error("cache: \(error)", metadata: ["url": "\(url)"])
                 done(false)
             }
-        }
-    }
-
-    /// Asks the server whether this complete version is still current — when it was last confirmed more
-    /// than `interval` seconds ago (nil: now) — with a conditional HEAD (If-None-Match/If-Modified-Since).
-    /// `changed` runs when the server has another version. The current version keeps playing meanwhile.
-    func revalidate(every interval: Double?, changed: @escaping @Sendable () -> Void) {
-        condition.lock()
-        let now = Monotonic.now()
-        guard completeLocked, !revalidating, !retired, !superseded, let known = meta,
-            interval.map({ interval in validatedAt.map { now - $0 >= interval } ?? true }) ?? true
-        else {
-            condition.unlock()
-            return
-        }
-        revalidating = true
-        let target = location
-        condition.unlock()
-        var headers = HTTPHeaders()
-        headers.add(name: "User-Agent", value: "queued")
-        headers.add(name: "Accept-Encoding", value: "identity")
-        if let etag = known.etag { headers.add(name: "If-None-Match", value: etag) }
-        if let lastModified = known.lastModified { headers.add(name: "If-Modified-Since", value: lastModified) }
-        guard let request = try? HTTPClient.Request(url: target, method: .HEAD, headers: headers) else {
-            condition.withLock { revalidating = false }
-            return
-        }
-        client.execute(request: request).whenComplete { [self] result in
-            condition.lock()
-            revalidating = false
-            var isChanged = false
-            switch result {
-            case .success(let response) where response.status.code == 304:
-                validatedAt = Monotonic.now()
-            case .success(let response) where response.status.code == 200:
-                let head = HTTPResponseHead(
-                    version: response.version, status: response.status, headers: response.headers)
-                if case .whole(_, let differs) = ResponseVerdict.judge(head, requestedStart: 0, cached: known), differs
-                {
-                    isChanged = true
-                } else {
-                    validatedAt = Monotonic.now()
-                }
-            case .success(let response):
-                logger.info("cache: revalidation answered \(response.status.code)", metadata: ["url": "\(url)"])
-            case .failure(let error):
-                logger.info("cache: cannot revalidate (\(Self.describe(error)))", metadata: ["url": "\(url)"])
-            }
-            condition.unlock()
-            if isChanged {
-                logger.info(
-                    "cache: the file changed on the server; fetching the new version", metadata: ["url": "\(url)"])
-                changed()
-            }
-        }
-    }
-
-    // MARK: Integrity
-
-    /// The SHA-256 of the complete file (lowercase hex), computed once per version and kept in its meta;
-    /// nil while incomplete or unreadable. The first call reads the whole file: any thread but the
-    /// HTTP client's.
-    func sha256() -> String? {
-        let known = condition.withLock { completeLocked ? meta : nil }
-        guard let known, let length = known.length else { return nil }
-        if let digest = known.sha256 { return digest }
-        let digest: String
-        do throws(MediaError) {
-            digest = try files.sha256(length: length)
-        } catch {
-            logger.warning("cache: \(error)", metadata: ["url": "\(url)"])
-            return nil
-        }
-        condition.withLock {
-            guard meta == known, var updated = meta else { return }  // a new version meanwhile: not its digest
-            updated.sha256 = digest
-            meta = updated
-            let files = self.files
-            let written = updated
-            diskQueue.async { try? files.writeMeta(written) }
-        }
-        return digest
-    }
-
-    /// The first time a run plays this entry: reads every cached piece back in the background and drops
-    /// the ones whose bytes no longer match their checksum (a damaged disk, a file changed behind our back).
-    /// Those bytes are fetched again — before the play reads them when it has not got there yet. Begun a
-    /// second after the play opened, so that it does not compete with the play's start for the CPU.
-    func scrubOnce() {
-        let first = condition.withLock { () -> Bool in
-            defer { scrubbed = true }
-            return !scrubbed && !retired
-        }
-        guard first else { return }
-        diskQueue.asyncAfter(deadline: .now() + Self.scrubDelay) { [self] in
-            // On the disk queue: no write runs meanwhile, so the log and `present` agree.
-            let verified = files.verifiedRanges(checkAll: true)
-            condition.lock()
-            defer { unlockAndTell() }
-            let kept = present.intersection(verified)
-            guard !retired, kept.count < present.count else { return }
-            logger.warning(
-                "cache: \(present.count - kept.count) cached bytes no longer match their checksum; fetching them again",
-                metadata: ["url": "\(url)"])
-            present = kept
-            toldComplete = false
-            if var known = meta, known.sha256 != nil {
-                known.sha256 = nil
-                meta = known
-                let files = self.files
-                let written = known
-                diskQueue.async { try? files.writeMeta(written) }
-            }
-            noteProgressLocked(force: true)
-            fillNextGapLocked()
-            condition.broadcast()
         }
     }
 
@@ -663,7 +548,7 @@ final class CacheEntry: @unchecked Sendable {
     }
 
     /// Progress news at most 4 times a second (`force`: now, e.g. the last bytes arrived).
-    private func noteProgressLocked(force: Bool) {
+    func noteProgressLocked(force: Bool) {
         let now = Monotonic.now()
         let elapsed = now - lastNews.at
         guard force || elapsed >= 0.25 else { return }
@@ -674,7 +559,7 @@ final class CacheEntry: @unchecked Sendable {
 
     /// Once no transfer runs, fills the holes in the background (and resumes after a cut connection)
     /// from the first missing byte.
-    private func fillNextGapLocked() {
+    func fillNextGapLocked() {
         guard transfers.isEmpty, let length = meta?.length, let gap = present.firstGap(below: length) else { return }
         startLocked(at: meta?.acceptsRanges == true ? gap : 0)
     }

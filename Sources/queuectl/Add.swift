@@ -3,9 +3,9 @@
 // paths and the daemon's cwd is not the user's; playlists go to the daemon as paths and it expands them.
 
 import ArgumentParser
+import MediaPaths
 import QueueClient
 import QueueRPC
-import MediaPaths
 import QueuectlPresentation
 
 struct Add: ParsableCommand {
@@ -49,7 +49,7 @@ struct Add: ParsableCommand {
         if let loops, loops < 0 { throw ValidationError("--loops must be 0 (forever) or more") }
         if let at, at < 0 { throw ValidationError("--at must be 0 or more") }
         if let sha256 {
-            guard sha256.utf8.count == 64, sha256.allSatisfy(\.isHexDigit) else {
+            guard RPCItemInput.isSHA256(sha256.lowercased()) else {
                 throw ValidationError("--sha256 must be 64 hex digits")
             }
             guard paths.count == 1 else { throw ValidationError("--sha256 names one file: give one URL") }

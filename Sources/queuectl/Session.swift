@@ -14,16 +14,20 @@ struct Session {
 
     init(_ options: GlobalOptions) throws {
         self.options = options
+        let environment = Session.environment()
+        // queuectl.conf is read only when neither --socket nor $QUEUED_SOCKET chose already.
+        let chosen = options.socket != nil || !(environment["QUEUED_SOCKET"] ?? "").isEmpty
         let path = try SocketPath.resolve(
-            explicit: options.socket, environment: Session.environment(),
-            configured: options.socket == nil ? try Session.configuredSocket() : nil)
+            explicit: options.socket, environment: environment,
+            configured: chosen ? nil : try Session.configuredSocket(environment: environment))
         client = try QueueClient(socketPath: path, timeout: options.answerTimeout)
     }
 
-    /// The variables SocketPath reads (getenv instead of Foundation's ProcessInfo; see Output).
+    /// The variables SocketPath and the config search read (getenv instead of Foundation's ProcessInfo;
+    /// see Output).
     static func environment() -> [String: String] {
         var values: [String: String] = [:]
-        for name in ["QUEUED_SOCKET", "XDG_RUNTIME_DIR"] {
+        for name in ["QUEUED_SOCKET", "XDG_RUNTIME_DIR", "XDG_CONFIG_HOME", "HOME"] {
             if let value = getenv(name) { values[name] = String(cString: value) }
         }
         return values
@@ -31,28 +35,12 @@ struct Session {
 
     /// `socket=` from queuectl.conf: $XDG_CONFIG_HOME/queued/queuectl.conf (else ~/.config/queued/…),
     /// else /etc/queued/queuectl.conf, the first that exists; nil when none sets it.
-    static func configuredSocket() throws -> String? {
-        var environment: [String: String] = [:]
-        for name in ["XDG_CONFIG_HOME", "HOME"] {
-            if let value = getenv(name) { environment[name] = String(cString: value) }
+    static func configuredSocket(environment: [String: String]) throws -> String? {
+        do {
+            return try ConfigFile.find(name: "queuectl.conf", environment: environment)?.value(of: "socket")
+        } catch {
+            throw QueuectlError(error.description)
         }
-        for path in ConfigFile.searchPaths(name: "queuectl.conf", environment: environment) {
-            guard let handle = fopen(path, "r") else { continue }
-            defer { fclose(handle) }
-            var text: [UInt8] = []
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            while true {
-                let count = fread(&buffer, 1, buffer.count, handle)
-                if count <= 0 { break }
-                text += buffer[0..<count]
-            }
-            do {
-                return try ConfigFile(parsing: String(decoding: text, as: UTF8.self), path: path).value(of: "socket")
-            } catch {
-                throw QueuectlError(error.description)
-            }
-        }
-        return nil
     }
 
     /// The working directory relative paths are resolved against.

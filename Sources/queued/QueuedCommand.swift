@@ -242,7 +242,7 @@ struct QueuedCommand: ParsableCommand {
         let commandLine = Array(CommandLine.arguments.dropFirst())
         var arguments = commandLine
         do {
-            if let file = try configFile(ConfigFile.choice(in: commandLine)) {
+            if let file = configFile(ConfigFile.choice(in: commandLine)) {
                 for setting in file.settings {
                     do {
                         _ = try parseAsRoot(setting.arguments)
@@ -261,21 +261,19 @@ struct QueuedCommand: ParsableCommand {
     }
 
     /// The config file the command line chose or the search finds; nil for none.
-    static func configFile(_ choice: ConfigFile.Choice) throws -> ConfigFile? {
-        let path: String
-        switch choice {
-        case .none: return nil
-        case .explicit(let chosen): path = chosen
-        case .search:
-            let paths = ConfigFile.searchPaths(name: "queued.conf", environment: ProcessInfo.processInfo.environment)
-            guard let found = paths.first(where: { FileManager.default.fileExists(atPath: $0) }) else { return nil }
-            path = found
-        }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            usageFailure("\(path): cannot read the config file")
-        }
+    static func configFile(_ choice: ConfigFile.Choice) -> ConfigFile? {
         do {
-            return try ConfigFile(parsing: String(decoding: data, as: UTF8.self), path: path)
+            switch choice {
+            case .none:
+                return nil
+            case .explicit(let path):
+                guard let file = try ConfigFile.read(path: path) else {
+                    usageFailure("\(path): cannot read the config file")
+                }
+                return file
+            case .search:
+                return try ConfigFile.find(name: "queued.conf", environment: ProcessInfo.processInfo.environment)
+            }
         } catch {
             usageFailure(error.description)
         }

@@ -42,6 +42,9 @@ import Testing
 
         func url(_ name: String) -> String { proxy.baseURL + "/" + name }
 
+        /// The size of a file the site serves.
+        func size(_ name: String) throws -> Int { try NetworkFaultTests.fileSize(site.path + "/" + name) }
+
         func add(_ names: [String], loops: Int64 = 1) throws -> [Int64] {
             try client.call(API.QueueAdd.self, .init(items: names.map { RPCItemInput(uri: url($0), loops: loops) })).ids
         }
@@ -65,7 +68,11 @@ import Testing
         let target = directory + "/" + name
         try? FileManager.default.removeItem(atPath: target)
         try FileManager.default.copyItem(atPath: source, toPath: target)
-        return Int(try FileManager.default.attributesOfItem(atPath: target)[.size] as? NSNumber ?? 0)
+        return try NetworkFaultTests.fileSize(target)
+    }
+
+    static func fileSize(_ path: String) throws -> Int {
+        Int(try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber ?? 0)
     }
 
     static func events(_ notes: [(method: String, params: JSONValue?)], _ name: String, id: Int64? = nil) -> [JSONValue]
@@ -81,8 +88,7 @@ import Testing
         let rig = try Rig(
             clips: [("stall.mp4", 0, 4)], extra: ["--net-timeout", "3"],
             events: [.buffering, .itemEnded, .status])
-        let size = Int(
-            try FileManager.default.attributesOfItem(atPath: rig.site.path + "/stall.mp4")[.size] as? NSNumber ?? 0)
+        let size = try rig.size("stall.mp4")
         // Throttled to about real time, so the play catches up with the download; then 6 s of nothing.
         rig.proxy.updateFaults {
             $0.throttle = size / 3
@@ -120,8 +126,7 @@ import Testing
 
     @Test func aConnectionCutAtFortyPercentResumesWithRangeAndNothingTwice() throws {
         let rig = try Rig(clips: [("cut.mp4", 30, 4)], events: [.itemEnded, .cacheError, .cacheComplete])
-        let size = Int(
-            try FileManager.default.attributesOfItem(atPath: rig.site.path + "/cut.mp4")[.size] as? NSNumber ?? 0)
+        let size = try rig.size("cut.mp4")
         rig.proxy.cut(afterBytes: size * 2 / 5)
         let id = try #require(try rig.add(["cut.mp4"]).first)
         _ = try rig.client.call(API.PlayerPlay.self, .init())

@@ -69,8 +69,7 @@ import Testing
         let rig = try NetworkFaultTests.Rig(
             clips: [("right.mp4", 0, 2), ("wrong.mp4", 120, 2)],
             events: [.itemEnded, .cacheComplete, .cacheError])
-        let size = Int(
-            try FileManager.default.attributesOfItem(atPath: rig.site.path + "/wrong.mp4")[.size] as? NSNumber ?? 0)
+        let size = try rig.size("wrong.mp4")
         let rightDigest = try Self.sha256(of: rig.site.path + "/right.mp4")
         let wrongDigest = String(repeating: "0f", count: 32)
         let ids = try rig.client.call(

@@ -57,7 +57,7 @@ private final class ServedDaemon {
         let target = directory + "/" + name
         try? FileManager.default.removeItem(atPath: target)
         try FileManager.default.copyItem(atPath: source, toPath: target)
-        return Int(try FileManager.default.attributesOfItem(atPath: target)[.size] as? NSNumber ?? 0)
+        return try NetworkFaultTests.fileSize(target)
     }
 
     private func ended(_ notes: [(method: String, params: JSONValue?)], _ id: Int64) -> [JSONValue] {

@@ -34,7 +34,7 @@ import Testing
                 "-maxrate", "16M", "-bufsize", "4M", "-c:a", "aac", "-shortest", "-movflags", "+faststart",
             ])
         try FileManager.default.copyItem(atPath: source, toPath: site.path + "/big.mp4")
-        let size = Int(try FileManager.default.attributesOfItem(atPath: source)[.size] as? NSNumber ?? 0)
+        let size = try NetworkFaultTests.fileSize(source)
         try #require(size > 15_000_000, "the fixture is \(size) bytes")
         let nginx = try NginxServer(root: site.path, slowRate: 2_000_000)
         defer { nginx.stop() }
@@ -108,8 +108,7 @@ import Testing
 
     @Test func aResumeAfterTheFileChangedGetsTheWholeNewVersion() throws {
         let rig = try Rig(clips: [("moving.mp4", 0, 4)], events: [.itemEnded, .cacheComplete])
-        let oldSize = Int(
-            try FileManager.default.attributesOfItem(atPath: rig.site.path + "/moving.mp4")[.size] as? NSNumber ?? 0)
+        let oldSize = try rig.size("moving.mp4")
         // The new version waits beside the old one; it takes the old one's name when the resume comes in.
         let newSize = try NetworkFaultTests.clip(in: rig.site.path, named: "moving-v2.mp4", hue: 120, seconds: 2)
         let site = rig.site.path
@@ -154,8 +153,7 @@ import Testing
     @Test func nextIsAnsweredAtOnceWhileTheDownloadIsStalled() throws {
         let rig = try Rig(
             clips: [("stuck.mp4", 0, 4), ("after.mp4", 150, 2)], events: [.buffering, .itemStarted, .itemEnded])
-        let size = Int(
-            try FileManager.default.attributesOfItem(atPath: rig.site.path + "/stuck.mp4")[.size] as? NSNumber ?? 0)
+        let size = try rig.size("stuck.mp4")
         let ids = try rig.add(["stuck.mp4"])
         // About real time, then 30 s of nothing from the server.
         rig.proxy.updateFaults {
@@ -186,8 +184,6 @@ import Testing
     @Test func anItemStillDownloadingStartsOnlyWhenItCanPlayAndTheOneBeforeEndsWhole() throws {
         let rig = try Rig(
             clips: [("first.mp4", 0, 2), ("slow.mp4", 90, 4)], events: [.itemLoading, .itemStarted, .itemEnded])
-        let slowSize = Int(
-            try FileManager.default.attributesOfItem(atPath: rig.site.path + "/slow.mp4")[.size] as? NSNumber ?? 0)
         // The second item's response waits 5 s before its first byte: it cannot be ready when the first ends.
         rig.proxy.onRequest = { [weak proxy = rig.proxy] exchange in
             proxy?.updateFaults { $0.stall = exchange.path == "/slow.mp4" ? .init(afterBytes: 0, seconds: 5) : nil }
@@ -207,6 +203,5 @@ import Testing
         #expect(ready != nil && started != nil && ready! < started!, "started only once ready: \(order)")
         #expect(Self.ended(notes, ids[1]).first?["reason"]?.stringValue == "eof", "\(rig.daemon.log())")
         #expect(rig.proxy.exchanges().contains { $0.path == "/slow.mp4" && $0.stalled }, "the proxy held it back")
-        _ = slowSize
     }
 }

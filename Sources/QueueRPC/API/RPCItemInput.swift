@@ -73,9 +73,7 @@ public struct RPCItemInput: Sendable, Equatable {
         }
         var sha256: String?
         if let value = present("sha256") {
-            guard let text = value.stringValue?.lowercased(), text.utf8.count == 64,
-                text.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) })
-            else {
+            guard let text = value.stringValue?.lowercased(), Self.isSHA256(text) else {
                 throw .invalidParams(param: "\(name).sha256", reason: "must be 64 hex digits")
             }
             sha256 = text
@@ -84,6 +82,12 @@ public struct RPCItemInput: Sendable, Equatable {
             uri: uri, title: title, loops: loops, start: try number("start"), end: try number("end"),
             duration: try number("duration"),
             trackEnd: try Self.trackEnd(object["trackEnd"], param: "\(name).trackEnd"), sha256: sha256)
+    }
+
+    /// 64 lowercase hex digits: a `sha256` as stored (callers lowercase first; MediaItem has the model's
+    /// own check, a layer below).
+    public static func isSHA256(_ text: String) -> Bool {
+        text.utf8.count == 64 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }
 
     /// A `trackEnd` value: one of the cases, or null/absent (nil) for the daemon's default.
