@@ -102,7 +102,7 @@ extension CacheEntry {
         guard first else { return }
         diskQueue.asyncAfter(deadline: .now() + Self.scrubDelay) { [self] in
             // On the disk queue: no write runs meanwhile, so the log and `present` agree.
-            let verified = files.verifiedRanges(checkAll: true)
+            let verified = files.verifiedRanges(checkAll: true).kept
             condition.lock()
             defer { unlockAndTell() }
             let kept = present.intersection(verified)

@@ -92,7 +92,14 @@ final class CacheEntry: @unchecked Sendable {
         let stored = files.readMeta()
         if let stored, stored.url == url {
             meta = stored
-            present = files.verifiedRanges()
+            let verified = files.verifiedRanges()
+            present = verified.kept
+            if verified.damagedBytes > 0 {
+                // Not yet synced when the daemon stopped (a power cut) or damaged on disk since.
+                logger.warning(
+                    "cache: \(verified.damagedBytes) cached bytes no longer match their checksum; fetching them again",
+                    metadata: ["url": "\(url)"])
+            }
         } else {
             files.truncate()
             present = ByteRanges()

@@ -70,13 +70,15 @@ final class CacheFiles: @unchecked Sendable {
     /// The pieces the log names that are known synced, or whose bytes still match their checksum
     /// (`checkAll`: every piece is read back and checked, synced or not — the scrub of a damaged file).
     /// A piece past the data file's end is never counted (the file was cut short behind our back).
-    func verifiedRanges(checkAll: Bool = false) -> ByteRanges {
-        guard let log = FileManager.default.contents(atPath: rangesPath) else { return ByteRanges() }
+    /// `damagedBytes`: how many bytes the log names whose checksum no longer matches.
+    func verifiedRanges(checkAll: Bool = false) -> (kept: ByteRanges, damagedBytes: Int) {
+        guard let log = FileManager.default.contents(atPath: rangesPath) else { return (ByteRanges(), 0) }
         let lines = log.split(separator: 0x0A)
         let lastSynced = checkAll ? -1 : lines.lastIndex { $0.elementsEqual(Self.syncedLine.utf8.dropLast()) } ?? -1
         var info = stat()
         let dataSize = fstat(data, &info) == 0 ? Int64(info.st_size) : 0
         var ranges = ByteRanges()
+        var damagedBytes = 0
         for (number, line) in lines.enumerated() {
             let fields = String(decoding: line, as: UTF8.self).split(separator: " ")
             guard fields.count == 3, let offset = Int64(fields[0]), let length = Int(fields[1]),
@@ -89,10 +91,13 @@ final class CacheFiles: @unchecked Sendable {
             }
             var buffer = [UInt8](repeating: 0, count: length)
             let read = buffer.withUnsafeMutableBytes { pread(data, $0.baseAddress, length, off_t(offset)) }
-            guard read == length, Self.checksum(buffer) == sum else { continue }
+            guard read == length, Self.checksum(buffer) == sum else {
+                damagedBytes += length
+                continue
+            }
             ranges.insert(offset..<offset + Int64(length))
         }
-        return ranges
+        return (ranges, damagedBytes)
     }
 
     // MARK: Writing (the entry's disk queue)

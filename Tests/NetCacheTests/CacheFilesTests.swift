@@ -31,8 +31,9 @@ import Testing
         _ = pwrite(data, &damaged, 1, 500)
         _ = pwrite(data, &damaged, 1, 6500)
         close(data)
-        let ranges = try CacheFiles(directory: directory, key: "k").verifiedRanges()
+        let (ranges, damagedBytes) = try CacheFiles(directory: directory, key: "k").verifiedRanges()
         #expect(ranges.ranges == [0..<3000, 5000..<6000], "synced pieces trusted, the damaged unsynced one dropped")
+        #expect(damagedBytes == 1000, "the damaged piece is counted")
     }
 
     @Test func rangesMergeAndFindTheirGaps() {
