@@ -5,10 +5,13 @@ import CFFmpeg
 extension VideoFrame {
     /// A frame filled with one colour given as 8-bit limited-range Y'CbCr. For `.rgba` the colour is
     /// converted with BT.601 limited range (what SDL uses for SD YUV) and alpha is 255, so the same
-    /// (y, u, v) looks the same in every layout. Nil if a dimension is not positive or allocation fails.
+    /// (y, u, v) looks the same in every layout. `topLeftQuarter`, when given, paints the picture's top-left
+    /// quarter in another colour (to tell which way up a picture is shown). Nil if a dimension is not
+    /// positive or allocation fails.
     public static func solid(
         width: Int, height: Int, y: UInt8, u: UInt8, v: UInt8,
-        layout: PixelLayout = .yuv420p, pts: Double = 0, duration: Double = 0.04
+        layout: PixelLayout = .yuv420p, topLeftQuarter: (y: UInt8, u: UInt8, v: UInt8)? = nil, pts: Double = 0,
+        duration: Double = 0.04
     ) -> VideoFrame? {
         guard width > 0, height > 0, width <= 16_384, height <= 16_384 else { return nil }
         guard let frame = av_frame_alloc() else { return nil }
@@ -24,6 +27,20 @@ extension VideoFrame {
             av_frame_free(&owned)
             return nil
         }
+        paint(frame, layout: layout, width: width, height: height, y: y, u: u, v: v)
+        if let marker = topLeftQuarter {
+            paint(frame, layout: layout, width: width / 2, height: height / 2, y: marker.y, u: marker.u, v: marker.v)
+        }
+        frame.pointee.color_range = layout == .rgba ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG
+        frame.pointee.colorspace = AVCOL_SPC_BT470BG
+        return VideoFrame(taking: frame, layout: layout, pts: pts, duration: duration)
+    }
+
+    /// Paints the frame's top-left `width` x `height` pixels in one colour.
+    private static func paint(
+        _ frame: UnsafeMutablePointer<AVFrame>, layout: PixelLayout, width: Int, height: Int, y: UInt8, u: UInt8,
+        v: UInt8
+    ) {
         let chromaHeight = (height + 1) / 2
         let chromaWidth = (width + 1) / 2
         switch layout {
@@ -38,9 +55,6 @@ extension VideoFrame {
             let (r, g, b) = bt601LimitedToRGB(y: y, u: u, v: v)
             fill(frame, plane: 0, rows: height, pattern: [r, g, b, 255], count: width)
         }
-        frame.pointee.color_range = layout == .rgba ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG
-        frame.pointee.colorspace = AVCOL_SPC_BT470BG
-        return VideoFrame(taking: frame, layout: layout, pts: pts, duration: duration)
     }
 
     /// Fills the first `rows` rows of a plane with `pattern` repeated `count` times.

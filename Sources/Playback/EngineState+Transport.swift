@@ -113,15 +113,21 @@ extension EngineState {
     }
 
     mutating func setFit(_ fit: VideoFit) {
-        pendingFit = fit
+        pendingDisplay.fit = fit
         wakeWaiters = true
         updateStatus { $0.fit = fit }
     }
 
     mutating func setFullscreen(_ fullscreen: Bool) {
-        pendingFullscreen = fullscreen
+        pendingDisplay.fullscreen = fullscreen
         wakeWaiters = true
         updateStatus { $0.fullscreen = fullscreen }
+    }
+
+    mutating func setRotation(_ rotation: VideoRotation) {
+        pendingDisplay.rotation = rotation
+        wakeWaiters = true
+        updateStatus { $0.rotation = rotation }
     }
 
     mutating func resume() {

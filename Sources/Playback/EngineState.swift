@@ -34,8 +34,7 @@ struct EngineState {
     /// sees a newer generation and leaves.
     var decoderGeneration = 0
     /// Video settings waiting for the presenter thread, which alone may talk to the video sink.
-    var pendingFit: VideoFit?
-    var pendingFullscreen: Bool?
+    var pendingDisplay = DisplayChange()
     /// Timeline frame of the last progress event.
     var lastProgressFrame: Int64 = .min
     /// Plays in a row that failed without putting anything on the timeline (a full pass of them stops).

@@ -10,6 +10,7 @@ public final class NullVideoSink: VideoSink, @unchecked Sendable {
     public func pump() {}
     public func setFit(_ fit: VideoFit) {}
     public func setFullscreen(_ fullscreen: Bool) {}
+    public func setRotation(_ rotation: VideoRotation) {}
     public func screenshot() -> [UInt8]? { nil }
     public func close() {}
 }

@@ -60,6 +60,10 @@ extension PlayerEngine {
         core.locked { $0.setFullscreen(fullscreen) }
     }
 
+    public func setRotation(_ rotation: VideoRotation) {
+        core.locked { $0.setRotation(rotation) }
+    }
+
     /// A PNG of what is on screen now.
     public func screenshot() throws -> [UInt8] {
         guard let video else { throw PlayerError.noVideoOutput }

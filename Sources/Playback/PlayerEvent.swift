@@ -28,6 +28,7 @@ public struct PlayerStatus: Sendable, Equatable {
     public var rate = 1.0
     public var fit = VideoFit.fit
     public var fullscreen = false
+    public var rotation = VideoRotation.upright
     public var queueLoops = 1
     public var queueVersion: UInt64 = 0
     /// Why playback stopped on its own, when it did.

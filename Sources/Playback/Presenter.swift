@@ -42,9 +42,10 @@ final class Presenter: @unchecked Sendable {
             case .black:
                 engine.video?.showBlack()
                 showingBlack = true
-            case .configure(let fit, let fullscreen):
-                if let fit { engine.video?.setFit(fit) }
-                if let fullscreen { engine.video?.setFullscreen(fullscreen) }
+            case .configure(let change):
+                if let fit = change.fit { engine.video?.setFit(fit) }
+                if let fullscreen = change.fullscreen { engine.video?.setFullscreen(fullscreen) }
+                if let rotation = change.rotation { engine.video?.setRotation(rotation) }
             case .idle: break
             }
             let now = Monotonic.now()
@@ -63,7 +64,7 @@ final class Presenter: @unchecked Sendable {
     private enum Action {
         case show(TimedFrame)
         case black
-        case configure(fit: VideoFit?, fullscreen: Bool?)
+        case configure(DisplayChange)
         case idle
     }
 
@@ -73,12 +74,9 @@ final class Presenter: @unchecked Sendable {
         core.lock()
         defer { core.unlock() }
         if core.state.shuttingDown { return nil }
-        if core.state.pendingFit != nil || core.state.pendingFullscreen != nil {
-            defer {
-                core.state.pendingFit = nil
-                core.state.pendingFullscreen = nil
-            }
-            return .configure(fit: core.state.pendingFit, fullscreen: core.state.pendingFullscreen)
+        if !core.state.pendingDisplay.isEmpty {
+            defer { core.state.pendingDisplay = DisplayChange() }
+            return .configure(core.state.pendingDisplay)
         }
         let heard = engine.audio.playedFrames()
         core.state.listenerReached(heard, wallClock: Monotonic.wallClock())

@@ -59,6 +59,8 @@ public protocol VideoSink: AnyObject, Sendable {
     func setFit(_ fit: VideoFit)
     /// Switches fullscreen on or off.
     func setFullscreen(_ fullscreen: Bool)
+    /// Turns the picture on the screen (a panel mounted on its side); takes effect at the next `show`.
+    func setRotation(_ rotation: VideoRotation)
     /// A PNG of what is on screen now (nil when nothing is shown). Any thread: the sink marshals the
     /// request to its thread and waits for the next `pump`.
     func screenshot() -> [UInt8]?
@@ -77,4 +79,26 @@ public enum VideoFit: String, Sendable, Codable, CaseIterable {
     case fit  // letterbox: whole picture, black bars
     case fill  // crop: fills the window, edges cut
     case stretch  // fills the window, aspect ratio ignored
+}
+
+/// How far the picture is turned clockwise on the screen, for panels mounted on their side (portrait) or
+/// upside down. The fit is computed on the turned picture; screenshots show it turned.
+public enum VideoRotation: Int, Sendable, Codable, CaseIterable {
+    case upright = 0
+    case clockwise90 = 90
+    case upsideDown = 180
+    case clockwise270 = 270
+
+    /// Whether the picture's width and height swap places on the screen.
+    public var isQuarterTurn: Bool { self == .clockwise90 || self == .clockwise270 }
+}
+
+/// Video settings changed by the control side, waiting for the presenter thread (the only one that may
+/// talk to the video sink). Nil fields are unchanged.
+struct DisplayChange: Sendable, Equatable {
+    var fit: VideoFit?
+    var fullscreen: Bool?
+    var rotation: VideoRotation?
+
+    var isEmpty: Bool { self == DisplayChange() }
 }

@@ -14,10 +14,11 @@ public struct PlayerSnapshot: Sendable, Equatable, Codable {
     public var muted: Bool
     public var rate: Double
     public var fit: VideoFit
+    public var rotation: VideoRotation
 
     public init(
         state: PlayerState = .idle, current: Cursor? = nil, position: Double = 0, volume: Int = 100,
-        muted: Bool = false, rate: Double = 1, fit: VideoFit = .fit
+        muted: Bool = false, rate: Double = 1, fit: VideoFit = .fit, rotation: VideoRotation = .upright
     ) {
         self.state = state
         self.current = current
@@ -26,8 +27,24 @@ public struct PlayerSnapshot: Sendable, Equatable, Codable {
         self.muted = muted
         self.rate = rate
         self.fit = fit
+        self.rotation = rotation
     }
 
+    private enum CodingKeys: String, CodingKey {
+        case state, current, position, volume, muted, rate, fit, rotation = "rotate"
+    }
+
+    /// Decoded field by field so that state written before a setting existed still restores (with its default).
+    public init(from decoder: any Decoder) throws {
+        let fields = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            state: try fields.decode(PlayerState.self, forKey: .state),
+            current: try fields.decodeIfPresent(Cursor.self, forKey: .current),
+            position: try fields.decode(Double.self, forKey: .position),
+            volume: try fields.decode(Int.self, forKey: .volume), muted: try fields.decode(Bool.self, forKey: .muted),
+            rate: try fields.decode(Double.self, forKey: .rate), fit: try fields.decode(VideoFit.self, forKey: .fit),
+            rotation: try fields.decodeIfPresent(VideoRotation.self, forKey: .rotation) ?? .upright)
+    }
 }
 
 /// Where the engine's changes go to be kept.
@@ -43,7 +60,7 @@ extension EngineState {
         let place = now ?? resumeCursor.map { (cursor: $0, position: 0.0, duration: nil) }
         return PlayerSnapshot(
             state: status.state, current: place?.cursor, position: place?.position ?? 0, volume: status.volume,
-            muted: status.muted, rate: status.rate, fit: status.fit)
+            muted: status.muted, rate: status.rate, fit: status.fit, rotation: status.rotation)
     }
 
     /// Whether anything but the position differs from `snapshot` (cheap: no clock is read, since which
@@ -52,6 +69,7 @@ extension EngineState {
         let cursor = currentPlay(heard: 0)?.cursor ?? resumeCursor
         return snapshot.state != status.state || snapshot.current != cursor || snapshot.volume != status.volume
             || snapshot.muted != status.muted || snapshot.rate != status.rate || snapshot.fit != status.fit
+            || snapshot.rotation != status.rotation
     }
 
     /// Puts the player back where a snapshot left it, before the engine starts: the queue's item `cursor`
@@ -62,9 +80,11 @@ extension EngineState {
             $0.muted = player.muted
             $0.rate = player.rate
             $0.fit = player.fit
+            $0.rotation = player.rotation
         }
         actions.append(.setAudioVolume(Float(player.volume) / 100, muted: player.muted))
-        pendingFit = player.fit
+        pendingDisplay.fit = player.fit
+        pendingDisplay.rotation = player.rotation
         guard let cursor = player.current, queue.entry(cursor.id) != nil else { return }
         switch player.state {
         case .playing, .paused:

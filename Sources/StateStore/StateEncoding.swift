@@ -107,6 +107,7 @@ enum StateEncoding {
         object["muted"] = .bool(player.muted)
         object["rate"] = .double(player.rate)
         object["fit"] = .string(player.fit.rawValue)
+        object["rotate"] = int(player.rotation.rawValue)
         return .object(object)
     }
 

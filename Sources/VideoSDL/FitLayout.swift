@@ -1,5 +1,6 @@
-// Where a picture goes in the window for each VideoFit: pure integer geometry, no SDL, any thread.
-// The presenter thread computes one per draw from the renderer's output size.
+// Where a picture goes in the window for each VideoFit and VideoRotation: pure geometry, no SDL, any thread.
+// The presenter thread computes one per draw from the renderer's output size. A turned picture is fitted
+// as the screen shows it (a quarter turn swaps its width and height), then mapped back to the texture.
 import Playback
 
 struct FitLayout: Equatable {
@@ -10,13 +11,38 @@ struct FitLayout: Equatable {
         var height: Int
     }
 
-    /// The part of the picture to show (all of it except when `.fill` crops).
+    /// The part of the picture to show, in the picture's own (unturned) pixels: all of it except when
+    /// `.fill` crops.
     var source: Rect
-    /// Where it goes in the output; outside it stays black.
+    /// Where it lands in the output, as seen (turned); outside it stays black.
     var destination: Rect
+    var rotation: VideoRotation = .upright
+
+    /// The rectangle to hand to a renderer that turns about the rectangle's centre (SDL_RenderCopyEx):
+    /// `destination` itself, or for a quarter turn the rectangle of the same centre with its sides swapped
+    /// (so half-pixel positions can happen, hence Double).
+    var unturnedDestination: (x: Double, y: Double, width: Double, height: Double) {
+        let d = destination
+        guard rotation.isQuarterTurn else { return (Double(d.x), Double(d.y), Double(d.width), Double(d.height)) }
+        let centreX = Double(d.x) + Double(d.width) / 2
+        let centreY = Double(d.y) + Double(d.height) / 2
+        return (centreX - Double(d.height) / 2, centreY - Double(d.width) / 2, Double(d.height), Double(d.width))
+    }
 
     /// Nil when either size is empty (a minimized window): draw nothing then.
     static func compute(
+        fit: VideoFit, rotation: VideoRotation = .upright, picture: (width: Int, height: Int),
+        output: (width: Int, height: Int)
+    ) -> FitLayout? {
+        let seen = rotation.isQuarterTurn ? (width: picture.height, height: picture.width) : picture
+        guard var layout = upright(fit: fit, picture: seen, output: output) else { return nil }
+        layout.source = layout.source.unturned(rotation, picture: picture)
+        layout.rotation = rotation
+        return layout
+    }
+
+    /// The layout of a picture shown as it is (`picture` is its size as seen).
+    private static func upright(
         fit: VideoFit, picture: (width: Int, height: Int), output: (width: Int, height: Int)
     )
         -> FitLayout?
@@ -56,5 +82,20 @@ struct FitLayout: Equatable {
 
     private static func rounded(_ numerator: Int, _ denominator: Int) -> Int {
         (2 * numerator + denominator) / (2 * denominator)
+    }
+}
+
+extension FitLayout.Rect {
+    /// This rectangle of the picture as seen turned by `rotation`, in the unturned picture's pixels
+    /// (`picture` is the unturned size). Turning clockwise by 90° sends the pixel (x, y) to
+    /// (height − 1 − y, x); by 270° to (y, width − 1 − x).
+    func unturned(_ rotation: VideoRotation, picture: (width: Int, height: Int)) -> Self {
+        switch rotation {
+        case .upright: self
+        case .clockwise90: Self(x: y, y: picture.height - x - width, width: height, height: width)
+        case .upsideDown:
+            Self(x: picture.width - x - width, y: picture.height - y - height, width: width, height: height)
+        case .clockwise270: Self(x: picture.width - y - height, y: x, width: height, height: width)
+        }
     }
 }

@@ -14,6 +14,8 @@ public struct SDLVideoConfig: Sendable {
     /// Start in desktop fullscreen.
     public var fullscreen: Bool = false
     public var fit: VideoFit = .fit
+    /// How the picture is turned on the screen (a portrait panel is a landscape one turned by 90 or 270).
+    public var rotation: VideoRotation = .upright
     /// Ask the renderer to wait for vertical blank in `present` (ignored by drivers without one).
     public var vsync: Bool = true
     public var title: String = "queued"
@@ -23,8 +25,8 @@ public struct SDLVideoConfig: Sendable {
 
     public init(
         driver: String? = nil, renderDriver: String? = nil, width: Int = 1280, height: Int = 720,
-        fullscreen: Bool = false, fit: VideoFit = .fit, vsync: Bool = true, title: String = "queued",
-        probe: (@Sendable (PresentedPicture) -> Void)? = nil
+        fullscreen: Bool = false, fit: VideoFit = .fit, rotation: VideoRotation = .upright, vsync: Bool = true,
+        title: String = "queued", probe: (@Sendable (PresentedPicture) -> Void)? = nil
     ) {
         self.driver = driver
         self.renderDriver = renderDriver
@@ -32,6 +34,7 @@ public struct SDLVideoConfig: Sendable {
         self.height = height
         self.fullscreen = fullscreen
         self.fit = fit
+        self.rotation = rotation
         self.vsync = vsync
         self.title = title
         self.probe = probe

@@ -78,11 +78,22 @@ extension SDLVideoSink {
         if textureIsStale, !upload(frame) { return output }
         guard let texture,
             let layout = FitLayout.compute(
-                fit: config.fit, picture: (frame.width, frame.height), output: output)
+                fit: config.fit, rotation: config.rotation, picture: (frame.width, frame.height), output: output)
         else { return output }
         var source = layout.source.sdl
-        var destination = layout.destination.sdl
-        if SDL_RenderCopy(renderer, texture, &source, &destination) < 0 { logFailure("SDL_RenderCopy") }
+        if layout.rotation == .upright {
+            var destination = layout.destination.sdl
+            if SDL_RenderCopy(renderer, texture, &source, &destination) < 0 { logFailure("SDL_RenderCopy") }
+            return output
+        }
+        // SDL turns the picture clockwise about the centre of the rectangle it is given.
+        let unturned = layout.unturnedDestination
+        var destination = SDL_FRect(
+            x: Float(unturned.x), y: Float(unturned.y), w: Float(unturned.width), h: Float(unturned.height))
+        let degrees = Double(layout.rotation.rawValue)
+        if SDL_RenderCopyExF(renderer, texture, &source, &destination, degrees, nil, SDL_FLIP_NONE) < 0 {
+            logFailure("SDL_RenderCopyExF")
+        }
         return output
     }
 

@@ -1,5 +1,5 @@
 // The SDL2 video output. The engine's presenter thread calls open, show, showBlack, pump, setFit,
-// setFullscreen and close; every SDL call happens on that thread, which owns the window, renderer, texture
+// setRotation, setFullscreen and close; every SDL call happens on that thread, which owns the window, renderer, texture
 // and last frame. Other threads only call `screenshot` (through ScreenshotMailbox) and read `quitRequested`.
 import CSDL2
 import Foundation
@@ -8,7 +8,7 @@ import Media
 import Playback
 
 public final class SDLVideoSink: VideoSink, @unchecked Sendable {
-    /// Set at init; `fit` and `fullscreen` then change on the presenter thread only.
+    /// Set at init; `fit`, `rotation` and `fullscreen` then change on the presenter thread only.
     var config: SDLVideoConfig
     let logger: Logger
 
@@ -143,6 +143,14 @@ public final class SDLVideoSink: VideoSink, @unchecked Sendable {
         assertOnSinkThread()
         guard fit != config.fit else { return }
         config.fit = fit
+        needsRedraw = true
+    }
+
+    /// Like `setFit`: the next `show`, and a redraw of the current picture at the next `pump`.
+    public func setRotation(_ rotation: VideoRotation) {
+        assertOnSinkThread()
+        guard rotation != config.rotation else { return }
+        config.rotation = rotation
         needsRedraw = true
     }
 

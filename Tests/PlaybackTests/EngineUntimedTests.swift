@@ -208,6 +208,7 @@ final class ClosedWindowSink: VideoSink, @unchecked Sendable {
     func pump() {}
     func setFit(_ fit: VideoFit) {}
     func setFullscreen(_ fullscreen: Bool) {}
+    func setRotation(_ rotation: VideoRotation) {}
     func screenshot() -> [UInt8]? { nil }
     func close() {}
     var closeRequested: Bool { true }
