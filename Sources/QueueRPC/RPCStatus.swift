@@ -23,6 +23,8 @@ public struct RPCStatus: Sendable, Equatable {
     /// "fit" | "fill" | "stretch".
     public var fit: String
     public var fullscreen: Bool
+    /// Degrees the picture is turned clockwise on the screen: 0, 90, 180 or 270 (absent before 0.5: 0).
+    public var rotate: Int64
     public var queueVersion: Int64
     public var droppedFrames: Int64
     /// Playing, but waiting for a network item's bytes (absent from daemons before 0.4: false).
@@ -32,7 +34,7 @@ public struct RPCStatus: Sendable, Equatable {
         state: String = "idle", currentId: Int64? = nil, position: Double = 0, duration: Double? = nil,
         play: Int64 = 0, volume: Int64 = 100, muted: Bool = false, rate: Double = 1, queueLoops: Int64 = 1,
         error: String? = nil, title: String? = nil, uri: String? = nil, loops: Int64? = nil, fit: String = "fit",
-        fullscreen: Bool = false, queueVersion: Int64 = 0, droppedFrames: Int64 = 0,
+        fullscreen: Bool = false, rotate: Int64 = 0, queueVersion: Int64 = 0, droppedFrames: Int64 = 0,
         buffering: Bool = false
     ) {
         self.state = state
@@ -50,6 +52,7 @@ public struct RPCStatus: Sendable, Equatable {
         self.loops = loops
         self.fit = fit
         self.fullscreen = fullscreen
+        self.rotate = rotate
         self.queueVersion = queueVersion
         self.droppedFrames = droppedFrames
         self.buffering = buffering
@@ -65,7 +68,8 @@ public struct RPCStatus: Sendable, Equatable {
             rate: json["rate"]?.doubleValue ?? 1, queueLoops: json["queueLoops"]?.intValue ?? 1,
             error: json["error"]?.stringValue, title: json["title"]?.stringValue, uri: json["uri"]?.stringValue,
             loops: json["loops"]?.intValue, fit: json["fit"]?.stringValue ?? "fit",
-            fullscreen: json["fullscreen"]?.boolValue ?? false, queueVersion: json["queueVersion"]?.intValue ?? 0,
+            fullscreen: json["fullscreen"]?.boolValue ?? false, rotate: json["rotate"]?.intValue ?? 0,
+            queueVersion: json["queueVersion"]?.intValue ?? 0,
             droppedFrames: json["droppedFrames"]?.intValue ?? 0, buffering: json["buffering"]?.boolValue ?? false)
     }
 
@@ -85,6 +89,7 @@ public struct RPCStatus: Sendable, Equatable {
             "rate": .double(rate),
             "fit": .string(fit),
             "fullscreen": .bool(fullscreen),
+            "rotate": .int(rotate),
             "queueLoops": .int(queueLoops),
             "queueVersion": .int(queueVersion),
             "error": error.map(JSONValue.string) ?? .null,

@@ -41,6 +41,9 @@ extension Dispatcher {
                 }
                 if let fit = params.fit { engine.setFit(VideoFit(rawValue: fit.rawValue) ?? .fit) }
                 if let fullscreen = params.fullscreen { engine.setFullscreen(fullscreen) }
+                if let rotate = params.rotate, let rotation = VideoRotation(rawValue: Int(rotate)) {
+                    engine.setRotation(rotation)
+                }
                 return Wire.status(engine.status())
             },
             .answeringLater(API.PlayerScreenshot.self) { _, loop in

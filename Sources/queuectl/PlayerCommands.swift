@@ -1,4 +1,4 @@
-// Player settings and queries: status, volume, mute/unmute (player.set), screenshot. Grouped like
+// Player settings and queries: status, volume, mute/unmute, fit, rotate (player.set), screenshot. Grouped like
 // TransportCommands.
 
 import ArgumentParser
@@ -57,6 +57,46 @@ struct Unmute: ParsableCommand {
     }
 }
 
+struct Fit: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Set how the picture fills the screen, or show it.",
+        discussion: "fit: the whole picture, black bars; fill: no bars, the edges cut; stretch: no bars, nothing cut.")
+    @OptionGroup(title: "Global Options") var options: GlobalOptions
+    @Argument(help: ArgumentHelp("fit, fill or stretch.", valueName: "mode")) var mode: RPCFit?
+
+    func run() throws {
+        let session = try Session(options)
+        guard let mode else {
+            try session.show(try session.call(API.PlayerStatus.self)) { status in "fit: \(status.fit)" }
+            return
+        }
+        try session.showStatus(try session.call(API.PlayerSet.self, .init(fit: mode)))
+    }
+}
+
+struct Rotate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Turn the picture clockwise (0, 90, 180 or 270 degrees), or show how it is turned.",
+        discussion: "For a panel mounted on its side: 90 when its own top edge is on the left, 270 when on the right.")
+    @OptionGroup(title: "Global Options") var options: GlobalOptions
+    @Argument(help: ArgumentHelp("0, 90, 180 or 270.", valueName: "degrees")) var degrees: Int64?
+
+    func validate() throws {
+        if let degrees, !API.PlayerSet.Params.rotations.contains(degrees) {
+            throw ValidationError("rotate takes 0, 90, 180 or 270")
+        }
+    }
+
+    func run() throws {
+        let session = try Session(options)
+        guard let degrees else {
+            try session.show(try session.call(API.PlayerStatus.self)) { status in "rotate: \(status.rotate)" }
+            return
+        }
+        try session.showStatus(try session.call(API.PlayerSet.self, .init(rotate: degrees)))
+    }
+}
+
 struct Screenshot: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Save the picture on screen as a PNG file.",
@@ -97,3 +137,5 @@ struct Screenshot: ParsableCommand {
         }
     }
 }
+
+extension RPCFit: ExpressibleByArgument {}

@@ -59,7 +59,8 @@ enum Outputs {
         config.width = geometry.width
         config.height = geometry.height
         config.fullscreen = options.fullscreen
-        config.fit = VideoFit(rawValue: options.fit.rawValue) ?? .fit
+        config.fit = options.fit.flatMap { VideoFit(rawValue: $0.rawValue) } ?? .fit
+        config.rotation = options.rotate.flatMap(VideoRotation.init(rawValue:)) ?? .upright
         return (SDLVideoSink(config: config, logger: Logger(label: "queued.video")), name)
     }
 }

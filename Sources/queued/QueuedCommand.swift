@@ -75,8 +75,14 @@ struct QueuedCommand: ParsableCommand {
     @Option(help: "Window size, WIDTHxHEIGHT.")
     var geometry = "1280x720"
 
-    @Option(help: "Scaling: fit (letterbox), fill (crop) or stretch.")
-    var fit: FitChoice = .fit
+    @Option(help: "Scaling: fit (letterbox), fill (crop) or stretch (default: as saved, else fit).")
+    var fit: FitChoice?
+
+    @Option(
+        help: ArgumentHelp(
+            "Turn the picture clockwise by 0, 90, 180 or 270 degrees, for a panel mounted on its side (default: as saved, else 0).",
+            valueName: "degrees"))
+    var rotate: Int?
 
     @Option(
         help:
@@ -188,6 +194,9 @@ struct QueuedCommand: ParsableCommand {
     mutating func validate() throws {
         guard (loops ?? 1) >= 0, itemLoops >= 0 else { throw ValidationError("loop counts must be >= 0") }
         guard (0...100).contains(volume ?? 100) else { throw ValidationError("--volume must be 0-100") }
+        if let rotate, VideoRotation(rawValue: rotate) == nil {
+            throw ValidationError("--rotate must be 0, 90, 180 or 270")
+        }
         guard parsedGeometry != nil else { throw ValidationError("--geometry must look like 1280x720") }
         guard stillDuration > 0 else { throw ValidationError("--still-duration must be > 0") }
         guard (0.5...2.0).contains(rate ?? 1) else { throw ValidationError("--rate must be 0.5-2.0") }

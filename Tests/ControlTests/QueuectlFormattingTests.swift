@@ -210,7 +210,7 @@ struct QueuectlFormattingTests {
         let status = RPCStatus(
             state: "playing", currentId: 8, position: 12.5, duration: 30, play: 2, volume: 80, muted: true,
             rate: 1.25, queueLoops: 0, error: "x", title: "Lobby", uri: "/srv/lobby.mp4", loops: 0,
-            fit: "fill", fullscreen: true, queueVersion: 14, droppedFrames: 3, buffering: true)
+            fit: "fill", fullscreen: true, rotate: 270, queueVersion: 14, droppedFrames: 3, buffering: true)
         #expect(RPCStatus(json: status.json) == status)
         let item = RPCQueueItem(
             id: 9, uri: "/srv/a.mp4", title: "A", loops: 0, plays: 2, duration: 8, state: "failed",
@@ -218,7 +218,7 @@ struct QueuectlFormattingTests {
             cache: RPCCacheStatus(state: "partial", bytes: 10, length: 20, error: nil))
         #expect(RPCQueueItem(json: item.json) == item)
         #expect(
-            status.json.objectValue?.count == 18 && item.json.objectValue?.count == 13,
+            status.json.objectValue?.count == 19 && item.json.objectValue?.count == 13,
             "every key of the schema, always")
     }
 

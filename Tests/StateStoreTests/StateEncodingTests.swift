@@ -46,7 +46,7 @@ import Testing
             .player(
                 PlayerSnapshot(
                     state: .paused, current: Cursor(id: ItemID(4), play: 2, pass: 7), position: 1e-7, volume: 35,
-                    muted: true, rate: 1.25, fit: .stretch)))
+                    muted: true, rate: 1.25, fit: .stretch, rotation: .clockwise270)))
         let kinds = Set(changes.map { "\($0)".prefix { $0 != "(" } })
         #expect(kinds.count >= 8, "the edited queue covers the change kinds: \(kinds.sorted())")
         for record in records {
@@ -93,5 +93,13 @@ import Testing
         #expect(restored.problems == [])
         #expect(restored.replayedRecords == changes.count)
         #expect(restored.queue == queue.snapshot)
+    }
+
+    /// A player record written before rotation existed restores upright.
+    @Test func aPlayerRecordWithoutRotationRestoresUpright() throws {
+        let old = #"{"state":"paused","position":2.5,"volume":35,"muted":false,"rate":1,"fit":"fill"}"#
+        let player = try JSONDecoder().decode(PlayerSnapshot.self, from: Data(old.utf8))
+        #expect(player == PlayerSnapshot(state: .paused, position: 2.5, volume: 35, fit: .fill))
+        #expect(player.rotation == .upright)
     }
 }

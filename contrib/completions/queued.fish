@@ -20,7 +20,7 @@ function __queued_parse_tokens -S
     set -l unparsed_tokens (__queued_tokens -pc)
     switch $unparsed_tokens[1]
     case 'queued'
-        __queued_parse_subcommand -r 1 'config=' 'no-config' 'socket=' 'socket-group=' 'no-socket' 'loops=' 'item-loops=' 'audio=' 'pulse-server=' 'video=' 'video-driver=' 'fullscreen' 'geometry=' 'fit=' 'track-end=' 'shortest-track' 'still-duration=' 'volume=' 'rate=' 'state-dir=' 'no-state' 'sync=' 'resume=' 'replace' 'stall-timeout=' 'cache-dir=' 'net-timeout=' 'revalidate=' 'cache-size=' 'cache-min-free=' 'prefetch=' 'metrics-file=' 'progress-interval=' 'untimed' 'exit-when-done' 'log-level=' 'log-file=' 'version' 'h/help'
+        __queued_parse_subcommand -r 1 'config=' 'no-config' 'socket=' 'socket-group=' 'no-socket' 'loops=' 'item-loops=' 'audio=' 'pulse-server=' 'video=' 'video-driver=' 'fullscreen' 'geometry=' 'fit=' 'rotate=' 'track-end=' 'shortest-track' 'still-duration=' 'volume=' 'rate=' 'state-dir=' 'no-state' 'sync=' 'resume=' 'replace' 'stall-timeout=' 'cache-dir=' 'net-timeout=' 'revalidate=' 'cache-size=' 'cache-min-free=' 'prefetch=' 'metrics-file=' 'progress-interval=' 'untimed' 'exit-when-done' 'log-level=' 'log-file=' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __queued_parse_subcommand -r 1 'version'
@@ -90,7 +90,8 @@ complete -c 'queued' -n '__queued_should_offer_completions_for_flags_or_options 
 complete -c 'queued' -n '__queued_should_offer_completions_for_flags_or_options "queued" video-driver' -l 'video-driver' -d 'SDL video driver for --video sdl (x11, wayland, offscreen…).' -rfka ''
 complete -c 'queued' -n '__queued_should_offer_completions_for_flags_or_options "queued" fullscreen' -l 'fullscreen' -d 'Show video fullscreen.'
 complete -c 'queued' -n '__queued_should_offer_completions_for_flags_or_options "queued" geometry' -l 'geometry' -d 'Window size, WIDTHxHEIGHT.' -rfka ''
-complete -c 'queued' -n '__queued_should_offer_completions_for_flags_or_options "queued" fit' -l 'fit' -d 'Scaling: fit (letterbox), fill (crop) or stretch.' -rfka 'fit fill stretch'
+complete -c 'queued' -n '__queued_should_offer_completions_for_flags_or_options "queued" fit' -l 'fit' -d 'Scaling: fit (letterbox), fill (crop) or stretch (default: as saved, else fit).' -rfka 'fit fill stretch'
+complete -c 'queued' -n '__queued_should_offer_completions_for_flags_or_options "queued" rotate' -l 'rotate' -d 'Turn the picture clockwise by 0, 90, 180 or 270 degrees, for a panel mounted on its side (default: as saved, else 0).' -rfka ''
 complete -c 'queued' -n '__queued_should_offer_completions_for_flags_or_options "queued" track-end' -l 'track-end' -d 'Where audio+video items end when their tracks differ: auto (shortest at a loop seam, else longest), shortest or longest. Per item: trackEnd.' -rfka 'auto shortest longest'
 complete -c 'queued' -n '__queued_should_offer_completions_for_flags_or_options "queued" shortest-track' -l 'shortest-track' -d 'Same as --track-end shortest.'
 complete -c 'queued' -n '__queued_should_offer_completions_for_flags_or_options "queued" still-duration' -l 'still-duration' -d 'Seconds a still image is shown.' -rfka ''

@@ -85,23 +85,28 @@ extension API {
 
         /// The settings to change; at least one.
         public struct Params: RPCMethodParams, Equatable {
-            public static let order = ["volume", "muted", "rate", "fit", "fullscreen"]
+            public static let order = ["volume", "muted", "rate", "fit", "fullscreen", "rotate"]
             public static let rates: ClosedRange<Double> = 0.5...2
+            /// Degrees clockwise.
+            public static let rotations: [Int64] = [0, 90, 180, 270]
             public var volume: Int64?
             public var muted: Bool?
             public var rate: Double?
             public var fit: RPCFit?
             public var fullscreen: Bool?
+            /// One of `rotations`.
+            public var rotate: Int64?
 
             public init(
                 volume: Int64? = nil, muted: Bool? = nil, rate: Double? = nil, fit: RPCFit? = nil,
-                fullscreen: Bool? = nil
+                fullscreen: Bool? = nil, rotate: Int64? = nil
             ) {
                 self.volume = volume
                 self.muted = muted
                 self.rate = rate
                 self.fit = fit
                 self.fullscreen = fullscreen
+                self.rotate = rotate
             }
             public init(reading params: ParamReader) throws(RPCError) {
                 volume = try params.int("volume", in: 0...100)
@@ -109,7 +114,12 @@ extension API {
                 rate = try params.double("rate", in: Self.rates)
                 fit = try params.enum("fit", RPCFit.self)
                 fullscreen = try params.bool("fullscreen")
-                guard volume != nil || muted != nil || rate != nil || fit != nil || fullscreen != nil else {
+                rotate = try params.int("rotate")
+                if let rotate, !Self.rotations.contains(rotate) {
+                    throw .invalidParams(param: "rotate", reason: "must be one of 0, 90, 180, 270")
+                }
+                guard volume != nil || muted != nil || rate != nil || fit != nil || fullscreen != nil || rotate != nil
+                else {
                     throw .invalidParams(
                         param: nil, reason: "give at least one of \(Self.order.joined(separator: ", "))")
                 }
@@ -121,6 +131,7 @@ extension API {
                 object.setIfPresent("rate", rate.map(JSONValue.double))
                 object.setIfPresent("fit", fit.map { .string($0.rawValue) })
                 object.setIfPresent("fullscreen", fullscreen.map(JSONValue.bool))
+                object.setIfPresent("rotate", rotate.map(JSONValue.int))
                 return .object(object)
             }
         }
