@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs what queued needs to build, run and test on Debian 12: FFmpeg, SDL2 and libpulse development
 # packages, a PulseAudio server and its tools (tests start a private one), Xvfb (video tests), the
-# ffmpeg CLI (test fixtures and the demo loop), nginx (network-item tests, on loopback). Idempotent: it installs only what is missing.
+# ffmpeg CLI (test fixtures and the demo loop), nginx (network-item tests, on loopback), dpkg-dev and
+# binutils (contrib/deb/build.sh's dpkg-shlibdeps, install.sh's strip). Idempotent: it installs only what
+# is missing.
 # Usage: contrib/setup.sh [--bench]   (--bench adds mpv for contrib/bench/)
 set -euo pipefail
 
@@ -9,7 +11,7 @@ packages=(
   pkg-config
   libavformat-dev libavcodec-dev libavutil-dev libswresample-dev libswscale-dev libavfilter-dev
   libsdl2-dev libpulse-dev zlib1g-dev
-  pulseaudio pulseaudio-utils xvfb ffmpeg python3 nginx-light
+  pulseaudio pulseaudio-utils xvfb ffmpeg python3 nginx-light dpkg-dev binutils
 )
 [[ "${1:-}" == "--bench" ]] && packages+=(mpv time)
 

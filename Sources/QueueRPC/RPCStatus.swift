@@ -23,7 +23,7 @@ public struct RPCStatus: Sendable, Equatable {
     /// "fit" | "fill" | "stretch".
     public var fit: String
     public var fullscreen: Bool
-    /// Degrees the picture is turned clockwise on the screen: 0, 90, 180 or 270 (absent before 0.5: 0).
+    /// Degrees the picture is turned clockwise on the screen: 0, 90, 180 or 270 (absent from older daemons: 0).
     public var rotate: Int64
     public var queueVersion: Int64
     public var droppedFrames: Int64

@@ -11,4 +11,10 @@ public enum BuiltProduct {
             .deletingLastPathComponent()
         return root.appendingPathComponent(".build/debug/\(name)").path
     }
+
+    /// The package's root folder (where Package.swift and contrib/ are), from this file's place in the tree.
+    public static var packageRoot: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().path
+    }
 }
