@@ -2,7 +2,8 @@
 """Durable-state benchmark: what keeping state costs and how fast a restart is back.
 
   1. edits/s pipelined on one connection (queue.add of one item, 256 in flight) with --no-state,
-     --sync batch and --sync always; batch and always as a ratio of no-state (the goal: batch >= 0.8);
+     --sync batch and --sync always, interleaved in rounds (STATE_BENCH_ROUNDS, default 7); batch and
+     always as a ratio of no-state within each round, the median reported (the goal: batch >= 0.8);
   2. kill -9 -> first itemStarted after the restart (ms), and -> socket answering (ms);
   3. state bytes per 100,000 items (the snapshot after a restart; the journal is then empty).
 
@@ -71,19 +72,37 @@ def call(s, method, params=None):
 def main():
     os.makedirs(WORK, exist_ok=True)
     n = int(os.environ.get("STATE_BENCH_EDITS", "20000"))
-    results = {}
-    for mode, args in (("no-state", ["--no-state"]), ("batch", ["--sync", "batch"]), ("always", ["--sync", "always"])):
-        rates = []
-        for run in range(3):
-            state = os.path.join(WORK, f"state-{mode}-{run}")
-            proc, s, _ = start(f"edits-{mode}-{run}", args + ([] if mode == "no-state" else ["--state-dir", state]))
-            rates.append(pipelined_adds(s, n))
+    rounds = int(os.environ.get("STATE_BENCH_ROUNDS", "7"))
+    modes = (("no-state", ["--no-state"]), ("batch", ["--sync", "batch"]), ("always", ["--sync", "always"]))
+    # Interleaved: each round runs every mode once, in a rotated order, and the ratios are taken within a
+    # round. Run mode by mode, a machine whose speed drifts over a minute (2 cores, other load, CPU
+    # frequency) moved the batch/no-state ratio between 0.76 and 1.04 from one run of the script to the next.
+    rates = {mode: [] for mode, _ in modes}
+    ratios = {"batch": [], "always": []}
+    for round_number in range(rounds):
+        order = modes[round_number % 3:] + modes[:round_number % 3]
+        this_round = {}
+        for mode, args in order:
+            state = os.path.join(WORK, f"state-{mode}-{round_number}")
+            proc, s, _ = start(f"edits-{mode}-{round_number}",
+                               args + ([] if mode == "no-state" else ["--state-dir", state]))
+            this_round[mode] = pipelined_adds(s, n)
             proc.send_signal(signal.SIGTERM)
             proc.wait()
-        results[mode] = sorted(rates)[1]
-        print(f"edits/s pipelined, {mode:9}: {results[mode]:9.0f}  (median of 3 runs of {n})", flush=True)
-    for mode in ("batch", "always"):
-        print(f"  {mode} / no-state: {results[mode] / results['no-state']:.2f}")
+        for mode in rates:
+            rates[mode].append(this_round[mode])
+        for mode in ratios:
+            ratios[mode].append(this_round[mode] / this_round["no-state"])
+
+    def median(values):
+        return sorted(values)[len(values) // 2]
+
+    for mode in rates:
+        print(f"edits/s pipelined, {mode:9}: {median(rates[mode]):9.0f}  (median of {rounds} interleaved runs of {n})",
+              flush=True)
+    for mode, values in ratios.items():
+        ordered = sorted(values)
+        print(f"  {mode} / no-state: {median(values):.2f}  (per-round ratios {ordered[0]:.2f}…{ordered[-1]:.2f})")
 
     # Restart: a playing queue, killed, started again.
     state = os.path.join(WORK, "state-restart")
