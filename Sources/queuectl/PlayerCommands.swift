@@ -28,12 +28,7 @@ struct Volume: ParsableCommand {
     }
 
     func run() throws {
-        let session = try Session(options)
-        guard let percent else {
-            try session.show(try session.call(API.PlayerStatus.self)) { status in "volume: \(status.volume)%" }
-            return
-        }
-        try session.showStatus(try session.call(API.PlayerSet.self, .init(volume: percent)))
+        try Session(options).setOrShow(percent.map { .init(volume: $0) }) { "volume: \($0.volume)%" }
     }
 }
 
@@ -65,12 +60,7 @@ struct Fit: ParsableCommand {
     @Argument(help: ArgumentHelp("fit, fill or stretch.", valueName: "mode")) var mode: RPCFit?
 
     func run() throws {
-        let session = try Session(options)
-        guard let mode else {
-            try session.show(try session.call(API.PlayerStatus.self)) { status in "fit: \(status.fit)" }
-            return
-        }
-        try session.showStatus(try session.call(API.PlayerSet.self, .init(fit: mode)))
+        try Session(options).setOrShow(mode.map { .init(fit: $0) }) { "fit: \($0.fit)" }
     }
 }
 
@@ -88,12 +78,7 @@ struct Rotate: ParsableCommand {
     }
 
     func run() throws {
-        let session = try Session(options)
-        guard let degrees else {
-            try session.show(try session.call(API.PlayerStatus.self)) { status in "rotate: \(status.rotate)" }
-            return
-        }
-        try session.showStatus(try session.call(API.PlayerSet.self, .init(rotate: degrees)))
+        try Session(options).setOrShow(degrees.map { .init(rotate: $0) }) { "rotate: \($0.rotate)" }
     }
 }
 

@@ -80,6 +80,16 @@ struct Session {
         try show(answer) { status in StatusBlock.render(status, item: status.currentItem) }
     }
 
+    /// A setting's command: with a `change`, player.set and the status block; without, the one line
+    /// `describe` makes of the status (`volume: 80%`).
+    func setOrShow(_ change: API.PlayerSet.Params?, _ describe: (RPCStatus) -> String) throws {
+        guard let change else {
+            try show(try call(API.PlayerStatus.self), describe)
+            return
+        }
+        try showStatus(try call(API.PlayerSet.self, change))
+    }
+
     /// The whole queue: queue.list pages of 1000 until `total` items are in, as one result in queue.list's
     /// shape (items, total, version, currentId of the last page).
     func listAll() throws -> RPCAnswer<API.QueueList.Result> {

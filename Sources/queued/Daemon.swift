@@ -89,8 +89,8 @@ struct Daemon {
         if let loops = options.loops { try engine.setQueueLoops(loops) }
         if let volume = options.volume { engine.setVolume(volume) }
         if let rate = options.rate { try engine.setRate(rate) }
-        if let fit = options.fit.flatMap({ VideoFit(rawValue: $0.rawValue) }) { engine.setFit(fit) }
-        if let rotation = options.rotate.flatMap(VideoRotation.init(rawValue:)) { engine.setRotation(rotation) }
+        if let fit = options.videoFit { engine.setFit(fit) }
+        if let rotation = options.videoRotation { engine.setRotation(rotation) }
         if !resumed, !items.isEmpty { try engine.play() }
         let writer = try state.map {
             try $0.startWriter(engine: engine, policy: options.sync == .always ? .always : .batch)

@@ -59,8 +59,8 @@ enum Outputs {
         config.width = geometry.width
         config.height = geometry.height
         config.fullscreen = options.fullscreen
-        config.fit = options.fit.flatMap { VideoFit(rawValue: $0.rawValue) } ?? .fit
-        config.rotation = options.rotate.flatMap(VideoRotation.init(rawValue:)) ?? .upright
+        config.fit = options.videoFit ?? .fit
+        config.rotation = options.videoRotation ?? .upright
         return (SDLVideoSink(config: config, logger: Logger(label: "queued.video")), name)
     }
 }

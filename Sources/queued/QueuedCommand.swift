@@ -194,7 +194,7 @@ struct QueuedCommand: ParsableCommand {
     mutating func validate() throws {
         guard (loops ?? 1) >= 0, itemLoops >= 0 else { throw ValidationError("loop counts must be >= 0") }
         guard (0...100).contains(volume ?? 100) else { throw ValidationError("--volume must be 0-100") }
-        if let rotate, VideoRotation(rawValue: rotate) == nil {
+        if rotate != nil, videoRotation == nil {
             throw ValidationError("--rotate must be 0, 90, 180 or 270")
         }
         guard parsedGeometry != nil else { throw ValidationError("--geometry must look like 1280x720") }
@@ -319,6 +319,13 @@ struct QueuedCommand: ParsableCommand {
 
 enum AudioChoice: String, ExpressibleByArgument, CaseIterable { case auto, pulse, null }
 enum VideoChoice: String, ExpressibleByArgument, CaseIterable { case auto, sdl, null, none }
+
+extension QueuedCommand {
+    /// `--fit` and `--rotate` as the engine's values; nil when not given (the saved setting stands).
+    var videoFit: VideoFit? { fit.flatMap { VideoFit(rawValue: $0.rawValue) } }
+    var videoRotation: VideoRotation? { rotate.flatMap(VideoRotation.init(rawValue:)) }
+}
+
 enum FitChoice: String, ExpressibleByArgument, CaseIterable { case fit, fill, stretch }
 enum TrackEndChoice: String, ExpressibleByArgument, CaseIterable { case auto, shortest, longest }
 enum SyncChoice: String, ExpressibleByArgument, CaseIterable { case batch, always }

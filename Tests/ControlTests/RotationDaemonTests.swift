@@ -18,18 +18,10 @@ import Testing
             ])
     }
 
-    /// The screenshot's pixels, decoded by ffmpeg: (width, height, RGBA bytes).
+    /// The screenshot's pixels: (width, height, RGBA bytes).
     static func pixels(_ client: QueueClient) throws -> (width: Int, height: Int, rgba: [UInt8]) {
         let shot = try client.call(API.PlayerScreenshot.self, .init())
-        let directory = try TemporaryDirectory(prefix: "queued-shot")
-        let path = directory.path + "/shot.png"
-        try Data(base64Encoded: shot.png)?.write(to: URL(fileURLWithPath: path))
-        let size = try ChildProcess.check(
-            "ffprobe", ["-v", "error", "-show_entries", "stream=width,height", "-of", "csv=p=0", path])
-        let parts = size.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",").compactMap { Int($0) }
-        let decoded = try ChildProcess.runCapturingData(
-            "ffmpeg", ["-v", "error", "-i", path, "-f", "rawvideo", "-pix_fmt", "rgba", "pipe:1"])
-        return (parts.first ?? 0, parts.last ?? 0, Array(decoded.stdout))
+        return try PNGPixels.decode(Array(Data(base64Encoded: shot.png) ?? Data()))
     }
 
     /// Which quadrant of the 9:16 picture pillarboxed in the 320x240 window is yellow, as (column, row);

@@ -11,23 +11,10 @@ import Testing
 
 @testable import VideoSDL
 
-private final class LastPicture: @unchecked Sendable {
-    private let lock = NSLock()
-    private var picture: PresentedPicture?
-    func set(_ value: PresentedPicture) { lock.withLock { picture = value } }
-    var value: PresentedPicture? { lock.withLock { picture } }
-}
-
 private let background: (y: UInt8, u: UInt8, v: UInt8) = (120, 100, 160)
 private let marker: (y: UInt8, u: UInt8, v: UInt8) = (150, 80, 90)
 private let backgroundRGB = VideoFrame.bt601LimitedToRGB(y: background.y, u: background.u, v: background.v)
 private let markerRGB = VideoFrame.bt601LimitedToRGB(y: marker.y, u: marker.u, v: marker.v)
-
-private func near(_ pixel: (r: UInt8, g: UInt8, b: UInt8), _ rgb: (UInt8, UInt8, UInt8)) -> Bool {
-    abs(Int(pixel.r) - Int(rgb.0)) <= 4 && abs(Int(pixel.g) - Int(rgb.1)) <= 4 && abs(Int(pixel.b) - Int(rgb.2)) <= 4
-}
-
-private func isBlack(_ pixel: (r: UInt8, g: UInt8, b: UInt8)) -> Bool { pixel.r <= 2 && pixel.g <= 2 && pixel.b <= 2 }
 
 @Suite("Rotation (SDL offscreen)", .serialized)
 struct SDLRotationTests {
@@ -57,10 +44,10 @@ struct SDLRotationTests {
 
     private func checkMarkedCorner(rotation: VideoRotation, fit: VideoFit, renderer: String?) throws {
         try SDLTestLock.run {
-            let last = LastPicture()
+            let last = PictureLog()
             let config = SDLVideoConfig(
                 driver: "offscreen", renderDriver: renderer, width: 640, height: 360, fit: fit, rotation: rotation,
-                vsync: false, probe: { last.set($0) })
+                vsync: false, probe: { last.append($0) })
             let sink = SDLVideoSink(config: config, logger: Logger(label: "queued.video"))
             try sink.open()
             defer { sink.close() }
@@ -71,7 +58,7 @@ struct SDLRotationTests {
                     width: 320, height: 180, y: background.y, u: background.u, v: background.v,
                     topLeftQuarter: marker))
             sink.show(frame)
-            let picture = try #require(last.value)
+            let picture = try #require(last.last)
             #expect(picture.width == 640 && picture.height == 360)
 
             // The picture as seen: the whole window, except a quarter-turned picture under `fit`.
@@ -92,7 +79,7 @@ struct SDLRotationTests {
                     let pixel = picture.rgb(x: x, y: y)
                     let marked = column == expected.column && row == expected.row
                     #expect(
-                        near(pixel, marked ? markerRGB : backgroundRGB),
+                        isClose(pixel, marked ? markerRGB : backgroundRGB, within: 4),
                         "\(rotation) \(fit): quadrant (\(column), \(row)) at (\(x), \(y)) is \(pixel), want \(marked ? "the marker" : "the background")"
                     )
                 }
@@ -102,19 +89,15 @@ struct SDLRotationTests {
                 let (column, row) = expected
                 let inside = picture.rgb(x: column == 0 ? 310 : 330, y: row == 0 ? 170 : 190)
                 let outside = picture.rgb(x: column == 0 ? 330 : 310, y: row == 0 ? 170 : 190)
-                #expect(near(inside, markerRGB) && near(outside, backgroundRGB), "\(inside) \(outside)")
+                #expect(
+                    isClose(inside, markerRGB, within: 4) && isClose(outside, backgroundRGB, within: 4),
+                    "\(inside) \(outside)")
             }
 
             // The screenshot is what was read back, pixel for pixel (decoded by ffmpeg).
-            let png = try #require(sink.screenshot())
-            let directory = try TemporaryDirectory(prefix: "queued-rotation")
-            let path = directory.path + "/shot.png"
-            try Data(png).write(to: URL(fileURLWithPath: path))
-            let decoded = try ChildProcess.runCapturingData(
-                "ffmpeg", ["-v", "error", "-i", path, "-f", "rawvideo", "-pix_fmt", "rgba", "pipe:1"])
-            try #require(decoded.status == 0, "\(String(decoding: decoded.stderr, as: UTF8.self))")
-            #expect(decoded.stdout.count == picture.rgba.count)
-            let same = decoded.stdout.elementsEqual(picture.rgba)
+            let decoded = try PNGPixels.decode(try #require(sink.screenshot()))
+            #expect(decoded.rgba.count == picture.rgba.count)
+            let same = decoded.rgba == picture.rgba
             #expect(same, "the screenshot differs from the read-back")
         }
     }
@@ -122,9 +105,9 @@ struct SDLRotationTests {
     @Test("setRotation redraws the current picture at the next pump")
     func setRotationRedraws() throws {
         try SDLTestLock.run {
-            let last = LastPicture()
+            let last = PictureLog()
             let config = SDLVideoConfig(
-                driver: "offscreen", width: 640, height: 360, fit: .fit, vsync: false, probe: { last.set($0) })
+                driver: "offscreen", width: 640, height: 360, fit: .fit, vsync: false, probe: { last.append($0) })
             let sink = SDLVideoSink(config: config, logger: Logger(label: "queued.video"))
             try sink.open()
             defer { sink.close() }
@@ -133,12 +116,12 @@ struct SDLRotationTests {
                     VideoFrame.solid(
                         width: 320, height: 180, y: background.y, u: background.u, v: background.v,
                         topLeftQuarter: marker)))
-            #expect(!isBlack(try #require(last.value).rgb(x: 100, y: 180)))
+            #expect(!isBlack(try #require(last.last).rgb(x: 100, y: 180)))
             sink.setRotation(.clockwise270)
             sink.pump()
-            let turned = try #require(last.value)
+            let turned = try #require(last.last)
             #expect(isBlack(turned.rgb(x: 100, y: 180)), "now pillarboxed")
-            #expect(near(turned.rgb(x: 270, y: 270), markerRGB), "the marker at the bottom left")
+            #expect(isClose(turned.rgb(x: 270, y: 270), markerRGB, within: 4), "the marker at the bottom left")
         }
     }
 

@@ -11,7 +11,8 @@ import Testing
 @testable import VideoSDL
 
 /// Collects what the sink's probe reports. Written on the presenter thread, read by the test.
-private final class PictureLog: @unchecked Sendable {
+/// (Also used by SDLRotationTests.)
+final class PictureLog: @unchecked Sendable {
     private let lock = NSLock()
     private var pictures: [PresentedPicture] = []
 
@@ -48,7 +49,7 @@ private func withOffscreenSink<T>(
     }
 }
 
-private func isClose(
+func isClose(
     _ actual: (r: UInt8, g: UInt8, b: UInt8), _ expected: (UInt8, UInt8, UInt8), within: Int = 3
 )
     -> Bool
@@ -57,7 +58,7 @@ private func isClose(
         && abs(Int(actual.b) - Int(expected.2)) <= within
 }
 
-private func isBlack(_ pixel: (r: UInt8, g: UInt8, b: UInt8)) -> Bool {
+func isBlack(_ pixel: (r: UInt8, g: UInt8, b: UInt8)) -> Bool {
     pixel.r <= 2 && pixel.g <= 2 && pixel.b <= 2
 }
 

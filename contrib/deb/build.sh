@@ -43,7 +43,7 @@ mkdir -p "$stage/etc"
 mv "$stage/usr/etc/queued" "$stage/etc/queued"
 rmdir "$stage/usr/etc"
 
-version="$(sed -n 's/.*static let number = "\(.*\)".*/\1/p' Sources/QueueRPC/QueuedVersion.swift)"
+version="$("$stage/usr/bin/queued" --version | head -n1 | cut -d' ' -f2)"
 architecture="$(dpkg --print-architecture)"
 # dpkg-shlibdeps reads the source package's control file; a minimal one is enough.
 mkdir -p "$work/src/debian"

@@ -116,7 +116,9 @@ extension API {
                 fullscreen = try params.bool("fullscreen")
                 rotate = try params.int("rotate")
                 if let rotate, !Self.rotations.contains(rotate) {
-                    throw .invalidParams(param: "rotate", reason: "must be one of 0, 90, 180, 270")
+                    throw .invalidParams(
+                        param: "rotate",
+                        reason: "must be one of \(Self.rotations.map(String.init).joined(separator: ", "))")
                 }
                 guard volume != nil || muted != nil || rate != nil || fit != nil || fullscreen != nil || rotate != nil
                 else {
