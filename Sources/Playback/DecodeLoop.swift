@@ -51,6 +51,10 @@ final class DecodeLoop: @unchecked Sendable {
                 && (active == nil || active?.serial != core.state.serial)
             {
                 active = nil
+                // Waiting for a schedule's window: looked at twice a second (reading the local time is
+                // a computation, not a wait, so it may run under the lock).
+                core.state.resumeIfScheduleOpens()
+                if newRequest() != nil { break }
                 core.wait(timeout: 0.5)
             }
             if core.state.shuttingDown || !isCurrent(in: core.state) {
@@ -95,7 +99,7 @@ final class DecodeLoop: @unchecked Sendable {
             guard
                 let (item, speed, repeats) = core.locked({ shared -> (MediaItem, Double, Bool)? in
                     guard shared.serial == serial, let item = shared.queue.entry(cursor.id)?.item else { return nil }
-                    return (item, shared.status.rate, shared.queue.successor(of: cursor)?.id == cursor.id)
+                    return (item, shared.status.rate, shared.nextPlay(after: cursor).cursor?.id == cursor.id)
                 })
             else { return }
             let opened = open(cursor, item: item, position: position, repeats: repeats)
@@ -217,10 +221,9 @@ final class DecodeLoop: @unchecked Sendable {
         preparedFor = item.cursor
         guard
             let (next, entry, repeats) = core.locked({ shared -> (Cursor, MediaItem, Bool)? in
-                guard let next = shared.queue.successor(of: item.cursor), let entry = shared.queue.entry(next.id) else {
-                    return nil
-                }
-                return (next, entry.item, shared.queue.successor(of: next)?.id == next.id)
+                guard let next = shared.nextPlay(after: item.cursor).cursor, let entry = shared.queue.entry(next.id)
+                else { return nil }
+                return (next, entry.item, shared.nextPlay(after: next).cursor?.id == next.id)
             })
         else { return }
         let engine = self.engine

@@ -66,10 +66,12 @@ extension EngineState {
             timelineComplete = true
             return nil
         }
-        let next = queue.successor(of: cursor)
-        if next == nil { timelineComplete = true }
-        upcoming = next
-        return next
+        let candidate = queue.successor(of: cursor)
+        let choice = firstOpen(from: candidate)
+        noteScheduled(choice, from: candidate)
+        if choice.cursor == nil && !choice.waiting { timelineComplete = true }
+        upcoming = choice.cursor
+        return choice.cursor
     }
 
     // MARK: From the presenter
@@ -89,6 +91,12 @@ extension EngineState {
                 $0.play = 0
                 $0.duration = nil
             }
+        }
+        // Waiting for a window, and the last play before the wait has been heard.
+        if scheduleWait != nil && segments.isEmpty && frames.isEmpty && !status.waitingForSchedule
+            && status.state == .playing
+        {
+            showWaiting()
         }
         reportProgress(heard: heard)
     }

@@ -21,8 +21,8 @@ extension EngineState {
             guard let cursor = resumeCursor.flatMap({ queue.entry($0.id) != nil ? $0 : nil }) ?? queue.first() else {
                 throw .queueEmpty
             }
-            cut(to: cursor, endReason: nil)
-            resume()
+            // Items outside their schedule are skipped; when all are, playback waits for a window.
+            if startOrWait(from: cursor, endReason: nil) { resume() }
         }
     }
 
@@ -35,7 +35,7 @@ extension EngineState {
     /// Stops: the play ends (`stopped`), the screen goes black; `play` starts that item again.
     mutating func stop() {
         guard status.state == .playing || status.state == .paused else { return }
-        resumeCursor = referenceCursor.map { Cursor(id: $0.id, play: 1, pass: $0.pass) }
+        resumeCursor = (referenceCursor ?? scheduleWait).map { Cursor(id: $0.id, play: 1, pass: $0.pass) }
         cut(to: nil, endReason: .stopped)
         updateStatus {
             $0.state = .stopped
@@ -47,10 +47,8 @@ extension EngineState {
 
     /// Skips to the next play (the current one ends `skipped`); past the last one playback goes idle.
     mutating func next() throws(PlayerError) {
-        guard let cursor = referenceCursor else { throw .nothingPlaying }
-        let target = queue.following(cursor)
-        cut(to: target, endReason: .skipped)
-        if target == nil {
+        guard let cursor = referenceCursor ?? scheduleWait else { throw .nothingPlaying }
+        if !startOrWait(from: queue.following(cursor), endReason: .skipped) {
             updateStatus {
                 $0.state = .idle
                 $0.currentID = nil
@@ -146,6 +144,7 @@ extension EngineState {
         continuesPlay: Bool = false
     ) {
         serial += 1
+        endScheduleWait()
         if let endReason, let heard = startedPlay {
             startedPlay = nil
             endPlay(heard, reason: endReason, error: error)

@@ -44,6 +44,9 @@ struct EngineState {
     var waitingPlays: Set<Cursor> = []
     var bufferingPlay: Cursor?
     var bufferEmpty = false
+    /// Every item is outside its schedule: playback waits, to go on from this play (or the first open one
+    /// after it) when a window opens (see EngineState+Schedule).
+    var scheduleWait: Cursor?
     /// What the owner must do once this batch of changes is done, in order.
     var actions: [EngineAction] = []
     /// Something a waiting thread acts on changed (a cut, pictures queued or taken, the state, video
@@ -56,9 +59,15 @@ struct EngineState {
     let sampleRate: Double
     let untimed: Bool
     let progressInterval: Double
+    /// The box's local time, for items' schedules (injected by tests).
+    let localClock: LocalClock
 
-    init(queue: PlayQueue, sampleRate: Int, untimed: Bool = false, progressInterval: Double = 1) {
+    init(
+        queue: PlayQueue, sampleRate: Int, untimed: Bool = false, progressInterval: Double = 1,
+        localClock: LocalClock = .system
+    ) {
         self.queue = queue
+        self.localClock = localClock
         self.sampleRate = Double(sampleRate)
         self.untimed = untimed
         self.progressInterval = progressInterval

@@ -34,6 +34,10 @@ public struct EngineConfig: Sendable {
     /// Opens the items whose URI is not a local file (http(s): the daemon's network cache); nil: such
     /// items fail with "no network source".
     public var networkSources: (any ByteSourceProvider)?
+    /// The box's local time, which items' schedules are read in (tests inject one).
+    public var localClock = LocalClock.system
+    /// What the screen shows while every item is outside its schedule.
+    public var scheduleFallback = ScheduleFallback.black
     public init() {}
 }
 
@@ -58,7 +62,7 @@ public final class PlayerEngine: @unchecked Sendable {
         self.video = video
         let state = EngineState(
             queue: queue ?? PlayQueue(loops: queueLoops), sampleRate: audio.format.sampleRate, untimed: config.untimed,
-            progressInterval: config.progressInterval)
+            progressInterval: config.progressInterval, localClock: config.localClock)
         core = EngineCore(state: state, audio: audio, logger: logger, observer: onEvent)
     }
 
@@ -156,7 +160,19 @@ public final class PlayerEngine: @unchecked Sendable {
     /// The network cache behind http(s) items, when there is one.
     public var networkCache: (any NetworkCacheControl)? { config.networkSources as? any NetworkCacheControl }
 
+    /// The local clock items' schedules are read in.
+    public var localClock: LocalClock { config.localClock }
+
     public func droppedFrames() -> Int { core.locked { $0.status.droppedFrames } }
+}
+
+/// The picture shown while playback waits for an item's schedule to open.
+public enum ScheduleFallback: Sendable {
+    case black
+    /// The last picture shown stays up.
+    case lastPicture
+    /// A still (decoded once, when the daemon starts).
+    case still(VideoFrame)
 }
 
 /// The presenter thread's answer to "did the video output open?".

@@ -40,6 +40,8 @@ public struct PlayerStatus: Sendable, Equatable {
     /// picture and sound hold until they do. `state` stays `playing` (what the user asked for), as mpv's
     /// `paused-for-cache` and AVPlayer's `waitingToPlayAtSpecifiedRate` sit beside their play state.
     public var buffering = false
+    /// Playing, but every item is outside its schedule: the fallback picture shows until a window opens.
+    public var waitingForSchedule = false
     public init() {}
 }
 
@@ -50,6 +52,8 @@ public enum PlayerEvent: Sendable, Equatable {
     /// seconds since the Unix epoch; `timeline` is the same instant on the output timeline.
     case itemStarted(id: ItemID, play: Int, wallClock: Double, timeline: Double)
     case itemEnded(id: ItemID, play: Int, reason: EndReason, error: String?)
+    /// A play passed over without starting (not a failure: the item stays queued for its next turn).
+    case itemSkipped(id: ItemID, play: Int, reason: SkipReason)
     case queueChanged(version: UInt64)
     /// An output was lost or found again (raised by the daemon, not the engine: e.g. the PulseAudio server
     /// went away and playback goes on the system clock, or it came back and sound resumes).

@@ -15,6 +15,8 @@ final class Presenter: @unchecked Sendable {
     private var rate: Double { Double(engine.audio.format.sampleRate) }
     private var lastPump = 0.0
     private var showingBlack = true
+    /// The schedule fallback is on screen (shown once per wait).
+    private var showingFallback = false
     private var reportedClose = false
 
     init(engine: PlayerEngine) {
@@ -42,6 +44,17 @@ final class Presenter: @unchecked Sendable {
             case .black:
                 engine.video?.showBlack()
                 showingBlack = true
+            case .fallback:
+                showingFallback = true
+                switch engine.config.scheduleFallback {
+                case .black:
+                    engine.video?.showBlack()
+                    showingBlack = true
+                case .lastPicture: break
+                case .still(let frame):
+                    engine.video?.show(frame)
+                    showingBlack = false
+                }
             case .configure(let change):
                 if let fit = change.fit { engine.video?.setFit(fit) }
                 if let fullscreen = change.fullscreen { engine.video?.setFullscreen(fullscreen) }
@@ -64,6 +77,8 @@ final class Presenter: @unchecked Sendable {
     private enum Action {
         case show(TimedFrame)
         case black
+        /// Every item is outside its schedule: the configured fallback picture.
+        case fallback
         case configure(DisplayChange)
         case idle
     }
@@ -81,6 +96,11 @@ final class Presenter: @unchecked Sendable {
         let heard = engine.audio.playedFrames()
         core.state.listenerReached(heard, wallClock: Monotonic.wallClock())
         let state = core.state.status.state
+        if core.state.status.waitingForSchedule && core.state.frames.isEmpty {
+            if !showingFallback { return .fallback }
+        } else {
+            showingFallback = false
+        }
         if (state == .idle || state == .stopped) && core.state.frames.isEmpty && !showingBlack {
             return .black
         }

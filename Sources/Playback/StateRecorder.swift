@@ -57,7 +57,7 @@ extension EngineState {
     /// The player as a snapshot, its place read at `heard`.
     func playerSnapshot(heard: Int64) -> PlayerSnapshot {
         let now = currentPlay(heard: heard)
-        let place = now ?? resumeCursor.map { (cursor: $0, position: 0.0, duration: nil) }
+        let place = now ?? (resumeCursor ?? scheduleWait).map { (cursor: $0, position: 0.0, duration: nil) }
         return PlayerSnapshot(
             state: status.state, current: place?.cursor, position: place?.position ?? 0, volume: status.volume,
             muted: status.muted, rate: status.rate, fit: status.fit, rotation: status.rotation)
@@ -66,7 +66,7 @@ extension EngineState {
     /// Whether anything but the position differs from `snapshot` (cheap: no clock is read, since which
     /// play is current does not depend on where the listener is in it).
     func playerDiffers(from snapshot: PlayerSnapshot) -> Bool {
-        let cursor = currentPlay(heard: 0)?.cursor ?? resumeCursor
+        let cursor = currentPlay(heard: 0)?.cursor ?? resumeCursor ?? scheduleWait
         return snapshot.state != status.state || snapshot.current != cursor || snapshot.volume != status.volume
             || snapshot.muted != status.muted || snapshot.rate != status.rate || snapshot.fit != status.fit
             || snapshot.rotation != status.rotation
@@ -93,7 +93,12 @@ extension EngineState {
                 updateStatus { $0.state = .stopped }
                 return
             }
-            cut(to: cursor, position: position, endReason: nil)
+            // An item whose window closed while the daemon was down is skipped like any other.
+            if !firstOpen(from: cursor).skipped.isEmpty {
+                guard startOrWait(from: cursor, endReason: nil) else { return }
+            } else {
+                cut(to: cursor, position: position, endReason: nil)
+            }
             if player.state == .paused {
                 actions.append(.setAudioPaused(true))
                 updateStatus { $0.state = .paused }

@@ -129,7 +129,7 @@ public struct LocalDateTime: Sendable, Hashable, Comparable, CustomStringConvert
 /// nil; a window whose `until` is not after its `from` runs past midnight into the next day), on dates from
 /// `start` to `end` inclusive. Days and dates are those on which a window opens: `fri` 22:00–02:00 plays
 /// from Friday 22:00 to Saturday 02:00.
-public struct ItemSchedule: Sendable, Hashable, Codable {
+public struct ItemSchedule: Sendable, Hashable {
     public var days: Set<Weekday>?
     public var from: TimeOfDay?
     public var until: TimeOfDay?
@@ -195,5 +195,41 @@ public struct ItemSchedule: Sendable, Hashable, Codable {
             day = day.adding(days: 1)
         }
         return nil
+    }
+}
+
+// The protocol's shape, also the state files' (days as names, "HH:MM", "YYYY-MM-DD"; absent fields unset),
+// so a schedule reads the same on the wire, in playlists and on disk.
+extension ItemSchedule: Codable {
+    private enum CodingKeys: String, CodingKey { case days, from, until, start, end }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        func parsed<T>(_ key: CodingKeys, _ parse: (String) -> T?) throws -> T? {
+            guard let text = try container.decodeIfPresent(String.self, forKey: key) else { return nil }
+            guard let value = parse(text) else {
+                throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "bad \(key): \(text)")
+            }
+            return value
+        }
+        days = try container.decodeIfPresent([Weekday].self, forKey: .days).map(Set.init)
+        from = try parsed(.from, TimeOfDay.init(parsing:))
+        until = try parsed(.until, TimeOfDay.init(parsing:))
+        start = try parsed(.start, CivilDate.init(parsing:))
+        end = try parsed(.end, CivilDate.init(parsing:))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(sortedDays, forKey: .days)
+        try container.encodeIfPresent(from?.description, forKey: .from)
+        try container.encodeIfPresent(until?.description, forKey: .until)
+        try container.encodeIfPresent(start?.description, forKey: .start)
+        try container.encodeIfPresent(end?.description, forKey: .end)
+    }
+
+    /// `days` in week order (Monday first), for output.
+    public var sortedDays: [Weekday]? {
+        days.map { days in Weekday.allCases.filter { days.contains($0) } }
     }
 }

@@ -26,10 +26,14 @@ public struct MediaItem: Sendable, Equatable, Codable {
     /// http(s) items: the SHA-256 the downloaded file must have (lowercase hex); a mismatch is fetched
     /// again once, then fails the item.
     public var sha256: String?
+    /// Dayparting: when the item may play (local wall-clock time); nil = always. Outside its window the
+    /// engine skips it.
+    public var schedule: ItemSchedule?
 
     public init(
         uri: String, loops: Int = 1, start: Double? = nil, end: Double? = nil, duration: Double? = nil,
-        title: String? = nil, trackEnd: TrackEnd? = nil, sha256: String? = nil
+        title: String? = nil, trackEnd: TrackEnd? = nil, sha256: String? = nil,
+        schedule: ItemSchedule? = nil
     ) {
         self.uri = uri
         self.loops = loops
@@ -39,10 +43,11 @@ public struct MediaItem: Sendable, Equatable, Codable {
         self.title = title
         self.trackEnd = trackEnd
         self.sha256 = sha256
+        self.schedule = schedule
     }
 
     private enum CodingKeys: String, CodingKey {
-        case uri, loops, start, end, duration, title, trackEnd, sha256
+        case uri, loops, start, end, duration, title, trackEnd, sha256, schedule
     }
 
     // Written by hand only so that a missing `loops` means 1, as it does in `init`; encoding is synthesized.
@@ -56,6 +61,7 @@ public struct MediaItem: Sendable, Equatable, Codable {
         title = try container.decodeIfPresent(String.self, forKey: .title)
         trackEnd = try container.decodeIfPresent(TrackEnd.self, forKey: .trackEnd)
         sha256 = try container.decodeIfPresent(String.self, forKey: .sha256)
+        schedule = try container.decodeIfPresent(ItemSchedule.self, forKey: .schedule)
     }
 
     /// Throws the first rule the item breaks: loops >= 0, start >= 0, end > start (or > 0 without a start),

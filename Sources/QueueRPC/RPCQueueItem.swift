@@ -23,11 +23,17 @@ public struct RPCQueueItem: Sendable, Equatable {
     public var sha256: String?
     /// How much of an http(s) item is cached (nil for local files).
     public var cache: RPCCacheStatus?
+    /// Dayparting: the item's schedule (nil: always), whether it is in its window now, and when its next
+    /// window opens (Unix seconds; nil while in it, or when none opens within a year).
+    public var schedule: RPCSchedule?
+    public var inWindow: Bool
+    public var nextWindow: Double?
 
     public init(
         id: Int64, uri: String, title: String? = nil, loops: Int64 = 1, plays: Int64 = 0, duration: Double? = nil,
         state: String = "queued", error: String? = nil, start: Double? = nil, end: Double? = nil,
-        trackEnd: String? = nil, sha256: String? = nil, cache: RPCCacheStatus? = nil
+        trackEnd: String? = nil, sha256: String? = nil, cache: RPCCacheStatus? = nil,
+        schedule: RPCSchedule? = nil, inWindow: Bool = true, nextWindow: Double? = nil
     ) {
         self.id = id
         self.uri = uri
@@ -42,6 +48,9 @@ public struct RPCQueueItem: Sendable, Equatable {
         self.trackEnd = trackEnd
         self.sha256 = sha256
         self.cache = cache
+        self.schedule = schedule
+        self.inWindow = inWindow
+        self.nextWindow = nextWindow
     }
 
     /// nil when `json` lacks the two fields every row needs: an integer id and a string uri.
@@ -52,7 +61,9 @@ public struct RPCQueueItem: Sendable, Equatable {
             plays: json["plays"]?.intValue ?? 0, duration: json["duration"]?.doubleValue,
             state: json["state"]?.stringValue ?? "queued", error: json["error"]?.stringValue,
             start: json["start"]?.doubleValue, end: json["end"]?.doubleValue, trackEnd: json["trackEnd"]?.stringValue,
-            sha256: json["sha256"]?.stringValue, cache: json["cache"].flatMap(RPCCacheStatus.init(json:)))
+            sha256: json["sha256"]?.stringValue, cache: json["cache"].flatMap(RPCCacheStatus.init(json:)),
+            schedule: json["schedule"].flatMap(RPCSchedule.init(lenient:)), inWindow: json["inWindow"]?.boolValue ?? true,
+            nextWindow: json["nextWindow"]?.doubleValue)
     }
 
     /// Every key, in the document's order.
@@ -71,6 +82,9 @@ public struct RPCQueueItem: Sendable, Equatable {
             "error": error.map(JSONValue.string) ?? .null,
             "sha256": sha256.map(JSONValue.string) ?? .null,
             "cache": cache?.json ?? .null,
+            "schedule": schedule?.json ?? .null,
+            "inWindow": .bool(inWindow),
+            "nextWindow": nextWindow.map(JSONValue.double) ?? .null,
         ])
     }
 }

@@ -29,13 +29,15 @@ public struct RPCStatus: Sendable, Equatable {
     public var droppedFrames: Int64
     /// Playing, but waiting for a network item's bytes (absent from daemons before 0.4: false).
     public var buffering: Bool
+    /// Playing, but every item is outside its schedule: the fallback shows until a window opens.
+    public var waitingForSchedule: Bool
 
     public init(
         state: String = "idle", currentId: Int64? = nil, position: Double = 0, duration: Double? = nil,
         play: Int64 = 0, volume: Int64 = 100, muted: Bool = false, rate: Double = 1, queueLoops: Int64 = 1,
         error: String? = nil, title: String? = nil, uri: String? = nil, loops: Int64? = nil, fit: String = "fit",
         fullscreen: Bool = false, rotate: Int64 = 0, queueVersion: Int64 = 0, droppedFrames: Int64 = 0,
-        buffering: Bool = false
+        buffering: Bool = false, waitingForSchedule: Bool = false
     ) {
         self.state = state
         self.currentId = currentId
@@ -56,6 +58,7 @@ public struct RPCStatus: Sendable, Equatable {
         self.queueVersion = queueVersion
         self.droppedFrames = droppedFrames
         self.buffering = buffering
+        self.waitingForSchedule = waitingForSchedule
     }
 
     /// nil unless `json` is an object with a string `state` (the one field no status lacks).
@@ -70,7 +73,8 @@ public struct RPCStatus: Sendable, Equatable {
             loops: json["loops"]?.intValue, fit: json["fit"]?.stringValue ?? "fit",
             fullscreen: json["fullscreen"]?.boolValue ?? false, rotate: json["rotate"]?.intValue ?? 0,
             queueVersion: json["queueVersion"]?.intValue ?? 0,
-            droppedFrames: json["droppedFrames"]?.intValue ?? 0, buffering: json["buffering"]?.boolValue ?? false)
+            droppedFrames: json["droppedFrames"]?.intValue ?? 0, buffering: json["buffering"]?.boolValue ?? false,
+            waitingForSchedule: json["waitingForSchedule"]?.boolValue ?? false)
     }
 
     /// Every key, in the document's order.
@@ -95,6 +99,7 @@ public struct RPCStatus: Sendable, Equatable {
             "error": error.map(JSONValue.string) ?? .null,
             "droppedFrames": .int(droppedFrames),
             "buffering": .bool(buffering),
+            "waitingForSchedule": .bool(waitingForSchedule),
         ])
     }
 }

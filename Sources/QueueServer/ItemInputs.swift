@@ -16,7 +16,7 @@ public enum ItemInputs {
         var items: [MediaItem] = []
         items.reserveCapacity(inputs.count)
         for (index, input) in inputs.enumerated() {
-            var item = mediaItem(input)
+            var item = try mediaItem(input, place: "items[\(index)]")
             if let url = try networkURL(item.uri) {
                 item.uri = url
             } else {
@@ -41,7 +41,7 @@ public enum ItemInputs {
         return items
     }
 
-    private static func mediaItem(_ input: RPCItemInput) -> MediaItem {
+    private static func mediaItem(_ input: RPCItemInput, place: String) throws(RPCError) -> MediaItem {
         var item = MediaItem(uri: input.uri)
         if let loops = input.loops { item.loops = Int(loops) }
         item.title = input.title
@@ -50,6 +50,9 @@ public enum ItemInputs {
         item.duration = input.duration
         item.trackEnd = input.trackEnd.map(TrackEnd.init)
         item.sha256 = input.sha256
+        item.schedule = try input.schedule.map { schedule throws(RPCError) in
+            try ScheduleInput.itemSchedule(schedule, param: "\(place).schedule")
+        }
         return item
     }
 
@@ -97,6 +100,12 @@ public enum ItemInputs {
                 throw .invalidParams(param: "items", reason: "\(place): sha256 must be 64 hex digits")
             }
             entry.sha256 = value.lowercased()
+        case "schedule":
+            guard let schedule = RPCSchedule(playlistText: value) else {
+                throw .invalidParams(
+                    param: "items", reason: "\(place): schedule must be days=…;from=HH:MM;until=HH:MM;start=…;end=…")
+            }
+            entry.schedule = try ScheduleInput.itemSchedule(schedule, param: "\(place): schedule")
         default: break  // VLC's other options
         }
     }
@@ -162,7 +171,7 @@ public enum ItemInputs {
 
     /// An M3U playlist's entries, in order; entries inherit the playlist item's options, and the tags before
     /// an entry override them: `#EXTINF` (title), `#EXTVLCOPT:start-time=`/`stop-time=` (window) and
-    /// `#EXTQUEUED:loops=`/`track-end=` (what `queuectl save` writes). Unknown tags are skipped.
+    /// `#EXTQUEUED:loops=`/`track-end=`/`sha256=`/`schedule=` (what `queuectl save` writes). Unknown tags are skipped.
     static func expandPlaylist(_ path: String, template: MediaItem) throws(RPCError) -> [MediaItem] {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw .mediaError("cannot read playlist \(path)")

@@ -10,7 +10,8 @@ extension Dispatcher {
     static func queueMethods(_ engine: PlayerEngine) -> [RPCMethod] {
         let cache = engine.networkCache
         /// A queue row, with its cache's state when it is an http(s) item.
-        @Sendable func row(_ entry: QueueEntry) -> RPCQueueItem { Wire.item(entry, cache: cache) }
+        let clock = engine.localClock
+        @Sendable func row(_ entry: QueueEntry) -> RPCQueueItem { Wire.item(entry, cache: cache, clock: clock) }
         return [
             .answering(API.QueueAdd.self, .change) { params, _ in
                 .init(ids: Wire.ids(try engine.add(try ItemInputs.mediaItems(params.items))))
@@ -35,12 +36,16 @@ extension Dispatcher {
             },
             .answering(API.QueueUpdate.self, .change) { params, _ in
                 let id = ItemID(Int(params.id))
+                let schedule = try params.schedule.newValue.map { value throws(RPCError) in
+                    try ScheduleInput.itemSchedule(value, param: "schedule")
+                }
                 try engine.update(id) { item in
                     if let loops = params.loops { item.loops = Int(loops) }
                     if params.start.changes { item.start = params.start.newValue }
                     if params.end.changes { item.end = params.end.newValue }
                     if params.title.changes { item.title = params.title.newValue }
                     if params.trackEnd.changes { item.trackEnd = params.trackEnd.newValue.map(TrackEnd.init) }
+                    if params.schedule.changes { item.schedule = schedule }
                 }
                 guard let entry = engine.queue().entry(id) else { throw RPCError.itemNotFound(params.id) }
                 return .init(item: row(entry))

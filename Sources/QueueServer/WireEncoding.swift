@@ -14,12 +14,24 @@ enum Wire {
             muted: status.muted, rate: status.rate, queueLoops: Int64(status.queueLoops), error: status.error,
             title: status.title, uri: status.uri, loops: status.loops.map(Int64.init), fit: status.fit.rawValue,
             fullscreen: status.fullscreen, rotate: Int64(status.rotation.rawValue), queueVersion: Int64(status.queueVersion),
-            droppedFrames: Int64(status.droppedFrames), buffering: status.buffering
+            droppedFrames: Int64(status.droppedFrames), buffering: status.buffering,
+            waitingForSchedule: status.waitingForSchedule
         )
     }
 
     /// `cache`: the daemon's network cache, asked about http(s) items.
-    static func item(_ entry: QueueEntry, cache: (any NetworkCacheControl)? = nil) -> RPCQueueItem {
+    /// `clock`: the engine's local clock, for the in-window fields of scheduled items.
+    static func item(
+        _ entry: QueueEntry, cache: (any NetworkCacheControl)? = nil, clock: LocalClock = .system
+    ) -> RPCQueueItem {
+        var inWindow = true
+        var nextWindow: Double?
+        if let schedule = entry.item.schedule {
+            let now = clock.now()
+            let local = clock.localTime(at: now)
+            inWindow = schedule.isOpen(at: local)
+            if !inWindow { nextWindow = schedule.nextOpening(after: local).map(clock.instant(of:)) }
+        }
         let state: String
         var error: String?
         switch entry.state {
@@ -36,7 +48,8 @@ enum Wire {
             error: error,
             start: entry.item.start, end: entry.item.end, trackEnd: entry.item.trackEnd?.rawValue,
             sha256: entry.item.sha256,
-            cache: isNetworkURI(entry.item.uri) ? cacheStatus(cache?.status(of: entry.item.uri)) : nil
+            cache: isNetworkURI(entry.item.uri) ? cacheStatus(cache?.status(of: entry.item.uri)) : nil,
+            schedule: entry.item.schedule.map(ScheduleInput.wire), inWindow: inWindow, nextWindow: nextWindow
         )
     }
 
@@ -58,6 +71,7 @@ enum Wire {
         case .progress: .progress
         case .itemStarted: .itemStarted
         case .itemEnded: .itemEnded
+        case .itemSkipped: .itemSkipped
         case .queueChanged: .queueChanged
         case .outputChanged: .output
         case .itemLoading: .itemLoading
@@ -92,6 +106,11 @@ enum Wire {
                     "id": .int(Int64(id.rawValue)), "play": .int(Int64(play)), "reason": .string(reason.rawValue),
                     "error": error.map(JSONValue.string) ?? .null,
                 ])
+            )
+        case .itemSkipped(let id, let play, let reason):
+            return (
+                .itemSkipped,
+                .object(["id": .int(Int64(id.rawValue)), "play": .int(Int64(play)), "reason": .string(reason.rawValue)])
             )
         case .queueChanged(let version):
             return (.queueChanged, .object(["version": .int(Int64(version))]))

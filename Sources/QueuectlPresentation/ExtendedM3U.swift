@@ -5,6 +5,7 @@
 //   #EXTQUEUED:loops=<n>                     plays per pass (0 = forever), when not 1
 //   #EXTQUEUED:track-end=<auto|shortest|longest>, when set
 //   #EXTQUEUED:sha256=<hex>                  the digest an http(s) item's file must have, when set
+//   #EXTQUEUED:schedule=days=mon,fri;from=09:00;until=17:00;start=…;end=…   when the item may play
 // Other players skip the lines they do not know. A still's own display time is not kept (the Status and
 // queue.list report the probed length, not whether one was set). Pure: items in, text out.
 
@@ -21,6 +22,7 @@ public enum ExtendedM3U {
             if item.loops != 1 { lines.append("#EXTQUEUED:loops=\(item.loops)") }
             if let trackEnd = item.trackEnd { lines.append("#EXTQUEUED:track-end=\(trackEnd)") }
             if let sha256 = item.sha256 { lines.append("#EXTQUEUED:sha256=\(sha256)") }
+            if let schedule = item.schedule { lines.append("#EXTQUEUED:schedule=\(schedule.playlistText)") }
             lines.append(item.uri)
         }
         return lines.joined(separator: "\n") + "\n"

@@ -15,12 +15,17 @@ public enum QueueTable {
         guard !items.isEmpty else { return "queue is empty" }
         // The CACHE column only when some item is an http(s) one.
         let showsCache = items.contains { $0.cache != nil }
-        let header = ["ID", "STATE", "PLAYS", "LENGTH"] + (showsCache ? ["CACHE"] : []) + ["TITLE"]
+        // The SCHEDULE column only when some item has one.
+        let showsSchedule = items.contains { $0.schedule != nil }
+        let header =
+            ["ID", "STATE", "PLAYS", "LENGTH"] + (showsCache ? ["CACHE"] : []) + (showsSchedule ? ["SCHEDULE"] : [])
+            + ["TITLE"]
         let rows = items.map { item -> [String] in
             [
                 String(item.id), item.state, "\(item.plays)/\(DurationFormat.loops(item.loops))",
                 item.duration.map(DurationFormat.clock) ?? "-",
-            ] + (showsCache ? [cacheCell(item.cache)] : []) + [title(of: item)]
+            ] + (showsCache ? [cacheCell(item.cache)] : []) + (showsSchedule ? [scheduleCell(item)] : [])
+                + [title(of: item)]
         }
         var widths = header.map(\.count)
         for row in rows {
@@ -59,6 +64,20 @@ public enum QueueTable {
             return "\(min(99, Int(Double(cache.bytes) * 100 / Double(length))))%"
         default: return "-"
         }
+    }
+
+    /// "-" without a schedule, else whether the item may play now and its window: "open mon,fri 09:00-17:00".
+    public static func scheduleCell(_ item: QueueItemView) -> String {
+        guard let schedule = item.schedule else { return "-" }
+        var parts = [item.inWindow ? "open" : "closed"]
+        if let days = schedule.days { parts.append(days.joined(separator: ",")) }
+        if schedule.from != nil || schedule.until != nil {
+            parts.append("\(schedule.from ?? "00:00")-\(schedule.until ?? "24:00")")
+        }
+        if schedule.start != nil || schedule.end != nil {
+            parts.append("\(schedule.start ?? "")..\(schedule.end ?? "")")
+        }
+        return parts.joined(separator: " ")
     }
 
     /// The title column; a failed item carries its error so `ls` alone explains a skipped file.

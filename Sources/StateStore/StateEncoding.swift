@@ -86,6 +86,17 @@ enum StateEncoding {
         object["title"] = item.title.map(JSONValue.string)
         object["trackEnd"] = item.trackEnd.map { .string($0.rawValue) }
         object["sha256"] = item.sha256.map(JSONValue.string)
+        object["schedule"] = item.schedule.map(json)
+        return .object(object)
+    }
+
+    static func json(_ schedule: ItemSchedule) -> JSONValue {
+        var object = JSONObject()
+        object["days"] = schedule.sortedDays.map { .array($0.map { .string($0.rawValue) }) }
+        object["from"] = schedule.from.map { .string($0.description) }
+        object["until"] = schedule.until.map { .string($0.description) }
+        object["start"] = schedule.start.map { .string($0.description) }
+        object["end"] = schedule.end.map { .string($0.description) }
         return .object(object)
     }
 

@@ -41,6 +41,34 @@ struct Add: ParsableCommand {
             valueName: "hex"))
     var sha256: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Play only on these days (comma-separated: mon,tue,wed,thu,fri,sat,sun), in the daemon's local time.",
+            valueName: "days"))
+    var days: String?
+
+    @Option(help: ArgumentHelp("Play only from this local time each day (HH:MM).", valueName: "HH:MM"))
+    var from: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Play only until this local time (HH:MM, exclusive; not after --from: past midnight).", valueName: "HH:MM"))
+    var until: String?
+
+    @Option(help: ArgumentHelp("Play only from this date on (YYYY-MM-DD).", valueName: "date"))
+    var startDate: String?
+
+    @Option(help: ArgumentHelp("Play only up to this date, inclusive (YYYY-MM-DD).", valueName: "date"))
+    var endDate: String?
+
+    /// The schedule the options describe; nil when none is given. The daemon checks the values.
+    var schedule: RPCSchedule? {
+        guard days != nil || from != nil || until != nil || startDate != nil || endDate != nil else { return nil }
+        return RPCSchedule(
+            days: days.map { $0.split(separator: ",").map(String.init) }, from: from, until: until, start: startDate,
+            end: endDate)
+    }
+
     func validate() throws {
         guard !paths.isEmpty else { throw ValidationError("give at least one file, directory or playlist") }
         let placements = [next, at != nil, after != nil].filter { $0 }.count
@@ -60,7 +88,9 @@ struct Add: ParsableCommand {
         let uris = try MediaPaths.expand(paths, cwd: try Session.currentDirectory())
         let session = try Session(options)
         let loopCount = forever ? 0 : loops
-        let items = uris.map { RPCItemInput(uri: $0, loops: loopCount, sha256: sha256?.lowercased()) }
+        let items = uris.map {
+            RPCItemInput(uri: $0, loops: loopCount, sha256: sha256?.lowercased(), schedule: schedule)
+        }
         let answer: RPCAnswer<API.IdsResult>
         if let at {
             answer = try session.call(API.QueueInsert.self, .init(items: items, place: .index(at)))

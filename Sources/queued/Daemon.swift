@@ -36,6 +36,7 @@ struct Daemon {
         var config = EngineConfig()
         config.trackEnd = options.shortestTrack ? .shortest : TrackEnd(rawValue: options.trackEnd.rawValue) ?? .auto
         config.stillDuration = options.stillDuration
+        config.scheduleFallback = ScheduleFallbackPicture.load(options.scheduleFallback, logger: logger)
         // Subscribers choose their own progress interval (down to 50 ms); the log keeps the option's.
         config.progressInterval = server == nil ? options.progressInterval : 0.05
         config.untimed = options.untimed
@@ -196,6 +197,8 @@ final class EventLog: @unchecked Sendable {
             logger.info("started item \(id) play \(play)")
         case .itemEnded(let id, let play, let reason, let error):
             logger.info("ended item \(id) play \(play): \(reason.rawValue)\(error.map { " (\($0))" } ?? "")")
+        case .itemSkipped(let id, let play, let reason):
+            logger.info("skipped item \(id) play \(play): \(reason.rawValue)")
         case .queueChanged(let version):
             logger.debug("queue version \(version)")
         case .outputChanged(let change):

@@ -96,6 +96,12 @@ struct QueuedCommand: ParsableCommand {
     @Option(help: "Seconds a still image is shown.")
     var stillDuration = 10.0
 
+    @Option(
+        help: ArgumentHelp(
+            "What the screen shows while every item is outside its schedule: black, last (the last picture stays up) or an image file (absolute path).",
+            valueName: "black|last|file"))
+    var scheduleFallback = "black"
+
     @Option(help: "Volume, 0-100 (default: as saved, else 100).")
     var volume: Int?
 
@@ -199,6 +205,9 @@ struct QueuedCommand: ParsableCommand {
         }
         guard parsedGeometry != nil else { throw ValidationError("--geometry must look like 1280x720") }
         guard stillDuration > 0 else { throw ValidationError("--still-duration must be > 0") }
+        if !["black", "last"].contains(scheduleFallback), !scheduleFallback.hasPrefix("/") {
+            throw ValidationError("--schedule-fallback must be black, last or an absolute path to an image")
+        }
         guard (0.5...2.0).contains(rate ?? 1) else { throw ValidationError("--rate must be 0.5-2.0") }
         guard stallTimeout > 0 else { throw ValidationError("--stall-timeout must be > 0") }
         guard netTimeout >= 1 else { throw ValidationError("--net-timeout must be >= 1") }

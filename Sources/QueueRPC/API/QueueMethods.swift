@@ -101,19 +101,22 @@ extension API {
     public enum QueueUpdate: RPCMethodDefinition {
         public static let name = "queue.update"
 
-        /// What to change; absent fields stay as they are, and null clears start, end, title and trackEnd.
+        /// What to change; absent fields stay as they are, and null clears start, end, title, trackEnd and
+        /// schedule.
         public struct Params: RPCMethodParams, Equatable {
-            public static let order = ["id", "loops", "start", "end", "title", "trackEnd"]
+            public static let order = ["id", "loops", "start", "end", "title", "trackEnd", "schedule"]
             public var id: Int64
             public var loops: Int64?
             public var start: FieldUpdate<Double>
             public var end: FieldUpdate<Double>
             public var title: FieldUpdate<String>
             public var trackEnd: FieldUpdate<RPCTrackEnd>
+            public var schedule: FieldUpdate<RPCSchedule>
 
             public init(
                 id: Int64, loops: Int64? = nil, start: FieldUpdate<Double> = .keep, end: FieldUpdate<Double> = .keep,
-                title: FieldUpdate<String> = .keep, trackEnd: FieldUpdate<RPCTrackEnd> = .keep
+                title: FieldUpdate<String> = .keep, trackEnd: FieldUpdate<RPCTrackEnd> = .keep,
+                schedule: FieldUpdate<RPCSchedule> = .keep
             ) {
                 self.id = id
                 self.loops = loops
@@ -121,6 +124,7 @@ extension API {
                 self.end = end
                 self.title = title
                 self.trackEnd = trackEnd
+                self.schedule = schedule
             }
             public init(reading params: ParamReader) throws(RPCError) {
                 id = try params.requiredInt("id")
@@ -131,6 +135,10 @@ extension API {
                 trackEnd = try params.update("trackEnd") { name throws(RPCError) in
                     try RPCItemInput.trackEnd(params.raw(name), param: name)
                 }
+                schedule = try params.update("schedule") { name throws(RPCError) in
+                    guard let value = params.raw(name) else { return nil }
+                    return try RPCSchedule(json: value, name: name)
+                }
             }
             public var json: JSONValue? {
                 var object: JSONObject = ["id": .int(id)]
@@ -139,6 +147,7 @@ extension API {
                 object.setIfPresent("end", end.json(JSONValue.double))
                 object.setIfPresent("title", title.json(JSONValue.string))
                 object.setIfPresent("trackEnd", trackEnd.json { .string($0.rawValue) })
+                object.setIfPresent("schedule", schedule.json { $0.json })
                 return .object(object)
             }
         }

@@ -4,7 +4,7 @@
 // server's business.
 
 public struct RPCItemInput: Sendable, Equatable {
-    public static let fields: Set<String> = ["uri", "loops", "start", "end", "duration", "title", "trackEnd", "sha256"]
+    public static let fields: Set<String> = ["uri", "loops", "start", "end", "duration", "title", "trackEnd", "sha256", "schedule"]
 
     public var uri: String
     public var title: String?
@@ -16,10 +16,13 @@ public struct RPCItemInput: Sendable, Equatable {
     public var trackEnd: RPCTrackEnd?
     /// http(s) items: the file's SHA-256, hex (stored lowercase).
     public var sha256: String?
+    /// Dayparting: when the item may play.
+    public var schedule: RPCSchedule?
 
     public init(
         uri: String, title: String? = nil, loops: Int64? = nil, start: Double? = nil, end: Double? = nil,
-        duration: Double? = nil, trackEnd: RPCTrackEnd? = nil, sha256: String? = nil
+        duration: Double? = nil, trackEnd: RPCTrackEnd? = nil, sha256: String? = nil,
+        schedule: RPCSchedule? = nil
     ) {
         self.uri = uri
         self.title = title
@@ -29,6 +32,7 @@ public struct RPCItemInput: Sendable, Equatable {
         self.duration = duration
         self.trackEnd = trackEnd
         self.sha256 = sha256
+        self.schedule = schedule
     }
 
     /// Strict decoding of one entry; `name` is its place in the params ("items[0]").
@@ -81,7 +85,10 @@ public struct RPCItemInput: Sendable, Equatable {
         self.init(
             uri: uri, title: title, loops: loops, start: try number("start"), end: try number("end"),
             duration: try number("duration"),
-            trackEnd: try Self.trackEnd(object["trackEnd"], param: "\(name).trackEnd"), sha256: sha256)
+            trackEnd: try Self.trackEnd(object["trackEnd"], param: "\(name).trackEnd"), sha256: sha256,
+            schedule: try present("schedule").map { value throws(RPCError) in
+                try RPCSchedule(json: value, name: "\(name).schedule")
+            })
     }
 
     /// 64 lowercase hex digits: a `sha256` as stored (callers lowercase first; MediaItem has the model's
@@ -111,6 +118,7 @@ public struct RPCItemInput: Sendable, Equatable {
         object.setIfPresent("duration", duration.map(JSONValue.double))
         object.setIfPresent("trackEnd", trackEnd.map { .string($0.rawValue) })
         object.setIfPresent("sha256", sha256.map(JSONValue.string))
+        object.setIfPresent("schedule", schedule?.json)
         return object.keys.count == 1 ? .string(uri) : .object(object)
     }
 }

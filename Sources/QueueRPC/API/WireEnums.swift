@@ -14,7 +14,7 @@ public enum RPCFit: String, CaseIterable, Sendable {
 /// The event kinds a connection can subscribe to.
 public enum EventName: String, CaseIterable, Sendable {
     case status, progress, itemStarted, itemEnded, queueChanged, output
-    case itemLoading, buffering, cacheProgress, cacheComplete, cacheError
+    case itemLoading, buffering, cacheProgress, cacheComplete, cacheError, itemSkipped
 
     /// The notification's method name, e.g. "event.itemStarted".
     public var method: String { "event.\(rawValue)" }
