@@ -20,7 +20,8 @@ public struct LocalClock: Sendable {
 
     /// The wall clock's date and minute at `instant` (seconds dropped: schedules are to the minute).
     public func localTime(at instant: Double) -> LocalDateTime {
-        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: Date(timeIntervalSince1970: instant))
+        let parts = calendar.dateComponents(
+            [.year, .month, .day, .hour, .minute], from: Date(timeIntervalSince1970: instant))
         let date =
             CivilDate(year: parts.year ?? 1970, month: parts.month ?? 1, day: parts.day ?? 1)
             ?? CivilDate(dayNumber: 0)

@@ -208,7 +208,8 @@ extension ItemSchedule: Codable {
         func parsed<T>(_ key: CodingKeys, _ parse: (String) -> T?) throws -> T? {
             guard let text = try container.decodeIfPresent(String.self, forKey: key) else { return nil }
             guard let value = parse(text) else {
-                throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "bad \(key): \(text)")
+                throw DecodingError.dataCorruptedError(
+                    forKey: key, in: container, debugDescription: "bad \(key): \(text)")
             }
             return value
         }

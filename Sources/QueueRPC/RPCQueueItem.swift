@@ -62,7 +62,8 @@ public struct RPCQueueItem: Sendable, Equatable {
             state: json["state"]?.stringValue ?? "queued", error: json["error"]?.stringValue,
             start: json["start"]?.doubleValue, end: json["end"]?.doubleValue, trackEnd: json["trackEnd"]?.stringValue,
             sha256: json["sha256"]?.stringValue, cache: json["cache"].flatMap(RPCCacheStatus.init(json:)),
-            schedule: json["schedule"].flatMap(RPCSchedule.init(lenient:)), inWindow: json["inWindow"]?.boolValue ?? true,
+            schedule: json["schedule"].flatMap(RPCSchedule.init(lenient:)),
+            inWindow: json["inWindow"]?.boolValue ?? true,
             nextWindow: json["nextWindow"]?.doubleValue)
     }
 

@@ -13,7 +13,8 @@ enum Wire {
             volume: Int64(status.volume),
             muted: status.muted, rate: status.rate, queueLoops: Int64(status.queueLoops), error: status.error,
             title: status.title, uri: status.uri, loops: status.loops.map(Int64.init), fit: status.fit.rawValue,
-            fullscreen: status.fullscreen, rotate: Int64(status.rotation.rawValue), queueVersion: Int64(status.queueVersion),
+            fullscreen: status.fullscreen, rotate: Int64(status.rotation.rawValue),
+            queueVersion: Int64(status.queueVersion),
             droppedFrames: Int64(status.droppedFrames), buffering: status.buffering,
             waitingForSchedule: status.waitingForSchedule
         )

@@ -199,7 +199,7 @@ _queuectl_add() {
     repeating_flags=()
     non_repeating_flags=(--json --next --forever --version -h --help)
     repeating_options=()
-    non_repeating_options=(--socket --timeout --at --after --loops --sha256)
+    non_repeating_options=(--socket --timeout --at --after --loops --sha256 --days --from --until --start-date --end-date)
     __queuectl_offer_flags_options -1
 
     # Offer option value completions
@@ -221,6 +221,21 @@ _queuectl_add() {
         return
         ;;
     '--sha256')
+        return
+        ;;
+    '--days')
+        return
+        ;;
+    '--from')
+        return
+        ;;
+    '--until')
+        return
+        ;;
+    '--start-date')
+        return
+        ;;
+    '--end-date')
         return
         ;;
     esac
@@ -670,7 +685,7 @@ _queuectl_watch() {
     # Offer positional completions
     case "${positional_number}" in
     *)
-        __queuectl_add_completions -W 'status'$'\n''progress'$'\n''itemStarted'$'\n''itemEnded'$'\n''queueChanged'$'\n''output'$'\n''itemLoading'$'\n''buffering'$'\n''cacheProgress'$'\n''cacheComplete'$'\n''cacheError'
+        __queuectl_add_completions -W 'status'$'\n''progress'$'\n''itemStarted'$'\n''itemEnded'$'\n''queueChanged'$'\n''output'$'\n''itemLoading'$'\n''buffering'$'\n''cacheProgress'$'\n''cacheComplete'$'\n''cacheError'$'\n''itemSkipped'
         return
         ;;
     esac
@@ -722,7 +737,7 @@ _queuectl_wait() {
     # Offer positional completions
     case "${positional_number}" in
     1)
-        __queuectl_add_completions -W 'status'$'\n''progress'$'\n''itemStarted'$'\n''itemEnded'$'\n''queueChanged'$'\n''output'$'\n''itemLoading'$'\n''buffering'$'\n''cacheProgress'$'\n''cacheComplete'$'\n''cacheError'
+        __queuectl_add_completions -W 'status'$'\n''progress'$'\n''itemStarted'$'\n''itemEnded'$'\n''queueChanged'$'\n''output'$'\n''itemLoading'$'\n''buffering'$'\n''cacheProgress'$'\n''cacheComplete'$'\n''cacheError'$'\n''itemSkipped'
         return
         ;;
     esac

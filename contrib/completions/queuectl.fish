@@ -23,7 +23,7 @@ function __queuectl_parse_tokens -S
         __queuectl_parse_subcommand 0 'socket=' 'json' 'timeout=' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'add'
-            __queuectl_parse_subcommand -r 1 'socket=' 'json' 'timeout=' 'next' 'at=' 'after=' 'loops=' 'forever' 'sha256=' 'version' 'h/help'
+            __queuectl_parse_subcommand -r 1 'socket=' 'json' 'timeout=' 'next' 'at=' 'after=' 'loops=' 'forever' 'sha256=' 'days=' 'from=' 'until=' 'start-date=' 'end-date=' 'version' 'h/help'
         case 'next'
             __queuectl_parse_subcommand 0 'socket=' 'json' 'timeout=' 'version' 'h/help'
         case 'prev'
@@ -189,6 +189,11 @@ complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_opti
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl add" loops' -l 'loops' -d 'Plays of each added item (0 = forever).' -rfka ''
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl add" forever' -l 'forever' -d 'Play each added item forever (same as --loops 0).'
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl add" sha256' -l 'sha256' -d 'The SHA-256 an http(s) item\'s file must have (64 hex digits): a mismatch is fetched again once, then fails the item.' -rfka ''
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl add" days' -l 'days' -d 'Play only on these days (comma-separated: mon,tue,wed,thu,fri,sat,sun), in the daemon\'s local time.' -rfka ''
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl add" from' -l 'from' -d 'Play only from this local time each day (HH:MM).' -rfka ''
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl add" until' -l 'until' -d 'Play only until this local time (HH:MM, exclusive; not after --from: past midnight).' -rfka ''
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl add" start-date' -l 'start-date' -d 'Play only from this date on (YYYY-MM-DD).' -rfka ''
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl add" end-date' -l 'end-date' -d 'Play only up to this date, inclusive (YYYY-MM-DD).' -rfka ''
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl add" version' -l 'version' -d 'Show the version.'
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl add" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl next" socket' -l 'socket' -d 'Control socket of the daemon (default: $QUEUED_SOCKET, else $XDG_RUNTIME_DIR/queued/queued.sock).' -rF
@@ -298,7 +303,7 @@ complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_opti
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl watch" socket' -l 'socket' -d 'Control socket of the daemon (default: $QUEUED_SOCKET, else $XDG_RUNTIME_DIR/queued/queued.sock).' -rF
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl watch" json' -l 'json' -d 'Print the method\'s JSON result (one line) instead of text, for scripts.'
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl watch" timeout' -l 'timeout' -d 'Seconds to wait for each answer from the daemon (default 10); for `wait`, for the event (default: no limit).' -rfka ''
-complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_positional "queuectl watch" -ge 1' -fka 'status progress itemStarted itemEnded queueChanged output itemLoading buffering cacheProgress cacheComplete cacheError'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_positional "queuectl watch" -ge 1' -fka 'status progress itemStarted itemEnded queueChanged output itemLoading buffering cacheProgress cacheComplete cacheError itemSkipped'
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl watch" progress-interval' -l 'progress-interval' -d 'Seconds between progress events (at least 0.05).' -rfka ''
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl watch" version' -l 'version' -d 'Show the version.'
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl watch" h help' -s 'h' -l 'help' -d 'Show help information.'
@@ -311,7 +316,7 @@ complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_opti
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl wait" socket' -l 'socket' -d 'Control socket of the daemon (default: $QUEUED_SOCKET, else $XDG_RUNTIME_DIR/queued/queued.sock).' -rF
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl wait" json' -l 'json' -d 'Print the method\'s JSON result (one line) instead of text, for scripts.'
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl wait" timeout' -l 'timeout' -d 'Seconds to wait for each answer from the daemon (default 10); for `wait`, for the event (default: no limit).' -rfka ''
-complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_positional "queuectl wait" -eq 1' -fka 'status progress itemStarted itemEnded queueChanged output itemLoading buffering cacheProgress cacheComplete cacheError'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_positional "queuectl wait" -eq 1' -fka 'status progress itemStarted itemEnded queueChanged output itemLoading buffering cacheProgress cacheComplete cacheError itemSkipped'
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl wait" id' -l 'id' -d 'Only an event about this item.' -rfka ''
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl wait" version' -l 'version' -d 'Show the version.'
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl wait" h help' -s 'h' -l 'help' -d 'Show help information.'

@@ -4,7 +4,9 @@
 // server's business.
 
 public struct RPCItemInput: Sendable, Equatable {
-    public static let fields: Set<String> = ["uri", "loops", "start", "end", "duration", "title", "trackEnd", "sha256", "schedule"]
+    public static let fields: Set<String> = [
+        "uri", "loops", "start", "end", "duration", "title", "trackEnd", "sha256", "schedule",
+    ]
 
     public var uri: String
     public var title: String?

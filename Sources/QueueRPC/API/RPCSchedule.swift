@@ -36,7 +36,9 @@ public struct RPCSchedule: Sendable, Equatable {
         }
         func text(_ key: String, _ form: String) throws(RPCError) -> String? {
             guard let value = object[key], !value.isNull else { return nil }
-            guard let text = value.stringValue else { throw .invalidParams(param: "\(name).\(key)", reason: "must be \(form)") }
+            guard let text = value.stringValue else {
+                throw .invalidParams(param: "\(name).\(key)", reason: "must be \(form)")
+            }
             return text
         }
         if let value = object["days"], !value.isNull {
