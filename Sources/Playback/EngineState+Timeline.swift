@@ -79,6 +79,8 @@ extension EngineState {
     /// The listener is at timeline frame `heard`: announce what it reached, go idle when all is heard,
     /// report progress. `wallClock`: now, in seconds since the epoch (for itemStarted).
     mutating func listenerReached(_ heard: Int64, wallClock: Double) {
+        // A synchronized start not yet let go: nothing has started, whatever the (corked) clock says.
+        guard scheduledStart == nil else { return }
         announce(heard: heard, wallClock: wallClock)
         // Played through once everything was heard and every picture shown.
         if segments.isEmpty && timelineComplete && frames.isEmpty {

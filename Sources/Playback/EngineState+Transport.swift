@@ -28,6 +28,7 @@ extension EngineState {
 
     mutating func pause() {
         guard status.state == .playing else { return }
+        cancelScheduledStart()
         actions.append(.setAudioPaused(true))
         updateStatus { $0.state = .paused }
     }
@@ -145,6 +146,7 @@ extension EngineState {
     ) {
         serial += 1
         endScheduleWait()
+        cancelScheduledStart()
         if let endReason, let heard = startedPlay {
             startedPlay = nil
             endPlay(heard, reason: endReason, error: error)

@@ -47,6 +47,8 @@ struct EngineState {
     /// Every item is outside its schedule: playback waits, to go on from this play (or the first open one
     /// after it) when a window opens (see EngineState+Schedule).
     var scheduleWait: Cursor?
+    /// A synchronized start waiting for its instant (see EngineState+SyncStart).
+    var scheduledStart: ScheduledStart?
     /// What the owner must do once this batch of changes is done, in order.
     var actions: [EngineAction] = []
     /// Something a waiting thread acts on changed (a cut, pictures queued or taken, the state, video

@@ -1,11 +1,20 @@
 // Transport commands from any thread: each is one EngineState decision under the lock (see
 // EngineState+Transport), with the listener's position read from the audio output's clock.
 import QueueModel
+import SystemClock
 
 extension PlayerEngine {
     /// Plays `id` from its start, or resumes / starts playback when `id` is nil.
     public func play(id: ItemID? = nil) throws {
         try core.locked { (state: inout EngineState) throws(PlayerError) in try state.play(id: id) }
+    }
+
+    /// A synchronized start: prepares `id`'s play (nil: the current play from its start, else what `play`
+    /// would start) and shows its first picture, sound with it, at `wallClock` (Unix seconds), converted to
+    /// the monotonic clock once, now.
+    public func play(id: ItemID?, at wallClock: Double) throws {
+        let start = ScheduledStart(monotonic: Monotonic.now() + (wallClock - Monotonic.wallClock()), wall: wallClock)
+        try core.locked { (state: inout EngineState) throws(PlayerError) in try state.play(id: id, at: start) }
     }
 
     public func pause() {

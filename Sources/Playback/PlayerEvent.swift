@@ -42,6 +42,9 @@ public struct PlayerStatus: Sendable, Equatable {
     public var buffering = false
     /// Playing, but every item is outside its schedule: the fallback picture shows until a window opens.
     public var waitingForSchedule = false
+    /// A synchronized start (`play(at:)`) prepared and waiting: the instant (Unix seconds) its first picture
+    /// is shown; nil otherwise. `state` is already `playing`.
+    public var startsAt: Double?
     public init() {}
 }
 

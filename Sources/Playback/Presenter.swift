@@ -59,6 +59,8 @@ final class Presenter: @unchecked Sendable {
                 if let fit = change.fit { engine.video?.setFit(fit) }
                 if let fullscreen = change.fullscreen { engine.video?.setFullscreen(fullscreen) }
                 if let rotation = change.rotation { engine.video?.setRotation(rotation) }
+            case .spin(let deadline):
+                while Monotonic.now() < deadline { sched_yield() }
             case .idle: break
             }
             let now = Monotonic.now()
@@ -80,6 +82,8 @@ final class Presenter: @unchecked Sendable {
         /// Every item is outside its schedule: the configured fallback picture.
         case fallback
         case configure(DisplayChange)
+        /// A synchronized start is due within a couple of milliseconds: wait it out precisely, unlocked.
+        case spin(until: Double)
         case idle
     }
 
@@ -92,6 +96,16 @@ final class Presenter: @unchecked Sendable {
         if !core.state.pendingDisplay.isEmpty {
             defer { core.state.pendingDisplay = DisplayChange() }
             return .configure(core.state.pendingDisplay)
+        }
+        if let start = core.state.scheduledStart {
+            // A timed wait is only as exact as the scheduler: wait to 2 ms before, then spin.
+            let remaining = start.monotonic - Monotonic.now()
+            if remaining > 0.002 {
+                core.wait(timeout: min(0.01, remaining - 0.002))
+                return .idle
+            }
+            if remaining > 0 { return .spin(until: start.monotonic) }
+            core.state.releaseScheduledStart()
         }
         let heard = engine.audio.playedFrames()
         core.state.listenerReached(heard, wallClock: Monotonic.wallClock())

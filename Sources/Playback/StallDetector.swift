@@ -49,8 +49,11 @@ public struct StallDetector: Sendable {
     private mutating func judge(_ status: PlayerStatus, now: Double) -> Verdict {
         let current = Place(id: status.currentID?.rawValue, play: status.play, position: status.position)
         defer { place = current }
-        // Buffering is a wait the network cache bounds itself (its own timeout, then the item fails).
-        guard status.state == .playing, !status.buffering, current == place else {
+        // Buffering is a wait the network cache bounds itself (its own timeout, then the item fails); a
+        // wait for a schedule's window or a synchronized start's instant is standing still on purpose.
+        guard status.state == .playing, !status.buffering, !status.waitingForSchedule, status.startsAt == nil,
+            current == place
+        else {
             lastMovedAt = now
             recoveredAt = nil
             return .healthy

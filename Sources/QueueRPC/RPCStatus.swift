@@ -31,13 +31,15 @@ public struct RPCStatus: Sendable, Equatable {
     public var buffering: Bool
     /// Playing, but every item is outside its schedule: the fallback shows until a window opens.
     public var waitingForSchedule: Bool
+    /// A synchronized start (`player.play {at}`) waiting for its instant: that instant, Unix seconds.
+    public var startsAt: Double?
 
     public init(
         state: String = "idle", currentId: Int64? = nil, position: Double = 0, duration: Double? = nil,
         play: Int64 = 0, volume: Int64 = 100, muted: Bool = false, rate: Double = 1, queueLoops: Int64 = 1,
         error: String? = nil, title: String? = nil, uri: String? = nil, loops: Int64? = nil, fit: String = "fit",
         fullscreen: Bool = false, rotate: Int64 = 0, queueVersion: Int64 = 0, droppedFrames: Int64 = 0,
-        buffering: Bool = false, waitingForSchedule: Bool = false
+        buffering: Bool = false, waitingForSchedule: Bool = false, startsAt: Double? = nil
     ) {
         self.state = state
         self.currentId = currentId
@@ -59,6 +61,7 @@ public struct RPCStatus: Sendable, Equatable {
         self.droppedFrames = droppedFrames
         self.buffering = buffering
         self.waitingForSchedule = waitingForSchedule
+        self.startsAt = startsAt
     }
 
     /// nil unless `json` is an object with a string `state` (the one field no status lacks).
@@ -74,7 +77,7 @@ public struct RPCStatus: Sendable, Equatable {
             fullscreen: json["fullscreen"]?.boolValue ?? false, rotate: json["rotate"]?.intValue ?? 0,
             queueVersion: json["queueVersion"]?.intValue ?? 0,
             droppedFrames: json["droppedFrames"]?.intValue ?? 0, buffering: json["buffering"]?.boolValue ?? false,
-            waitingForSchedule: json["waitingForSchedule"]?.boolValue ?? false)
+            waitingForSchedule: json["waitingForSchedule"]?.boolValue ?? false, startsAt: json["startsAt"]?.doubleValue)
     }
 
     /// Every key, in the document's order.
@@ -100,6 +103,7 @@ public struct RPCStatus: Sendable, Equatable {
             "droppedFrames": .int(droppedFrames),
             "buffering": .bool(buffering),
             "waitingForSchedule": .bool(waitingForSchedule),
+            "startsAt": startsAt.map(JSONValue.double) ?? .null,
         ])
     }
 }

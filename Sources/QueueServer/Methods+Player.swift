@@ -7,6 +7,7 @@ import NIOCore
 import Playback
 import QueueModel
 import QueueRPC
+import SystemClock
 
 extension Dispatcher {
     static func playerMethods(_ engine: PlayerEngine) -> [RPCMethod] {
@@ -21,7 +22,16 @@ extension Dispatcher {
         }
         return [
             .answering(API.PlayerPlay.self, .change) { params, _ in
-                try engine.play(id: params.id.map { ItemID(Int($0)) })
+                let id = params.id.map { ItemID(Int($0)) }
+                if let at = params.at {
+                    // A day ahead at most: further is a mistake (milliseconds for seconds), not a plan.
+                    guard at.isFinite, at <= Monotonic.wallClock() + 86_400 else {
+                        throw RPCError.invalidParams(param: "at", reason: "must be a Unix time at most a day from now")
+                    }
+                    try engine.play(id: id, at: at)
+                } else {
+                    try engine.play(id: id)
+                }
                 return Wire.status(engine.status())
             },
             transport(API.PlayerPause.self, .change) { engine.pause() },

@@ -16,7 +16,7 @@ enum Wire {
             fullscreen: status.fullscreen, rotate: Int64(status.rotation.rawValue),
             queueVersion: Int64(status.queueVersion),
             droppedFrames: Int64(status.droppedFrames), buffering: status.buffering,
-            waitingForSchedule: status.waitingForSchedule
+            waitingForSchedule: status.waitingForSchedule, startsAt: status.startsAt
         )
     }
 

@@ -3,6 +3,7 @@
 // few lines; a file apiece would be mostly boilerplate.
 
 import ArgumentParser
+import Foundation
 import QueueClient
 import QueueRPC
 import QueuectlPresentation
@@ -56,9 +57,28 @@ struct Play: ParsableCommand {
     @Argument(help: ArgumentHelp("Item to play (default: resume or start the queue).", valueName: "id"))
     var id: Int64?
 
+    @Option(
+        help: ArgumentHelp(
+            "Synchronized start: show the first picture at this Unix time (seconds, with a fraction), or +SECONDS from now. Give every screen of a wall the same instant.",
+            valueName: "time"))
+    var at: String?
+
+    /// `--at` as Unix seconds: absolute, or "+N" from now.
+    var instant: Double? {
+        guard let at else { return nil }
+        if at.hasPrefix("+") { return Double(at.dropFirst()).map { Date().timeIntervalSince1970 + $0 } }
+        return Double(at)
+    }
+
+    func validate() throws {
+        if at != nil, instant.map({ $0.isFinite }) != true {
+            throw ValidationError("--at must be a Unix time in seconds (e.g. 1795000000.5) or +SECONDS")
+        }
+    }
+
     func run() throws {
         let session = try Session(options)
-        try session.showStatus(try session.call(API.PlayerPlay.self, .init(id: id)))
+        try session.showStatus(try session.call(API.PlayerPlay.self, .init(id: id, at: instant)))
     }
 }
 

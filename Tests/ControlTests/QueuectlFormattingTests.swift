@@ -3,9 +3,9 @@
 // and the expansion of `add` arguments into absolute paths.
 
 import Glibc
+import MediaPaths
 import QueueClient
 import QueueRPC
-import MediaPaths
 import QueuectlPresentation
 import TestSupport
 import Testing
@@ -210,15 +210,18 @@ struct QueuectlFormattingTests {
         let status = RPCStatus(
             state: "playing", currentId: 8, position: 12.5, duration: 30, play: 2, volume: 80, muted: true,
             rate: 1.25, queueLoops: 0, error: "x", title: "Lobby", uri: "/srv/lobby.mp4", loops: 0,
-            fit: "fill", fullscreen: true, rotate: 270, queueVersion: 14, droppedFrames: 3, buffering: true)
+            fit: "fill", fullscreen: true, rotate: 270, queueVersion: 14, droppedFrames: 3, buffering: true,
+            waitingForSchedule: true, startsAt: 1_795_000_000.25)
         #expect(RPCStatus(json: status.json) == status)
         let item = RPCQueueItem(
             id: 9, uri: "/srv/a.mp4", title: "A", loops: 0, plays: 2, duration: 8, state: "failed",
             error: "broken", start: 1, end: 5, trackEnd: "longest", sha256: String(repeating: "a", count: 64),
-            cache: RPCCacheStatus(state: "partial", bytes: 10, length: 20, error: nil))
+            cache: RPCCacheStatus(state: "partial", bytes: 10, length: 20, error: nil),
+            schedule: RPCSchedule(days: ["mon", "fri"], from: "09:00", until: "17:00", start: "2026-12-01"),
+            inWindow: false, nextWindow: 1_795_000_000)
         #expect(RPCQueueItem(json: item.json) == item)
         #expect(
-            status.json.objectValue?.count == 19 && item.json.objectValue?.count == 13,
+            status.json.objectValue?.count == 21 && item.json.objectValue?.count == 16,
             "every key of the schema, always")
     }
 

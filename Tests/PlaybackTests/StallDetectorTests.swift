@@ -1,4 +1,5 @@
-// The stall detector's decisions on an injected clock: standing still on purpose is healthy, a play that
+// The stall detector's decisions on an injected clock: standing still on purpose (paused, idle, waiting
+// for a schedule's window) is healthy, a play that
 // stops moving is recovered once after the timeout, a recovery that does not get it moving lets the
 // watchdog fire, and moving again ends the episode.
 import Playback
@@ -20,6 +21,12 @@ struct StallDetectorTests {
         for second in 0..<30 {
             #expect(detector.observe(status(.paused, position: 3), now: Double(second)) == .healthy)
             #expect(detector.observe(status(.idle, id: nil), now: Double(second) + 0.5) == .healthy)
+        }
+        // Playing, but every item is outside its schedule: a wait for a window, not a stall.
+        var waiting = status(.playing, id: nil)
+        waiting.waitingForSchedule = true
+        for second in 30..<60 {
+            #expect(detector.observe(waiting, now: Double(second)) == .healthy)
         }
         #expect(detector.stalls == 0)
     }

@@ -291,7 +291,7 @@ _queuectl_play() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--socket --timeout)
+    non_repeating_options=(--socket --timeout --at)
     __queuectl_offer_flags_options 1
 
     # Offer option value completions
@@ -301,6 +301,9 @@ _queuectl_play() {
         return
         ;;
     '--timeout')
+        return
+        ;;
+    '--at')
         return
         ;;
     esac

@@ -29,7 +29,7 @@ function __queuectl_parse_tokens -S
         case 'prev'
             __queuectl_parse_subcommand 0 'socket=' 'json' 'timeout=' 'version' 'h/help'
         case 'play'
-            __queuectl_parse_subcommand 1 'socket=' 'json' 'timeout=' 'version' 'h/help'
+            __queuectl_parse_subcommand 1 'socket=' 'json' 'timeout=' 'at=' 'version' 'h/help'
         case 'pause'
             __queuectl_parse_subcommand 0 'socket=' 'json' 'timeout=' 'version' 'h/help'
         case 'toggle'
@@ -209,6 +209,7 @@ complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_opti
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl play" socket' -l 'socket' -d 'Control socket of the daemon (default: $QUEUED_SOCKET, else $XDG_RUNTIME_DIR/queued/queued.sock).' -rF
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl play" json' -l 'json' -d 'Print the method\'s JSON result (one line) instead of text, for scripts.'
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl play" timeout' -l 'timeout' -d 'Seconds to wait for each answer from the daemon (default 10); for `wait`, for the event (default: no limit).' -rfka ''
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl play" at' -l 'at' -d 'Synchronized start: show the first picture at this Unix time (seconds, with a fraction), or +SECONDS from now. Give every screen of a wall the same instant.' -rfka ''
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl play" version' -l 'version' -d 'Show the version.'
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl play" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl pause" socket' -l 'socket' -d 'Control socket of the daemon (default: $QUEUED_SOCKET, else $XDG_RUNTIME_DIR/queued/queued.sock).' -rF

@@ -7,15 +7,26 @@ extension API {
         public typealias Result = RPCStatus
 
         public struct Params: RPCMethodParams, Equatable {
-            public static let order = ["id"]
+            public static let order = ["id", "at"]
             /// The item to play from its start; nil resumes (or starts) the current one.
             public var id: Int64?
+            /// A synchronized start: the Unix time (seconds, with a fraction) the first picture is shown.
+            public var at: Double?
 
-            public init(id: Int64? = nil) { self.id = id }
+            public init(id: Int64? = nil, at: Double? = nil) {
+                self.id = id
+                self.at = at
+            }
             public init(reading params: ParamReader) throws(RPCError) {
                 id = try params.int("id")
+                at = try params.double("at")
             }
-            public var json: JSONValue? { id.map { ["id": .int($0)] } }
+            public var json: JSONValue? {
+                var object = JSONObject()
+                object.setIfPresent("id", id.map(JSONValue.int))
+                object.setIfPresent("at", at.map(JSONValue.double))
+                return object.isEmpty ? nil : .object(object)
+            }
         }
     }
 

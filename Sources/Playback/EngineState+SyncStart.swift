@@ -1,0 +1,58 @@
+// A synchronized start (video walls): `play(…, at:)` cuts to the play, corks the audio output and leaves
+// the play to be prepared — opened, its first picture decoded, its sound written ahead into the corked
+// output — and the presenter thread lets it go at the instant: uncorks the sound and shows the first
+// picture. The wall-clock instant is turned into the monotonic timeline once, here, so a wall-clock step
+// afterwards (NTP) does not move it; `itemStarted.at` reports when the picture was actually shown.
+import QueueModel
+
+/// When a synchronized start lets the play go: the same instant on both clocks.
+struct ScheduledStart: Equatable {
+    /// Monotonic seconds (what the presenter waits on).
+    var monotonic: Double
+    /// Unix seconds (what the client asked for, reported in the status).
+    var wall: Double
+}
+
+extension EngineState {
+    /// Prepares `id`'s first play (nil: the current play from its start, else what `play` would start) to
+    /// start at `start`. An instant already past starts it as soon as it is ready.
+    mutating func play(id: ItemID?, at start: ScheduledStart) throws(PlayerError) {
+        let cursor: Cursor
+        if let id {
+            guard let found = queue.cursor(for: id) else { throw .itemNotFound(id) }
+            cursor = found
+        } else if let current = referenceCursor {
+            cursor = current
+        } else {
+            guard let first = resumeCursor.flatMap({ queue.entry($0.id) != nil ? $0 : nil }) ?? queue.first(),
+                let open = firstOpen(from: first).cursor
+            else { throw .queueEmpty }
+            cursor = open
+        }
+        cut(to: cursor, endReason: startedPlay == nil ? nil : .skipped)
+        actions.append(.setAudioPaused(true))
+        scheduledStart = start
+        stopError = nil
+        wakeWaiters = true
+        updateStatus {
+            $0.state = .playing
+            $0.error = nil
+            $0.startsAt = start.wall
+        }
+    }
+
+    /// Presenter thread, at the instant: the sound goes on and the first picture may be shown.
+    mutating func releaseScheduledStart() {
+        guard scheduledStart != nil else { return }
+        scheduledStart = nil
+        actions.append(.setAudioPaused(false))
+        updateStatus { $0.startsAt = nil }
+    }
+
+    /// A cut or a pause before the instant calls the synchronized start off.
+    mutating func cancelScheduledStart() {
+        guard scheduledStart != nil else { return }
+        scheduledStart = nil
+        updateStatus { $0.startsAt = nil }
+    }
+}
