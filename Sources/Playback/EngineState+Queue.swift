@@ -23,8 +23,10 @@ extension EngineState {
         let removed = queue.remove(ids)
         noteQueueChange(from: before)
         if let current, removed.contains(current.id) {
-            cut(to: survivor ?? queue.successor(of: current), endReason: .removed)
-            if startRequest == nil { updateStatus { $0.state = .idle } }
+            // Its successor, or the first one after it in its window (when none is, playback waits).
+            if !startOrWait(from: survivor ?? queue.successor(of: current), endReason: .removed) {
+                updateStatus { $0.state = .idle }
+            }
         } else {
             refeedIfNextChanged(heard: heard)
         }
@@ -61,7 +63,7 @@ extension EngineState {
     private mutating func refeedIfNextChanged(heard: Int64) {
         guard let current = startedPlay,
             let ahead = segments.first(where: { $0.serial == serial && !$0.announcedStart && $0.cursor != current }),
-            ahead.cursor != queue.successor(of: current),
+            ahead.cursor != nextPlay(after: current).cursor,
             let now = currentPlay(heard: heard), now.cursor == current
         else { return }
         cut(to: current, position: now.position, endReason: nil, continuesPlay: true)

@@ -14,8 +14,14 @@ extension EngineState {
     /// `candidate`, or the first play after it whose item is in its window now. Reads the clock; no events.
     func firstOpen(from candidate: Cursor?) -> ScheduledChoice {
         guard let candidate else { return ScheduledChoice(cursor: nil) }
-        let now = localClock.localTime()
-        return queue.firstOpen(from: candidate) { $0.schedule?.isOpen(at: now) ?? true }
+        // The clock is read only when some item has a schedule (queue edits ask this too, thousands a second).
+        var now: LocalDateTime?
+        return queue.firstOpen(from: candidate) { item in
+            guard let schedule = item.schedule else { return true }
+            let time = now ?? localClock.localTime()
+            now = time
+            return schedule.isOpen(at: time)
+        }
     }
 
     /// What plays after `cursor` ends on its own (the prefetcher asks this too, without acting on it).

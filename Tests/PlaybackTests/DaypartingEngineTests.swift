@@ -163,4 +163,32 @@ final class ShowLog: VideoSink, @unchecked Sendable {
         #expect(recorder.started.map(\.id) == [ids[1]])
         #expect(skipped(recorder.all).map(\.0) == [ids[0]])
     }
+
+    /// The play decoded ahead is the first open one after a skip: an edit elsewhere in the queue must not
+    /// take it for a changed successor and feed the current play again (a re-buffer the user would hear).
+    @Test func anEditDoesNotRefeedWhenTheNextItemIsSkipped() throws {
+        let clock = MovableClock("2026-11-24", "10:00")
+        let tone = try Fixtures.tone(frequency: 440, seconds: 1.5, format: .wav)
+        let (engine, recorder) = try makeEngine(audio: NullAudioSink(mode: .realtime(buffer: 0.5)), untimed: false) {
+            $0.localClock = clock.localClock
+        }
+        defer { engine.shutdown() }
+        let ids = try engine.add([
+            MediaItem(uri: tone, title: "now"),
+            MediaItem(uri: tone, title: "tonight", schedule: schedule("20:00", "23:00")),
+            MediaItem(uri: tone, title: "after"),
+        ])
+        try engine.play()
+        #expect(recorder.wait(timeout: 10) { starts($0).count == 1 })
+        // Let the decode thread get to the skip and open the play after it, then edit the queue.
+        #expect(recorder.wait(timeout: 10) { skipped($0).count == 1 })
+        _ = try engine.add([MediaItem(uri: tone, title: "appended")])
+        #expect(recorder.wait(timeout: 10) { starts($0).count == 2 })
+        let openings = recorder.all.filter {
+            if case .itemLoading(let id, 1, .loading, _) = $0 { return id == ids[0] }
+            return false
+        }
+        #expect(openings.count == 1, "the current play was opened again: a re-feed")
+        #expect(starts(recorder.all) == [ids[0], ids[2]])
+    }
 }
