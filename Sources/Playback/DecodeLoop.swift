@@ -99,7 +99,7 @@ final class DecodeLoop: @unchecked Sendable {
             guard
                 let (item, speed, repeats) = core.locked({ shared -> (MediaItem, Double, Bool)? in
                     guard shared.serial == serial, let item = shared.queue.entry(cursor.id)?.item else { return nil }
-                    return (item, shared.status.rate, shared.nextPlay(after: cursor).cursor?.id == cursor.id)
+                    return (item, shared.status.rate, shared.playsAgain(after: cursor))
                 })
             else { return }
             let opened = open(cursor, item: item, position: position, repeats: repeats)
@@ -223,7 +223,7 @@ final class DecodeLoop: @unchecked Sendable {
             let (next, entry, repeats) = core.locked({ shared -> (Cursor, MediaItem, Bool)? in
                 guard let next = shared.nextPlay(after: item.cursor).cursor, let entry = shared.queue.entry(next.id)
                 else { return nil }
-                return (next, entry.item, shared.nextPlay(after: next).cursor?.id == next.id)
+                return (next, entry.item, shared.playsAgain(after: next))
             })
         else { return }
         let engine = self.engine

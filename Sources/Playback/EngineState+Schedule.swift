@@ -29,6 +29,12 @@ extension EngineState {
         firstOpen(from: queue.successor(of: cursor))
     }
 
+    /// Whether the same item plays again right after `cursor` (a loop seam, which `trackEnd: auto` ends at
+    /// the shortest track).
+    func playsAgain(after cursor: Cursor) -> Bool {
+        nextPlay(after: cursor).cursor?.id == cursor.id
+    }
+
     /// Announces the plays `choice` passed over; when it found none open, playback waits from `candidate`.
     mutating func noteScheduled(_ choice: ScheduledChoice, from candidate: Cursor?) {
         for skipped in choice.skipped {

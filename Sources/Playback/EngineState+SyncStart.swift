@@ -24,9 +24,7 @@ extension EngineState {
         } else if let current = referenceCursor {
             cursor = current
         } else {
-            guard let first = resumeCursor.flatMap({ queue.entry($0.id) != nil ? $0 : nil }) ?? queue.first(),
-                let open = firstOpen(from: first).cursor
-            else { throw .queueEmpty }
+            guard let open = firstOpen(from: startingPlay).cursor else { throw .queueEmpty }
             cursor = open
         }
         cut(to: cursor, endReason: startedPlay == nil ? nil : .skipped)

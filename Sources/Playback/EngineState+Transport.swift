@@ -18,12 +18,15 @@ extension EngineState {
         case .playing: return
         case .paused: resume()
         case .idle, .stopped:
-            guard let cursor = resumeCursor.flatMap({ queue.entry($0.id) != nil ? $0 : nil }) ?? queue.first() else {
-                throw .queueEmpty
-            }
+            guard let cursor = startingPlay else { throw .queueEmpty }
             // Items outside their schedule are skipped; when all are, playback waits for a window.
             if startOrWait(from: cursor, endReason: nil) { resume() }
         }
+    }
+
+    /// Where `play` starts when nothing is current: the stopped play if still queued, else the front.
+    var startingPlay: Cursor? {
+        resumeCursor.flatMap { queue.entry($0.id) != nil ? $0 : nil } ?? queue.first()
     }
 
     mutating func pause() {

@@ -8,11 +8,14 @@ import SystemClock
 public struct LocalClock: Sendable {
     /// Seconds since the Unix epoch, now (CLOCK_REALTIME unless injected).
     public var now: @Sendable () -> Double
-    public var timeZone: TimeZone
+    /// Gregorian, in the box's zone; built once (every schedule decision and queue row reads through it).
+    private let calendar: Calendar
 
     public init(timeZone: TimeZone = .current, now: @escaping @Sendable () -> Double = { Monotonic.wallClock() }) {
         self.now = now
-        self.timeZone = timeZone
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        self.calendar = calendar
     }
 
     /// The system's clock in the box's zone (`TZ`, else /etc/localtime).
@@ -45,14 +48,4 @@ public struct LocalClock: Sendable {
         return midnight.timeIntervalSince1970 + Double(time.minute * 60)
     }
 
-    /// Whether `item` may play now: always without a schedule.
-    public func isOpen(_ item: MediaItem, at time: LocalDateTime) -> Bool {
-        item.schedule?.isOpen(at: time) ?? true
-    }
-
-    private var calendar: Calendar {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        return calendar
-    }
 }

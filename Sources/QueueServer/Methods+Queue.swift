@@ -9,9 +9,12 @@ import QueueRPC
 extension Dispatcher {
     static func queueMethods(_ engine: PlayerEngine) -> [RPCMethod] {
         let cache = engine.networkCache
-        /// A queue row, with its cache's state when it is an http(s) item.
         let clock = engine.localClock
-        @Sendable func row(_ entry: QueueEntry) -> RPCQueueItem { Wire.item(entry, cache: cache, clock: clock) }
+        /// A reply's queue rows, with their cache's state for http(s) items and their windows judged at one time.
+        @Sendable func rows(_ entries: some Sequence<QueueEntry>) -> [RPCQueueItem] {
+            let now = LocalNow(clock)
+            return entries.map { Wire.item($0, cache: cache, now: now) }
+        }
         return [
             .answering(API.QueueAdd.self, .change) { params, _ in
                 .init(ids: Wire.ids(try engine.add(try ItemInputs.mediaItems(params.items))))
@@ -48,7 +51,7 @@ extension Dispatcher {
                     if params.schedule.changes { item.schedule = schedule }
                 }
                 guard let entry = engine.queue().entry(id) else { throw RPCError.itemNotFound(params.id) }
-                return .init(item: row(entry))
+                return .init(item: rows([entry])[0])
             },
             .answering(API.QueueSetLoops.self, .change) { params, _ in
                 try engine.setQueueLoops(Int(params.loops))
@@ -62,12 +65,12 @@ extension Dispatcher {
                 let page =
                     offset < entries.count ? entries[offset..<min(entries.count, offset + Int(params.limit))] : []
                 return .init(
-                    items: page.map(row), total: Int64(entries.count), version: Int64(queue.version),
+                    items: rows(page), total: Int64(entries.count), version: Int64(queue.version),
                     currentId: queue.current.map { Int64($0.id.rawValue) })
             },
             .answering(API.QueueGet.self, .query) { params, _ in
                 let queue = engine.queue()
-                return .init(items: params.ids.compactMap { queue.entry(ItemID(Int($0))) }.map(row))
+                return .init(items: rows(params.ids.compactMap { queue.entry(ItemID(Int($0))) }))
             },
         ]
     }

@@ -5,6 +5,17 @@ import Playback
 import QueueModel
 import QueueRPC
 
+/// The box's local time, read once for all the rows of a reply.
+struct LocalNow {
+    let clock: LocalClock
+    let time: LocalDateTime
+
+    init(_ clock: LocalClock) {
+        self.clock = clock
+        time = clock.localTime()
+    }
+}
+
 enum Wire {
     static func status(_ status: PlayerStatus) -> RPCStatus {
         RPCStatus(
@@ -20,18 +31,14 @@ enum Wire {
         )
     }
 
-    /// `cache`: the daemon's network cache, asked about http(s) items.
-    /// `clock`: the engine's local clock, for the in-window fields of scheduled items.
-    static func item(
-        _ entry: QueueEntry, cache: (any NetworkCacheControl)? = nil, clock: LocalClock = .system
-    ) -> RPCQueueItem {
+    /// `cache`: the daemon's network cache, asked about http(s) items. `now`: the local time the reply's
+    /// rows are judged at (read once per reply), for the in-window fields of scheduled items.
+    static func item(_ entry: QueueEntry, cache: (any NetworkCacheControl)?, now: LocalNow) -> RPCQueueItem {
         var inWindow = true
         var nextWindow: Double?
         if let schedule = entry.item.schedule {
-            let now = clock.now()
-            let local = clock.localTime(at: now)
-            inWindow = schedule.isOpen(at: local)
-            if !inWindow { nextWindow = schedule.nextOpening(after: local).map(clock.instant(of:)) }
+            inWindow = schedule.isOpen(at: now.time)
+            if !inWindow { nextWindow = schedule.nextOpening(after: now.time).map(now.clock.instant(of:)) }
         }
         let state: String
         var error: String?

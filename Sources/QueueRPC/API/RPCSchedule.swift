@@ -1,11 +1,10 @@
 // An item's `schedule` (components/schemas/Schedule): the days, the daily window and the dates it may
-// play in. Checked here for shape (an object of strings, known fields, known day names); whether "25:00"
-// or "2026-02-30" exists is the queue model's to say (ItemSchedule's parsers), and the server names the
-// param when it does not.
+// play in. Checked here for shape (an object of strings, known fields); whether "fri", "25:00" or
+// "2026-02-30" exists is the queue model's to say (Weekday, ItemSchedule's parsers), and the server names
+// the param when it does not.
 
 public struct RPCSchedule: Sendable, Equatable {
     public static let fields: Set<String> = ["days", "from", "until", "start", "end"]
-    public static let dayNames = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
 
     /// Day names ("mon"…"sun"); nil = every day.
     public var days: [String]?
@@ -43,9 +42,8 @@ public struct RPCSchedule: Sendable, Equatable {
         }
         if let value = object["days"], !value.isNull {
             let names = value.arrayValue?.compactMap(\.stringValue)
-            guard let names, names.count == value.arrayValue?.count, names.allSatisfy(Self.dayNames.contains) else {
-                throw .invalidParams(
-                    param: "\(name).days", reason: "must be a list of \(Self.dayNames.joined(separator: ", "))")
+            guard let names, names.count == value.arrayValue?.count else {
+                throw .invalidParams(param: "\(name).days", reason: "must be a list of day names (mon … sun)")
             }
             days = names
         }
