@@ -24,6 +24,11 @@ struct OutputTimeline: Equatable {
         return played
     }
 
+    /// The newest `frames` written were dropped before reaching the server (never heard).
+    mutating func retract(frames: Int64) {
+        written = max(played, written - frames)
+    }
+
     /// Everything not yet heard was dropped: the timeline continues from the heard position.
     mutating func flushed() {
         written = played

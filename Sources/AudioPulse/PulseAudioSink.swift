@@ -203,6 +203,21 @@ public final class PulseAudioSink: AudioSink, @unchecked Sendable {
         }
     }
 
+    /// Drops the ring's samples from timeline frame `keeping` on: the server plays what it was sent, and the
+    /// next write follows it with no flush and so no re-buffering (an interrupt's seamless splice).
+    public func dropUnsent(keeping frame: Int64) -> Int64 {
+        connection.withLock {
+            let held = Int64(ring.count / channels)
+            let from = max(timeline.written - held, min(frame, timeline.written))
+            let dropped = timeline.written - from
+            if dropped > 0 {
+                ring.removeNewest(Int(dropped) * channels)
+                timeline.retract(frames: dropped)
+            }
+            return timeline.written
+        }
+    }
+
     public func setVolume(_ volume: Float, muted: Bool) {
         connection.withLock {
             gain = muted || volume.isNaN ? 0 : min(max(volume, 0), 1)

@@ -109,6 +109,11 @@ public final class ReconnectingPulseSink: AudioSink, @unchecked Sendable {
         lock.withLock { current }.flush()
     }
 
+    public func dropUnsent(keeping frame: Int64) -> Int64 {
+        let (sink, base) = lock.withLock { (current, self.base) }
+        return sink.dropUnsent(keeping: frame - base) + base
+    }
+
     public func requestFlush() {
         lock.withLock { current.requestFlush() }  // never waits on either sink
     }

@@ -54,6 +54,11 @@ struct SampleRing {
         count -= n
     }
 
+    /// Removes the newest `n` samples (at most `count`): written, never sent.
+    mutating func removeNewest(_ n: Int) {
+        count -= min(n, count)
+    }
+
     mutating func removeAll() {
         head = 0
         count = 0

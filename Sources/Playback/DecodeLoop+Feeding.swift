@@ -125,7 +125,7 @@ extension DecodeLoop {
             $0.playWritten(item.cursor, serial: item.serial, endFrame: endFrame, failure: item.failure)
         }
         if let next {
-            start(next, position: 0, at: endFrame, continuesPlay: false)
+            start(next, at: endFrame)
         } else if core.locked({ $0.serial == item.serial }) {
             engine.audio.drain()
         }

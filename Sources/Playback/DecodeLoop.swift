@@ -79,30 +79,39 @@ final class DecodeLoop: @unchecked Sendable {
         guard core.locked({ isCurrent(in: $0) }) else { return }
         serial = request.serial
         active = nil
-        // The cut flushed already; flush again here in case this thread wrote stale audio after it.
-        engine.audio.flush()
-        start(
-            request.cursor, position: request.position, at: engine.audio.writtenFrames(),
-            continuesPlay: request.continuesPlay)
+        let play = NextPlay(cursor: request.cursor, position: request.position, continuesPlay: request.continuesPlay)
+        if request.splice {
+            // An interrupt: what was written goes on being heard; the play goes where the unsent part began.
+            start(play, at: nil, spliceAfter: request.spliceAfter)
+        } else {
+            // The cut flushed already; flush again here in case this thread wrote stale audio after it.
+            engine.audio.flush()
+            start(play, at: engine.audio.writtenFrames())
+        }
         core.locked { shared in
             if shared.startRequest?.serial == request.serial { shared.startRequest = nil }
         }
     }
 
-    /// Opens `cursor`'s item and makes it the active one, starting at `startFrame` on the timeline. An item
-    /// that fails to open is recorded as a failed play and the next one is tried, until a full pass of
-    /// the queue has failed.
-    func start(_ first: Cursor, position: Double, at startFrame: Int64, continuesPlay: Bool) {
-        var cursor = first
-        var position = position
+    /// Opens `first`'s item and makes it the active one, starting at `startFrame` on the timeline (nil: an
+    /// interrupt's splice, made once the item is open so that opening it costs no gap). An item that fails
+    /// to open is recorded as a failed play and the next one is tried, until a full pass of the queue has
+    /// failed.
+    func start(_ first: NextPlay, at startFrame: Int64?, spliceAfter: Int64 = 0) {
+        var cursor = first.cursor
+        var position = first.position
+        var continuesPlay = first.continuesPlay
+        var pendingStart = startFrame
         while true {
             guard
                 let (item, speed, repeats) = core.locked({ shared -> (MediaItem, Double, Bool)? in
-                    guard shared.serial == serial, let item = shared.queue.entry(cursor.id)?.item else { return nil }
+                    guard shared.serial == serial, let item = shared.item(for: cursor) else { return nil }
                     return (item, shared.status.rate, shared.playsAgain(after: cursor))
                 })
             else { return }
             let opened = open(cursor, item: item, position: position, repeats: repeats)
+            let startFrame = pendingStart ?? splice(after: spliceAfter)
+            pendingStart = startFrame
             switch opened {
             case .success(let reader):
                 let showsVideo = engine.video != nil && reader.hasVideo
@@ -129,10 +138,20 @@ final class DecodeLoop: @unchecked Sendable {
                     $0.openFailed(cursor, serial: serial, at: startFrame, error: error.description)
                 }
                 guard let next else { return }
-                cursor = next
-                position = 0
+                cursor = next.cursor
+                position = next.position
+                continuesPlay = next.continuesPlay
             }
         }
+    }
+
+    /// Drops the audio output's unsent samples (those before `after` are kept) and tells the state the
+    /// interrupt starts where they began. Returns that frame.
+    private func splice(after frame: Int64) -> Int64 {
+        let at = engine.audio.dropUnsent(keeping: frame)
+        let serial = self.serial
+        core.locked { $0.spliced(at: at, serial: serial) }
+        return at
     }
 
     private func open(
@@ -221,9 +240,10 @@ final class DecodeLoop: @unchecked Sendable {
         preparedFor = item.cursor
         guard
             let (next, entry, repeats) = core.locked({ shared -> (Cursor, MediaItem, Bool)? in
-                guard let next = shared.nextPlay(after: item.cursor).cursor, let entry = shared.queue.entry(next.id)
+                guard let next = shared.nextPlay(after: item.cursor).cursor, let entry = shared.item(for: next),
+                    !(item.cursor.isInterrupt && shared.plannedAfterInterrupt(item.cursor)?.position != 0)
                 else { return nil }
-                return (next, entry.item, shared.playsAgain(after: next))
+                return (next, entry, shared.playsAgain(after: next))
             })
         else { return }
         let engine = self.engine

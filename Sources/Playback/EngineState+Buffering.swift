@@ -32,6 +32,8 @@ extension EngineState {
 
     /// Reports that `cursor`'s item is being opened, can play, or could not be opened.
     mutating func noteLoading(_ cursor: Cursor, _ loadStatus: LoadStatus, error: String? = nil) {
-        emit(.itemLoading(id: cursor.id, play: cursor.play, status: loadStatus, error: error))
+        emit(
+            .itemLoading(
+                id: cursor.id, play: cursor.play, status: loadStatus, error: error, interrupt: cursor.isInterrupt))
     }
 }

@@ -26,7 +26,8 @@ extension EngineState {
 
     /// What plays after `cursor` ends on its own (the prefetcher asks this too, without acting on it).
     func nextPlay(after cursor: Cursor) -> ScheduledChoice {
-        firstOpen(from: queue.successor(of: cursor))
+        if cursor.isInterrupt { return ScheduledChoice(cursor: plannedAfterInterrupt(cursor)?.cursor) }
+        return firstOpen(from: queue.successor(of: cursor))
     }
 
     /// Whether the same item plays again right after `cursor` (a loop seam, which `trackEnd: auto` ends at

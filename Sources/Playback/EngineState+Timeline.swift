@@ -20,7 +20,7 @@ extension EngineState {
 
     /// The play of `cursor` could not be opened: it is recorded as a failed play at `frame` (nothing on the
     /// timeline). Returns the play to try next, or nil (stale, the end of the queue, or every item failed).
-    mutating func openFailed(_ cursor: Cursor, serial: Int, at frame: Int64, error: String) -> Cursor? {
+    mutating func openFailed(_ cursor: Cursor, serial: Int, at frame: Int64, error: String) -> NextPlay? {
         guard serial == self.serial else { return nil }
         var segment = Segment(
             serial: serial, cursor: cursor, startFrame: frame, itemOffset: 0, duration: nil,
@@ -28,13 +28,14 @@ extension EngineState {
         segment.failure = error
         segment.endFrame = frame
         segments.append(segment)
+        if cursor.isInterrupt { return interruptSuccessor(after: cursor, failed: true) }
         consecutiveFailures += 1
         return successorOrStop(after: cursor, lastError: error)
     }
 
     /// The play of `cursor` is written up to `endFrame` (with `failure` if reading it failed). Returns the
     /// play to start right after it, or nil.
-    mutating func playWritten(_ cursor: Cursor, serial: Int, endFrame: Int64, failure: String?) -> Cursor? {
+    mutating func playWritten(_ cursor: Cursor, serial: Int, endFrame: Int64, failure: String?) -> NextPlay? {
         guard serial == self.serial else { return nil }
         var wroteNothing = false
         if let index = segments.lastIndex(where: { $0.cursor == cursor && $0.endFrame == nil }) {
@@ -50,6 +51,7 @@ extension EngineState {
             }
             wakeWaiters = true
         }
+        if cursor.isInterrupt { return interruptSuccessor(after: cursor, failed: failure != nil) }
         // A failed play that put nothing on the timeline counts towards the all-failed stop, as a failed
         // open does: otherwise a queue of such items would loop forever without time passing.
         guard let failure, wroteNothing else {
@@ -60,7 +62,7 @@ extension EngineState {
         return successorOrStop(after: cursor, lastError: failure)
     }
 
-    private mutating func successorOrStop(after cursor: Cursor, lastError: String?) -> Cursor? {
+    private mutating func successorOrStop(after cursor: Cursor, lastError: String?) -> NextPlay? {
         if let lastError, consecutiveFailures >= max(1, queue.count) {
             stopError = "every item in the queue failed to play (last: \(lastError))"
             timelineComplete = true
@@ -71,7 +73,7 @@ extension EngineState {
         noteScheduled(choice, from: candidate)
         if choice.cursor == nil && !choice.waiting { timelineComplete = true }
         upcoming = choice.cursor
-        return choice.cursor
+        return choice.cursor.map { NextPlay(cursor: $0) }
     }
 
     // MARK: From the presenter
@@ -156,15 +158,22 @@ extension EngineState {
         segments[index].announcedStart = true
         let segment = segments[index]
         lastProgressFrame = .min
+        // A seek goes on with the play started already; so does an interrupted play going back.
+        startedPlay = segment.cursor
+        if interruptions.resuming?.cursor == segment.cursor || interruptions.suspended == segment.cursor {
+            interruptions.resuming = nil
+            interruptions.suspended = nil
+        }
         if !segment.continuesPlay {
-            startedPlay = segment.cursor
             emit(
                 .itemStarted(
                     id: segment.cursor.id, play: segment.cursor.play, wallClock: wallClock,
-                    timeline: Double(segment.startFrame) / sampleRate))
-            let before = queue.version
-            _ = queue.begin(segment.cursor)
-            noteQueueChange(from: before)
+                    timeline: Double(segment.startFrame) / sampleRate, interrupt: segment.cursor.isInterrupt))
+            if !segment.cursor.isInterrupt {
+                let before = queue.version
+                _ = queue.begin(segment.cursor)
+                noteQueueChange(from: before)
+            }
         }
         updateStatus {
             $0.currentID = segment.cursor.id
@@ -178,6 +187,11 @@ extension EngineState {
         let segment = segments[index]
         let reason: EndReason = segment.failure == nil ? .eof : .error
         if startedPlay == segment.cursor { startedPlay = nil }
+        // Interrupted: not ended, it goes on after the interrupt.
+        if segment.suspends {
+            interruptions.suspended = segment.cursor
+            return
+        }
         endPlay(segment.cursor, reason: reason, error: segment.failure)
     }
 
@@ -190,6 +204,6 @@ extension EngineState {
         emit(
             .progress(
                 id: segment.cursor.id, position: position(in: segment, heard: heard), duration: segment.duration,
-                play: segment.cursor.play))
+                play: segment.cursor.play, interrupt: segment.cursor.isInterrupt))
     }
 }

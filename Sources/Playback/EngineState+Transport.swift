@@ -39,7 +39,8 @@ extension EngineState {
     /// Stops: the play ends (`stopped`), the screen goes black; `play` starts that item again.
     mutating func stop() {
         guard status.state == .playing || status.state == .paused else { return }
-        resumeCursor = (referenceCursor ?? scheduleWait).map { Cursor(id: $0.id, play: 1, pass: $0.pass) }
+        let reference = referenceCursor?.isInterrupt == true ? interruptedPlay?.cursor : referenceCursor
+        resumeCursor = (reference ?? scheduleWait).map { Cursor(id: $0.id, play: 1, pass: $0.pass) }
         cut(to: nil, endReason: .stopped)
         updateStatus {
             $0.state = .stopped
@@ -52,6 +53,10 @@ extension EngineState {
     /// Skips to the next play (the current one ends `skipped`); past the last one playback goes idle.
     mutating func next() throws(PlayerError) {
         guard let cursor = referenceCursor ?? scheduleWait else { throw .nothingPlaying }
+        if cursor.isInterrupt {
+            skipInterrupt(cursor)
+            return
+        }
         if !startOrWait(from: queue.following(cursor), endReason: .skipped) {
             updateStatus {
                 $0.state = .idle
@@ -65,7 +70,7 @@ extension EngineState {
     /// decode thread takes over (the stuck one may never return). False when nothing is playing.
     mutating func abandonStalledPlay(message: String) -> Bool {
         guard status.state == .playing, let cursor = referenceCursor else { return false }
-        let target = queue.following(cursor)
+        let target = cursor.isInterrupt ? interruptedPlay?.cursor : queue.following(cursor)
         if startedPlay == cursor {
             cut(to: target, endReason: .error, error: message)
         } else {
@@ -84,6 +89,11 @@ extension EngineState {
 
     mutating func previous() throws(PlayerError) {
         guard let cursor = referenceCursor else { throw .nothingPlaying }
+        // An interrupt has nothing before it: its play starts again.
+        if cursor.isInterrupt {
+            cut(to: cursor, endReason: nil, continuesPlay: true)
+            return
+        }
         cut(to: queue.preceding(cursor), endReason: .skipped)
     }
 
@@ -143,9 +153,11 @@ extension EngineState {
 
     /// Ends the started play with `endReason` (nil: a seek, the play goes on), drops everything decoded
     /// ahead, and leaves the decode thread a request to start `target` at `position` (nil: nothing plays).
+    /// `keepInterrupts`: the cut goes on with the interrupts under way (a cut to an interrupt's play always
+    /// does); any other cut ends them and the play they interrupted.
     mutating func cut(
         to target: Cursor?, position: Double = 0, endReason: EndReason?, error: String? = nil,
-        continuesPlay: Bool = false
+        continuesPlay: Bool = false, keepInterrupts: Bool = false
     ) {
         serial += 1
         endScheduleWait()
@@ -154,6 +166,10 @@ extension EngineState {
             startedPlay = nil
             endPlay(heard, reason: endReason, error: error)
         }
+        let resumesInterrupted = keepInterrupts && target != nil && target == interruptions.suspended
+        if !keepInterrupts && target?.isInterrupt != true {
+            abandonInterrupts(reason: endReason, target: target)
+        }
         segments.removeAll()
         frames.removeAll()
         wakeWaiters = true
@@ -161,7 +177,7 @@ extension EngineState {
         timelineComplete = false
         // Only a play that was announced started goes on without a new start (a seek before its first
         // picture still owes its itemStarted).
-        let continues = continuesPlay && target != nil && target == startedPlay
+        let continues = continuesPlay && target != nil && (target == startedPlay || resumesInterrupted)
         startRequest = target.map {
             StartRequest(serial: serial, cursor: $0, position: position, continuesPlay: continues)
         }

@@ -49,6 +49,8 @@ struct EngineState {
     var scheduleWait: Cursor?
     /// A synchronized start waiting for its instant (see EngineState+SyncStart).
     var scheduledStart: ScheduledStart?
+    /// Items played now, outside the queue, and where the queue resumes after them (see EngineState+Interrupt).
+    var interruptions = Interruptions()
     /// What the owner must do once this batch of changes is done, in order.
     var actions: [EngineAction] = []
     /// Something a waiting thread acts on changed (a cut, pictures queued or taken, the state, video
@@ -100,18 +102,29 @@ struct EngineState {
         emit(.statusChanged(updated))
     }
 
-    /// Fills in the title, uri and loop count of the status's current item from the queue.
+    /// Fills in the title, uri and loop count of the status's current item from the queue (or the interrupt).
     func describeCurrentItem(in status: inout PlayerStatus) {
-        let entry = status.currentID.flatMap { queue.entry($0) }
-        status.title = entry?.item.title
-        status.uri = entry?.item.uri
-        status.loops = entry?.item.loops
+        let interrupt = status.currentID.flatMap { interruptions.known[$0] }
+        let item = interrupt?.item ?? status.currentID.flatMap { queue.entry($0)?.item }
+        status.title = item?.title
+        status.uri = item?.uri
+        status.loops = interrupt?.plays ?? item?.loops
+        status.interrupt = interrupt != nil
+    }
+
+    /// The item a play plays: an interrupt's, or the queue's.
+    func item(for cursor: Cursor) -> MediaItem? {
+        cursor.isInterrupt ? interruptions.known[cursor.id]?.item : queue.entry(cursor.id)?.item
     }
 
     /// Raises `queueChanged` when the queue's version moved.
     /// Reports `cursor`'s play ended (the event) and records it in the queue (plays done, failure).
     mutating func endPlay(_ cursor: Cursor, reason: EndReason, error: String?) {
-        emit(.itemEnded(id: cursor.id, play: cursor.play, reason: reason, error: error))
+        emit(.itemEnded(id: cursor.id, play: cursor.play, reason: reason, error: error, interrupt: cursor.isInterrupt))
+        if cursor.isInterrupt {
+            interruptions.ended(cursor, early: reason != .eof)
+            return
+        }
         let before = queue.version
         queue.finish(cursor, reason: reason, error: error)
         noteQueueChange(from: before)

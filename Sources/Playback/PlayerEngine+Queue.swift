@@ -35,6 +35,19 @@ extension PlayerEngine {
         core.locked { $0.remove(ids, heard: audio.playedFrames()) }
     }
 
+    /// Plays `item` now, outside the queue, `plays` times (at least once; never forever), then resumes the
+    /// interrupted play where it was; during another interrupt it plays after that one. Returns its id.
+    @discardableResult
+    public func interrupt(_ item: MediaItem, plays: Int) throws -> ItemID {
+        try item.validate()
+        precondition(plays >= 1, "an interrupt plays at least once")
+        return core.locked { state in
+            let id = state.queue.reserveID()
+            state.interrupt(Interrupt(id: id, item: item, plays: plays))
+            return id
+        }
+    }
+
     /// Empties the queue; what is playing ends (`removed`).
     public func clear() {
         core.locked { $0.clear() }

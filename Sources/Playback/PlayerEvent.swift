@@ -45,16 +45,19 @@ public struct PlayerStatus: Sendable, Equatable {
     /// A synchronized start (`play(at:)`) prepared and waiting: the instant (Unix seconds) its first picture
     /// is shown; nil otherwise. `state` is already `playing`.
     public var startsAt: Double?
+    /// The current item is an interrupt (`queue.interrupt`), not a queue item; the queue resumes after it.
+    public var interrupt = false
     public init() {}
 }
 
 public enum PlayerEvent: Sendable, Equatable {
     case statusChanged(PlayerStatus)
-    case progress(id: ItemID, position: Double, duration: Double?, play: Int)
+    /// `interrupt` (here and in the three below): a play of an interrupt (`queue.interrupt`), not of the queue.
+    case progress(id: ItemID, position: Double, duration: Double?, play: Int, interrupt: Bool = false)
     /// `wallClock` is when the first picture was on screen (first sample heard for audio-only items), in
     /// seconds since the Unix epoch; `timeline` is the same instant on the output timeline.
-    case itemStarted(id: ItemID, play: Int, wallClock: Double, timeline: Double)
-    case itemEnded(id: ItemID, play: Int, reason: EndReason, error: String?)
+    case itemStarted(id: ItemID, play: Int, wallClock: Double, timeline: Double, interrupt: Bool = false)
+    case itemEnded(id: ItemID, play: Int, reason: EndReason, error: String?, interrupt: Bool = false)
     /// A play passed over without starting (not a failure: the item stays queued for its next turn).
     case itemSkipped(id: ItemID, play: Int, reason: SkipReason)
     case queueChanged(version: UInt64)
@@ -62,7 +65,7 @@ public enum PlayerEvent: Sendable, Equatable {
     /// went away and playback goes on the system clock, or it came back and sound resumes).
     case outputChanged(OutputChange)
     /// An item is being opened for a play (`loading`), can play (`ready`), or could not be opened.
-    case itemLoading(id: ItemID, play: Int, status: LoadStatus, error: String?)
+    case itemLoading(id: ItemID, play: Int, status: LoadStatus, error: String?, interrupt: Bool = false)
     /// The current play waits for bytes (`likelyToKeepUp` false), or goes on again (true).
     case buffering(BufferingReport)
     /// News of a network item's download (raised by the daemon from the cache, per item using the URL).

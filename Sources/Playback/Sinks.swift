@@ -36,12 +36,21 @@ public protocol AudioSink: AnyObject, Sendable {
     /// is not yet heard, wakes a blocked `write`, holds the heard position. The decode thread's next `flush`
     /// completes it before writing again.
     func requestFlush()
+    /// Drops what is held but not yet handed to the device, from timeline frame `keeping` on (earlier
+    /// frames stay), without a flush: what the device has plays on, and the next `write` lands right after
+    /// it. Returns the frame the next `write` lands at. Decode thread only (it is the one writer).
+    func dropUnsent(keeping: Int64) -> Int64
     /// Volume 0...1 and mute, applied to what is played from now on, without reopening the stream.
     func setVolume(_ volume: Float, muted: Bool)
     /// Blocks until everything written has been heard (end of the queue), or until `flush`/`close`.
     func drain()
     /// Releases the device; `write` returns false from now on.
     func close()
+}
+
+extension AudioSink {
+    /// A sink that hands everything to its device at once has nothing unsent to drop.
+    public func dropUnsent(keeping: Int64) -> Int64 { writtenFrames() }
 }
 
 /// A video output. Every call comes from the engine's presenter thread, which is the output's one

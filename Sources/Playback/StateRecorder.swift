@@ -56,8 +56,7 @@ public protocol StateRecorder: AnyObject, Sendable {
 extension EngineState {
     /// The player as a snapshot, its place read at `heard`.
     func playerSnapshot(heard: Int64) -> PlayerSnapshot {
-        let now = currentPlay(heard: heard)
-        let place = now ?? (resumeCursor ?? scheduleWait).map { (cursor: $0, position: 0.0, duration: nil) }
+        let place = recordedPlay(heard: heard) ?? (resumeCursor ?? scheduleWait).map { (cursor: $0, position: 0.0) }
         return PlayerSnapshot(
             state: status.state, current: place?.cursor, position: place?.position ?? 0, volume: status.volume,
             muted: status.muted, rate: status.rate, fit: status.fit, rotation: status.rotation)
@@ -66,10 +65,18 @@ extension EngineState {
     /// Whether anything but the position differs from `snapshot` (cheap: no clock is read, since which
     /// play is current does not depend on where the listener is in it).
     func playerDiffers(from snapshot: PlayerSnapshot) -> Bool {
-        let cursor = currentPlay(heard: 0)?.cursor ?? resumeCursor ?? scheduleWait
+        let cursor = recordedPlay(heard: 0)?.cursor ?? resumeCursor ?? scheduleWait
         return snapshot.state != status.state || snapshot.current != cursor || snapshot.volume != status.volume
             || snapshot.muted != status.muted || snapshot.rate != status.rate || snapshot.fit != status.fit
             || snapshot.rotation != status.rotation
+    }
+
+    /// The play kept: the current one, or during an interrupt (not kept: it is played now or never) the
+    /// play it interrupted, where it resumes.
+    private func recordedPlay(heard: Int64) -> (cursor: Cursor, position: Double)? {
+        guard let now = currentPlay(heard: heard) else { return nil }
+        guard now.cursor.isInterrupt else { return (now.cursor, now.position) }
+        return interruptedPlay.map { ($0.cursor, $0.position) }
     }
 
     /// Puts the player back where a snapshot left it, before the engine starts: the queue's item `cursor`

@@ -5,7 +5,8 @@ import Media
 import QueueModel
 
 struct Segment {
-    let serial: Int
+    /// Retagged when an interrupt keeps what was decoded ahead (see EngineState+Interrupt).
+    var serial: Int
     let cursor: Cursor
     /// First frame of the segment on the output timeline.
     let startFrame: Int64
@@ -24,13 +25,15 @@ struct Segment {
     let continuesPlay: Bool
     /// Why it ended, when not at its natural end (a failed open or a read error).
     var failure: String?
+    /// An interrupt cut it short here: its end suspends the play (no itemEnded; it resumes later).
+    var suspends = false
     var announcedStart = false
     var announcedEnd = false
 }
 
 /// A decoded picture waiting for its moment on the output timeline.
 struct TimedFrame {
-    let serial: Int
+    var serial: Int
     let cursor: Cursor
     /// Seconds on the output timeline.
     let time: Double
@@ -43,4 +46,17 @@ struct StartRequest {
     let cursor: Cursor
     let position: Double
     let continuesPlay: Bool
+    /// An interrupt: nothing is flushed; the play goes where the audio output's unsent samples began
+    /// (what was already sent plays on), so what is heard runs straight into it.
+    var splice = false
+    /// With `splice`: the new play never starts before this frame (the end of an interrupt still queued).
+    var spliceAfter: Int64 = 0
+}
+
+/// What the decode thread opens next: a play, from where, and whether it goes on with a play already
+/// started (a seek, or an interrupted play resuming: no second itemStarted).
+struct NextPlay: Equatable {
+    var cursor: Cursor
+    var position: Double = 0
+    var continuesPlay = false
 }

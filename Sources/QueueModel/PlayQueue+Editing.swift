@@ -119,6 +119,13 @@ extension PlayQueue {
         record(.setKnownDuration(id, seconds))
     }
 
+    /// An id for something played outside the queue (an interrupt), never given to a queued item. Not
+    /// journaled: after a restart a queued item may get an id an interrupt had before it.
+    public mutating func reserveID() -> ItemID {
+        defer { nextID += 1 }
+        return ItemID(nextID)
+    }
+
     private mutating func insertValidated(_ items: [MediaItem], at position: Int) throws -> [ItemID] {
         for item in items { try item.validate() }
         guard !items.isEmpty else { return [] }

@@ -90,30 +90,41 @@ enum Wire {
         }
     }
 
+    /// An event of an interrupt's play says so (`"interrupt": true`); a queue play's leaves the member out.
+    private static func marked(_ members: JSONObject, interrupt: Bool) -> JSONValue {
+        var members = members
+        if interrupt { members["interrupt"] = .bool(true) }
+        return .object(members)
+    }
+
     static func notification(_ event: PlayerEvent) -> (name: EventName, params: JSONValue) {
         switch event {
         case .statusChanged(let status):
             return (.status, self.status(status).json)
-        case .progress(let id, let position, let duration, let play):
+        case .progress(let id, let position, let duration, let play, let interrupt):
             return (
                 .progress,
-                .object([
-                    "id": .int(Int64(id.rawValue)), "position": .double(position),
-                    "duration": duration.map(JSONValue.double) ?? .null, "play": .int(Int64(play)),
-                ])
+                marked(
+                    [
+                        "id": .int(Int64(id.rawValue)), "position": .double(position),
+                        "duration": duration.map(JSONValue.double) ?? .null, "play": .int(Int64(play)),
+                    ], interrupt: interrupt)
             )
-        case .itemStarted(let id, let play, let wallClock, _):
+        case .itemStarted(let id, let play, let wallClock, _, let interrupt):
             return (
                 .itemStarted,
-                .object(["id": .int(Int64(id.rawValue)), "play": .int(Int64(play)), "at": .double(wallClock)])
+                marked(
+                    ["id": .int(Int64(id.rawValue)), "play": .int(Int64(play)), "at": .double(wallClock)],
+                    interrupt: interrupt)
             )
-        case .itemEnded(let id, let play, let reason, let error):
+        case .itemEnded(let id, let play, let reason, let error, let interrupt):
             return (
                 .itemEnded,
-                .object([
-                    "id": .int(Int64(id.rawValue)), "play": .int(Int64(play)), "reason": .string(reason.rawValue),
-                    "error": error.map(JSONValue.string) ?? .null,
-                ])
+                marked(
+                    [
+                        "id": .int(Int64(id.rawValue)), "play": .int(Int64(play)), "reason": .string(reason.rawValue),
+                        "error": error.map(JSONValue.string) ?? .null,
+                    ], interrupt: interrupt)
             )
         case .itemSkipped(let id, let play, let reason):
             return (
@@ -130,13 +141,14 @@ enum Wire {
                     "message": change.message.map(JSONValue.string) ?? .null,
                 ])
             )
-        case .itemLoading(let id, let play, let status, let error):
+        case .itemLoading(let id, let play, let status, let error, let interrupt):
             return (
                 .itemLoading,
-                .object([
-                    "id": .int(Int64(id.rawValue)), "play": .int(Int64(play)), "status": .string(status.rawValue),
-                    "error": error.map(JSONValue.string) ?? .null,
-                ])
+                marked(
+                    [
+                        "id": .int(Int64(id.rawValue)), "play": .int(Int64(play)), "status": .string(status.rawValue),
+                        "error": error.map(JSONValue.string) ?? .null,
+                    ], interrupt: interrupt)
             )
         case .buffering(let report):
             return (

@@ -186,24 +186,25 @@ final class EventLog: @unchecked Sendable {
             guard status.state != lastState else { return }
             lastState = status.state
             logger.info("status \(status.state.rawValue)\(status.error.map { ": \($0)" } ?? "")")
-        case .progress(let id, let position, let duration, let play):
+        case .progress(let id, let position, let duration, let play, _):
             guard progressInterval > 0, abs(position - lastProgress) >= progressInterval - 0.01 else { return }
             lastProgress = position
             logger.info(
                 "progress item \(id) play \(play): \(String(format: "%.1f", position))s / \(duration.map { String(format: "%.1f", $0) } ?? "?")s"
             )
-        case .itemStarted(let id, let play, _, _):
+        case .itemStarted(let id, let play, _, _, let interrupt):
             lastProgress = -Double.infinity
-            logger.info("started item \(id) play \(play)")
-        case .itemEnded(let id, let play, let reason, let error):
-            logger.info("ended item \(id) play \(play): \(reason.rawValue)\(error.map { " (\($0))" } ?? "")")
+            logger.info("started \(interrupt ? "interrupt" : "item") \(id) play \(play)")
+        case .itemEnded(let id, let play, let reason, let error, let interrupt):
+            logger.info(
+                "ended \(interrupt ? "interrupt" : "item") \(id) play \(play): \(reason.rawValue)\(error.map { " (\($0))" } ?? "")")
         case .itemSkipped(let id, let play, let reason):
             logger.info("skipped item \(id) play \(play): \(reason.rawValue)")
         case .queueChanged(let version):
             logger.debug("queue version \(version)")
         case .outputChanged(let change):
             logger.notice("\(change.output) output \(change.state.rawValue)\(change.message.map { ": \($0)" } ?? "")")
-        case .itemLoading(let id, let play, let status, let error):
+        case .itemLoading(let id, let play, let status, let error, _):
             logger.debug("item \(id) play \(play) \(status.rawValue)\(error.map { ": \($0)" } ?? "")")
         case .buffering(let report):
             logger.notice(

@@ -52,7 +52,7 @@ final class Supervision: @unchecked Sendable {
     }
 
     func observe(_ event: PlayerEvent) {
-        if case .itemEnded(_, _, .error, _) = event { lock.withLock { itemsFailed += 1 } }
+        if case .itemEnded(_, _, .error, _, _) = event { lock.withLock { itemsFailed += 1 } }
     }
 
     // MARK: Lifecycle

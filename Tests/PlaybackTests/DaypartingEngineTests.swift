@@ -54,7 +54,7 @@ final class ShowLog: VideoSink, @unchecked Sendable {
 
     func starts(_ events: [PlayerEvent]) -> [ItemID] {
         events.compactMap {
-            if case .itemStarted(let id, _, _, _) = $0 { return id }
+            if case .itemStarted(let id, _, _, _, _) = $0 { return id }
             return nil
         }
     }
@@ -185,7 +185,7 @@ final class ShowLog: VideoSink, @unchecked Sendable {
         _ = try engine.add([MediaItem(uri: tone, title: "appended")])
         #expect(recorder.wait(timeout: 10) { starts($0).count == 2 })
         let openings = recorder.all.filter {
-            if case .itemLoading(let id, 1, .loading, _) = $0 { return id == ids[0] }
+            if case .itemLoading(let id, 1, .loading, _, _) = $0 { return id == ids[0] }
             return false
         }
         #expect(openings.count == 1, "the current play was opened again: a re-feed")

@@ -80,14 +80,14 @@ final class EventRecorder: @unchecked Sendable {
 
     var started: [(id: ItemID, play: Int, timeline: Double)] {
         all.compactMap {
-            if case .itemStarted(let id, let play, _, let timeline) = $0 { return (id, play, timeline) }
+            if case .itemStarted(let id, let play, _, let timeline, _) = $0 { return (id, play, timeline) }
             return nil
         }
     }
 
     var ended: [(id: ItemID, play: Int, reason: EndReason, error: String?)] {
         all.compactMap {
-            if case .itemEnded(let id, let play, let reason, let error) = $0 { return (id, play, reason, error) }
+            if case .itemEnded(let id, let play, let reason, let error, _) = $0 { return (id, play, reason, error) }
             return nil
         }
     }

@@ -45,7 +45,7 @@ final class EngineStateDriver {
     @discardableResult
     func write(_ cursor: Cursor, frames: Int64, failure: String? = nil) -> Cursor? {
         written += frames
-        let next = state.playWritten(cursor, serial: state.serial, endFrame: written, failure: failure)
+        let next = state.playWritten(cursor, serial: state.serial, endFrame: written, failure: failure)?.cursor
         if let next { open(next) }
         return next
     }
@@ -65,8 +65,10 @@ final class EngineStateDriver {
         defer { log.removeAll() }
         return log.compactMap { action in
             switch action {
-            case .emit(.itemStarted(let id, let play, _, _)): return "start \(id).\(play)"
-            case .emit(.itemEnded(let id, let play, let reason, _)): return "end \(id).\(play) \(reason.rawValue)"
+            case .emit(.itemStarted(let id, let play, _, _, let interrupt)):
+                return "start \(interrupt ? "!" : "")\(id).\(play)"
+            case .emit(.itemEnded(let id, let play, let reason, _, let interrupt)):
+                return "end \(interrupt ? "!" : "")\(id).\(play) \(reason.rawValue)"
             case .requestAudioFlush: return "flush"
             default: return nil
             }
@@ -207,7 +209,8 @@ final class EngineStateDriver {
         driver.state.startRequest = nil
         var attempts = 0
         while let failing = cursor, attempts < 10 {
-            cursor = driver.state.openFailed(failing, serial: driver.state.serial, at: 0, error: "broken \(failing.id)")
+            cursor = driver.state.openFailed(failing, serial: driver.state.serial, at: 0, error: "broken \(failing.id)")?
+                .cursor
             attempts += 1
         }
         #expect(attempts == 3, "one failed open per item, then a stop — no spinning through passes")

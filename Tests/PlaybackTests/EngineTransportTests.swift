@@ -25,7 +25,7 @@ import Testing
 
     func startedCount(_ events: [PlayerEvent], _ id: ItemID) -> Int {
         events.filter {
-            if case .itemStarted(id, _, _, _) = $0 { return true }
+            if case .itemStarted(id, _, _, _, _) = $0 { return true }
             return false
         }.count
     }
@@ -37,7 +37,7 @@ import Testing
         #expect(
             recorder.wait(timeout: 10) {
                 $0.contains {
-                    if case .progress(_, let p, _, _) = $0 { return p > 0.3 }
+                    if case .progress(_, let p, _, _, _) = $0 { return p > 0.3 }
                     return false
                 }
             })
@@ -70,7 +70,7 @@ import Testing
         #expect(
             recorder.wait(timeout: 10) {
                 $0.dropFirst(mark).contains {
-                    if case .progress(_, let p, _, _) = $0 { return p >= 2.5 }
+                    if case .progress(_, let p, _, _, _) = $0 { return p >= 2.5 }
                     return false
                 }
             })
@@ -105,8 +105,8 @@ import Testing
         // Order: each item's end comes before the next one's start.
         let order = recorder.all.compactMap { event -> String? in
             switch event {
-            case .itemStarted(let id, _, _, _): return "start \(id)"
-            case .itemEnded(let id, _, let reason, _): return "end \(id) \(reason)"
+            case .itemStarted(let id, _, _, _, _): return "start \(id)"
+            case .itemEnded(let id, _, let reason, _, _): return "end \(id) \(reason)"
             default: return nil
             }
         }
@@ -120,8 +120,8 @@ import Testing
         #expect(recorder.waitUntilDone(timeout: 10))
         let order = recorder.all.compactMap { event -> String? in
             switch event {
-            case .itemStarted(_, let play, _, _): return "start \(play)"
-            case .itemEnded(_, let play, let reason, _): return "end \(play) \(reason)"
+            case .itemStarted(_, let play, _, _, _): return "start \(play)"
+            case .itemEnded(_, let play, let reason, _, _): return "end \(play) \(reason)"
             default: return nil
             }
         }
@@ -174,7 +174,7 @@ extension EngineTransportTests {
         #expect(
             recorder.wait(timeout: 10) {
                 $0.contains {
-                    if case .progress(ids[0], let p, _, _) = $0 { return p > 0.85 }
+                    if case .progress(ids[0], let p, _, _, _) = $0 { return p > 0.85 }
                     return false
                 }
             })

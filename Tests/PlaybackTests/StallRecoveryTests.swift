@@ -25,16 +25,16 @@ import Testing
         #expect(engine.recoverFromStall("stalled: no picture shown and no sound played for 5.0 s"))
         let finished = events.wait(timeout: 30) { seen in
             seen.contains {
-                if case .itemEnded(ids[1], _, .eof, _) = $0 { return true }
+                if case .itemEnded(ids[1], _, .eof, _, _) = $0 { return true }
                 return false
             }
         }
         #expect(finished, "the next item did not play to its end: \(events.all)")
         let stalledEnd = events.all.first {
-            if case .itemEnded(ids[0], _, _, _) = $0 { return true }
+            if case .itemEnded(ids[0], _, _, _, _) = $0 { return true }
             return false
         }
-        guard case .itemEnded(_, _, let reason, let error) = stalledEnd else {
+        guard case .itemEnded(_, _, let reason, let error, _) = stalledEnd else {
             Issue.record("no end for the stalled item: \(events.all)")
             return
         }

@@ -57,9 +57,14 @@ public final class XvfbServer: Sendable {
         process.terminate(signal: SIGKILL)
     }
 
-    /// Stops the server; Xvfb removes its socket and lock file on SIGTERM.
+    /// Stops the server. Xvfb removes its socket and lock file on SIGTERM once it is serving, but a
+    /// SIGTERM that lands while it is still initialising (the socket already exists) kills it before
+    /// it cleans up; the files it leaves are stale once it has exited, so remove them here, or later
+    /// servers would skip this display number for the rest of the run.
     public func stop() {
         process.terminate()
+        unlink("/tmp/.X11-unix/X\(displayNumber)")
+        unlink("/tmp/.X\(displayNumber)-lock")
         scratch.remove()
     }
 }
