@@ -33,13 +33,15 @@ public struct RPCStatus: Sendable, Equatable {
     public var waitingForSchedule: Bool
     /// A synchronized start (`player.play {at}`) waiting for its instant: that instant, Unix seconds.
     public var startsAt: Double?
+    /// The current item is an interrupt (`queue.interrupt`): the queue resumes after it.
+    public var interrupt: Bool
 
     public init(
         state: String = "idle", currentId: Int64? = nil, position: Double = 0, duration: Double? = nil,
         play: Int64 = 0, volume: Int64 = 100, muted: Bool = false, rate: Double = 1, queueLoops: Int64 = 1,
         error: String? = nil, title: String? = nil, uri: String? = nil, loops: Int64? = nil, fit: String = "fit",
         fullscreen: Bool = false, rotate: Int64 = 0, queueVersion: Int64 = 0, droppedFrames: Int64 = 0,
-        buffering: Bool = false, waitingForSchedule: Bool = false, startsAt: Double? = nil
+        buffering: Bool = false, waitingForSchedule: Bool = false, startsAt: Double? = nil, interrupt: Bool = false
     ) {
         self.state = state
         self.currentId = currentId
@@ -62,6 +64,7 @@ public struct RPCStatus: Sendable, Equatable {
         self.buffering = buffering
         self.waitingForSchedule = waitingForSchedule
         self.startsAt = startsAt
+        self.interrupt = interrupt
     }
 
     /// nil unless `json` is an object with a string `state` (the one field no status lacks).
@@ -77,7 +80,8 @@ public struct RPCStatus: Sendable, Equatable {
             fullscreen: json["fullscreen"]?.boolValue ?? false, rotate: json["rotate"]?.intValue ?? 0,
             queueVersion: json["queueVersion"]?.intValue ?? 0,
             droppedFrames: json["droppedFrames"]?.intValue ?? 0, buffering: json["buffering"]?.boolValue ?? false,
-            waitingForSchedule: json["waitingForSchedule"]?.boolValue ?? false, startsAt: json["startsAt"]?.doubleValue)
+            waitingForSchedule: json["waitingForSchedule"]?.boolValue ?? false, startsAt: json["startsAt"]?.doubleValue,
+            interrupt: json["interrupt"]?.boolValue ?? false)
     }
 
     /// Every key, in the document's order.
@@ -104,6 +108,7 @@ public struct RPCStatus: Sendable, Equatable {
             "buffering": .bool(buffering),
             "waitingForSchedule": .bool(waitingForSchedule),
             "startsAt": startsAt.map(JSONValue.double) ?? .null,
+            "interrupt": .bool(interrupt),
         ])
     }
 }

@@ -12,11 +12,14 @@ import QueueRPC
 public enum ItemInputs {
     /// The queue entries `inputs` stand for: each checked and its uri made a local path; a directory
     /// expands to its media files, a playlist to its entries. Errors name the entry ("items[2]").
-    public static func mediaItems(_ inputs: [RPCItemInput]) throws(RPCError) -> [MediaItem] {
+    /// `param`: how errors name the input at an index (queue.interrupt's one input is "item").
+    public static func mediaItems(
+        _ inputs: [RPCItemInput], param: (Int) -> String = { "items[\($0)]" }
+    ) throws(RPCError) -> [MediaItem] {
         var items: [MediaItem] = []
         items.reserveCapacity(inputs.count)
         for (index, input) in inputs.enumerated() {
-            var item = try mediaItem(input, place: "items[\(index)]")
+            var item = try mediaItem(input, place: param(index))
             if let url = try networkURL(item.uri) {
                 item.uri = url
             } else {
@@ -34,7 +37,7 @@ public enum ItemInputs {
             do {
                 try item.validate()
             } catch {
-                throw .invalidParams(param: "items[\(index)]", reason: String(describing: error))
+                throw .invalidParams(param: param(index), reason: String(describing: error))
             }
             items.append(item)
         }

@@ -33,6 +33,16 @@ extension Dispatcher {
                 try engine.move(ItemID(Int(params.id)), to: Int(params.index))
                 return .init(version: Int64(engine.queue().version))
             },
+            .answering(API.QueueInterrupt.self, .change) { params, _ in
+                let items = try ItemInputs.mediaItems([params.item]) { _ in "item" }
+                guard items.count == 1, var item = items.first else {
+                    throw RPCError.invalidParams(
+                        param: "item", reason: "an interrupt is one file or URL (got a directory or playlist)")
+                }
+                let plays = Int(params.loops ?? params.item.loops ?? 1)
+                item.loops = 1
+                return .init(id: Int64(try engine.interrupt(item, plays: plays).rawValue))
+            },
             .answering(API.QueueClear.self, .change) { _, _ in
                 engine.clear()
                 return .init(version: Int64(engine.queue().version))

@@ -27,7 +27,7 @@ enum Wire {
             fullscreen: status.fullscreen, rotate: Int64(status.rotation.rawValue),
             queueVersion: Int64(status.queueVersion),
             droppedFrames: Int64(status.droppedFrames), buffering: status.buffering,
-            waitingForSchedule: status.waitingForSchedule, startsAt: status.startsAt
+            waitingForSchedule: status.waitingForSchedule, startsAt: status.startsAt, interrupt: status.interrupt
         )
     }
 

@@ -1,7 +1,8 @@
-// Queue-editing subcommands (queue.remove, queue.move, queue.clear, queue.setLoops, queue.update) and
-// `ls`. Grouped like TransportCommands: each is a call and a line of output.
+// Queue-editing subcommands (queue.remove, queue.move, queue.clear, queue.setLoops, queue.update,
+// queue.interrupt) and `ls`. Grouped like TransportCommands: each is a call and a line of output.
 
 import ArgumentParser
+import MediaPaths
 import QueueClient
 import QueueRPC
 import QueuectlPresentation
@@ -85,6 +86,35 @@ struct Loops: ParsableCommand {
         try session.show(try session.call(API.QueueUpdate.self, .init(id: id, loops: count.count))) { result in
             let item = result.item
             return "#\(item.id) \(item.displayName): loops \(DurationFormat.loops(item.loops))"
+        }
+    }
+}
+
+struct Interrupt: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Play one file or URL now, then go back to the queue where it was.",
+        discussion: """
+            The interrupted item resumes at the position it had, its play count unchanged. An interrupt \
+            given during another one plays after it.
+            """)
+    @OptionGroup(title: "Global Options") var options: GlobalOptions
+    @Argument(help: ArgumentHelp("A media file or http(s) URL.", valueName: "path"), completion: .file())
+    var path: String
+    @Option(help: ArgumentHelp("How many times it plays (1 to 1000).", valueName: "n"))
+    var loops: Int64?
+
+    func validate() throws {
+        if let loops, !(1...API.QueueInterrupt.maxLoops).contains(loops) {
+            throw ValidationError("--loops must be between 1 and \(API.QueueInterrupt.maxLoops)")
+        }
+    }
+
+    func run() throws {
+        let uri = path.contains("://") ? path : MediaPaths.absolute(path, cwd: try Session.currentDirectory())
+        let session = try Session(options)
+        let params = API.QueueInterrupt.Params(item: RPCItemInput(uri: uri), loops: loops)
+        try session.show(try session.call(API.QueueInterrupt.self, params)) { result in
+            "interrupting with #\(result.id)" + (loops.map { $0 > 1 ? " (\($0) times)" : "" } ?? "")
         }
     }
 }

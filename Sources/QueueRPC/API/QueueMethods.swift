@@ -92,6 +92,55 @@ extension API {
         }
     }
 
+    /// Plays one item now, outside the queue, `loops` times; then the queue resumes the interrupted play
+    /// where it was. During another interrupt it plays after that one.
+    public enum QueueInterrupt: RPCMethodDefinition {
+        public static let name = "queue.interrupt"
+        /// At most this many plays: an interrupt ends (an endless one is a queue item).
+        public static let maxLoops: Int64 = 1000
+
+        public struct Params: RPCMethodParams, Equatable {
+            public static let order = ["item", "loops"]
+            public var item: RPCItemInput
+            public var loops: Int64?
+
+            public init(item: RPCItemInput, loops: Int64? = nil) {
+                self.item = item
+                self.loops = loops
+            }
+            public init(reading params: ParamReader) throws(RPCError) {
+                guard let value = params.raw("item"), !value.isNull else {
+                    throw .invalidParams(param: "item", reason: "is required")
+                }
+                item = try RPCItemInput(json: value, name: "item")
+                loops = try params.int("loops", in: 1...QueueInterrupt.maxLoops)
+                if item.schedule != nil {
+                    throw .invalidParams(param: "item.schedule", reason: "an interrupt plays now: it has no schedule")
+                }
+                if let loops = item.loops, !(1...QueueInterrupt.maxLoops).contains(loops) {
+                    throw .invalidParams(param: "item.loops", reason: "must be between 1 and \(QueueInterrupt.maxLoops)")
+                }
+            }
+            public var json: JSONValue? {
+                var members: JSONObject = ["item": item.json]
+                if let loops { members["loops"] = .int(loops) }
+                return .object(members)
+            }
+        }
+
+        /// The interrupt's id (its events carry it, with `interrupt: true`).
+        public struct Result: RPCMethodResult, Equatable {
+            public var id: Int64
+
+            public init(id: Int64) { self.id = id }
+            public init?(json: JSONValue) {
+                guard let id = json["id"]?.intValue else { return nil }
+                self.id = id
+            }
+            public var json: JSONValue { ["id": .int(id)] }
+        }
+    }
+
     public enum QueueClear: RPCMethodDefinition {
         public static let name = "queue.clear"
         public typealias Params = NoParams
