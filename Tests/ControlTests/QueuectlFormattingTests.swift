@@ -221,7 +221,7 @@ struct QueuectlFormattingTests {
             inWindow: false, nextWindow: 1_795_000_000)
         #expect(RPCQueueItem(json: item.json) == item)
         #expect(
-            status.json.objectValue?.count == 21 && item.json.objectValue?.count == 16,
+            status.json.objectValue?.count == 22 && item.json.objectValue?.count == 16,
             "every key of the schema, always")
     }
 

@@ -130,9 +130,11 @@ final class ShowLog: VideoSink, @unchecked Sendable {
         clock.set("2026-11-24", "14:00")
         let skipsBefore = skipped(recorder.all).count
         #expect(recorder.wait(timeout: 10) { skipped($0).count > skipsBefore })
+        // (A lunch play decoded ahead before 14:00 may still be announced after the skip: untimed, the
+        // decode thread runs a play ahead of what is announced.)
         let startsAfterClose = recorder.started.count
-        #expect(recorder.wait(timeout: 10) { starts($0).count >= startsAfterClose + 3 })
-        #expect(recorder.started[startsAfterClose...].allSatisfy { $0.id == ids[1] })
+        #expect(recorder.wait(timeout: 10) { starts($0).count >= startsAfterClose + 4 })
+        #expect(recorder.started.suffix(3).allSatisfy { $0.id == ids[1] })
         #expect(skipped(recorder.all)[skipsBefore...].allSatisfy { $0.0 == ids[0] })
         #expect(engine.queue().entries.allSatisfy { if case .failed = $0.state { false } else { true } })
     }

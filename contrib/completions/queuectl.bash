@@ -184,13 +184,13 @@ _queuectl() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    add|next|prev|play|pause|toggle|stop|seek|rm|mv|clear|ls|status|loop|loops|volume|mute|unmute|fit|rotate|screenshot|watch|current|wait|crop|save|cache|call|help)
+    add|next|prev|play|pause|toggle|stop|seek|rm|mv|clear|ls|status|loop|loops|volume|mute|unmute|fit|rotate|screenshot|watch|current|wait|crop|interrupt|save|cache|call|help)
         # Offer subcommand argument completions
         "_queuectl_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'add next prev play pause toggle stop seek rm mv clear ls status loop loops volume mute unmute fit rotate screenshot watch current wait crop save cache call help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'add next prev play pause toggle stop seek rm mv clear ls status loop loops volume mute unmute fit rotate screenshot watch current wait crop interrupt save cache call help' -- "${cur}"))
         ;;
     esac
 }
@@ -760,6 +760,36 @@ _queuectl_crop() {
         return
         ;;
     '--timeout')
+        return
+        ;;
+    esac
+}
+
+_queuectl_interrupt() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--socket --timeout --loops)
+    __queuectl_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--socket')
+        __queuectl_add_completions -f
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--loops')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __queuectl_add_completions -f
         return
         ;;
     esac

@@ -72,6 +72,8 @@ function __queuectl_parse_tokens -S
             __queuectl_parse_subcommand 1 'socket=' 'json' 'timeout=' 'id=' 'version' 'h/help'
         case 'crop'
             __queuectl_parse_subcommand 0 'socket=' 'json' 'timeout=' 'version' 'h/help'
+        case 'interrupt'
+            __queuectl_parse_subcommand 1 'socket=' 'json' 'timeout=' 'loops=' 'version' 'h/help'
         case 'save'
             __queuectl_parse_subcommand 1 'socket=' 'json' 'timeout=' 'version' 'h/help'
         case 'cache'
@@ -175,6 +177,7 @@ complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_positional "q
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_positional "queuectl" -eq 1' -fa 'current' -d 'Print one line about the current item (nothing when none).'
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_positional "queuectl" -eq 1' -fa 'wait' -d 'Wait for an event, print it and exit (exit status 4 on timeout).'
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_positional "queuectl" -eq 1' -fa 'crop' -d 'Remove every item but the current one, which plays on uninterrupted.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_positional "queuectl" -eq 1' -fa 'interrupt' -d 'Play one file or URL now, then go back to the queue where it was.'
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_positional "queuectl" -eq 1' -fa 'save' -d 'Write the queue to an extended M3U playlist that `add` reads back.'
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_positional "queuectl" -eq 1' -fa 'cache' -d 'Show or manage the cache of http(s) items.'
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_positional "queuectl" -eq 1' -fa 'call' -d 'Send any JSON-RPC request and print its result as JSON.'
@@ -326,6 +329,13 @@ complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_opti
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl crop" timeout' -l 'timeout' -d 'Seconds to wait for each answer from the daemon (default 10); for `wait`, for the event (default: no limit).' -rfka ''
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl crop" version' -l 'version' -d 'Show the version.'
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl crop" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl interrupt" socket' -l 'socket' -d 'Control socket of the daemon (default: $QUEUED_SOCKET, else $XDG_RUNTIME_DIR/queued/queued.sock).' -rF
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl interrupt" json' -l 'json' -d 'Print the method\'s JSON result (one line) instead of text, for scripts.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl interrupt" timeout' -l 'timeout' -d 'Seconds to wait for each answer from the daemon (default 10); for `wait`, for the event (default: no limit).' -rfka ''
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_positional "queuectl interrupt" -eq 1' -F
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl interrupt" loops' -l 'loops' -d 'How many times it plays (1 to 1000).' -rfka ''
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl interrupt" version' -l 'version' -d 'Show the version.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl interrupt" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl save" socket' -l 'socket' -d 'Control socket of the daemon (default: $QUEUED_SOCKET, else $XDG_RUNTIME_DIR/queued/queued.sock).' -rF
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl save" json' -l 'json' -d 'Print the method\'s JSON result (one line) instead of text, for scripts.'
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl save" timeout' -l 'timeout' -d 'Seconds to wait for each answer from the daemon (default 10); for `wait`, for the event (default: no limit).' -rfka ''
