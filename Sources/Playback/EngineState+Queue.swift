@@ -22,6 +22,11 @@ extension EngineState {
         let survivor = current.flatMap { $0 == queue.current ? nil : successor(of: $0, skipping: Set(ids)) }
         let removed = queue.remove(ids)
         noteQueueChange(from: before)
+        // The play an interrupt suspended ends now (after the interrupt the queue goes on after it).
+        if let suspended = interruptions.suspended, removed.contains(suspended.id) {
+            interruptions.suspended = nil
+            endPlay(suspended, reason: .removed, error: nil)
+        }
         if let current, removed.contains(current.id) {
             // Its successor, or the first one after it in its window (when none is, playback waits).
             if !startOrWait(from: survivor ?? queue.successor(of: current), endReason: .removed) {

@@ -149,3 +149,24 @@ extension EngineStateDriver {
         #expect(!driver.state.playerDiffers(from: snapshot))
     }
 }
+
+extension InterruptStateTests {
+    @Test func removingTheInterruptedItemEndsItsPlayAndTheQueueGoesOnAfterIt() throws {
+        let driver = try EngineStateDriver(items: items)
+        try driver.state.play(id: nil)
+        let a = try #require(driver.openRequested(duration: 10))
+        driver.written = 300
+        driver.hear(200)
+        let b = driver.interrupt()
+        let first = try #require(driver.spliceRequested(unsent: 50))
+        driver.written += 50
+        driver.hear(260)
+        _ = driver.story()
+        _ = driver.state.remove([a.id], heard: 260)
+        #expect(driver.story() == ["end 1.1 removed"])
+        let next = try #require(driver.finish(first, frames: 0))
+        #expect(next.cursor.id == driver.ids[0] && next.position == 0 && !next.continuesPlay)
+        driver.hear(400)
+        #expect(driver.story() == ["end !\(b).1 eof", "start 2.1"])
+    }
+}
