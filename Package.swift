@@ -31,15 +31,21 @@ let package = Package(
         .systemLibrary(name: "CSDL2", providers: [.apt(["libsdl2-dev"])]),
         .target(name: "CFFmpegLog", dependencies: ["CFFmpeg"], linkerSettings: [.linkedLibrary("avutil")]),
         .systemLibrary(name: "CPulse", providers: [.apt(["libpulse-dev"])]),
+        // Overlay text: SDL2_ttf draws it, fontconfig finds a font file by family name.
+        .systemLibrary(name: "CSDL2TTF", pkgConfig: "SDL2_ttf", providers: [.apt(["libsdl2-ttf-dev"])]),
+        .systemLibrary(name: "CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig-dev"])]),
         .systemLibrary(name: "CMalloc"),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         .target(name: "QueueModel"),
+        // Overlays: layers above the video as plain values (what, where, when) and the pure layout and
+        // resolution the presenter draws from.
+        .target(name: "Overlays"),
         .target(name: "SystemClock"),
         .target(
             name: "Playback",
             dependencies: [
-                "QueueModel", "Media", "SystemClock", .product(name: "Logging", package: "swift-log"),
+                "QueueModel", "Media", "SystemClock", "Overlays", .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ]),
         .target(
@@ -53,7 +59,8 @@ let package = Package(
         .target(
             name: "VideoSDL",
             dependencies: [
-                "CSDL2", "Playback", "Media", "SystemClock", .product(name: "Logging", package: "swift-log"),
+                "CSDL2", "CSDL2TTF", "CFontconfig", "Playback", "Media", "Overlays", "SystemClock",
+                .product(name: "Logging", package: "swift-log"),
             ]),
         // Network items: http(s) bytes fetched with Range requests into a durable on-disk cache, read by
         // FFmpeg through a ByteSource while they arrive (below the apps, beside Media's file source).
@@ -104,6 +111,7 @@ let package = Package(
 
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "QueueModelTests", dependencies: ["QueueModel", "TestSupport"]),
+        .testTarget(name: "OverlaysTests", dependencies: ["Overlays"]),
         .testTarget(name: "QueueRPCTests", dependencies: ["QueueRPC"]),
         .testTarget(name: "NetCacheTests", dependencies: ["NetCache"]),
         .testTarget(name: "StateStoreTests", dependencies: ["StateStore", "Playback", "QueueModel", "QueueRPC", "TestSupport"]),
