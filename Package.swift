@@ -72,7 +72,8 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // Durable state: the journal and snapshots of the queue and the player (below the apps, above the engine).
-        .target(name: "StateStore", dependencies: ["Playback", "QueueModel", "QueueRPC", "SystemClock", "CZlib"]),
+        .target(
+            name: "StateStore", dependencies: ["Playback", "QueueModel", "QueueRPC", "SystemClock", "CZlib", "Overlays"]),
         // systemd's notify protocol (READY, STATUS, STOPPING, WATCHDOG), a no-op without systemd.
         .target(name: "ServiceNotify"),
         // Control surface: wire types (no I/O) → server (socket, dispatch, events) / client → apps.
@@ -80,7 +81,7 @@ let package = Package(
         .target(
             name: "QueueServer",
             dependencies: [
-                "QueueRPC", "QueueModel", "Playback", "Media", "SystemClock", "MediaPaths",
+                "QueueRPC", "QueueModel", "Playback", "Media", "SystemClock", "MediaPaths", "Overlays",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
             ],
@@ -114,7 +115,9 @@ let package = Package(
         .testTarget(name: "OverlaysTests", dependencies: ["Overlays"]),
         .testTarget(name: "QueueRPCTests", dependencies: ["QueueRPC"]),
         .testTarget(name: "NetCacheTests", dependencies: ["NetCache"]),
-        .testTarget(name: "StateStoreTests", dependencies: ["StateStore", "Playback", "QueueModel", "QueueRPC", "TestSupport"]),
+        .testTarget(
+            name: "StateStoreTests",
+            dependencies: ["StateStore", "Playback", "QueueModel", "QueueRPC", "TestSupport", "Overlays"]),
         .testTarget(
             name: "ControlTests",
             dependencies: [

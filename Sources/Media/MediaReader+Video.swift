@@ -6,7 +6,7 @@ import DequeModule
 
 final class VideoTrack {
     let input: TrackInput
-    let converter = VideoConverter()
+    let converter: VideoConverter
     let frameDuration: Double
     var startAt: Double = 0
     /// The latest picture at or before `startAt`, shown at `startAt` once the next one proves it current.
@@ -18,8 +18,9 @@ final class VideoTrack {
     /// The end of the last picture handed out (its time plus its duration).
     var endTime: Double?
 
-    init(input: TrackInput, frameDuration: Double) {
+    init(input: TrackInput, frameDuration: Double, converter: VideoConverter) {
         self.input = input
+        self.converter = converter
         self.frameDuration = frameDuration
     }
 

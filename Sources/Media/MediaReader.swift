@@ -16,6 +16,9 @@ public struct MediaReaderOptions: Sendable {
     public var stillDuration: Double = 10
     /// Decode pictures at all (false with no video output; the video track still shapes the timing).
     public var decodeVideo: Bool = true
+    /// Hand every picture out as `.rgba`, alpha kept (overlay images); otherwise formats SDL cannot take
+    /// become yuv420p.
+    public var rgbaPictures: Bool = false
     /// How long the source may keep the reader waiting (FIFOs), and its cancellation.
     public var sourceLimits = SourceLimits()
     public init() {}
@@ -114,7 +117,7 @@ public final class MediaReader {
                 input: TrackInput(
                     index: videoStream.index,
                     decoder: Decoder(stream: demuxer.stream(videoStream.index), codec: videoStream.codec, path: path)),
-                frameDuration: 1 / rate)
+                frameDuration: 1 / rate, converter: VideoConverter(rgba: options.rgbaPictures))
         }
         if let start = options.start, start > 0 {
             try demuxer.seek(to: origin)

@@ -1,10 +1,17 @@
 // Hands decoded pictures to sinks as VideoFrames: formats SDL takes as they are (yuv420p, nv12, rgba) pass
-// through with no copy; anything else is converted to yuv420p with libswscale. Decode thread only.
+// through with no copy; anything else is converted to yuv420p with libswscale (or, for overlay images, to
+// rgba, so that alpha survives). Decode thread only.
 import CFFmpeg
 
 final class VideoConverter {
     private var sws: OpaquePointer?
     private var key: (width: Int32, height: Int32, format: Int32)?
+    /// Every picture comes out as rgba.
+    private let rgba: Bool
+
+    init(rgba: Bool = false) {
+        self.rgba = rgba
+    }
 
     deinit { sws_freeContext(sws) }
 
@@ -14,6 +21,7 @@ final class VideoConverter {
     ) throws(MediaError) -> VideoFrame {
         let passThrough: PixelLayout?
         switch AVPixelFormat(frame.pointee.format) {
+        case _ where rgba && frame.pointee.format != AV_PIX_FMT_RGBA.rawValue: passThrough = nil
         case AV_PIX_FMT_YUV420P, AV_PIX_FMT_YUVJ420P: passThrough = .yuv420p
         case AV_PIX_FMT_NV12: passThrough = .nv12
         case AV_PIX_FMT_RGBA: passThrough = .rgba
@@ -26,7 +34,7 @@ final class VideoConverter {
         }
         owned.pointee.width = frame.pointee.width
         owned.pointee.height = frame.pointee.height
-        owned.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+        owned.pointee.format = (rgba ? AV_PIX_FMT_RGBA : AV_PIX_FMT_YUV420P).rawValue
         do {
             try check(av_frame_get_buffer(owned, 0), "convert picture")
             try configure(for: frame)
@@ -40,7 +48,7 @@ final class VideoConverter {
             av_frame_free(&optional)
             throw error
         }
-        return VideoFrame(taking: owned, layout: .yuv420p, pts: pts, duration: duration)
+        return VideoFrame(taking: owned, layout: rgba ? .rgba : .yuv420p, pts: pts, duration: duration)
     }
 
     private func configure(for frame: UnsafeMutablePointer<AVFrame>) throws(MediaError) {
@@ -56,7 +64,8 @@ final class VideoConverter {
         key = nil
         sws = sws_getContext(
             frame.pointee.width, frame.pointee.height, AVPixelFormat(frame.pointee.format),
-            frame.pointee.width, frame.pointee.height, AV_PIX_FMT_YUV420P, SWS_BILINEAR, nil, nil, nil)
+            frame.pointee.width, frame.pointee.height, rgba ? AV_PIX_FMT_RGBA : AV_PIX_FMT_YUV420P, SWS_BILINEAR,
+            nil, nil, nil)
         guard sws != nil else {
             throw MediaError(operation: "convert picture", message: "unsupported pixel format \(frame.pointee.format)")
         }

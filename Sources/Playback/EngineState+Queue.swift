@@ -1,5 +1,6 @@
 // Queue edits as decisions: each changes the queue, raises queueChanged, and cuts playback when it removes
 // what is being heard — or re-feeds the current play when an edit changed what follows it.
+import Overlays
 import QueueModel
 
 extension EngineState {
@@ -22,6 +23,8 @@ extension EngineState {
         let survivor = current.flatMap { $0 == queue.current ? nil : successor(of: $0, skipping: Set(ids)) }
         let removed = queue.remove(ids)
         noteQueueChange(from: before)
+        // Layers tied to a removed item could never show again.
+        if !overlays.removeScoped(to: Set(removed.map(\.rawValue))).isEmpty { wakeWaiters = true }
         // The play an interrupt suspended ends now (after the interrupt the queue goes on after it).
         if let suspended = interruptions.suspended, removed.contains(suspended.id) {
             interruptions.suspended = nil
@@ -42,8 +45,10 @@ extension EngineState {
     mutating func clear() {
         let before = queue.version
         let playing = startedPlay != nil || audibleSegment != nil || startRequest != nil
+        let ids = Set(queue.entries.map(\.id.rawValue))
         queue.clear()
         noteQueueChange(from: before)
+        if !overlays.removeScoped(to: ids).isEmpty { wakeWaiters = true }
         if playing {
             cut(to: nil, endReason: .removed)
             updateStatus { $0.state = .idle }

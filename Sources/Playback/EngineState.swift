@@ -9,6 +9,7 @@
 // start (its segment, or the decode thread's start request). Status, seek and the commands use it.
 import DequeModule
 import Media
+import Overlays
 import QueueModel
 
 struct EngineState {
@@ -51,6 +52,8 @@ struct EngineState {
     var scheduledStart: ScheduledStart?
     /// Items played now, outside the queue, and where the queue resumes after them (see EngineState+Interrupt).
     var interruptions = Interruptions()
+    /// Layers drawn above the video; the presenter thread draws a copy (see EngineState+Overlays).
+    var overlays = OverlaySet()
     /// What the owner must do once this batch of changes is done, in order.
     var actions: [EngineAction] = []
     /// Something a waiting thread acts on changed (a cut, pictures queued or taken, the state, video

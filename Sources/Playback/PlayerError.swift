@@ -11,6 +11,7 @@ public enum PlayerError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A screenshot without a video output, or before anything was shown.
     case noVideoOutput
     case nothingOnScreen
+    case overlayNotFound(Int)
 
     public var description: String {
         switch self {
@@ -20,6 +21,7 @@ public enum PlayerError: Error, Equatable, Sendable, CustomStringConvertible {
         case .rateOutOfRange(let rate): return "rate must be between 0.5 and 2.0 (got \(rate))"
         case .noVideoOutput: return "no video output"
         case .nothingOnScreen: return "nothing is on screen"
+        case .overlayNotFound(let id): return "no overlay with id \(id)"
         }
     }
 }

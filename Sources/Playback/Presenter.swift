@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Media
+import Overlays
 import QueueModel
 // The presenter thread: the video sink's one thread (SDL wants all its calls on one thread). It shows
 // each queued picture when the master clock (the audio sink's heard position) reaches its time,
@@ -18,6 +19,12 @@ final class Presenter: @unchecked Sendable {
     /// The schedule fallback is on screen (shown once per wait).
     private var showingFallback = false
     private var reportedClose = false
+    /// The overlays and their item as last handed to the video sink.
+    private var sentOverlays = OverlaySet()
+    private var sentPlaying: PlayingItem?
+    /// What the next action shows them with (set under the lock by `nextAction`).
+    private var overlays = OverlaySet()
+    private var playing: PlayingItem?
 
     init(engine: PlayerEngine) {
         self.engine = engine
@@ -39,6 +46,11 @@ final class Presenter: @unchecked Sendable {
         }
         opened.succeed()
         while let action = nextAction() {
+            if let video = engine.video, overlays != sentOverlays || playing != sentPlaying {
+                video.setOverlays(overlays, playing: playing)
+                sentOverlays = overlays
+                sentPlaying = playing
+            }
             switch action {
             case .show(let timed): present(timed)
             case .black:
@@ -88,10 +100,33 @@ final class Presenter: @unchecked Sendable {
     }
 
     /// Under the lock: tells the state what the listener has reached, then picks the picture due now, or waits
-    /// a little (woken early by any state change). nil once the engine shuts down.
+    /// a little (woken early by any state change), and notes the overlays to draw with it. nil once the
+    /// engine shuts down.
     private func nextAction() -> Action? {
         core.lock()
         defer { core.unlock() }
+        guard let action = decideLocked() else { return nil }
+        overlays = core.state.overlays
+        if case .show(let timed) = action {
+            let duration = core.state.segments.first { $0.cursor == timed.cursor }?.duration
+            playing = core.state.playingItem(timed.cursor, position: timed.frame.pts, duration: duration)
+        } else {
+            let now = core.state.overlayItemWithoutPicture(heard: engine.audio.playedFrames())
+            if !now.keepsPictureItem {
+                playing = now.item
+            } else if let heard = now.item, heard.id == playing?.id {
+                playing = heard
+            }
+        }
+        return action
+    }
+
+    /// The wait while nothing is due: a moving overlay (a ticker) wants redraws at display rate.
+    private func idleWait(_ seconds: Double) -> Double {
+        core.state.overlays.animates ? min(seconds, 1.0 / 60) : seconds
+    }
+
+    private func decideLocked() -> Action? {
         if core.state.shuttingDown { return nil }
         if !core.state.pendingDisplay.isEmpty {
             defer { core.state.pendingDisplay = DisplayChange() }
@@ -120,7 +155,7 @@ final class Presenter: @unchecked Sendable {
         }
         guard let head = core.state.frames.first, state != .paused else {
             // Nothing to show: wake at 100 Hz while playing (to announce what is heard), 20 Hz otherwise.
-            core.wait(timeout: state == .playing ? 0.01 : 0.05)
+            core.wait(timeout: idleWait(state == .playing ? 0.01 : 0.05))
             return .idle
         }
         if engine.config.untimed {

@@ -2,6 +2,7 @@
 // The engine's decode thread writes audio; the engine's presenter thread drives the video sink. Sinks
 // implement these in their own modules (AudioPulse, VideoSDL) or here (null and capture outputs for tests).
 import Media
+import Overlays
 
 /// Interleaved 32-bit float PCM at a fixed rate and channel count, for the whole life of the sink.
 public struct AudioFormat: Sendable, Equatable {
@@ -73,6 +74,10 @@ public protocol VideoSink: AnyObject, Sendable {
     /// A PNG of what is on screen now (nil when nothing is shown). Any thread: the sink marshals the
     /// request to its thread and waits for the next `pump`.
     func screenshot() -> [UInt8]?
+    /// The layers to draw above the picture from now on, and the item they describe (item-scoped layers,
+    /// placeholders; nil when nothing plays). Called before `show` when either changed; a sink redraws
+    /// the current picture with them at its next `pump` when no `show` comes first.
+    func setOverlays(_ overlays: OverlaySet, playing: PlayingItem?)
     /// Tears the window down. Called on the presenter thread, last.
     func close()
     /// The user closed the window (the daemon should exit). Read on the presenter thread after `pump`.
@@ -81,6 +86,8 @@ public protocol VideoSink: AnyObject, Sendable {
 
 extension VideoSink {
     public var closeRequested: Bool { false }
+    /// A sink that draws no overlays ignores them.
+    public func setOverlays(_ overlays: OverlaySet, playing: PlayingItem?) {}
 }
 
 /// How a picture is fitted into the window.

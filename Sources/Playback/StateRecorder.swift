@@ -2,6 +2,7 @@
 // the order they happened and the player's settings and place whenever they change. The engine calls the
 // recorder under its lock — that is what keeps the order exact across the control, decode and presenter
 // threads — so a recorder must only queue what it is given: no I/O, no waiting (see EngineCore).
+import Overlays
 import QueueModel
 
 /// The player as it should come back after a restart.
@@ -15,10 +16,13 @@ public struct PlayerSnapshot: Sendable, Equatable, Codable {
     public var rate: Double
     public var fit: VideoFit
     public var rotation: VideoRotation
+    /// The overlays and their next id.
+    public var overlays: OverlaySet
 
     public init(
         state: PlayerState = .idle, current: Cursor? = nil, position: Double = 0, volume: Int = 100,
-        muted: Bool = false, rate: Double = 1, fit: VideoFit = .fit, rotation: VideoRotation = .upright
+        muted: Bool = false, rate: Double = 1, fit: VideoFit = .fit, rotation: VideoRotation = .upright,
+        overlays: OverlaySet = OverlaySet()
     ) {
         self.state = state
         self.current = current
@@ -28,10 +32,11 @@ public struct PlayerSnapshot: Sendable, Equatable, Codable {
         self.rate = rate
         self.fit = fit
         self.rotation = rotation
+        self.overlays = overlays
     }
 
     private enum CodingKeys: String, CodingKey {
-        case state, current, position, volume, muted, rate, fit, rotation = "rotate"
+        case state, current, position, volume, muted, rate, fit, rotation = "rotate", overlays
     }
 
     /// Decoded field by field so that state written before a setting existed still restores (with its default).
@@ -43,7 +48,8 @@ public struct PlayerSnapshot: Sendable, Equatable, Codable {
             position: try fields.decode(Double.self, forKey: .position),
             volume: try fields.decode(Int.self, forKey: .volume), muted: try fields.decode(Bool.self, forKey: .muted),
             rate: try fields.decode(Double.self, forKey: .rate), fit: try fields.decode(VideoFit.self, forKey: .fit),
-            rotation: try fields.decodeIfPresent(VideoRotation.self, forKey: .rotation) ?? .upright)
+            rotation: try fields.decodeIfPresent(VideoRotation.self, forKey: .rotation) ?? .upright,
+            overlays: try fields.decodeIfPresent(OverlaySet.self, forKey: .overlays) ?? OverlaySet())
     }
 }
 
@@ -59,7 +65,7 @@ extension EngineState {
         let place = recordedPlay(heard: heard) ?? (resumeCursor ?? scheduleWait).map { (cursor: $0, position: 0.0) }
         return PlayerSnapshot(
             state: status.state, current: place?.cursor, position: place?.position ?? 0, volume: status.volume,
-            muted: status.muted, rate: status.rate, fit: status.fit, rotation: status.rotation)
+            muted: status.muted, rate: status.rate, fit: status.fit, rotation: status.rotation, overlays: overlays)
     }
 
     /// Whether anything but the position differs from `snapshot` (cheap: no clock is read, since which
@@ -68,7 +74,7 @@ extension EngineState {
         let cursor = recordedPlay(heard: 0)?.cursor ?? resumeCursor ?? scheduleWait
         return snapshot.state != status.state || snapshot.current != cursor || snapshot.volume != status.volume
             || snapshot.muted != status.muted || snapshot.rate != status.rate || snapshot.fit != status.fit
-            || snapshot.rotation != status.rotation
+            || snapshot.rotation != status.rotation || snapshot.overlays != overlays
     }
 
     /// The play kept: the current one, or during an interrupt (not kept: it is played now or never) the
@@ -89,6 +95,7 @@ extension EngineState {
             $0.fit = player.fit
             $0.rotation = player.rotation
         }
+        overlays = player.overlays
         actions.append(.setAudioVolume(Float(player.volume) / 100, muted: player.muted))
         pendingDisplay.fit = player.fit
         pendingDisplay.rotation = player.rotation

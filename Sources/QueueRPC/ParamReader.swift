@@ -40,6 +40,9 @@ public struct ParamReader: Sendable {
         values[name]
     }
 
+    /// Every param by name (positional ones under their names), for params read as one object.
+    public var object: JSONObject { values }
+
     /// The names that were passed (by name, or mapped from positions), in the order sent.
     public var names: [String] { values.keys }
 

@@ -102,6 +102,7 @@ final class Dispatcher: Sendable {
         self.keeper = keeper
         methods = Self.registry(
             Self.queueMethods(engine) + Self.playerMethods(engine) + Self.cacheMethods(engine)
+                + Self.overlayMethods(engine)
                 + Self.sessionMethods(engine: engine, info: info, document: document))
     }
 

@@ -21,6 +21,7 @@ enum ErrorMapping {
             case .itemNotFound(let id): return .itemNotFound(Int64(id.rawValue))
             case .nothingPlaying, .noVideoOutput, .nothingOnScreen: return .badState(error.description)
             case .rateOutOfRange: return .invalidParams(param: "rate", reason: "must be between 0.5 and 2")
+            case .overlayNotFound: return .invalidParams(param: nil, reason: error.description)
             }
         default:
             return .internalError(String(describing: error))

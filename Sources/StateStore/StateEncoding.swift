@@ -7,6 +7,7 @@
 // The shapes are exactly those of the types' Codable conformances (synthesized: an enum case is
 // `{"case":{"_0":…,"label":…}}`, a nil optional is left out), so JSONDecoder reads what is written here,
 // files written before this existed stay readable, and StateEncodingTests decode every shape back.
+import Overlays
 import Playback
 import QueueModel
 import QueueRPC
@@ -119,7 +120,61 @@ enum StateEncoding {
         object["rate"] = .double(player.rate)
         object["fit"] = .string(player.fit.rawValue)
         object["rotate"] = int(player.rotation.rawValue)
+        object["overlays"] = json(player.overlays)
         return .object(object)
+    }
+
+    static func json(_ set: OverlaySet) -> JSONValue {
+        ["overlays": .array(set.overlays.map(json)), "nextID": int(set.nextID)]
+    }
+
+    static func json(_ overlay: Overlay) -> JSONValue {
+        [
+            "id": int(overlay.id), "content": json(overlay.content), "style": json(overlay.style),
+            "anchor": .string(overlay.anchor.rawValue), "x": json(overlay.x), "y": json(overlay.y),
+            "opacity": .double(overlay.opacity), "visible": .bool(overlay.visible), "scope": json(overlay.scope),
+            "z": int(overlay.z),
+        ]
+    }
+
+    static func json(_ content: OverlayContent) -> JSONValue {
+        switch content {
+        case .text(let text): ["text": ["_0": .string(text)]]
+        case .image(let path): ["image": ["path": .string(path)]]
+        case .clock(let format): ["clock": ["format": .string(format)]]
+        case .ticker(let text, let speed): ["ticker": ["text": .string(text), "speed": .double(speed)]]
+        }
+    }
+
+    static func json(_ style: OverlayStyle) -> JSONValue {
+        var object = JSONObject()
+        object["font"] = .string(style.font)
+        object["size"] = int(style.size)
+        object["color"] = json(style.color)
+        object["background"] = style.background.map(json)
+        object["padding"] = int(style.padding)
+        return .object(object)
+    }
+
+    static func json(_ color: OverlayColor) -> JSONValue {
+        [
+            "red": int(Int(color.red)), "green": int(Int(color.green)), "blue": int(Int(color.blue)),
+            "alpha": int(Int(color.alpha)),
+        ]
+    }
+
+    static func json(_ length: OverlayLength) -> JSONValue {
+        switch length {
+        case .pixels(let value): ["pixels": ["_0": .double(value)]]
+        case .percent(let value): ["percent": ["_0": .double(value)]]
+        }
+    }
+
+    static func json(_ scope: OverlayScope) -> JSONValue {
+        switch scope {
+        case .global: ["global": [:]]
+        case .item(let id): ["item": ["_0": int(id)]]
+        }
     }
 
     static func json(_ cursor: Cursor) -> JSONValue {

@@ -3,7 +3,9 @@
 // threads. `screenshot` is the one entry point for any thread; the PNG is encoded on the caller's thread.
 import CSDL2
 import Media
+import Overlays
 import Playback
+import SystemClock
 
 extension SDLVideoSink {
     public func pump() {
@@ -13,6 +15,7 @@ extension SDLVideoSink {
         while SDL_PollEvent(&event) != 0 {
             handle(event)
         }
+        if overlaysNeedRedraw() { needsRedraw = true }
         if needsRedraw {
             needsRedraw = false
             drawAndPresent()  // answers pending screenshots too
@@ -44,16 +47,34 @@ extension SDLVideoSink {
             texture = nil
             textureShape = nil
             textureIsStale = lastFrame != nil
+            painter?.releaseTextures()
             needsRedraw = true
         default:
             break
         }
     }
 
+    /// New overlays (or another item, or position, for them) from the presenter: drawn with the next
+    /// `show`, or by the next `pump` when none comes first (paused, a still, black) and what they resolve
+    /// to differs from what is on screen.
+    public func setOverlays(_ overlays: OverlaySet, playing: PlayingItem?) {
+        assertOnSinkThread()
+        self.overlays = overlays
+        overlayItem = playing
+    }
+
+    /// Whether the screen is out of date between pictures: a ticker moves (redrawn at up to 60 Hz), or a
+    /// layer's text changed by itself (a clock's next second).
+    private func overlaysNeedRedraw() -> Bool {
+        guard !overlays.isEmpty || !drawnLayers.isEmpty else { return false }
+        if overlays.animates && Monotonic.now() - lastDrawAt >= 1.0 / 60 { return true }
+        return currentOverlayLayers() != drawnLayers
+    }
+
     /// Redraws the current picture into the back buffer and reads it back, without presenting (the screen
-    /// already shows it). Nil while black or closed.
+    /// already shows it). Nil while black (without overlays) or closed.
     func readBackCurrentPicture() -> Readback? {
-        guard lastFrame != nil, let output = draw() else { return nil }
+        guard showsSomething, let output = draw() else { return nil }
         return readPixels(width: output.width, height: output.height)
     }
 

@@ -1,6 +1,7 @@
 import CSDL2
 import Glibc
 import Media
+import Overlays
 import Playback
 // Drawing and presenting, on the presenter thread only. A frame's planes go to a streaming texture as they
 // are (IYUV, NV12 or ABGR8888): SDL converts and scales; we never touch pixels here except to read back
@@ -47,7 +48,7 @@ extension SDLVideoSink {
     func drawAndPresent() {
         guard let renderer else { return }
         let output = draw()
-        let wantsScreenshot = lastFrame != nil && mailbox.hasPending
+        let wantsScreenshot = showsSomething && mailbox.hasPending
         var readback: Readback?
         if let output, config.probe != nil || wantsScreenshot {
             readback = readPixels(width: output.width, height: output.height)
@@ -62,7 +63,11 @@ extension SDLVideoSink {
         }
     }
 
-    /// Renders the current picture into the back buffer without presenting; returns the output size.
+    /// Whether anything but black is on screen: a picture, or overlays over black.
+    var showsSomething: Bool { lastFrame != nil || !drawnLayers.isEmpty }
+
+    /// Renders the current picture and the overlays above it into the back buffer without presenting;
+    /// returns the output size.
     @discardableResult
     func draw() -> (width: Int, height: Int)? {
         guard let renderer else { return nil }
@@ -74,17 +79,34 @@ extension SDLVideoSink {
             return nil
         }
         let output = (width: Int(width), height: Int(height))
-        guard let frame = lastFrame else { return output }
-        if textureIsStale, !upload(frame) { return output }
+        drawPicture(renderer, output: output)
+        drawOverlays(renderer, output: output)
+        return output
+    }
+
+    /// The overlays as they resolve now (clock text at this second, placeholders from the playing item).
+    func currentOverlayLayers() -> [OverlayLayer] {
+        overlays.isEmpty ? [] : OverlayScene.layers(of: overlays, playing: overlayItem, unixTime: Monotonic.wallClock())
+    }
+
+    private func drawOverlays(_ renderer: OpaquePointer, output: (width: Int, height: Int)) {
+        drawnLayers = currentOverlayLayers()
+        lastDrawAt = Monotonic.now()
+        painter?.draw(drawnLayers, renderer: renderer, output: output, rotation: config.rotation, now: lastDrawAt)
+    }
+
+    private func drawPicture(_ renderer: OpaquePointer, output: (width: Int, height: Int)) {
+        guard let frame = lastFrame else { return }
+        if textureIsStale, !upload(frame) { return }
         guard let texture,
             let layout = FitLayout.compute(
                 fit: config.fit, rotation: config.rotation, picture: (frame.width, frame.height), output: output)
-        else { return output }
+        else { return }
         var source = layout.source.sdl
         if layout.rotation == .upright {
             var destination = layout.destination.sdl
             if SDL_RenderCopy(renderer, texture, &source, &destination) < 0 { logFailure("SDL_RenderCopy") }
-            return output
+            return
         }
         // SDL turns the picture clockwise about the centre of the rectangle it is given.
         let unturned = layout.unturnedDestination
@@ -94,7 +116,6 @@ extension SDLVideoSink {
         if SDL_RenderCopyExF(renderer, texture, &source, &destination, degrees, nil, SDL_FLIP_NONE) < 0 {
             logFailure("SDL_RenderCopyExF")
         }
-        return output
     }
 
     func clearToBlack() {

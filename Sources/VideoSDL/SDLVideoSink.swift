@@ -5,6 +5,7 @@ import CSDL2
 import Foundation
 import Logging
 import Media
+import Overlays
 import Playback
 
 public final class SDLVideoSink: VideoSink, @unchecked Sendable {
@@ -26,6 +27,13 @@ public final class SDLVideoSink: VideoSink, @unchecked Sendable {
     var needsRedraw = false
     /// The last SDL failure logged by show/draw, so a failing call logs once, not 60 times a second.
     var lastLoggedFailure: String?
+    /// Overlays (presenter thread): what to draw, the item they describe, the painter with its textures
+    /// (made at open, dropped before the renderer at close), and what the last draw showed and when.
+    var overlays = OverlaySet()
+    var overlayItem: PlayingItem?
+    var painter: OverlayPainter?
+    var drawnLayers: [OverlayLayer] = []
+    var lastDrawAt = 0.0
 
     let mailbox = ScreenshotMailbox()
     private let quitLock = NSLock()
@@ -85,6 +93,7 @@ public final class SDLVideoSink: VideoSink, @unchecked Sendable {
             SDL_QuitSubSystem(SDL_INIT_VIDEO)
             throw error
         }
+        painter = OverlayPainter(logger: logger)
         mailbox.open(owner: pthread_self())
         clearToBlack()
         SDL_RenderPresent(renderer)
@@ -127,6 +136,8 @@ public final class SDLVideoSink: VideoSink, @unchecked Sendable {
     }
 
     private func destroyHandles() {
+        painter = nil  // its textures belong to the renderer
+        drawnLayers = []
         if let texture { SDL_DestroyTexture(texture) }
         if let renderer { SDL_DestroyRenderer(renderer) }
         if let window { SDL_DestroyWindow(window) }

@@ -5,6 +5,7 @@ import Foundation
 import Playback
 import QueueModel
 import QueueRPC
+import Overlays
 import Testing
 
 @testable import StateStore
@@ -47,6 +48,7 @@ import Testing
                 PlayerSnapshot(
                     state: .paused, current: Cursor(id: ItemID(4), play: 2, pass: 7), position: 1e-7, volume: 35,
                     muted: true, rate: 1.25, fit: .stretch, rotation: .clockwise270)))
+        records.append(.player(PlayerSnapshot(overlays: Self.everyOverlayShape())))
         let kinds = Set(changes.map { "\($0)".prefix { $0 != "(" } })
         #expect(kinds.count >= 8, "the edited queue covers the change kinds: \(kinds.sorted())")
         for record in records {
@@ -103,3 +105,21 @@ import Testing
         #expect(player.rotation == .upright)
     }
 }
+
+extension StateEncodingTests {
+    /// One overlay of each content kind, with every style, length and scope shape.
+    static func everyOverlayShape() -> OverlaySet {
+        var set = OverlaySet()
+        _ = set.add(Overlay(content: .text("{title}"), scope: .item(4)))
+        _ = set.add(
+            Overlay(
+                content: .image(path: "/logo.png"),
+                style: OverlayStyle(font: "DejaVu Serif", size: 12, color: .black, background: OverlayColor(red: 1, green: 2, blue: 3, alpha: 4), padding: 0),
+                anchor: .bottomRight, x: .percent(2.5), y: .pixels(-3), opacity: 0.5, visible: false, z: -2))
+        _ = set.add(Overlay(content: .clock(format: "%H:%M")))
+        _ = set.add(Overlay(content: .ticker(text: "news", speed: 120.5), anchor: .bottom))
+        set.remove([1])
+        return set
+    }
+}
+

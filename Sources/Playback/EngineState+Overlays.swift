@@ -1,0 +1,55 @@
+// Overlays in the engine: the set the control side edits (kept with the player's state, so the journal
+// has it), and what the presenter thread needs to draw them — the item whose picture or sound is on, for
+// item-scoped layers and placeholders. Runs under the engine lock, like every EngineState method.
+import Overlays
+import QueueModel
+
+extension EngineState {
+    /// Adds a layer; one tied to an item needs that item in the queue.
+    mutating func addOverlay(_ overlay: Overlay) throws(PlayerError) -> Int {
+        try checkScope(overlay.scope)
+        defer { wakeWaiters = true }
+        return overlays.add(overlay)
+    }
+
+    /// Changes the layer `id` in place (its id stays).
+    mutating func updateOverlay(_ id: Int, _ change: (inout Overlay) -> Void) throws(PlayerError) {
+        guard var changed = overlays.overlay(id) else { throw .overlayNotFound(id) }
+        change(&changed)
+        try checkScope(changed.scope)
+        _ = overlays.update(id) { $0 = changed }
+        wakeWaiters = true
+    }
+
+    /// Removes layers; all or nothing (an unknown id removes none).
+    mutating func removeOverlays(_ ids: [Int]) throws(PlayerError) {
+        if let unknown = ids.first(where: { overlays.overlay($0) == nil }) { throw .overlayNotFound(unknown) }
+        overlays.remove(ids)
+        wakeWaiters = true
+    }
+
+    private func checkScope(_ scope: OverlayScope) throws(PlayerError) {
+        if case .item(let id) = scope, queue.entry(ItemID(id)) == nil { throw .itemNotFound(ItemID(id)) }
+    }
+
+    /// Placeholders' view of a play at `position` seconds into it.
+    func playingItem(_ cursor: Cursor, position: Double, duration: Double?) -> PlayingItem {
+        let item = self.item(for: cursor)
+        let title = item?.title ?? item.map { String($0.uri.split(separator: "/").last ?? Substring($0.uri)) } ?? ""
+        return PlayingItem(
+            id: cursor.id.rawValue, title: title, position: position,
+            duration: duration ?? item.flatMap { $0.duration })
+    }
+
+    /// The play overlays describe while no picture is being shown: none when nothing plays; the heard play
+    /// when it shows no pictures (an audio item over black); otherwise the item of the picture on screen
+    /// stays (`keepsPictureItem`), so an item's layers leave with its last picture, not with its sound —
+    /// `item` is then the heard play, whose position the picture's item takes when it is the same item
+    /// (a still's `{position}` moves on).
+    func overlayItemWithoutPicture(heard: Int64) -> (item: PlayingItem?, keepsPictureItem: Bool) {
+        if status.state == .idle || status.state == .stopped { return (nil, false) }
+        guard let segment = audibleSegment else { return (nil, true) }
+        let item = playingItem(segment.cursor, position: position(in: segment, heard: heard), duration: segment.duration)
+        return (item, segment.showsVideo)
+    }
+}

@@ -1,0 +1,110 @@
+// The overlay.* methods: their params and results (Protocol/queued.openrpc.json, methods overlay.*).
+// Layers drawn above the video: added, changed, removed and listed; kept with the daemon's state.
+
+extension API {
+    /// Adds a layer; answers with its id.
+    public enum OverlayAdd: RPCMethodDefinition {
+        public static let name = "overlay.add"
+
+        public struct Params: RPCMethodParams, Equatable {
+            public static let order = RPCOverlay.order
+            public var overlay: RPCOverlay
+
+            public init(overlay: RPCOverlay) { self.overlay = overlay }
+            public init(reading params: ParamReader) throws(RPCError) {
+                overlay = try RPCOverlay(fields: params.object)
+                guard overlay.type != nil else { throw .invalidParams(param: "type", reason: "is required") }
+            }
+            public var json: JSONValue? { overlay.json }
+        }
+
+        public struct Result: RPCMethodResult, Equatable {
+            public var id: Int64
+
+            public init(id: Int64) { self.id = id }
+            public init?(json: JSONValue) {
+                guard let id = json["id"]?.intValue else { return nil }
+                self.id = id
+            }
+            public var json: JSONValue { ["id": .int(id)] }
+        }
+    }
+
+    /// Changes the fields given of layer `id` (its type stays); answers with the layer as it now is.
+    public enum OverlayUpdate: RPCMethodDefinition {
+        public static let name = "overlay.update"
+
+        public struct Params: RPCMethodParams, Equatable {
+            public static let order = ["id"] + RPCOverlay.order.filter { $0 != "type" }
+            public var id: Int64
+            public var changes: RPCOverlay
+
+            public init(id: Int64, changes: RPCOverlay) {
+                self.id = id
+                self.changes = changes
+            }
+            public init(reading params: ParamReader) throws(RPCError) {
+                id = try params.requiredInt("id")
+                changes = try RPCOverlay(fields: params.object, also: ["id"])
+                if changes.type != nil { throw .invalidParams(param: "type", reason: "cannot change: add a new overlay") }
+            }
+            public var json: JSONValue? {
+                var object: JSONObject = ["id": .int(id)]
+                if case .object(let fields) = changes.json {
+                    for (key, value) in zip(fields.keys, fields.values) { object[key] = value }
+                }
+                return .object(object)
+            }
+        }
+
+        public struct Result: RPCMethodResult, Equatable {
+            public var overlay: RPCOverlay
+
+            public init(overlay: RPCOverlay) { self.overlay = overlay }
+            public init?(json: JSONValue) {
+                guard let value = json["overlay"], let overlay = RPCOverlay(json: value) else { return nil }
+                self.overlay = overlay
+            }
+            public var json: JSONValue { ["overlay": overlay.json] }
+        }
+    }
+
+    /// Removes layers, all of them or none (an unknown id is an error).
+    public enum OverlayRemove: RPCMethodDefinition {
+        public static let name = "overlay.remove"
+        public typealias Params = IdsParams
+
+        public struct Result: RPCMethodResult, Equatable {
+            public var removed: [Int64]
+
+            public init(removed: [Int64]) { self.removed = removed }
+            public init?(json: JSONValue) {
+                guard let removed = json["removed"]?.int64Array else { return nil }
+                self.removed = removed
+            }
+            public var json: JSONValue { ["removed": .ints(removed)] }
+        }
+    }
+
+    /// Every layer, bottom first (drawing order).
+    public enum OverlayList: RPCMethodDefinition {
+        public static let name = "overlay.list"
+        public typealias Params = NoParams
+
+        public struct Result: RPCMethodResult, Equatable {
+            public var overlays: [RPCOverlay]
+
+            public init(overlays: [RPCOverlay]) { self.overlays = overlays }
+            public init?(json: JSONValue) {
+                guard let entries = json["overlays"]?.arrayValue else { return nil }
+                var overlays: [RPCOverlay] = []
+                for entry in entries {
+                    guard let overlay = RPCOverlay(json: entry) else { return nil }
+                    overlays.append(overlay)
+                }
+                self.overlays = overlays
+            }
+            public var json: JSONValue { ["overlays": .array(overlays.map(\.json))] }
+        }
+    }
+}

@@ -1,0 +1,210 @@
+// An overlay on the wire (components/schemas/Overlay and OverlayFields): the params of overlay.add and
+// overlay.update, and each entry of overlay.list. Shapes and ranges are checked here field by field with
+// the field's name in the error; turning the fields into a layer (and the layer's own rules, such as which
+// fields fit which type) is the server's business.
+
+/// What a layer shows.
+public enum RPCOverlayType: String, Sendable, CaseIterable {
+    case text, image, clock, ticker
+}
+
+/// Where a layer is pinned.
+public enum RPCOverlayAnchor: String, Sendable, CaseIterable {
+    case topLeft = "top-left", top, topRight = "top-right", left, center, right
+    case bottomLeft = "bottom-left", bottom, bottomRight = "bottom-right"
+}
+
+/// An offset: a number of pixels, or a string "5%" (of the screen's width for x, height for y) or "12px".
+public enum RPCLength: Sendable, Equatable {
+    case pixels(Double)
+    case percent(Double)
+
+    public init(json value: JSONValue, param: String) throws(RPCError) {
+        if let number = value.doubleValue, number.isFinite {
+            self = .pixels(number)
+            return
+        }
+        if let text = value.stringValue {
+            if text.hasSuffix("%"), let number = Double(text.dropLast()), number.isFinite {
+                self = .percent(number)
+                return
+            }
+            if text.hasSuffix("px"), let number = Double(text.dropLast(2)), number.isFinite {
+                self = .pixels(number)
+                return
+            }
+        }
+        throw .invalidParams(param: param, reason: "must be a number of pixels or a string like \"5%\"")
+    }
+
+    var json: JSONValue {
+        switch self {
+        case .pixels(let value): return Double(Int64(exactly: value) ?? 0) == value ? .int(Int64(value)) : .double(value)
+        case .percent(let value):
+            let digits = Double(Int64(exactly: value) ?? 0) == value ? String(Int64(value)) : String(value)
+            return .string(digits + "%")
+        }
+    }
+}
+
+public struct RPCOverlay: Sendable, Equatable {
+    /// The fields in the document's order.
+    public static let order = [
+        "type", "text", "path", "format", "speed", "font", "size", "color", "background", "padding", "anchor", "x",
+        "y", "opacity", "visible", "item", "z",
+    ]
+    public static let fields = Set(order)
+    public static let sizes: ClosedRange<Int64> = 1...1000
+    public static let paddings: ClosedRange<Int64> = 0...1000
+    public static let speeds: ClosedRange<Double> = 1...10_000
+
+    /// Set in overlay.list entries and overlay.update's result.
+    public var id: Int64?
+    public var type: RPCOverlayType?
+    /// text and ticker layers (placeholders {title}, {id}, {position}, {duration}).
+    public var text: String?
+    /// image layers: a PNG or JPEG file.
+    public var path: String?
+    /// clock layers: a strftime pattern.
+    public var format: String?
+    /// ticker layers: pixels per second.
+    public var speed: Double?
+    public var font: String?
+    public var size: Int64?
+    /// "#rrggbb" or "#rrggbbaa".
+    public var color: String?
+    /// A box behind the layer: a colour; `.some(nil)` (null) for none; nil when not given.
+    public var background: String??
+    public var padding: Int64?
+    public var anchor: RPCOverlayAnchor?
+    public var x: RPCLength?
+    public var y: RPCLength?
+    public var opacity: Double?
+    public var visible: Bool?
+    /// Shown only while this queue item plays; `.some(nil)` (null) for always; nil when not given.
+    public var item: Int64??
+    public var z: Int64?
+
+    public init(id: Int64? = nil, type: RPCOverlayType? = nil) {
+        self.id = id
+        self.type = type
+    }
+
+    /// Strict decoding of an object's overlay fields; `prefix` names its place in the params ("" for the
+    /// params themselves). Fields in `also` (such as overlay.update's `id`) are the caller's.
+    public init(fields object: JSONObject, prefix: String = "", also: Set<String> = []) throws(RPCError) {
+        if let unknown = object.keys.first(where: { !Self.fields.contains($0) && !also.contains($0) }) {
+            throw .invalidParams(param: prefix + unknown, reason: "unknown field")
+        }
+        func present(_ key: String) -> JSONValue? {
+            guard let value = object[key], !value.isNull else { return nil }
+            return value
+        }
+        func string(_ key: String) throws(RPCError) -> String? {
+            guard let value = present(key) else { return nil }
+            guard let text = value.stringValue else { throw .invalidParams(param: prefix + key, reason: "must be a string") }
+            return text
+        }
+        func integer(_ key: String, _ range: ClosedRange<Int64>) throws(RPCError) -> Int64? {
+            guard let value = present(key) else { return nil }
+            guard let number = value.intValue, range.contains(number) else {
+                throw .invalidParams(
+                    param: prefix + key, reason: "must be an integer from \(range.lowerBound) to \(range.upperBound)")
+            }
+            return number
+        }
+        func number(_ key: String, _ range: ClosedRange<Double>) throws(RPCError) -> Double? {
+            guard let value = present(key) else { return nil }
+            guard let number = value.doubleValue, range.contains(number) else {
+                throw .invalidParams(
+                    param: prefix + key, reason: "must be a number from \(range.lowerBound) to \(range.upperBound)")
+            }
+            return number
+        }
+        func choice<E: RawRepresentable & CaseIterable>(_ key: String, _ type: E.Type) throws(RPCError) -> E?
+        where E.RawValue == String {
+            guard let text = try string(key) else { return nil }
+            guard let value = E(rawValue: text) else {
+                let allowed = E.allCases.map(\.rawValue).joined(separator: ", ")
+                throw .invalidParams(param: prefix + key, reason: "must be one of \(allowed)")
+            }
+            return value
+        }
+        func colour(_ key: String) throws(RPCError) -> String? {
+            guard let text = try string(key) else { return nil }
+            guard Self.isColour(text) else {
+                throw .invalidParams(param: prefix + key, reason: "must be a colour \"#rrggbb\" or \"#rrggbbaa\"")
+            }
+            return text
+        }
+        type = try choice("type", RPCOverlayType.self)
+        text = try string("text")
+        path = try string("path")
+        format = try string("format")
+        speed = try number("speed", Self.speeds)
+        font = try string("font")
+        size = try integer("size", Self.sizes)
+        color = try colour("color")
+        if object["background"] != nil { background = .some(try colour("background")) }
+        padding = try integer("padding", Self.paddings)
+        anchor = try choice("anchor", RPCOverlayAnchor.self)
+        x = try present("x").map { value throws(RPCError) in try RPCLength(json: value, param: prefix + "x") }
+        y = try present("y").map { value throws(RPCError) in try RPCLength(json: value, param: prefix + "y") }
+        opacity = try number("opacity", 0...1)
+        if let value = present("visible") {
+            guard let flag = value.boolValue else { throw .invalidParams(param: prefix + "visible", reason: "must be a boolean") }
+            visible = flag
+        }
+        if object["item"] != nil {
+            if let value = present("item") {
+                guard let id = value.intValue, id >= 1 else {
+                    throw .invalidParams(param: prefix + "item", reason: "must be an item id, or null for every item")
+                }
+                item = .some(id)
+            } else {
+                item = .some(nil)
+            }
+        }
+        z = try integer("z", -1_000_000...1_000_000)
+    }
+
+    /// "#rrggbb" or "#rrggbbaa", any case.
+    public static func isColour(_ text: String) -> Bool {
+        let digits = text.utf8.dropFirst()
+        return text.utf8.first == UInt8(ascii: "#") && (digits.count == 6 || digits.count == 8)
+            && digits.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0 | 0x20) }
+    }
+
+    /// Every field that is set (`background`/`item` null when set to none).
+    public var json: JSONValue {
+        var object = JSONObject()
+        object.setIfPresent("id", id.map(JSONValue.int))
+        object.setIfPresent("type", type.map { .string($0.rawValue) })
+        object.setIfPresent("text", text.map(JSONValue.string))
+        object.setIfPresent("path", path.map(JSONValue.string))
+        object.setIfPresent("format", format.map(JSONValue.string))
+        object.setIfPresent("speed", speed.map(JSONValue.double))
+        object.setIfPresent("font", font.map(JSONValue.string))
+        object.setIfPresent("size", size.map(JSONValue.int))
+        object.setIfPresent("color", color.map(JSONValue.string))
+        if let background { object["background"] = background.map(JSONValue.string) ?? .null }
+        object.setIfPresent("padding", padding.map(JSONValue.int))
+        object.setIfPresent("anchor", anchor.map { .string($0.rawValue) })
+        object.setIfPresent("x", x?.json)
+        object.setIfPresent("y", y?.json)
+        object.setIfPresent("opacity", opacity.map(JSONValue.double))
+        object.setIfPresent("visible", visible.map(JSONValue.bool))
+        if let item { object["item"] = item.map(JSONValue.int) ?? .null }
+        object.setIfPresent("z", z.map(JSONValue.int))
+        return .object(object)
+    }
+
+    /// Reads an entry back (a client's view of overlay.list); nil when it is not an overlay object.
+    public init?(json value: JSONValue) {
+        guard let object = value.objectValue, let overlay = try? RPCOverlay(fields: object, also: ["id"]) else {
+            return nil
+        }
+        self = overlay
+        id = object["id"]?.intValue
+    }
+}
