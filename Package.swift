@@ -131,7 +131,7 @@ let package = Package(
             dependencies: ["Media", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "PlaybackTests",
-            dependencies: ["Playback", "Media", "QueueModel", "AudioPulse", "VideoSDL", "TestSupport"]),
+            dependencies: ["Playback", "Media", "QueueModel", "AudioPulse", "VideoSDL", "TestSupport", "Overlays"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -64,10 +64,14 @@ extension SDLVideoSink {
     }
 
     /// Whether the screen is out of date between pictures: a ticker moves (redrawn at up to 60 Hz), or a
-    /// layer's text changed by itself (a clock's next second).
+    /// layer's text changed by itself (a clock's next second). Not while video plays: the next picture
+    /// (within 0.1 s) draws the change, and an extra present between pictures could hold the next one
+    /// (behind a vertical blank) — the ticker then moves at the video's frame rate.
     private func overlaysNeedRedraw() -> Bool {
         guard !overlays.isEmpty || !drawnLayers.isEmpty else { return false }
-        if overlays.animates && Monotonic.now() - lastDrawAt >= 1.0 / 60 { return true }
+        let now = Monotonic.now()
+        if now - lastShowAt < 0.1 { return false }
+        if overlays.animates && now - lastDrawAt >= 1.0 / 60 { return true }
         return currentOverlayLayers() != drawnLayers
     }
 

@@ -29,6 +29,7 @@ extension SDLVideoSink {
         guard renderer != nil else { return }
         guard upload(frame) else { return }
         lastFrame = frame
+        lastShowAt = Monotonic.now()
         needsRedraw = false
         drawAndPresent()
     }

@@ -34,6 +34,8 @@ public final class SDLVideoSink: VideoSink, @unchecked Sendable {
     var painter: OverlayPainter?
     var drawnLayers: [OverlayLayer] = []
     var lastDrawAt = 0.0
+    /// When `show` last put a new picture up (monotonic seconds): while pictures flow, overlays change with them.
+    var lastShowAt = -Double.infinity
 
     let mailbox = ScreenshotMailbox()
     private let quitLock = NSLock()

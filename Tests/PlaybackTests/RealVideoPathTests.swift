@@ -5,6 +5,7 @@
 import AudioPulse
 import Foundation
 import Logging
+import Overlays
 import Playback
 import QueueModel
 import TestSupport
@@ -44,7 +45,7 @@ final class ShownPictureLog: @unchecked Sendable {
 extension RealPathTests {
     /// Plays `items` on PulseAudio + SDL offscreen and returns every picture shown.
     func playAndWatch(
-        _ items: [MediaItem], shortestTrack: Bool = false
+        _ items: [MediaItem], shortestTrack: Bool = false, overlays: [Overlay] = []
     ) throws -> (pictures: [ShownPicture], events: EventRecorder, dropped: Int) {
         try SDLTestLock.run {
             let pulse = try PrivatePulseServer()
@@ -63,6 +64,7 @@ extension RealPathTests {
                 $0.shortestTrack = shortestTrack
             }
             try engine.add(items)
+            for overlay in overlays { _ = try engine.addOverlay(overlay) }
             try engine.play()
             let done = events.waitUntilDone(timeout: 120)
             let dropped = engine.droppedFrames()
@@ -115,7 +117,8 @@ extension RealPathTests {
         )
     }
 
-    @Test func videoJoinsHaveNoBlackOrFrozenPictures() throws {
+    @Test(arguments: [false, true])
+    func videoJoinsHaveNoBlackOrFrozenPictures(withOverlays: Bool) throws {
         let red = try Fixtures.video(seconds: 2, fps: 25, hue: .red, withAudio: .aacMP4)
         let blue = try Fixtures.video(seconds: 2, fps: 25, hue: .blue, withAudio: .aacMP4, audioFrequency: 660)
         let green = try Fixtures.video(seconds: 1, fps: 30, hue: .green, codec: .mpeg4)
@@ -133,14 +136,14 @@ extension RealPathTests {
                 MediaItem(uri: red), MediaItem(uri: blue, loops: 2), MediaItem(uri: green), MediaItem(uri: cyan),
                 MediaItem(uri: red),
             ],
-            shortestTrack: true)
+            shortestTrack: true, overlays: withOverlays ? try Self.clockTickerAndLogo() : [])
         checkJoins(
             pictures,
             plays: [
                 (.red, 50, 0.04), (.blue, 50, 0.04), (.blue, 50, 0.04), (.green, 30, 1.0 / 30), (.cyan, 25, 0.04),
                 (.red, 50, 0.04),
             ],
-            label: "A/V + video-only joins")
+            label: "A/V + video-only joins" + (withOverlays ? " with a clock, a ticker and a logo" : ""))
         #expect(dropped == 0)
         #expect(events.started.map(\.play) == [1, 1, 2, 1, 1, 1])
     }
@@ -178,5 +181,23 @@ extension RealPathTests {
         #expect(
             zip(starts, starts.dropFirst()).allSatisfy { abs($1 - $0 - 1.0) < 1e-9 },
             "plays are 1.0 s apart on the timeline: \(starts)")
+    }
+}
+
+extension RealPathTests {
+    /// Three layers that stay clear of the fixtures' stamp (its bits are read at a quarter of the height,
+    /// its hue at the centre of the bottom half): a clock at the top, a ticker and a logo at the bottom.
+    static func clockTickerAndLogo() throws -> [Overlay] {
+        let logo = try Fixtures.make(
+            "overlay-logo-24x24.png",
+            ["-f", "lavfi", "-i", "color=c=white@0.7:s=24x24:d=1,format=rgba", "-frames:v", "1", "-update", "1"])
+        return [
+            Overlay(content: .clock(format: "%H:%M:%S"), style: OverlayStyle(size: 14, padding: 2), anchor: .topRight),
+            Overlay(
+                content: .ticker(text: "Ticker text scrolling by", speed: 120),
+                style: OverlayStyle(size: 14, background: OverlayColor(red: 0, green: 0, blue: 0, alpha: 160), padding: 2),
+                anchor: .bottom),
+            Overlay(content: .image(path: logo), style: OverlayStyle(padding: 0), anchor: .bottomLeft, x: .pixels(4), y: .pixels(30)),
+        ]
     }
 }
