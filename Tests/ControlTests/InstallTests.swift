@@ -108,7 +108,7 @@ import Testing
         let info = try ChildProcess.check("/usr/bin/dpkg-deb", ["--field", package, "Depends"])
         let depends = info.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
         let names = depends.map { String($0.prefix { $0 != " " }) }
-        for library in ["libavformat", "libavcodec", "libsdl2", "libpulse0", "libc6"] {
+        for library in ["libavformat", "libavcodec", "libsdl2", "libsdl2-ttf", "libfontconfig", "libpulse0", "libc6", "fonts-dejavu-core"] {
             #expect(names.contains { $0.hasPrefix(library) }, "Depends: names \(library): \(info)")
         }
         #expect(!names.contains { $0.hasSuffix("-dev") }, "no -dev package in Depends: \(info)")

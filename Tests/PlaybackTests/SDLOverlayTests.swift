@@ -204,4 +204,21 @@ struct SDLOverlayTests {
             #expect(sink.screenshot() == nil, "black with no overlays is nothing on screen")
         }
     }
+
+    @Test func aMissingFontFallsBackToDejaVuSansAndStillDraws() throws {
+        let finder = FontFinder()
+        let missing = finder.find("No Such Family Qq")
+        #expect(!missing.exact && missing.match.family == "DejaVu Sans", "\(missing)")
+        #expect(FileManager.default.fileExists(atPath: missing.match.path))
+        let serif = finder.find("DejaVu Serif")
+        #expect(serif.exact && serif.match.path.hasSuffix("DejaVuSerif.ttf"), "\(serif)")
+        var set = textBox(anchor: .center)
+        _ = set.update(1) { $0.style.font = "No Such Family Qq" }
+        try withOverlaySink { sink, log in
+            sink.setOverlays(set, playing: nil)
+            sink.showBlack()
+            let picture = try #require(log.last)
+            #expect(bounds(of: picture, where: isRed) != nil, "the text is drawn in the fallback font")
+        }
+    }
 }

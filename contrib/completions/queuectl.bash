@@ -184,13 +184,13 @@ _queuectl() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    add|next|prev|play|pause|toggle|stop|seek|rm|mv|clear|ls|status|loop|loops|volume|mute|unmute|fit|rotate|screenshot|watch|current|wait|crop|interrupt|save|cache|call|help)
+    add|next|prev|play|pause|toggle|stop|seek|rm|mv|clear|ls|status|loop|loops|volume|mute|unmute|fit|rotate|screenshot|watch|current|wait|crop|interrupt|overlay|save|cache|call|help)
         # Offer subcommand argument completions
         "_queuectl_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'add next prev play pause toggle stop seek rm mv clear ls status loop loops volume mute unmute fit rotate screenshot watch current wait crop interrupt save cache call help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'add next prev play pause toggle stop seek rm mv clear ls status loop loops volume mute unmute fit rotate screenshot watch current wait crop interrupt overlay save cache call help' -- "${cur}"))
         ;;
     esac
 }
@@ -790,6 +790,202 @@ _queuectl_interrupt() {
     case "${positional_number}" in
     1)
         __queuectl_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_queuectl_overlay() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __queuectl_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    ls|add|update|rm)
+        # Offer subcommand argument completions
+        "_queuectl_overlay_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'ls add update rm' -- "${cur}"))
+        ;;
+    esac
+}
+
+_queuectl_overlay_ls() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--socket --timeout)
+    __queuectl_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--socket')
+        __queuectl_add_completions -f
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    esac
+}
+
+_queuectl_overlay_add() {
+    repeating_flags=()
+    non_repeating_flags=(--json --clock --global --hide --show --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--socket --timeout --text --image --ticker --format --speed --font --size --color --background --padding --anchor --x --y --opacity --item --z)
+    __queuectl_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--socket')
+        __queuectl_add_completions -f
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--text')
+        return
+        ;;
+    '--image')
+        __queuectl_add_completions -f
+        return
+        ;;
+    '--ticker')
+        return
+        ;;
+    '--format')
+        return
+        ;;
+    '--speed')
+        return
+        ;;
+    '--font')
+        return
+        ;;
+    '--size')
+        return
+        ;;
+    '--color')
+        return
+        ;;
+    '--background')
+        return
+        ;;
+    '--padding')
+        return
+        ;;
+    '--anchor')
+        __queuectl_add_completions -W 'top-left'$'\n''top'$'\n''top-right'$'\n''left'$'\n''center'$'\n''right'$'\n''bottom-left'$'\n''bottom'$'\n''bottom-right'
+        return
+        ;;
+    '--x')
+        return
+        ;;
+    '--y')
+        return
+        ;;
+    '--opacity')
+        return
+        ;;
+    '--item')
+        return
+        ;;
+    '--z')
+        return
+        ;;
+    esac
+}
+
+_queuectl_overlay_update() {
+    repeating_flags=()
+    non_repeating_flags=(--json --global --hide --show --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--socket --timeout --text --image --format --speed --font --size --color --background --padding --anchor --x --y --opacity --item --z)
+    __queuectl_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--socket')
+        __queuectl_add_completions -f
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--text')
+        return
+        ;;
+    '--image')
+        __queuectl_add_completions -f
+        return
+        ;;
+    '--format')
+        return
+        ;;
+    '--speed')
+        return
+        ;;
+    '--font')
+        return
+        ;;
+    '--size')
+        return
+        ;;
+    '--color')
+        return
+        ;;
+    '--background')
+        return
+        ;;
+    '--padding')
+        return
+        ;;
+    '--anchor')
+        __queuectl_add_completions -W 'top-left'$'\n''top'$'\n''top-right'$'\n''left'$'\n''center'$'\n''right'$'\n''bottom-left'$'\n''bottom'$'\n''bottom-right'
+        return
+        ;;
+    '--x')
+        return
+        ;;
+    '--y')
+        return
+        ;;
+    '--opacity')
+        return
+        ;;
+    '--item')
+        return
+        ;;
+    '--z')
+        return
+        ;;
+    esac
+}
+
+_queuectl_overlay_rm() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--socket --timeout)
+    __queuectl_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--socket')
+        __queuectl_add_completions -f
+        return
+        ;;
+    '--timeout')
         return
         ;;
     esac

@@ -2,7 +2,8 @@
 # Makes a Debian package of queued and queuectl: the release build of contrib/install.sh (Swift runtime
 # linked in) staged as /usr/bin, man pages, completions, the systemd units in /usr/lib/systemd and
 # /etc/queued/queued.conf (a conffile), then `dpkg-deb --build`. Depends: is what dpkg-shlibdeps finds the
-# binaries linked against — FFmpeg's, SDL2's and libpulse's runtime packages, never the -dev ones.
+# binaries linked against — FFmpeg's, SDL2's, SDL2_ttf's, fontconfig's and libpulse's runtime packages, never
+# the -dev ones — plus fonts-dejavu-core, the overlays' fallback font.
 #
 # Usage: contrib/deb/build.sh [--no-build] [--configuration release|debug] [--output DIR]
 #        (default DIR: .build/deb; the options go to contrib/install.sh)
@@ -60,7 +61,7 @@ Version: $version-1
 Architecture: $architecture
 Maintainer: queued developers <queued@localhost>
 Installed-Size: $(du -sk --exclude=DEBIAN "$stage" | cut -f1)
-Depends: $depends
+Depends: $depends, fonts-dejavu-core
 Recommends: pulseaudio | pipewire-pulse
 Section: video
 Priority: optional
