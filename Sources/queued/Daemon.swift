@@ -65,7 +65,17 @@ struct Daemon {
             closeLogger.info("video window closed")
             done.signal()
         }
-        config.onFramePresented = { _ in supervision.framePresented() }
+        // `--log-level present=trace`: one line per picture on screen, for benchmarks (contrib/bench/overlays).
+        let presentLogger = Logger(label: "queued.present")
+        let tracesPresents = presentLogger.logLevel <= .trace
+        config.onFramePresented = { frame in
+            supervision.framePresented()
+            if tracesPresents {
+                presentLogger.trace(
+                    "presented",
+                    metadata: ["at": "\(Monotonic.now())", "item": "\(frame.id)", "pts": "\(frame.itemTime)"])
+            }
+        }
         let exitWhenDone = options.exitWhenDone
         let played = PlayedFlag()
         let state = options.noState ? nil : try DurableState(options: self.options, logger: logger)
