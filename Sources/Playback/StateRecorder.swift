@@ -96,6 +96,12 @@ extension EngineState {
             $0.rotation = player.rotation
         }
         overlays = player.overlays
+        // Layers tied to items that are not in the queue (it was replaced) could never show.
+        let gone = player.overlays.overlays.compactMap { overlay -> Int? in
+            guard case .item(let id) = overlay.scope, queue.entry(ItemID(id)) == nil else { return nil }
+            return id
+        }
+        overlays.removeScoped(to: Set(gone))
         actions.append(.setAudioVolume(Float(player.volume) / 100, muted: player.muted))
         pendingDisplay.fit = player.fit
         pendingDisplay.rotation = player.rotation

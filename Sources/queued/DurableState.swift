@@ -50,7 +50,14 @@ struct DurableState {
                 logger.info("state: the command line's \(items.count) items are appended to the \(saved) saved ones")
             }
         }
-        guard let player = restored.player, !(options.replace && !items.isEmpty) else { return false }
+        guard var player = restored.player else { return false }
+        if options.replace && !items.isEmpty {
+            // The queue is replaced; the settings and the overlays stay (those tied to items went with them).
+            player.current = nil
+            player.state = .idle
+            engine.restore(player, resumeAt: nil)
+            return false
+        }
         let position: Double? =
             switch options.resume {
             case .position: player.position

@@ -51,8 +51,15 @@ struct OverlayDaemonTests {
             try control.call("overlay.add", ["type": "clock", "format": "%H:%M:%S", "anchor": "top-right"])
             try control.call("overlay.add", ["type": "ticker", "text": "News", "speed": 120, "anchor": "bottom"])
             try control.call("overlay.add", ["type": "text", "text": "{title}", "item": .int(itemID), "z": 3])
-            let viaQueuectl = try daemon.queuectl(["overlay", "add", "--text", "Hi", "--anchor", "center", "--hide"])
+            let viaQueuectl = try daemon.queuectl([
+                "overlay", "add", "--text", "Hi", "--anchor", "center", "--font", "No Such Family Qq",
+            ])
             #expect(viaQueuectl.status == 0 && viaQueuectl.stdout.hasPrefix("added overlay #6"), "\(viaQueuectl)")
+            // A family the box lacks is drawn in DejaVu Sans, with a warning in the log.
+            #expect(
+                try waitUntil(timeout: 10, pollInterval: 0.05) { daemon.log().contains("overlay font not found") },
+                "\(daemon.log())")
+            #expect(try daemon.queuectl(["overlay", "update", "6", "--hide"]).status == 0)
 
             // Wrong fields: each refused with the field named, nothing added.
             let refusals: [(JSONValue, String)] = [
@@ -124,6 +131,18 @@ struct OverlayDaemonTests {
         try control.call("queue.clear")
         let afterClear = try control.call("overlay.list")["overlays"]?.arrayValue?.compactMap { $0["id"]?.intValue }
         #expect(afterClear == [1, 2, 3, 6, 7], "\(String(describing: afterClear))")
+
+        // --replace replaces the queue, not the overlays; a layer tied to a replaced item goes with it.
+        let added = try control.call("queue.add", ["items": [.string(still)]])
+        let tied = try control.call(
+            "overlay.add", ["type": "text", "text": "x", "item": .int(try #require(added["ids"]?[0]?.intValue))])
+        #expect(tied["id"]?.intValue == 8)
+        again.stop()
+        let replaced = try RunningDaemon(outputs: .real(video: true), ["--state-dir", state.path, "--replace", still])
+        defer { replaced.stop() }
+        let third = RecordingClient(try replaced.client(), transcript)
+        let kept = try third.call("overlay.list")["overlays"]?.arrayValue?.compactMap { $0["id"]?.intValue }
+        #expect(kept == [1, 2, 3, 6, 7], "\(String(describing: kept))")
 
         let directory = try TemporaryDirectory()
         let validation = try validateTranscript(transcript, in: directory.path)
