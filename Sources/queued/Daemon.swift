@@ -27,7 +27,8 @@ struct Daemon {
         let (audio, audioName) =
             options.untimed
             ? (NullAudioSink(mode: .untimed), "untimed")
-            : try Outputs.audio(options.audio, server: options.pulseServer, logger: logger) { change in
+            : try Outputs.audio(
+                options.audio, server: options.pulseServer, buffer: options.audioBuffer, logger: logger) { change in
                 let event = PlayerEvent.outputChanged(change)
                 server?.publish(event)
                 eventLog.log(event)

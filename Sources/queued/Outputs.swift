@@ -8,20 +8,21 @@ import VideoSDL
 enum Outputs {
     /// `onChange`: the PulseAudio server was lost or found again (playback goes on meanwhile).
     static func audio(
-        _ choice: AudioChoice, server: String?, logger: Logger,
+        _ choice: AudioChoice, server: String?, buffer: Double, logger: Logger,
         onChange: @escaping @Sendable (OutputChange) -> Void
     ) throws -> (AudioSink, String) {
         let pulseLogger = Logger(label: "queued.audio")
+        var config = PulseConfig(server: server)
+        config.targetLatency = buffer
         switch choice {
         case .null:
             return (NullAudioSink(mode: .realtime(buffer: 0.2)), "null")
         case .pulse:
             return (
-                try ReconnectingPulseSink(config: PulseConfig(server: server), logger: pulseLogger, onChange: onChange),
+                try ReconnectingPulseSink(config: config, logger: pulseLogger, onChange: onChange),
                 "pulse"
             )
         case .auto:
-            var config = PulseConfig(server: server)
             config.connectTimeout = 2
             do {
                 return (try ReconnectingPulseSink(config: config, logger: pulseLogger, onChange: onChange), "pulse")

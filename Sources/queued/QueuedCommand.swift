@@ -63,6 +63,12 @@ struct QueuedCommand: ParsableCommand {
     @Option(help: "PulseAudio server (default: libpulse's own choice).")
     var pulseServer: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Seconds of sound buffered at the PulseAudio server, 0.02-2. Less: interrupts, pause and volume act sooner; more: safer on a loaded box.",
+            valueName: "seconds"))
+    var audioBuffer = 0.1
+
     @Option(help: "Video output: auto (SDL when a display exists), sdl, null (decode, show nothing) or none.")
     var video: VideoChoice = .auto
 
@@ -205,6 +211,7 @@ struct QueuedCommand: ParsableCommand {
         }
         guard parsedGeometry != nil else { throw ValidationError("--geometry must look like 1280x720") }
         guard stillDuration > 0 else { throw ValidationError("--still-duration must be > 0") }
+        guard (0.02...2).contains(audioBuffer) else { throw ValidationError("--audio-buffer must be 0.02-2 seconds") }
         if !["black", "last"].contains(scheduleFallback), !scheduleFallback.hasPrefix("/") {
             throw ValidationError("--schedule-fallback must be black, last or an absolute path to an image")
         }
