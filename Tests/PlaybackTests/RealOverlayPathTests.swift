@@ -45,13 +45,7 @@ extension RealPathTests {
             let pulse = try PrivatePulseServer()
             defer { pulse.stop() }
             let sink = try PulseAudioSink(config: PulseConfig(server: pulse.server), logger: Logger(label: "test.pulse"))
-            var config = SDLVideoConfig()
-            config.driver = "offscreen"
-            config.width = 320
-            config.height = 240
-            config.vsync = false
-            config.probe = { log.record($0) }
-            let video = SDLVideoSink(config: config, logger: Logger(label: "test.sdl"))
+            let video = offscreenVideo { log.record($0) }
             let (engine, events) = try makeEngine(audio: sink, video: video, untimed: false) { $0.shortestTrack = true }
             let ids = try engine.add([MediaItem(uri: red), MediaItem(uri: blue), MediaItem(uri: red)])
             let blueID = ids[1]

@@ -53,13 +53,7 @@ extension RealPathTests {
             let sink = try PulseAudioSink(
                 config: PulseConfig(server: pulse.server), logger: Logger(label: "test.pulse"))
             let log = ShownPictureLog()
-            var config = SDLVideoConfig()
-            config.driver = "offscreen"
-            config.width = 320
-            config.height = 240
-            config.vsync = false
-            config.probe = { log.record($0) }
-            let video = SDLVideoSink(config: config, logger: Logger(label: "test.sdl"))
+            let video = offscreenVideo { log.record($0) }
             let (engine, events) = try makeEngine(audio: sink, video: video, untimed: false) {
                 $0.shortestTrack = shortestTrack
             }
@@ -200,4 +194,15 @@ extension RealPathTests {
             Overlay(content: .image(path: logo), style: OverlayStyle(padding: 0), anchor: .bottomLeft, x: .pixels(4), y: .pixels(30)),
         ]
     }
+}
+
+/// SDL offscreen at 320x240 without vsync, every present read back into `probe`.
+func offscreenVideo(probe: @escaping @Sendable (PresentedPicture) -> Void) -> SDLVideoSink {
+    var config = SDLVideoConfig()
+    config.driver = "offscreen"
+    config.width = 320
+    config.height = 240
+    config.vsync = false
+    config.probe = probe
+    return SDLVideoSink(config: config, logger: Logger(label: "test.sdl"))
 }

@@ -73,17 +73,8 @@ extension API {
     public enum OverlayRemove: RPCMethodDefinition {
         public static let name = "overlay.remove"
         public typealias Params = IdsParams
-
-        public struct Result: RPCMethodResult, Equatable {
-            public var removed: [Int64]
-
-            public init(removed: [Int64]) { self.removed = removed }
-            public init?(json: JSONValue) {
-                guard let removed = json["removed"]?.int64Array else { return nil }
-                self.removed = removed
-            }
-            public var json: JSONValue { ["removed": .ints(removed)] }
-        }
+        /// `{removed: [ids]}`, as queue.remove answers.
+        public typealias Result = QueueRemove.Result
     }
 
     /// Every layer, bottom first (drawing order).
