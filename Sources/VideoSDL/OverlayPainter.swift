@@ -5,6 +5,7 @@
 // gets upright text at the viewer's top-left.
 import CSDL2
 import CSDL2TTF
+import Glibc
 import Logging
 import Overlays
 import Playback
@@ -33,7 +34,27 @@ final class OverlayPainter {
     // Per layer id: what its texture shows, and the texture (nil: empty text or a failure, not retried
     // until the content changes).
     private var texts: [Int: (key: TextKey, texture: LayerTexture?)] = [:]
-    private var images: [Int: (path: String, texture: LayerTexture?)] = [:]
+    /// Images by file version, kept while their layers come and go (an item's logo in a loop is decoded
+    /// once, not at every pass); at most `imageCacheLimit`, the ones no layer shows dropped first.
+    private var images: [ImageKey: LayerTexture?] = [:]
+    private static let imageCacheLimit = 16
+
+    /// An image file as it is on disk now: a replaced file (new mtime or size) is decoded again.
+    private struct ImageKey: Hashable {
+        var path: String
+        var modified: Int
+        var modifiedNanos: Int
+        var size: Int
+
+        init(path: String) {
+            var info = stat()
+            let found = stat(path, &info) == 0
+            self.path = path
+            modified = found ? info.st_mtim.tv_sec : -1
+            modifiedNanos = found ? info.st_mtim.tv_nsec : -1
+            size = found ? Int(info.st_size) : -1
+        }
+    }
     /// When each ticker started (monotonic seconds), restarted when its text or speed changes.
     private var tickers: [Int: (text: String, speed: Double, start: Double)] = [:]
 
@@ -61,10 +82,17 @@ final class OverlayPainter {
         _ layers: [OverlayLayer], renderer: OpaquePointer, output: (width: Int, height: Int), rotation: VideoRotation,
         now: Double
     ) {
+        // Layers that are gone (removed, hidden, out of scope) drop their textures.
         let live = Set(layers.map(\.id))
-        texts = texts.filter { live.contains($0.key) }
-        images = images.filter { live.contains($0.key) }
-        tickers = tickers.filter { live.contains($0.key) }
+        if texts.keys.contains(where: { !live.contains($0) }) { texts = texts.filter { live.contains($0.key) } }
+        if images.count > Self.imageCacheLimit {
+            let shown = Set(layers.compactMap { layer -> String? in
+                if case .image(let path) = layer.kind { return path }
+                return nil
+            })
+            images = images.filter { shown.contains($0.key.path) }
+        }
+        if tickers.keys.contains(where: { !live.contains($0) }) { tickers = tickers.filter { live.contains($0.key) } }
         guard !layers.isEmpty else { return }
         let turn = CanvasTurn(degrees: rotation.rawValue, output: (Double(output.width), Double(output.height)))
         SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_BLEND)
@@ -99,8 +127,8 @@ final class OverlayPainter {
     private func drawTicker(
         _ layer: OverlayLayer, text: String, speed: Double, turn: CanvasTurn, renderer: OpaquePointer, now: Double
     ) {
-        if let running = tickers[layer.id], running.text == text, running.speed == speed {
-        } else {
+        // A new ticker, or a new text or speed, starts again from the right edge.
+        if tickers[layer.id].map({ $0.text != text || $0.speed != speed }) ?? true {
             tickers[layer.id] = (text, speed, now)
         }
         let start = tickers[layer.id]?.start ?? now
@@ -169,14 +197,15 @@ final class OverlayPainter {
     }
 
     private func imageTexture(_ id: Int, _ path: String, _ renderer: OpaquePointer) -> LayerTexture? {
-        if let cached = images[id], cached.path == path { return cached.texture }
+        let key = ImageKey(path: path)
+        if let cached = images[key] { return cached }
         var texture: LayerTexture?
         do {
             texture = try LayerTexture.image(path: path, renderer: renderer)
         } catch {
             logger.warning("overlay image cannot be shown", metadata: ["overlay": "\(id)", "error": "\(error)"])
         }
-        images[id] = (path, texture)
+        images[key] = texture
         return texture
     }
 
