@@ -110,9 +110,10 @@ public enum API {
     /// Every method the daemon implements, in the document's order.
     public static let all: [any RPCMethodDefinition.Type] = [
         QueueAdd.self, QueueInsert.self, QueueRemove.self, QueueMove.self, QueueClear.self, QueueUpdate.self,
-        QueueSetLoops.self, QueueList.self, QueueGet.self, QueueInterrupt.self, PlayerPlay.self, PlayerPause.self, PlayerToggle.self,
-        PlayerStop.self, PlayerNext.self, PlayerPrevious.self, PlayerSeek.self, PlayerStatus.self, PlayerSet.self,
-        PlayerScreenshot.self, EventsSubscribe.self, EventsUnsubscribe.self, DaemonInfo.self, DaemonHealth.self,
+        QueueSetLoops.self, QueueList.self, QueueGet.self, QueueInterrupt.self, PlayerPlay.self, PlayerPause.self,
+        PlayerToggle.self, PlayerStop.self, PlayerNext.self, PlayerPrevious.self, PlayerSeek.self, PlayerStatus.self,
+        PlayerSet.self, PlayerScreenshot.self, OverlayAdd.self, OverlayUpdate.self, OverlayRemove.self,
+        OverlayList.self, EventsSubscribe.self, EventsUnsubscribe.self, DaemonInfo.self, DaemonHealth.self,
         Discover.self, CacheStatus.self, CachePrefetch.self, CacheRevalidate.self, CacheEvict.self, CacheUsage.self,
     ]
 }
