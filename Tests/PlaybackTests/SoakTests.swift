@@ -50,6 +50,70 @@ import Testing
     }
 }
 
+extension SoakTests {
+    /// Overlays over a long run: two clips alternating untimed on SDL offscreen (600 passes, 45,000
+    /// pictures), each with a layer of its
+    /// own (a text whose placeholders change every second of the clip, an image), under a clock and a
+    /// ticker — textures made and dropped at every play. RSS and descriptors must not grow.
+    @Test func overlaysOverSixHundredPassesLeakNothing() throws {
+        let a = try Fixtures.video(seconds: 2, fps: 25, hue: .red)
+        let b = try Fixtures.video(seconds: 1, fps: 25, hue: .blue)
+        let logo = try Fixtures.make(
+            "overlay-logo-24x24.png",
+            ["-f", "lavfi", "-i", "color=c=white@0.7:s=24x24:d=1,format=rgba", "-frames:v", "1", "-update", "1"])
+        let directory = try TemporaryDirectory()
+        let log = directory.path + "/queued.log"
+        let socket = directory.path + "/queued.sock"
+        let daemon = try ChildProcess(
+            BuiltProduct.path("queued"),
+            [
+                "--socket", socket, "--no-state", "--untimed", "--audio", "null", "--video", "sdl", "--video-driver",
+                "offscreen", "--geometry", "320x240", "--loops", "0", "--log-level", "info", a, b,
+            ],
+            stdoutPath: directory.path + "/stdout", stderrPath: log)
+        defer { _ = daemon.terminate() }
+        func queuectl(_ arguments: [String]) throws -> Int32 {
+            try ChildProcess.run(BuiltProduct.path("queuectl"), ["--socket", socket] + arguments, timeout: 30).status
+        }
+        #expect(try waitUntil(timeout: 30, pollInterval: 0.05) { (try? queuectl(["status"])) == 0 })
+        for overlay in [
+            ["--clock", "--format", "%H:%M:%S", "--anchor", "top-right", "--size", "14"],
+            ["--ticker", "A ticker over every play", "--anchor", "bottom", "--size", "14", "--background", "#00000080"],
+            ["--text", "{title} {position}/{duration}", "--item", "1", "--size", "14", "--background", "#00000080"],
+            ["--image", logo, "--item", "2", "--anchor", "center"],
+        ] {
+            #expect(try queuectl(["overlay", "add"] + overlay) == 0)
+        }
+        func logContains(_ text: String) -> Bool {
+            ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains(text)
+        }
+        // Each pass is play 1 of each item again: count the passes in the log.
+        func passes() -> Int {
+            let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+            return text.components(separatedBy: "started item 1 play 1\n").count - 1
+        }
+        func samples(_ plays: StrideTo<Int>) throws -> [ProcessStats] {
+            try plays.map { play in
+                #expect(try waitUntil(timeout: 600, pollInterval: 0.01) { passes() >= play })
+                return ProcessStats(pid: daemon.pid, ignoring: a)
+            }
+        }
+        let earlySamples = try samples(stride(from: 100, to: 130, by: 1))
+        let lateSamples = try samples(stride(from: 570, to: 600, by: 1))
+        func median(_ values: [Int]) -> Int { values.sorted()[values.count / 2] }
+        let early = median(earlySamples.map(\.residentBytes))
+        let late = median(lateSamples.map(\.residentBytes))
+        let descriptors = (earlySamples.map(\.descriptors).max() ?? -1, lateSamples.map(\.descriptors).max() ?? -1)
+        print(
+            "overlay soak: median RSS \(early / 1024) KiB at passes 100-129 -> \(late / 1024) KiB at passes 570-599 (\((late - early) / 1024) KiB), fds \(descriptors.0) -> \(descriptors.1)"
+        )
+        #expect(early > 0)
+        #expect(late - early < 2 * 1024 * 1024)
+        #expect(descriptors.1 <= descriptors.0)
+        #expect(!logContains("overlay text cannot be drawn") && !logContains("overlay image cannot be shown"))
+    }
+}
+
 struct ProcessStats {
     let residentBytes: Int
     let descriptors: Int
