@@ -17,11 +17,12 @@ final class NetworkItems: @unchecked Sendable {
     private let work = DispatchQueue(label: "queued.network-items")
     /// Set once, before the first `queueChanged`.
     private weak var engine: PlayerEngine?
-    /// `work`'s own: a look at the queue is already scheduled.
-    private var scheduled = false
     /// Guarded by `lock`: the items using each URL, as of the last look.
     private let lock = NSLock()
     private var idsByURL: [String: [ItemID]] = [:]
+    /// Guarded by `lock`: a look at the queue is already scheduled, so a change needs nothing more — not
+    /// even a dispatch: a flood of edits (12k/s) would otherwise wake `work`'s thread for each one.
+    private var lookScheduled = false
 
     init(cache: NetworkCache, prefetch: Int?, publish: @escaping @Sendable (PlayerEvent) -> Void) {
         self.cache = cache
@@ -34,14 +35,17 @@ final class NetworkItems: @unchecked Sendable {
 
     /// The queue changed: look again within half a second. Any thread.
     func queueChanged() {
+        let first = lock.withLock {
+            defer { lookScheduled = true }
+            return !lookScheduled
+        }
+        guard first else { return }
+        // The first change is looked at now (a URL just added starts downloading at once); the ones that
+        // follow within half a second, together at its end.
         work.async { [self] in
-            guard !scheduled else { return }
-            // The first change is looked at now (a URL just added starts downloading at once); the ones
-            // that follow within half a second, together at its end.
             refresh()
-            scheduled = true
             work.asyncAfter(deadline: .now() + 0.5) { [self] in
-                scheduled = false
+                lock.withLock { lookScheduled = false }  // a change from now on schedules the next look
                 refresh()
             }
         }
