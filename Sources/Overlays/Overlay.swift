@@ -63,28 +63,6 @@ public enum OverlayLength: Equatable, Sendable, Codable {
         case .percent(let value): value * extent / 100
         }
     }
-
-    /// Reads `12`, `12px` or `5%` (as given on queuectl's command line); nil for anything else.
-    public init?(parsing text: String) {
-        if text.hasSuffix("%"), let value = Double(text.dropLast()), value.isFinite {
-            self = .percent(value)
-        } else if let value = Double(text.hasSuffix("px") ? String(text.dropLast(2)) : text), value.isFinite {
-            self = .pixels(value)
-        } else {
-            return nil
-        }
-    }
-
-    /// `12` or `5%`: the form `init(parsing:)` reads back.
-    public var text: String {
-        func number(_ value: Double) -> String {
-            value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
-        }
-        switch self {
-        case .pixels(let value): return number(value)
-        case .percent(let value): return number(value) + "%"
-        }
-    }
 }
 
 /// A colour with alpha, 8 bits a channel.

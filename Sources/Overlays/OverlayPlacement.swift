@@ -18,11 +18,6 @@ public struct OverlayRect: Equatable, Sendable {
 
     public var centerX: Double { x + width / 2 }
     public var centerY: Double { y + height / 2 }
-
-    /// The same rectangle `amount` larger on every side.
-    public func outset(by amount: Double) -> OverlayRect {
-        OverlayRect(x: x - amount, y: y - amount, width: width + 2 * amount, height: height + 2 * amount)
-    }
 }
 
 public enum OverlayPlacement {

@@ -176,11 +176,7 @@ extension EngineState {
             return play
         case .play(let play):
             // Its item was removed meanwhile (its play ended then): the queue goes on after it.
-            let choice = firstOpen(from: queue.successor(of: play.cursor))
-            noteScheduled(choice, from: queue.successor(of: play.cursor))
-            if choice.cursor == nil && !choice.waiting { timelineComplete = true }
-            upcoming = choice.cursor
-            return choice.cursor.map { NextPlay(cursor: $0) }
+            return successorOrStop(after: play.cursor, lastError: nil)
         case .scheduleWait(let cursor):
             scheduleWait = cursor
             return nil

@@ -35,7 +35,9 @@ extension EngineState {
     /// Placeholders' view of a play at `position` seconds into it.
     func playingItem(_ cursor: Cursor, position: Double, duration: Double?) -> PlayingItem {
         let item = self.item(for: cursor)
-        let title = item?.title ?? item.map { String($0.uri.split(separator: "/").last ?? Substring($0.uri)) } ?? ""
+        // The title, else the file name (as queuectl names an item).
+        var title = item?.title ?? ""
+        if title.isEmpty, let uri = item?.uri { title = uri.split(separator: "/").last.map(String.init) ?? uri }
         return PlayingItem(
             id: cursor.id.rawValue, title: title, position: position,
             duration: duration ?? item.flatMap { $0.duration })

@@ -62,7 +62,9 @@ extension EngineState {
         return successorOrStop(after: cursor, lastError: failure)
     }
 
-    private mutating func successorOrStop(after cursor: Cursor, lastError: String?) -> NextPlay? {
+    /// The play after `cursor` in the queue (the first open one), or nil — also when `lastError` ends a full
+    /// pass of failures.
+    mutating func successorOrStop(after cursor: Cursor, lastError: String?) -> NextPlay? {
         if let lastError, consecutiveFailures >= max(1, queue.count) {
             stopError = "every item in the queue failed to play (last: \(lastError))"
             timelineComplete = true

@@ -25,6 +25,8 @@ final class Presenter: @unchecked Sendable {
     /// What the next action shows them with (set under the lock by `nextAction`).
     private var overlays = OverlaySet()
     private var playing: PlayingItem?
+    /// The play and item time of the picture on screen (nil: black).
+    private var shown: (cursor: Cursor, time: Double)?
 
     init(engine: PlayerEngine) {
         self.engine = engine
@@ -106,7 +108,14 @@ final class Presenter: @unchecked Sendable {
         core.lock()
         defer { core.unlock() }
         guard let action = decideLocked() else { return nil }
+        switch action {
+        case .show(let timed): shown = (timed.cursor, timed.frame.pts)
+        case .black: shown = nil
+        default: break
+        }
         overlays = core.state.overlays
+        // Without overlays nothing needs the playing item: the loop does no more work than before them.
+        guard !overlays.isEmpty else { return action }
         if case .show(let timed) = action {
             let duration = core.state.segments.first { $0.cursor == timed.cursor }?.duration
             playing = core.state.playingItem(timed.cursor, position: timed.frame.pts, duration: duration)
@@ -114,8 +123,10 @@ final class Presenter: @unchecked Sendable {
             let now = core.state.overlayItemWithoutPicture(heard: engine.audio.playedFrames())
             if !now.keepsPictureItem {
                 playing = now.item
-            } else if let heard = now.item, heard.id == playing?.id {
+            } else if let heard = now.item, heard.id == shown?.cursor.id.rawValue {
                 playing = heard
+            } else if let shown, playing?.id != shown.cursor.id.rawValue {
+                playing = core.state.playingItem(shown.cursor, position: shown.time, duration: nil)
             }
         }
         return action

@@ -192,18 +192,9 @@ struct OverlayList: ParsableCommand {
         if let text = overlay.text { parts.append("\"\(text)\"") }
         if let path = overlay.path { parts.append(path) }
         if let format = overlay.format { parts.append("\"\(format)\"") }
-        func number(_ value: Double) -> String {
-            value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
-        }
-        if let speed = overlay.speed { parts.append("\(number(speed)) px/s") }
-        func offset(_ length: RPCLength?) -> String {
-            switch length {
-            case .percent(let value): return "\(number(value))%"
-            case .pixels(let value): return number(value)
-            case nil: return "0"
-            }
-        }
-        parts.append("\(overlay.anchor?.rawValue ?? "top-left") \(offset(overlay.x)),\(offset(overlay.y))")
+        if let speed = overlay.speed { parts.append("\(RPCLength.number(speed)) px/s") }
+        let (x, y) = (overlay.x?.text ?? "0", overlay.y?.text ?? "0")
+        parts.append("\(overlay.anchor?.rawValue ?? "top-left") \(x),\(y)")
         if case .some(.some(let item)) = overlay.item { parts.append("item #\(item)") }
         if overlay.visible == false { parts.append("hidden") }
         return parts.joined(separator: "  ")

@@ -26,11 +26,6 @@ import Testing
         let box = OverlayPlacement.box(
             size: (100, 50), anchor: .bottomRight, x: .percent(5), y: .percent(10), canvas: canvas)
         #expect(box == OverlayRect(x: 1000 - 100 - 50, y: 500 - 50 - 50, width: 100, height: 50))
-        #expect(OverlayLength(parsing: "5%") == .percent(5))
-        #expect(OverlayLength(parsing: "12px") == .pixels(12))
-        #expect(OverlayLength(parsing: "-3") == .pixels(-3))
-        #expect(OverlayLength(parsing: "five") == nil)
-        #expect(OverlayLength.percent(2.5).text == "2.5%")
     }
 
     @Test func aTurnedCanvasSwapsSidesAndMapsCornersWhereTheViewerSeesThem() {

@@ -108,3 +108,15 @@ import Testing
         #expect(error(API.QueueList.Params.self, #"{"limit": 10001}"#)?.data?["param"] == "limit")
     }
 }
+
+extension APIDefinitionTests {
+    /// An overlay offset as sent and as queuectl reads and shows it: a number of pixels, "12px", or "5%".
+    @Test func overlayOffsetsReadAndShow() throws {
+        #expect(try RPCLength(json: "5%", param: "x") == .percent(5))
+        #expect(try RPCLength(json: "12px", param: "x") == .pixels(12))
+        #expect(try RPCLength(json: -3, param: "x") == .pixels(-3))
+        #expect(throws: RPCError.self) { try RPCLength(json: "five", param: "x") }
+        #expect(RPCLength.percent(2.5).text == "2.5%")
+        #expect(RPCLength.pixels(10).text == "10")
+    }
+}

@@ -18,16 +18,8 @@ extension API {
             public var json: JSONValue? { overlay.json }
         }
 
-        public struct Result: RPCMethodResult, Equatable {
-            public var id: Int64
-
-            public init(id: Int64) { self.id = id }
-            public init?(json: JSONValue) {
-                guard let id = json["id"]?.intValue else { return nil }
-                self.id = id
-            }
-            public var json: JSONValue { ["id": .int(id)] }
-        }
+        /// The new layer's id.
+        public typealias Result = IdResult
     }
 
     /// Changes the fields given of layer `id` (its type stays); answers with the layer as it now is.
@@ -46,7 +38,6 @@ extension API {
             public init(reading params: ParamReader) throws(RPCError) {
                 id = try params.requiredInt("id")
                 changes = try RPCOverlay(fields: params.object, also: ["id"])
-                if changes.type != nil { throw .invalidParams(param: "type", reason: "cannot change: add a new overlay") }
             }
             public var json: JSONValue? {
                 var object: JSONObject = ["id": .int(id)]

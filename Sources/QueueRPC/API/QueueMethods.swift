@@ -129,16 +129,7 @@ extension API {
         }
 
         /// The interrupt's id (its events carry it, with `interrupt: true`).
-        public struct Result: RPCMethodResult, Equatable {
-            public var id: Int64
-
-            public init(id: Int64) { self.id = id }
-            public init?(json: JSONValue) {
-                guard let id = json["id"]?.intValue else { return nil }
-                self.id = id
-            }
-            public var json: JSONValue { ["id": .int(id)] }
-        }
+        public typealias Result = IdResult
     }
 
     public enum QueueClear: RPCMethodDefinition {
@@ -330,6 +321,18 @@ extension API {
             self.ids = ids
         }
         public var json: JSONValue? { ["ids": .ints(ids)] }
+    }
+
+    /// `{id}`: what queue.interrupt and overlay.add made.
+    public struct IdResult: RPCMethodResult, Equatable {
+        public var id: Int64
+
+        public init(id: Int64) { self.id = id }
+        public init?(json: JSONValue) {
+            guard let id = json["id"]?.intValue else { return nil }
+            self.id = id
+        }
+        public var json: JSONValue { ["id": .int(id)] }
     }
 
     /// queue.add's and queue.insert's result: the new items' ids, in queue order.

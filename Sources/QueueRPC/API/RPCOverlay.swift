@@ -37,13 +37,25 @@ public enum RPCLength: Sendable, Equatable {
         throw .invalidParams(param: param, reason: "must be a number of pixels or a string like \"5%\"")
     }
 
+    /// Pixels as a number (an integer when whole), percent as "5%".
     var json: JSONValue {
         switch self {
-        case .pixels(let value): return Double(Int64(exactly: value) ?? 0) == value ? .int(Int64(value)) : .double(value)
-        case .percent(let value):
-            let digits = Double(Int64(exactly: value) ?? 0) == value ? String(Int64(value)) : String(value)
-            return .string(digits + "%")
+        case .pixels(let value): return Int64(exactly: value).map(JSONValue.int) ?? .double(value)
+        case .percent: return .string(text)
         }
+    }
+
+    /// `12` or `5%`, as queuectl takes and shows them.
+    public var text: String {
+        switch self {
+        case .pixels(let value): return Self.number(value)
+        case .percent(let value): return Self.number(value) + "%"
+        }
+    }
+
+    /// A whole number without a fraction ("12", not "12.0").
+    public static func number(_ value: Double) -> String {
+        Int64(exactly: value).map(String.init) ?? String(value)
     }
 }
 
