@@ -1,16 +1,101 @@
 // Compact JSON text for `JSON.serialize`: fed JSONValues by RPCEncode (every response and event goes
 // through here), feeds bytes to the socket. Appends into one growing array; strings are copied in runs
 // between the bytes that need escaping rather than byte by byte.
+//
+// It also streams: `beginObject`/`key`/`value`/`end…` write a value member by member without building a
+// JSONValue tree first, for the state files' writer, which encodes every acknowledged change (a tree
+// costs an allocation per object and member; streamed, a record is appended to one reused buffer).
 
 /// Accumulates the compact JSON text of values.
-struct JSONWriter {
-    private(set) var bytes: [UInt8] = []
+public struct JSONWriter: Sendable {
+    public private(set) var bytes: [UInt8] = []
+    /// Streaming: a value written now follows another in the same array or object (a comma first).
+    private var followsValue = false
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
-    init() {
+    public init() {
         bytes.reserveCapacity(256)
     }
+
+    /// Empties the text, keeping its storage.
+    public mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+        followsValue = false
+    }
+
+    // MARK: Streaming
+
+    public mutating func beginObject() {
+        separate()
+        bytes.append(UInt8(ascii: "{"))
+        followsValue = false
+    }
+
+    public mutating func endObject() {
+        bytes.append(UInt8(ascii: "}"))
+        followsValue = true
+    }
+
+    public mutating func beginArray() {
+        separate()
+        bytes.append(UInt8(ascii: "["))
+        followsValue = false
+    }
+
+    public mutating func endArray() {
+        bytes.append(UInt8(ascii: "]"))
+        followsValue = true
+    }
+
+    /// A member's name (a literal of plain ASCII letters, digits and `_`: written without escaping); its
+    /// value comes next.
+    public mutating func key(_ name: StaticString) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        append(name)
+        bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+        followsValue = false
+    }
+
+    public mutating func value(_ text: String) {
+        separate()
+        write(text)
+        followsValue = true
+    }
+
+    public mutating func value(_ integer: Int) {
+        separate()
+        write(Int64(integer))
+        followsValue = true
+    }
+
+    public mutating func value(_ integer: UInt64) {
+        value(JSONValue.int(Int64(bitPattern: integer)))
+    }
+
+    public mutating func value(_ number: Double) {
+        value(JSONValue.double(number))
+    }
+
+    public mutating func value(_ flag: Bool) {
+        separate()
+        append(flag ? "true" : "false")
+        followsValue = true
+    }
+
+    /// Any value, tree and all.
+    public mutating func value(_ value: JSONValue) {
+        separate()
+        write(value)
+        followsValue = true
+    }
+
+    private mutating func separate() {
+        if followsValue { bytes.append(UInt8(ascii: ",")) }
+    }
+
+    // MARK: Trees
 
     mutating func write(_ value: JSONValue) {
         switch value {

@@ -6,19 +6,19 @@ import Foundation
 import QueueRPC
 
 enum RecordLine {
-    /// Appends the framed line of `value` to `data` (one line: the writer escapes newlines in strings).
-    static func append(_ value: JSONValue, to data: inout Data) {
-        let json = JSON.serialize(value)
-        var sum = json.withUnsafeBufferPointer { crc32(0, $0.baseAddress, uInt($0.count)) }
-        var prefix = [UInt8](repeating: 0x20, count: 9)
-        for index in (0..<8).reversed() {
-            prefix[index] = hexDigits[Int(sum & 0xF)]
-            sum >>= 4
-        }
-        data.append(contentsOf: prefix)
+    /// Appends the framed line of the JSON text `json` (one line: the writer escapes newlines in strings).
+    static func append(_ json: [UInt8], to data: inout Data) {
+        let sum = json.withUnsafeBufferPointer { UInt32(crc32(0, $0.baseAddress, uInt($0.count))) }
+        let prefix: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (
+            hex(sum >> 28), hex(sum >> 24), hex(sum >> 20), hex(sum >> 16), hex(sum >> 12), hex(sum >> 8),
+            hex(sum >> 4), hex(sum), 0x20
+        )
+        withUnsafeBytes(of: prefix) { data.append(contentsOf: $0) }
         data.append(contentsOf: json)
         data.append(0x0A)
     }
+
+    private static func hex(_ value: UInt32) -> UInt8 { hexDigits[Int(value & 0xF)] }
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 

@@ -1,8 +1,9 @@
 // The state files' JSON, written by hand. Why not Foundation's JSONEncoder: the writer thread encodes
 // every change the daemon acknowledges, and with JSONEncoder that thread alone took a whole core at 12k
 // edits/s (contrib/bench/state: 80 µs per record, most of it generic Codable machinery), competing with
-// the event loop on a 2-core screen box. These values go through QueueRPC's JSONValue and byte-level
-// writer instead (the control socket's, ~1 µs per small object).
+// the event loop on a 2-core screen box. These values are streamed member by member into QueueRPC's
+// JSONWriter (no JSONValue tree: a reply waits for its record, so the writer's time per record is time a
+// pipelining client waits).
 //
 // The shapes are exactly those of the types' Codable conformances (synthesized: an enum case is
 // `{"case":{"_0":…,"label":…}}`, a nil optional is left out), so JSONDecoder reads what is written here,
@@ -13,175 +14,380 @@ import QueueModel
 import QueueRPC
 
 enum StateEncoding {
-    static func json(_ record: StateRecord) -> JSONValue {
-        switch record {
-        case .queue(let change): ["queue": ["_0": json(change)]]
-        case .player(let player): ["player": ["_0": json(player)]]
-        }
+    /// The JSON text of one value, for tests.
+    static func bytes(_ encode: (inout JSONWriter) -> Void) -> [UInt8] {
+        var json = JSONWriter()
+        encode(&json)
+        return json.bytes
     }
 
-    static func json(_ change: PlayQueue.Change) -> JSONValue {
+    static func write(_ record: StateRecord, to json: inout JSONWriter) {
+        json.beginObject()
+        switch record {
+        case .queue(let change):
+            json.key("queue")
+            json.beginObject()
+            json.key("_0")
+            write(change, to: &json)
+        case .player(let player):
+            json.key("player")
+            json.beginObject()
+            json.key("_0")
+            write(player, to: &json)
+        }
+        json.endObject()
+        json.endObject()
+    }
+
+    /// `{"<name>":{…members…}}`: an enum case with its associated values.
+    private static func enumCase(_ name: StaticString, to json: inout JSONWriter, _ members: (inout JSONWriter) -> Void) {
+        json.beginObject()
+        json.key(name)
+        json.beginObject()
+        members(&json)
+        json.endObject()
+        json.endObject()
+    }
+
+    static func write(_ change: PlayQueue.Change, to json: inout JSONWriter) {
         switch change {
         case .insert(let items, let index):
-            return ["insert": ["_0": .array(items.map(json)), "at": int(index)]]
+            enumCase("insert", to: &json) { json in
+                json.key("_0")
+                json.beginArray()
+                for item in items { write(item, to: &json) }
+                json.endArray()
+                json.key("at")
+                json.value(index)
+            }
         case .remove(let ids):
-            return ["remove": ["_0": .array(ids.map(json))]]
+            enumCase("remove", to: &json) { json in
+                json.key("_0")
+                json.beginArray()
+                for id in ids { json.value(id.rawValue) }
+                json.endArray()
+            }
         case .move(let id, let index):
-            return ["move": ["_0": json(id), "to": int(index)]]
+            enumCase("move", to: &json) { json in
+                json.key("_0")
+                json.value(id.rawValue)
+                json.key("to")
+                json.value(index)
+            }
         case .clear:
-            return ["clear": [:]]
+            enumCase("clear", to: &json) { _ in }
         case .replaceItem(let id, let item):
-            return ["replaceItem": ["_0": json(id), "_1": json(item)]]
+            enumCase("replaceItem", to: &json) { json in
+                json.key("_0")
+                json.value(id.rawValue)
+                json.key("_1")
+                write(item, to: &json)
+            }
         case .setLoops(let loops):
-            return ["setLoops": ["_0": int(loops)]]
+            enumCase("setLoops", to: &json) { json in
+                json.key("_0")
+                json.value(loops)
+            }
         case .setKnownDuration(let id, let duration):
-            return ["setKnownDuration": ["_0": json(id), "_1": .double(duration)]]
+            enumCase("setKnownDuration", to: &json) { json in
+                json.key("_0")
+                json.value(id.rawValue)
+                json.key("_1")
+                json.value(duration)
+            }
         case .begin(let cursor):
-            return ["begin": ["_0": json(cursor)]]
+            enumCase("begin", to: &json) { json in
+                json.key("_0")
+                write(cursor, to: &json)
+            }
         case .finish(let cursor, let reason, let error):
-            var members: JSONObject = ["_0": json(cursor), "_1": .string(reason.rawValue)]
-            members["error"] = error.map(JSONValue.string)
-            return ["finish": .object(members)]
+            enumCase("finish", to: &json) { json in
+                json.key("_0")
+                write(cursor, to: &json)
+                json.key("_1")
+                json.value(reason.rawValue)
+                if let error {
+                    json.key("error")
+                    json.value(error)
+                }
+            }
         }
     }
 
-    static func json(_ header: SnapshotHeader) -> JSONValue {
-        [
-            "format": int(header.format), "generation": .int(Int64(bitPattern: header.generation)),
-            "queue": json(header.queue), "entryCount": int(header.entryCount), "player": json(header.player),
-        ]
+    static func write(_ header: SnapshotHeader, to json: inout JSONWriter) {
+        json.beginObject()
+        json.key("format")
+        json.value(header.format)
+        json.key("generation")
+        json.value(header.generation)
+        json.key("queue")
+        write(header.queue, to: &json)
+        json.key("entryCount")
+        json.value(header.entryCount)
+        json.key("player")
+        write(header.player, to: &json)
+        json.endObject()
     }
 
-    // Objects with optional members are built member by member, in declaration order: assigning nil to a
-    // JSONObject leaves the member out, as synthesized `encodeIfPresent` does.
+    // Members in declaration order; a nil optional is left out, as synthesized `encodeIfPresent` does.
 
-    static func json(_ queue: PlayQueue.Snapshot) -> JSONValue {
-        var object = JSONObject()
-        object["entries"] = .array(queue.entries.map(json))
-        object["version"] = .int(Int64(bitPattern: queue.version))
-        object["loops"] = int(queue.loops)
-        object["current"] = queue.current.map(json)
-        object["nextID"] = int(queue.nextID)
-        object["lastPass"] = queue.lastPass.map(int)
-        object["vacancy"] = queue.removedCurrentPlace.map { ["id": json($0.id), "gap": int($0.gap)] }
-        return .object(object)
-    }
-
-    static func json(_ entry: QueueEntry) -> JSONValue {
-        var object = JSONObject()
-        object["id"] = json(entry.id)
-        object["item"] = json(entry.item)
-        object["playsDone"] = int(entry.playsDone)
-        object["state"] = json(entry.state)
-        object["knownDuration"] = entry.knownDuration.map(JSONValue.double)
-        return .object(object)
-    }
-
-    static func json(_ item: MediaItem) -> JSONValue {
-        var object = JSONObject()
-        object["uri"] = .string(item.uri)
-        object["loops"] = int(item.loops)
-        object["start"] = item.start.map(JSONValue.double)
-        object["end"] = item.end.map(JSONValue.double)
-        object["duration"] = item.duration.map(JSONValue.double)
-        object["title"] = item.title.map(JSONValue.string)
-        object["trackEnd"] = item.trackEnd.map { .string($0.rawValue) }
-        object["sha256"] = item.sha256.map(JSONValue.string)
-        object["schedule"] = item.schedule.map(json)
-        return .object(object)
-    }
-
-    static func json(_ schedule: ItemSchedule) -> JSONValue {
-        var object = JSONObject()
-        object["days"] = schedule.sortedDays.map { .array($0.map { .string($0.rawValue) }) }
-        object["from"] = schedule.from.map { .string($0.description) }
-        object["until"] = schedule.until.map { .string($0.description) }
-        object["start"] = schedule.start.map { .string($0.description) }
-        object["end"] = schedule.end.map { .string($0.description) }
-        return .object(object)
-    }
-
-    static func json(_ state: ItemState) -> JSONValue {
-        switch state {
-        case .queued: ["queued": [:]]
-        case .playing: ["playing": [:]]
-        case .played: ["played": [:]]
-        case .failed(let message): ["failed": ["message": .string(message)]]
+    static func write(_ queue: PlayQueue.Snapshot, to json: inout JSONWriter) {
+        json.beginObject()
+        json.key("entries")
+        json.beginArray()
+        for entry in queue.entries { write(entry, to: &json) }
+        json.endArray()
+        json.key("version")
+        json.value(queue.version)
+        json.key("loops")
+        json.value(queue.loops)
+        if let current = queue.current {
+            json.key("current")
+            write(current, to: &json)
         }
-    }
-
-    static func json(_ player: PlayerSnapshot) -> JSONValue {
-        var object = JSONObject()
-        object["state"] = .string(player.state.rawValue)
-        object["current"] = player.current.map(json)
-        object["position"] = .double(player.position)
-        object["volume"] = int(player.volume)
-        object["muted"] = .bool(player.muted)
-        object["rate"] = .double(player.rate)
-        object["fit"] = .string(player.fit.rawValue)
-        object["rotate"] = int(player.rotation.rawValue)
-        object["overlays"] = json(player.overlays)
-        return .object(object)
-    }
-
-    static func json(_ set: OverlaySet) -> JSONValue {
-        ["overlays": .array(set.overlays.map(json)), "nextID": int(set.nextID)]
-    }
-
-    static func json(_ overlay: Overlay) -> JSONValue {
-        [
-            "id": int(overlay.id), "content": json(overlay.content), "style": json(overlay.style),
-            "anchor": .string(overlay.anchor.rawValue), "x": json(overlay.x), "y": json(overlay.y),
-            "opacity": .double(overlay.opacity), "visible": .bool(overlay.visible), "scope": json(overlay.scope),
-            "z": int(overlay.z),
-        ]
-    }
-
-    static func json(_ content: OverlayContent) -> JSONValue {
-        switch content {
-        case .text(let text): ["text": ["_0": .string(text)]]
-        case .image(let path): ["image": ["path": .string(path)]]
-        case .clock(let format): ["clock": ["format": .string(format)]]
-        case .ticker(let text, let speed): ["ticker": ["text": .string(text), "speed": .double(speed)]]
+        json.key("nextID")
+        json.value(queue.nextID)
+        if let lastPass = queue.lastPass {
+            json.key("lastPass")
+            json.value(lastPass)
         }
+        if let vacancy = queue.removedCurrentPlace {
+            json.key("vacancy")
+            json.beginObject()
+            json.key("id")
+            json.value(vacancy.id.rawValue)
+            json.key("gap")
+            json.value(vacancy.gap)
+            json.endObject()
+        }
+        json.endObject()
     }
 
-    static func json(_ style: OverlayStyle) -> JSONValue {
-        var object = JSONObject()
-        object["font"] = .string(style.font)
-        object["size"] = int(style.size)
-        object["color"] = json(style.color)
-        object["background"] = style.background.map(json)
-        object["padding"] = int(style.padding)
-        return .object(object)
+    static func write(_ entry: QueueEntry, to json: inout JSONWriter) {
+        json.beginObject()
+        json.key("id")
+        json.value(entry.id.rawValue)
+        json.key("item")
+        write(entry.item, to: &json)
+        json.key("playsDone")
+        json.value(entry.playsDone)
+        json.key("state")
+        switch entry.state {
+        case .queued: enumCase("queued", to: &json) { _ in }
+        case .playing: enumCase("playing", to: &json) { _ in }
+        case .played: enumCase("played", to: &json) { _ in }
+        case .failed(let message):
+            enumCase("failed", to: &json) { json in
+                json.key("message")
+                json.value(message)
+            }
+        }
+        if let duration = entry.knownDuration {
+            json.key("knownDuration")
+            json.value(duration)
+        }
+        json.endObject()
     }
 
-    static func json(_ color: OverlayColor) -> JSONValue {
-        [
-            "red": int(Int(color.red)), "green": int(Int(color.green)), "blue": int(Int(color.blue)),
-            "alpha": int(Int(color.alpha)),
-        ]
+    static func write(_ item: MediaItem, to json: inout JSONWriter) {
+        json.beginObject()
+        json.key("uri")
+        json.value(item.uri)
+        json.key("loops")
+        json.value(item.loops)
+        optional("start", item.start, to: &json)
+        optional("end", item.end, to: &json)
+        optional("duration", item.duration, to: &json)
+        if let title = item.title {
+            json.key("title")
+            json.value(title)
+        }
+        if let trackEnd = item.trackEnd {
+            json.key("trackEnd")
+            json.value(trackEnd.rawValue)
+        }
+        if let sha256 = item.sha256 {
+            json.key("sha256")
+            json.value(sha256)
+        }
+        if let schedule = item.schedule {
+            json.key("schedule")
+            write(schedule, to: &json)
+        }
+        json.endObject()
     }
 
-    static func json(_ length: OverlayLength) -> JSONValue {
+    private static func optional(_ name: StaticString, _ number: Double?, to json: inout JSONWriter) {
+        guard let number else { return }
+        json.key(name)
+        json.value(number)
+    }
+
+    private static func optional(_ name: StaticString, _ text: String?, to json: inout JSONWriter) {
+        guard let text else { return }
+        json.key(name)
+        json.value(text)
+    }
+
+    static func write(_ schedule: ItemSchedule, to json: inout JSONWriter) {
+        json.beginObject()
+        if let days = schedule.sortedDays {
+            json.key("days")
+            json.beginArray()
+            for day in days { json.value(day.rawValue) }
+            json.endArray()
+        }
+        optional("from", schedule.from?.description, to: &json)
+        optional("until", schedule.until?.description, to: &json)
+        optional("start", schedule.start?.description, to: &json)
+        optional("end", schedule.end?.description, to: &json)
+        json.endObject()
+    }
+
+    static func write(_ player: PlayerSnapshot, to json: inout JSONWriter) {
+        json.beginObject()
+        json.key("state")
+        json.value(player.state.rawValue)
+        if let current = player.current {
+            json.key("current")
+            write(current, to: &json)
+        }
+        json.key("position")
+        json.value(player.position)
+        json.key("volume")
+        json.value(player.volume)
+        json.key("muted")
+        json.value(player.muted)
+        json.key("rate")
+        json.value(player.rate)
+        json.key("fit")
+        json.value(player.fit.rawValue)
+        json.key("rotate")
+        json.value(player.rotation.rawValue)
+        json.key("overlays")
+        write(player.overlays, to: &json)
+        json.endObject()
+    }
+
+    static func write(_ set: OverlaySet, to json: inout JSONWriter) {
+        json.beginObject()
+        json.key("overlays")
+        json.beginArray()
+        for overlay in set.overlays { write(overlay, to: &json) }
+        json.endArray()
+        json.key("nextID")
+        json.value(set.nextID)
+        json.endObject()
+    }
+
+    static func write(_ overlay: Overlay, to json: inout JSONWriter) {
+        json.beginObject()
+        json.key("id")
+        json.value(overlay.id)
+        json.key("content")
+        switch overlay.content {
+        case .text(let text):
+            enumCase("text", to: &json) { json in
+                json.key("_0")
+                json.value(text)
+            }
+        case .image(let path):
+            enumCase("image", to: &json) { json in
+                json.key("path")
+                json.value(path)
+            }
+        case .clock(let format):
+            enumCase("clock", to: &json) { json in
+                json.key("format")
+                json.value(format)
+            }
+        case .ticker(let text, let speed):
+            enumCase("ticker", to: &json) { json in
+                json.key("text")
+                json.value(text)
+                json.key("speed")
+                json.value(speed)
+            }
+        }
+        json.key("style")
+        write(overlay.style, to: &json)
+        json.key("anchor")
+        json.value(overlay.anchor.rawValue)
+        json.key("x")
+        write(overlay.x, to: &json)
+        json.key("y")
+        write(overlay.y, to: &json)
+        json.key("opacity")
+        json.value(overlay.opacity)
+        json.key("visible")
+        json.value(overlay.visible)
+        json.key("scope")
+        switch overlay.scope {
+        case .global: enumCase("global", to: &json) { _ in }
+        case .item(let id):
+            enumCase("item", to: &json) { json in
+                json.key("_0")
+                json.value(id)
+            }
+        }
+        json.key("z")
+        json.value(overlay.z)
+        json.endObject()
+    }
+
+    static func write(_ style: OverlayStyle, to json: inout JSONWriter) {
+        json.beginObject()
+        json.key("font")
+        json.value(style.font)
+        json.key("size")
+        json.value(style.size)
+        json.key("color")
+        write(style.color, to: &json)
+        if let background = style.background {
+            json.key("background")
+            write(background, to: &json)
+        }
+        json.key("padding")
+        json.value(style.padding)
+        json.endObject()
+    }
+
+    static func write(_ color: OverlayColor, to json: inout JSONWriter) {
+        json.beginObject()
+        json.key("red")
+        json.value(Int(color.red))
+        json.key("green")
+        json.value(Int(color.green))
+        json.key("blue")
+        json.value(Int(color.blue))
+        json.key("alpha")
+        json.value(Int(color.alpha))
+        json.endObject()
+    }
+
+    static func write(_ length: OverlayLength, to json: inout JSONWriter) {
         switch length {
-        case .pixels(let value): ["pixels": ["_0": .double(value)]]
-        case .percent(let value): ["percent": ["_0": .double(value)]]
+        case .pixels(let value):
+            enumCase("pixels", to: &json) { json in
+                json.key("_0")
+                json.value(value)
+            }
+        case .percent(let value):
+            enumCase("percent", to: &json) { json in
+                json.key("_0")
+                json.value(value)
+            }
         }
     }
 
-    static func json(_ scope: OverlayScope) -> JSONValue {
-        switch scope {
-        case .global: ["global": [:]]
-        case .item(let id): ["item": ["_0": int(id)]]
-        }
+    static func write(_ cursor: Cursor, to json: inout JSONWriter) {
+        json.beginObject()
+        json.key("id")
+        json.value(cursor.id.rawValue)
+        json.key("play")
+        json.value(cursor.play)
+        json.key("pass")
+        json.value(cursor.pass)
+        json.endObject()
     }
-
-    static func json(_ cursor: Cursor) -> JSONValue {
-        ["id": json(cursor.id), "play": int(cursor.play), "pass": int(cursor.pass)]
-    }
-
-    static func json(_ id: ItemID) -> JSONValue { int(id.rawValue) }
-
-    private static func int(_ value: Int) -> JSONValue { .int(Int64(value)) }
 }

@@ -1,13 +1,15 @@
 // Reading and writing the state directory's files: `snapshot` (replaced atomically: written to
-// `snapshot.tmp`, fsynced, renamed, directory fsynced) and `journal.<generation>` (appended). Restoring
-// reads the snapshot, then replays its journal; at the first damaged line (bad checksum, bad JSON, or a
-// change that does not apply) it stops, keeps the damaged file aside as `<name>.damaged-<unix time>` and
-// says what it dropped. Nothing here ever refuses to start: the worst case is an empty queue. Runs on the
-// daemon's main thread at start-up and on the state writer's thread.
+// `snapshot.tmp`, fsynced — while the journal goes on being appended —, renamed, directory fsynced) and
+// `journal.<generation>` (appended). Restoring reads the snapshot, then replays its journal; at the first
+// damaged line (bad checksum, bad JSON, or a change that does not apply) it stops, keeps the damaged file
+// aside as `<name>.damaged-<unix time>` and says what it dropped. Nothing here ever refuses to start: the
+// worst case is an empty queue. Runs on the daemon's main thread at start-up, on the state writer's
+// thread, and (`encodeSnapshot`, `prepareSnapshot`) on the writer's compaction task.
 import Foundation
 import Glibc
 import Playback
 import QueueModel
+import QueueRPC
 
 /// What a state directory gave back.
 public struct RestoredState: Sendable {
@@ -23,6 +25,7 @@ public struct RestoredState: Sendable {
 
 public enum StateFiles {
     static let snapshotName = "snapshot"
+    static let temporarySnapshotName = "snapshot.tmp"
     static func journalName(_ generation: UInt64) -> String { "journal.\(generation)" }
 
     // MARK: Restoring
@@ -155,31 +158,60 @@ public enum StateFiles {
             entryCount: queue.entries.count, player: player)
         header.queue.entries = []
         var data = Data()
-        RecordLine.append(StateEncoding.json(header), to: &data)
-        for entry in queue.entries { RecordLine.append(StateEncoding.json(entry), to: &data) }
+        var line = JSONWriter()
+        StateEncoding.write(header, to: &line)
+        RecordLine.append(line.bytes, to: &data)
+        for entry in queue.entries {
+            line.removeAll()
+            StateEncoding.write(entry, to: &line)
+            RecordLine.append(line.bytes, to: &data)
+        }
         return data
     }
 
     /// Replaces `snapshot` atomically and durably, then starts the empty journal of `generation` and
     /// removes older journals. After a crash at any point the directory holds either the old snapshot with
     /// its journal or the new one.
-    static func writeSnapshot(_ data: Data, generation: UInt64, in directory: String) throws(StateStoreError) {
-        let temporary = directory + "/" + snapshotName + ".tmp"
-        let file = try StateFile(creating: temporary, truncate: true)
+    static func writeSnapshot(_ data: Data, generation: UInt64, in directory: String) throws(StateStoreError)
+        -> StateFile
+    {
+        try prepareSnapshot(data, in: directory)
+        return try installSnapshot(generation: generation, journalStart: Data(), in: directory)
+    }
+
+    /// Writes `snapshot.tmp` and makes it durable; the current snapshot and journal stay as they are (so
+    /// this may run beside the writer appending to the journal).
+    static func prepareSnapshot(_ data: Data, in directory: String) throws(StateStoreError) {
+        let file = try StateFile(creating: directory + "/" + temporarySnapshotName, truncate: true)
         try file.write(data)
         try file.sync()
         file.close()
+    }
+
+    /// Puts the prepared `snapshot.tmp` in place as the snapshot of `generation`, whose journal starts with
+    /// `journalStart` (the changes made after the snapshot's state was taken); returns that journal, open
+    /// for appending, and removes older journals. The journal is durable before the rename, so after a
+    /// crash at any point the directory holds either the old snapshot with its whole journal or the new
+    /// one with its.
+    static func installSnapshot(generation: UInt64, journalStart: Data, in directory: String) throws(StateStoreError)
+        -> StateFile
+    {
+        let journal = try StateFile(creating: directory + "/" + journalName(generation), truncate: true)
+        if !journalStart.isEmpty {
+            try journal.write(journalStart)
+            try journal.syncData()
+        }
+        let temporary = directory + "/" + temporarySnapshotName
         guard rename(temporary, directory + "/" + snapshotName) == 0 else {
             throw .io("rename \(temporary)", errno)
         }
-        let journal = try StateFile(creating: directory + "/" + journalName(generation), truncate: true)
-        journal.close()
         try syncDirectory(directory)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         for name in names
         where name.hasPrefix("journal.") && name != journalName(generation) && !name.contains(".damaged-") {
             unlink(directory + "/" + name)
         }
+        return journal
     }
 
     static func syncDirectory(_ directory: String) throws(StateStoreError) {

@@ -11,13 +11,20 @@
 //   change, one fdatasync for every change that arrived meanwhile.
 // - No new dependency (zlib's crc32 comes with FFmpeg's), and the files stay greppable for a post-mortem.
 //
+// - Compaction never holds up a reply: the snapshot (the whole queue, ~0.4 s for 100,000 items) is encoded
+//   and made durable by a background task while the writer goes on appending to the old journal; the
+//   changes made after the snapshot's state was taken are also kept aside and start the new journal, which
+//   is durable before the new snapshot is renamed into place (StateFiles.installSnapshot).
+//
 // Threads: `record` is called by the engine under its lock (any engine thread) and only queues. The writer
-// thread (`queued.state`) encodes, writes, syncs, compacts and runs the callbacks of `whenWritten`.
+// thread (`queued.state`) encodes, writes, syncs, installs snapshots and runs the callbacks of `whenKept`;
+// a compaction task (a global dispatch queue) encodes and writes the snapshot file.
 // `condition` guards the fields marked "guarded"; the rest belong to the writer thread. Lock order: the
 // engine lock, then `condition`; the writer thread never holds `condition` while it calls the engine.
 import Foundation
 import Playback
 import QueueModel
+import QueueRPC
 import SystemClock
 
 /// When a change counts as kept.
@@ -65,6 +72,17 @@ public final class StateWriter: StateRecorder, @unchecked Sendable {
     private var statistics = Statistics()
     /// Guarded. The first error the writer met; later changes are no longer kept (the daemon logs it).
     public private(set) var failure: StateStoreError?
+    /// Guarded. Set by the compaction task once `snapshot.tmp` is durable (its size), or failed.
+    private var preparedSnapshot: Result<Int, StateStoreError>?
+
+    /// A compaction under way: the snapshot being prepared and what its journal will start with.
+    private struct Compaction {
+        var generation: UInt64
+        /// The last change the snapshot holds.
+        var covered: UInt64
+        /// The framed lines of the changes after `covered` written so far (to the old journal too).
+        var journalStart = Data()
+    }
 
     // Writer thread only.
     private weak var source: StateSource?
@@ -77,6 +95,11 @@ public final class StateWriter: StateRecorder, @unchecked Sendable {
     private let progressInterval: Double
     private let syncInterval = 0.1
     private let finished = DispatchSemaphore(value: 0)
+    private var compaction: Compaction?
+    /// One record's JSON, reused from record to record.
+    private var line = JSONWriter()
+    /// Entered while a compaction task runs (waited for before the writer stops).
+    private let compactionTask = DispatchGroup()
 
     /// `generation`: the first the writer writes (one past what was restored).
     public init(
@@ -92,7 +115,7 @@ public final class StateWriter: StateRecorder, @unchecked Sendable {
     /// Writes the first snapshot (the state as it is now) and starts the writer thread. Throws when the
     /// directory cannot be written at all.
     public func start() throws(StateStoreError) {
-        try compact()
+        try writeFirstSnapshot()
         let thread = Thread { [self] in
             run()
             finished.signal()
@@ -182,7 +205,7 @@ public final class StateWriter: StateRecorder, @unchecked Sendable {
         var nextPlace = Monotonic.now() + progressInterval
         while true {
             condition.lock()
-            while pending.isEmpty && !stopping {
+            while pending.isEmpty && !stopping && preparedSnapshot == nil {
                 let now = Monotonic.now()
                 let deadline = min(nextPlace, unsynced ? lastSync + syncInterval : .infinity)
                 if now >= deadline { break }
@@ -191,12 +214,18 @@ public final class StateWriter: StateRecorder, @unchecked Sendable {
             let batch = pending
             pending.removeAll(keepingCapacity: true)
             let stopNow = stopping
+            let prepared = preparedSnapshot
+            preparedSnapshot = nil
             condition.unlock()
 
             write(batch)
+            let last = batch.last?.sequence
+            // `batch`: written is kept (kill -9 cannot lose it), so replies do not wait for the sync.
+            if policy == .batch, let last { markKept(through: last) }
             let now = Monotonic.now()
             if unsynced && (policy == .always || stopNow || now - lastSync >= syncInterval) { sync() }
-            if let last = batch.last?.sequence { markKept(through: last) }
+            if policy == .always, let last { markKept(through: last) }
+            if let prepared { installSnapshot(prepared) }
             if stopNow {
                 finish()
                 return
@@ -205,16 +234,21 @@ public final class StateWriter: StateRecorder, @unchecked Sendable {
                 nextPlace = now + progressInterval
                 source?.recordPlaceNow()
             }
-            if journalBytes > max(1 << 20, snapshotBytes) {
-                do { try compact() } catch { fail(error) }
-            }
+            if compaction == nil && journalBytes > max(1 << 20, snapshotBytes) { beginCompaction() }
         }
     }
 
     private func write(_ batch: [(sequence: UInt64, record: StateRecord)]) {
         guard !batch.isEmpty, let journal else { return }
         var data = Data()
-        for (_, record) in batch { RecordLine.append(StateEncoding.json(record), to: &data) }
+        var carriedFrom: Int?
+        for (sequence, record) in batch {
+            if let compaction, carriedFrom == nil, sequence > compaction.covered { carriedFrom = data.count }
+            line.removeAll()
+            StateEncoding.write(record, to: &line)
+            RecordLine.append(line.bytes, to: &data)
+        }
+        if let carriedFrom { compaction?.journalStart.append(data[carriedFrom...]) }
         do {
             try journal.write(data)
             journalBytes += data.count
@@ -250,18 +284,15 @@ public final class StateWriter: StateRecorder, @unchecked Sendable {
     }
 
     /// Replaces snapshot + journal with a snapshot of the state now, and a new, empty journal. Every
-    /// change queued so far is in the snapshot, so the pending ones are dropped (and count as kept).
-    private func compact() throws(StateStoreError) {
+    /// change queued so far is in the snapshot, so the pending ones are dropped (and count as kept). At
+    /// start-up, before the writer thread runs.
+    private func writeFirstSnapshot() throws(StateStoreError) {
         guard let source else { return }
         let (queue, player, covered) = source.withConsistentState { queue, player in
             (queue, player, lastRecorded)
         }
-        let next = generation + (journal == nil ? 0 : 1)
-        let data = StateFiles.encodeSnapshot(queue: queue, player: player, generation: next)
-        try StateFiles.writeSnapshot(data, generation: next, in: directory)
-        journal?.close()
-        journal = try StateFile(creating: directory + "/" + StateFiles.journalName(next))
-        generation = next
+        let data = StateFiles.encodeSnapshot(queue: queue, player: player, generation: generation)
+        journal = try StateFiles.writeSnapshot(data, generation: generation, in: directory)
         journalBytes = 0
         snapshotBytes = data.count
         unsynced = false
@@ -273,7 +304,66 @@ public final class StateWriter: StateRecorder, @unchecked Sendable {
         markKept(through: covered)
     }
 
+    /// Takes the state now and has the compaction task write it as the next snapshot; the writer goes on
+    /// appending (every change, to the old journal; those after the state, to `journalStart` too).
+    private func beginCompaction() {
+        guard let source else { return }
+        let (queue, player, covered) = source.withConsistentState { queue, player in
+            (queue, player, lastRecorded)
+        }
+        let next = generation + 1
+        compaction = Compaction(generation: next, covered: covered)
+        let directory = self.directory
+        DispatchQueue.global(qos: .utility).async(group: compactionTask) { [self] in
+            let data = StateFiles.encodeSnapshot(queue: queue, player: player, generation: next)
+            let result: Result<Int, StateStoreError>
+            do throws(StateStoreError) {
+                try StateFiles.prepareSnapshot(data, in: directory)
+                result = .success(data.count)
+            } catch {
+                result = .failure(error)
+            }
+            condition.lock()
+            preparedSnapshot = result
+            condition.signal()
+            condition.unlock()
+        }
+    }
+
+    /// Puts the prepared snapshot in place with its journal and continues in that journal.
+    private func installSnapshot(_ prepared: Result<Int, StateStoreError>) {
+        guard let compaction else { return }
+        self.compaction = nil
+        do {
+            let size = try prepared.get()
+            let next = try StateFiles.installSnapshot(
+                generation: compaction.generation, journalStart: compaction.journalStart, in: directory)
+            journal?.close()
+            journal = next
+            generation = compaction.generation
+            journalBytes = compaction.journalStart.count
+            snapshotBytes = size
+            // The snapshot and the start of its journal are synced: nothing written is unsynced now.
+            unsynced = false
+            lastSync = Monotonic.now()
+            count {
+                $0.snapshots += 1
+                $0.bytes += size
+            }
+        } catch {
+            fail(error)
+        }
+    }
+
     private func finish() {
+        // A snapshot still being prepared is waited for and put in place (the task must be done with
+        // `snapshot.tmp` before another writer may start in this directory; and a restart then reads less).
+        compactionTask.wait()
+        condition.lock()
+        let prepared = preparedSnapshot
+        preparedSnapshot = nil
+        condition.unlock()
+        if let prepared { installSnapshot(prepared) }
         condition.lock()
         stopped = true
         let rest = waiters

@@ -16,8 +16,8 @@ import Testing
         title: "A \u{1} title", trackEnd: .shortest)
     private let bareItem = MediaItem(uri: "/a.flac")
 
-    private func decoded<Value: Decodable>(_ type: Value.Type, _ json: JSONValue) throws -> Value {
-        try JSONDecoder().decode(type, from: Data(JSON.serialize(json)))
+    private func decoded<Value: Decodable>(_ type: Value.Type, _ json: [UInt8]) throws -> Value {
+        try JSONDecoder().decode(type, from: Data(json))
     }
 
     /// A queue that has been through every kind of edit and transition, its changes recorded.
@@ -52,7 +52,7 @@ import Testing
         let kinds = Set(changes.map { "\($0)".prefix { $0 != "(" } })
         #expect(kinds.count >= 8, "the edited queue covers the change kinds: \(kinds.sorted())")
         for record in records {
-            #expect(try decoded(StateRecord.self, StateEncoding.json(record)) == record, "\(record)")
+            #expect(try decoded(StateRecord.self, StateEncoding.bytes { StateEncoding.write(record, to: &$0) }) == record, "\(record)")
         }
     }
 
@@ -63,9 +63,9 @@ import Testing
             let header = SnapshotHeader(
                 format: SnapshotHeader.currentFormat, generation: 1 << 40, queue: snapshot,
                 entryCount: snapshot.entries.count, player: PlayerSnapshot(state: .playing, position: 3))
-            #expect(try decoded(SnapshotHeader.self, StateEncoding.json(header)) == header)
+            #expect(try decoded(SnapshotHeader.self, StateEncoding.bytes { StateEncoding.write(header, to: &$0) }) == header)
             for entry in snapshot.entries {
-                #expect(try decoded(QueueEntry.self, StateEncoding.json(entry)) == entry)
+                #expect(try decoded(QueueEntry.self, StateEncoding.bytes { StateEncoding.write(entry, to: &$0) }) == entry)
             }
         }
     }
