@@ -6,6 +6,7 @@
 // inserted (latency: the server's buffer, 0.1 s by default); the interrupted play's segment ends at that
 // frame and it later resumes from exactly there, after the interrupt's last play (a gapless join).
 // A second interrupt while one is under way queues behind it: an urgent message is never lost to another.
+// An interrupt before a synchronized start's instant calls that start off: the interrupt plays now.
 // Interrupt plays are cursors of pass 0 (queue passes count from 1), so every decision can tell them apart.
 import QueueModel
 

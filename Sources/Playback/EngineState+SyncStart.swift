@@ -47,10 +47,13 @@ extension EngineState {
         updateStatus { $0.startsAt = nil }
     }
 
-    /// A cut or a pause before the instant calls the synchronized start off.
+    /// A cut, an interrupt or a pause before the instant calls the synchronized start off. The output was
+    /// corked for the instant: a play that goes on (a cut to another item, an interrupt) needs it going
+    /// again now; a pause or a stop corks it anyway.
     mutating func cancelScheduledStart() {
         guard scheduledStart != nil else { return }
         scheduledStart = nil
+        if status.state == .playing { actions.append(.setAudioPaused(false)) }
         updateStatus { $0.startsAt = nil }
     }
 }

@@ -31,9 +31,9 @@ extension EngineState {
 
     mutating func pause() {
         guard status.state == .playing else { return }
+        updateStatus { $0.state = .paused }
         cancelScheduledStart()
         actions.append(.setAudioPaused(true))
-        updateStatus { $0.state = .paused }
     }
 
     /// Stops: the play ends (`stopped`), the screen goes black; `play` starts that item again.

@@ -73,6 +73,36 @@ extension EngineStateDriver {
         #expect(driver.state.interruptions.isEmpty)
     }
 
+    /// A synchronized start corks the output until its instant; an interrupt before it calls the start off
+    /// and must let the sound go again, or the interrupt would never be heard (and the stall detector end it).
+    @Test func anInterruptCallsAnArmedSynchronizedStartOffAndTheSoundGoesOn() throws {
+        let driver = try EngineStateDriver(items: items)
+        try driver.state.play(id: nil, at: ScheduledStart(monotonic: 1_000, wall: 2_000_000_000))
+        func corked() -> Bool? {
+            driver.collect()
+            return driver.log.reversed().lazy.compactMap { action -> Bool? in
+                if case .setAudioPaused(let paused) = action { paused } else { nil }
+            }.first
+        }
+        #expect(corked() == true)
+        #expect(driver.state.status.startsAt == 2_000_000_000)
+        let b = driver.interrupt()
+        #expect(corked() == false, "the output goes again")
+        #expect(driver.state.scheduledStart == nil && driver.state.status.startsAt == nil)
+        #expect(driver.state.status.state == .playing)
+        #expect(driver.openRequested() == Cursor(id: b, play: 1, pass: 0), "the interrupt is what opens")
+
+        // A pause before the instant leaves it corked.
+        let paused = try EngineStateDriver(items: items)
+        try paused.state.play(id: nil, at: ScheduledStart(monotonic: 1_000, wall: 2_000_000_000))
+        paused.state.pause()
+        paused.collect()
+        let last = paused.log.reversed().lazy.compactMap { action -> Bool? in
+            if case .setAudioPaused(let value) = action { value } else { nil }
+        }.first
+        #expect(last == true && paused.state.status.state == .paused)
+    }
+
     @Test func aSecondInterruptQueuesBehindTheFirst() throws {
         let driver = try EngineStateDriver(items: items)
         try driver.state.play(id: nil)
