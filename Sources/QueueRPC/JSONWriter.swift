@@ -91,6 +91,35 @@ public struct JSONWriter: Sendable {
         followsValue = true
     }
 
+    /// A member: its name, then its value. The optional forms leave a nil member out.
+    public mutating func member(_ name: StaticString, _ text: String?) {
+        guard let text else { return }
+        key(name)
+        value(text)
+    }
+
+    public mutating func member(_ name: StaticString, _ integer: Int?) {
+        guard let integer else { return }
+        key(name)
+        value(integer)
+    }
+
+    public mutating func member(_ name: StaticString, _ integer: UInt64) {
+        key(name)
+        value(integer)
+    }
+
+    public mutating func member(_ name: StaticString, _ number: Double?) {
+        guard let number else { return }
+        key(name)
+        value(number)
+    }
+
+    public mutating func member(_ name: StaticString, _ flag: Bool) {
+        key(name)
+        value(flag)
+    }
+
     private mutating func separate() {
         if followsValue { bytes.append(UInt8(ascii: ",")) }
     }

@@ -22,21 +22,18 @@ enum StateEncoding {
     }
 
     static func write(_ record: StateRecord, to json: inout JSONWriter) {
-        json.beginObject()
         switch record {
         case .queue(let change):
-            json.key("queue")
-            json.beginObject()
-            json.key("_0")
-            write(change, to: &json)
+            enumCase("queue", to: &json) { json in
+                json.key("_0")
+                write(change, to: &json)
+            }
         case .player(let player):
-            json.key("player")
-            json.beginObject()
-            json.key("_0")
-            write(player, to: &json)
+            enumCase("player", to: &json) { json in
+                json.key("_0")
+                write(player, to: &json)
+            }
         }
-        json.endObject()
-        json.endObject()
     }
 
     /// `{"<name>":{…members…}}`: an enum case with its associated values.
@@ -57,8 +54,7 @@ enum StateEncoding {
                 json.beginArray()
                 for item in items { write(item, to: &json) }
                 json.endArray()
-                json.key("at")
-                json.value(index)
+                json.member("at", index)
             }
         case .remove(let ids):
             enumCase("remove", to: &json) { json in
@@ -69,31 +65,25 @@ enum StateEncoding {
             }
         case .move(let id, let index):
             enumCase("move", to: &json) { json in
-                json.key("_0")
-                json.value(id.rawValue)
-                json.key("to")
-                json.value(index)
+                json.member("_0", id.rawValue)
+                json.member("to", index)
             }
         case .clear:
             enumCase("clear", to: &json) { _ in }
         case .replaceItem(let id, let item):
             enumCase("replaceItem", to: &json) { json in
-                json.key("_0")
-                json.value(id.rawValue)
+                json.member("_0", id.rawValue)
                 json.key("_1")
                 write(item, to: &json)
             }
         case .setLoops(let loops):
             enumCase("setLoops", to: &json) { json in
-                json.key("_0")
-                json.value(loops)
+                json.member("_0", loops)
             }
         case .setKnownDuration(let id, let duration):
             enumCase("setKnownDuration", to: &json) { json in
-                json.key("_0")
-                json.value(id.rawValue)
-                json.key("_1")
-                json.value(duration)
+                json.member("_0", id.rawValue)
+                json.member("_1", duration)
             }
         case .begin(let cursor):
             enumCase("begin", to: &json) { json in
@@ -104,26 +94,19 @@ enum StateEncoding {
             enumCase("finish", to: &json) { json in
                 json.key("_0")
                 write(cursor, to: &json)
-                json.key("_1")
-                json.value(reason.rawValue)
-                if let error {
-                    json.key("error")
-                    json.value(error)
-                }
+                json.member("_1", reason.rawValue)
+                json.member("error", error)
             }
         }
     }
 
     static func write(_ header: SnapshotHeader, to json: inout JSONWriter) {
         json.beginObject()
-        json.key("format")
-        json.value(header.format)
-        json.key("generation")
-        json.value(header.generation)
+        json.member("format", header.format)
+        json.member("generation", header.generation)
         json.key("queue")
         write(header.queue, to: &json)
-        json.key("entryCount")
-        json.value(header.entryCount)
+        json.member("entryCount", header.entryCount)
         json.key("player")
         write(header.player, to: &json)
         json.endObject()
@@ -137,27 +120,19 @@ enum StateEncoding {
         json.beginArray()
         for entry in queue.entries { write(entry, to: &json) }
         json.endArray()
-        json.key("version")
-        json.value(queue.version)
-        json.key("loops")
-        json.value(queue.loops)
+        json.member("version", queue.version)
+        json.member("loops", queue.loops)
         if let current = queue.current {
             json.key("current")
             write(current, to: &json)
         }
-        json.key("nextID")
-        json.value(queue.nextID)
-        if let lastPass = queue.lastPass {
-            json.key("lastPass")
-            json.value(lastPass)
-        }
+        json.member("nextID", queue.nextID)
+        json.member("lastPass", queue.lastPass)
         if let vacancy = queue.removedCurrentPlace {
             json.key("vacancy")
             json.beginObject()
-            json.key("id")
-            json.value(vacancy.id.rawValue)
-            json.key("gap")
-            json.value(vacancy.gap)
+            json.member("id", vacancy.id.rawValue)
+            json.member("gap", vacancy.gap)
             json.endObject()
         }
         json.endObject()
@@ -165,12 +140,10 @@ enum StateEncoding {
 
     static func write(_ entry: QueueEntry, to json: inout JSONWriter) {
         json.beginObject()
-        json.key("id")
-        json.value(entry.id.rawValue)
+        json.member("id", entry.id.rawValue)
         json.key("item")
         write(entry.item, to: &json)
-        json.key("playsDone")
-        json.value(entry.playsDone)
+        json.member("playsDone", entry.playsDone)
         json.key("state")
         switch entry.state {
         case .queued: enumCase("queued", to: &json) { _ in }
@@ -178,55 +151,28 @@ enum StateEncoding {
         case .played: enumCase("played", to: &json) { _ in }
         case .failed(let message):
             enumCase("failed", to: &json) { json in
-                json.key("message")
-                json.value(message)
+                json.member("message", message)
             }
         }
-        if let duration = entry.knownDuration {
-            json.key("knownDuration")
-            json.value(duration)
-        }
+        json.member("knownDuration", entry.knownDuration)
         json.endObject()
     }
 
     static func write(_ item: MediaItem, to json: inout JSONWriter) {
         json.beginObject()
-        json.key("uri")
-        json.value(item.uri)
-        json.key("loops")
-        json.value(item.loops)
-        optional("start", item.start, to: &json)
-        optional("end", item.end, to: &json)
-        optional("duration", item.duration, to: &json)
-        if let title = item.title {
-            json.key("title")
-            json.value(title)
-        }
-        if let trackEnd = item.trackEnd {
-            json.key("trackEnd")
-            json.value(trackEnd.rawValue)
-        }
-        if let sha256 = item.sha256 {
-            json.key("sha256")
-            json.value(sha256)
-        }
+        json.member("uri", item.uri)
+        json.member("loops", item.loops)
+        json.member("start", item.start)
+        json.member("end", item.end)
+        json.member("duration", item.duration)
+        json.member("title", item.title)
+        json.member("trackEnd", item.trackEnd?.rawValue)
+        json.member("sha256", item.sha256)
         if let schedule = item.schedule {
             json.key("schedule")
             write(schedule, to: &json)
         }
         json.endObject()
-    }
-
-    private static func optional(_ name: StaticString, _ number: Double?, to json: inout JSONWriter) {
-        guard let number else { return }
-        json.key(name)
-        json.value(number)
-    }
-
-    private static func optional(_ name: StaticString, _ text: String?, to json: inout JSONWriter) {
-        guard let text else { return }
-        json.key(name)
-        json.value(text)
     }
 
     static func write(_ schedule: ItemSchedule, to json: inout JSONWriter) {
@@ -237,33 +183,26 @@ enum StateEncoding {
             for day in days { json.value(day.rawValue) }
             json.endArray()
         }
-        optional("from", schedule.from?.description, to: &json)
-        optional("until", schedule.until?.description, to: &json)
-        optional("start", schedule.start?.description, to: &json)
-        optional("end", schedule.end?.description, to: &json)
+        json.member("from", schedule.from?.description)
+        json.member("until", schedule.until?.description)
+        json.member("start", schedule.start?.description)
+        json.member("end", schedule.end?.description)
         json.endObject()
     }
 
     static func write(_ player: PlayerSnapshot, to json: inout JSONWriter) {
         json.beginObject()
-        json.key("state")
-        json.value(player.state.rawValue)
+        json.member("state", player.state.rawValue)
         if let current = player.current {
             json.key("current")
             write(current, to: &json)
         }
-        json.key("position")
-        json.value(player.position)
-        json.key("volume")
-        json.value(player.volume)
-        json.key("muted")
-        json.value(player.muted)
-        json.key("rate")
-        json.value(player.rate)
-        json.key("fit")
-        json.value(player.fit.rawValue)
-        json.key("rotate")
-        json.value(player.rotation.rawValue)
+        json.member("position", player.position)
+        json.member("volume", player.volume)
+        json.member("muted", player.muted)
+        json.member("rate", player.rate)
+        json.member("fit", player.fit.rawValue)
+        json.member("rotate", player.rotation.rawValue)
         json.key("overlays")
         write(player.overlays, to: &json)
         json.endObject()
@@ -275,93 +214,74 @@ enum StateEncoding {
         json.beginArray()
         for overlay in set.overlays { write(overlay, to: &json) }
         json.endArray()
-        json.key("nextID")
-        json.value(set.nextID)
+        json.member("nextID", set.nextID)
         json.endObject()
     }
 
     static func write(_ overlay: Overlay, to json: inout JSONWriter) {
         json.beginObject()
-        json.key("id")
-        json.value(overlay.id)
+        json.member("id", overlay.id)
         json.key("content")
         switch overlay.content {
         case .text(let text):
             enumCase("text", to: &json) { json in
-                json.key("_0")
-                json.value(text)
+                json.member("_0", text)
             }
         case .image(let path):
             enumCase("image", to: &json) { json in
-                json.key("path")
-                json.value(path)
+                json.member("path", path)
             }
         case .clock(let format):
             enumCase("clock", to: &json) { json in
-                json.key("format")
-                json.value(format)
+                json.member("format", format)
             }
         case .ticker(let text, let speed):
             enumCase("ticker", to: &json) { json in
-                json.key("text")
-                json.value(text)
-                json.key("speed")
-                json.value(speed)
+                json.member("text", text)
+                json.member("speed", speed)
             }
         }
         json.key("style")
         write(overlay.style, to: &json)
-        json.key("anchor")
-        json.value(overlay.anchor.rawValue)
+        json.member("anchor", overlay.anchor.rawValue)
         json.key("x")
         write(overlay.x, to: &json)
         json.key("y")
         write(overlay.y, to: &json)
-        json.key("opacity")
-        json.value(overlay.opacity)
-        json.key("visible")
-        json.value(overlay.visible)
+        json.member("opacity", overlay.opacity)
+        json.member("visible", overlay.visible)
         json.key("scope")
         switch overlay.scope {
         case .global: enumCase("global", to: &json) { _ in }
         case .item(let id):
             enumCase("item", to: &json) { json in
-                json.key("_0")
-                json.value(id)
+                json.member("_0", id)
             }
         }
-        json.key("z")
-        json.value(overlay.z)
+        json.member("z", overlay.z)
         json.endObject()
     }
 
     static func write(_ style: OverlayStyle, to json: inout JSONWriter) {
         json.beginObject()
-        json.key("font")
-        json.value(style.font)
-        json.key("size")
-        json.value(style.size)
+        json.member("font", style.font)
+        json.member("size", style.size)
         json.key("color")
         write(style.color, to: &json)
         if let background = style.background {
             json.key("background")
             write(background, to: &json)
         }
-        json.key("padding")
-        json.value(style.padding)
+        json.member("padding", style.padding)
         json.endObject()
     }
 
     static func write(_ color: OverlayColor, to json: inout JSONWriter) {
         json.beginObject()
-        json.key("red")
-        json.value(Int(color.red))
-        json.key("green")
-        json.value(Int(color.green))
-        json.key("blue")
-        json.value(Int(color.blue))
-        json.key("alpha")
-        json.value(Int(color.alpha))
+        json.member("red", Int(color.red))
+        json.member("green", Int(color.green))
+        json.member("blue", Int(color.blue))
+        json.member("alpha", Int(color.alpha))
         json.endObject()
     }
 
@@ -369,25 +289,20 @@ enum StateEncoding {
         switch length {
         case .pixels(let value):
             enumCase("pixels", to: &json) { json in
-                json.key("_0")
-                json.value(value)
+                json.member("_0", value)
             }
         case .percent(let value):
             enumCase("percent", to: &json) { json in
-                json.key("_0")
-                json.value(value)
+                json.member("_0", value)
             }
         }
     }
 
     static func write(_ cursor: Cursor, to json: inout JSONWriter) {
         json.beginObject()
-        json.key("id")
-        json.value(cursor.id.rawValue)
-        json.key("play")
-        json.value(cursor.play)
-        json.key("pass")
-        json.value(cursor.pass)
+        json.member("id", cursor.id.rawValue)
+        json.member("play", cursor.play)
+        json.member("pass", cursor.pass)
         json.endObject()
     }
 }
