@@ -87,11 +87,20 @@ extension PulseAudioSink {
         return false
     }
 
-    /// Moves samples from the ring to the server: as much as it asked for, or everything (`drain`).
-    /// Only real samples: when the ring runs dry we send nothing and the underrun is the server's.
+    /// Moves samples from the ring to the server: as much as it asked for, or everything (`drain`, or a
+    /// rewrite, which goes out whole). Only real samples: when the ring runs dry we send nothing and the
+    /// underrun is the server's.
     func pumpLocked(everything: Bool = false) {
         guard let stream, !ring.isEmpty, pa_stream_get_state(stream) == PA_STREAM_READY else { return }
-        let writable = everything ? Int.max : pa_stream_writable_size(stream)
+        // A pending rewrite's first write seeks back from the server's write index (the end of what it was
+        // sent) to the cut.
+        var seekFrames: Int64 = 0
+        if let rewrite {
+            guard rewriteDueLocked(rewrite, everything: everything) else { return }
+            seekFrames = rewrite.start - rewrite.staleEnd
+            self.rewrite = nil
+        }
+        let writable = everything || seekFrames != 0 ? Int.max : pa_stream_writable_size(stream)
         guard writable > 0 else { return }  // 0: nothing requested; -1 (size_t max): error
         var frames = min(writable / frameBytes, ring.count / channels)
         var moved = false
@@ -109,7 +118,9 @@ extension PulseAudioSink {
             ring.consume(chunk * channels) { piece, at in
                 S16Converter.convert(piece, gain: gain, into: out + at)
             }
-            guard pa_stream_write(stream, data, chunk * frameBytes, nil, 0, PA_SEEK_RELATIVE) == 0 else {
+            let seek = seekFrames * Int64(frameBytes)
+            seekFrames = 0
+            guard pa_stream_write(stream, data, chunk * frameBytes, nil, seek, PA_SEEK_RELATIVE) == 0 else {
                 logger.error("pa_stream_write failed", metadata: ["error": "\(connection.errorText())"])
                 break
             }
@@ -117,6 +128,25 @@ extension PulseAudioSink {
             moved = true
         }
         if moved { connection.signalLocked() }  // room in the ring for a blocked write
+    }
+
+    /// Whether a pending rewrite goes out now: once the ring holds enough to overwrite every old sample the
+    /// server holds past the cut (or as much as the ring holds), since an old sample left beyond the new
+    /// write index would still be played; sooner when the listener is about to reach the cut (then what
+    /// is left of the old samples is overwritten by the writes that follow, long before it is reached, as
+    /// long as decoding keeps ahead of playback).
+    func rewriteDueLocked(_ rewrite: PendingRewrite, everything: Bool) -> Bool {
+        let held = Int64(ring.count / channels)
+        let enough = everything || held >= min(rewrite.staleEnd - rewrite.start, Int64(ring.capacity / channels))
+        let heard = playedLocked()
+        let soon = Int64(format.sampleRate / 200)  // 5 ms
+        guard enough || heard >= rewrite.start - soon else { return false }
+        if heard > rewrite.start {
+            logger.warning(
+                "audio splice late: the server is asked to take back samples already heard",
+                metadata: ["lateFrames": "\(heard - rewrite.start)"])
+        }
+        return true
     }
 
     /// The heard position: the stream's interpolated, latency-corrected clock on our timeline, but never
@@ -198,6 +228,13 @@ extension PulseAudioSink {
             sink.logger.debug("PulseAudio underflow", metadata: ["played": "\(sink.timeline.played)"])
         }
     }
+}
+
+/// Samples the server holds that `retract` took back: timeline frames `start..<staleEnd`, to be overwritten
+/// by the ring's samples, written from `start` on. Guarded by the mainloop lock.
+struct PendingRewrite: Equatable {
+    var start: Int64
+    var staleEnd: Int64
 }
 
 /// Counters kept by the callbacks. Guarded by the mainloop lock.

@@ -19,6 +19,9 @@ public final class PulseAudioSink: AudioSink, @unchecked Sendable {
     var stream: OpaquePointer?
     /// Float samples accepted by `write`, not yet sent to the server.
     var ring: SampleRing
+    /// Set by `retract` when it took back samples the server holds: the ring's samples go to the server at
+    /// that cut, overwriting what it had there.
+    var rewrite: PendingRewrite?
     var timeline = OutputTimeline()
     /// The server's position from its timing reports; bounds pa_stream_get_time.
     var clock: ServerClock
@@ -31,7 +34,7 @@ public final class PulseAudioSink: AudioSink, @unchecked Sendable {
     /// A `requestFlush` not yet completed by `flush`: the heard position stays where the listener was.
     var flushRequested = false
     var flushing: Bool { flushesInProgress > 0 }
-    /// Bumped by `flush` and `close`: a `write` or `drain` begun under an older value gives up.
+    /// Bumped by `flush`, `cancelWrite` and `close`: a `write` or `drain` begun under an older value gives up.
     var generation: UInt64 = 0
     var failureLogged = false
     var stats = PulseStatistics()
@@ -153,6 +156,7 @@ public final class PulseAudioSink: AudioSink, @unchecked Sendable {
             _ = playedLocked()
             generation &+= 1
             ring.removeAll()
+            rewrite = nil
             timeline.flushed()
             flushRequested = true
             connection.signalLocked()
@@ -168,6 +172,7 @@ public final class PulseAudioSink: AudioSink, @unchecked Sendable {
             generation &+= 1
             flushesInProgress += 1
             ring.removeAll()
+            rewrite = nil
             timeline.flushed()
             connection.signalLocked()  // a blocked write or drain gives up
             defer {
@@ -203,18 +208,37 @@ public final class PulseAudioSink: AudioSink, @unchecked Sendable {
         }
     }
 
-    /// Drops the ring's samples from timeline frame `keeping` on: the server plays what it was sent, and the
-    /// next write follows it with no flush and so no re-buffering (an interrupt's seamless splice).
-    public func dropUnsent(keeping frame: Int64) -> Int64 {
+    /// Takes back the samples from timeline frame `frame` on, those the server holds included, but never
+    /// those within `lead` of the heard position (an interrupt's splice, heard within milliseconds of the
+    /// request). The ring's part is simply dropped; the server's part is overwritten by the next samples,
+    /// whose first write seeks back to the cut: the server then rewinds its sink to play them in place of
+    /// what it had (PulseAudio's "rewrite", protocol-native's handle_seek; `rewriteDueLocked` says when
+    /// they go). No flush, so no re-buffering. Paused, the server plays nothing and the cut is the same.
+    public func retract(from frame: Int64, lead: Double) -> Int64 {
         connection.withLock {
             let held = Int64(ring.count / channels)
-            let from = max(timeline.written - held, min(frame, timeline.written))
-            let dropped = timeline.written - from
-            if dropped > 0 {
-                ring.removeNewest(Int(dropped) * channels)
-                timeline.retract(frames: dropped)
+            let sent = rewrite?.start ?? timeline.written - held
+            var earliest = sent
+            if usableLocked() && !flushing && !flushRequested {
+                earliest = playedLocked() + Int64((lead * Double(format.sampleRate)).rounded(.up))
             }
+            let cut = min(timeline.written, max(frame, earliest, timeline.played))
+            if cut < sent {
+                // Rewritten from `cut`; the server's old samples up to their end must all be overwritten.
+                rewrite = PendingRewrite(start: cut, staleEnd: rewrite?.staleEnd ?? sent)
+                ring.removeAll()
+            } else {
+                ring.removeNewest(Int(timeline.written - cut) * channels)
+            }
+            timeline.retract(frames: timeline.written - cut)
             return timeline.written
+        }
+    }
+
+    public func cancelWrite() {
+        connection.withLock {
+            generation &+= 1
+            connection.signalLocked()
         }
     }
 
@@ -230,6 +254,7 @@ public final class PulseAudioSink: AudioSink, @unchecked Sendable {
             closed = true
             generation &+= 1
             ring.removeAll()
+            rewrite = nil
             closeStreamLocked()
             connection.signalLocked()
         }

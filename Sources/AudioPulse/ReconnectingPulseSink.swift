@@ -109,9 +109,13 @@ public final class ReconnectingPulseSink: AudioSink, @unchecked Sendable {
         lock.withLock { current }.flush()
     }
 
-    public func dropUnsent(keeping frame: Int64) -> Int64 {
+    public func retract(from frame: Int64, lead: Double) -> Int64 {
         let (sink, base) = lock.withLock { (current, self.base) }
-        return sink.dropUnsent(keeping: frame - base) + base
+        return sink.retract(from: frame - base, lead: lead) + base
+    }
+
+    public func cancelWrite() {
+        lock.withLock { current.cancelWrite() }  // never waits on either sink
     }
 
     public func requestFlush() {

@@ -110,7 +110,7 @@ final class DecodeLoop: @unchecked Sendable {
                 })
             else { return }
             let opened = open(cursor, item: item, position: position, repeats: repeats)
-            let startFrame = pendingStart ?? splice(after: spliceAfter)
+            let startFrame = pendingStart ?? splice(after: spliceAfter, opened: opened)
             pendingStart = startFrame
             switch opened {
             case .success(let reader):
@@ -145,10 +145,13 @@ final class DecodeLoop: @unchecked Sendable {
         }
     }
 
-    /// Drops the audio output's unsent samples (those before `after` are kept) and tells the state the
-    /// interrupt starts where they began. Returns that frame.
-    private func splice(after frame: Int64) -> Int64 {
-        let at = engine.audio.dropUnsent(keeping: frame)
+    /// Takes back what the audio output has not played yet, from `after` on but no sooner than its
+    /// `spliceLead` allows (more for an interrupt with pictures, which are decoded ahead of its samples),
+    /// and tells the state the interrupt starts there. Returns that frame.
+    private func splice(after frame: Int64, opened: Result<MediaReader, MediaError>) -> Int64 {
+        var lead = engine.config.spliceLead
+        if engine.video != nil, case .success(let reader) = opened, reader.hasVideo { lead += engine.config.videoLead }
+        let at = engine.audio.retract(from: frame, lead: lead)
         let serial = self.serial
         core.locked { $0.spliced(at: at, serial: serial) }
         return at

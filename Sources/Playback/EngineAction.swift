@@ -6,6 +6,8 @@ enum EngineAction: Equatable {
     case emit(PlayerEvent)
     /// Drop what the audio output has not played yet, without waiting for it (`AudioSink.requestFlush`).
     case requestAudioFlush
+    /// Let the decode thread out of a blocked audio `write`, dropping nothing (`AudioSink.cancelWrite`).
+    case cancelAudioWrite
     /// Cork or uncork the audio output, without waiting for it.
     case setAudioPaused(Bool)
     /// Volume 0...1 and mute for the audio output.

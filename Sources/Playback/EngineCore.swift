@@ -63,6 +63,7 @@ final class EngineCore: @unchecked Sendable {
             switch action {
             case .emit(let event): events.append(event)
             case .requestAudioFlush: audio.requestFlush()
+            case .cancelAudioWrite: audio.cancelWrite()
             case .setAudioPaused(let paused): audio.setPaused(paused)
             case .setAudioVolume(let volume, let muted): audio.setVolume(volume, muted: muted)
             }

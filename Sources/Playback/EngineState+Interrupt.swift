@@ -101,6 +101,9 @@ extension EngineState {
         startRequest = StartRequest(
             serial: serial, cursor: cursor, position: 0, continuesPlay: false, splice: true, spliceAfter: after)
         wakeWaiters = true
+        // The decode thread may be waiting for room in the output (up to a server request away): the
+        // splice is measured from the moment it gets to it.
+        actions.append(.cancelAudioWrite)
     }
 
     /// Decode thread, the interrupt's first play opened: the audio output dropped what it had not sent, and

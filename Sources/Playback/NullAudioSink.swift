@@ -24,6 +24,8 @@ public final class NullAudioSink: AudioSink, @unchecked Sendable {
     private var paused = false
     private var closed = false
     private var flushes = 0
+    /// Bumped by `cancelWrite`: a blocked `write` gives up.
+    private var cancels = 0
     private var samples: [Float] = []
     private var gain: Float = 1
 
@@ -46,13 +48,14 @@ public final class NullAudioSink: AudioSink, @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         let flushesAtStart = flushes
+        let cancelsAtStart = cancels
         if case .realtime(let buffer) = mode {
             let limit = Int64(buffer * Double(format.sampleRate))
-            while !closed && flushes == flushesAtStart && written - heardLocked() > limit {
+            while !closed && flushes == flushesAtStart && cancels == cancelsAtStart && written - heardLocked() > limit {
                 _ = condition.wait(until: Date(timeIntervalSinceNow: 0.005))
             }
         }
-        guard !closed && flushes == flushesAtStart else { return false }
+        guard !closed && flushes == flushesAtStart && cancels == cancelsAtStart else { return false }
         if heardLocked() >= written { runningSince = Monotonic.now() }  // was starved: restart the clock here
         written += Int64(chunk.count / format.channels)
         if keepSamples {
@@ -110,6 +113,24 @@ public final class NullAudioSink: AudioSink, @unchecked Sendable {
         runningSince = Monotonic.now()
         flushes += 1
         condition.broadcast()
+    }
+
+    /// Realtime: what is not yet heard `lead` seconds from now can be taken back (untimed: nothing is).
+    public func retract(from frame: Int64, lead: Double) -> Int64 {
+        condition.lock()
+        defer { condition.unlock() }
+        let earliest = heardLocked() + Int64(lead * Double(format.sampleRate))
+        let cut = min(written, max(frame, earliest))
+        if keepSamples { samples.removeLast(Int(written - cut) * format.channels) }
+        written = cut
+        return written
+    }
+
+    public func cancelWrite() {
+        condition.lock()
+        cancels += 1
+        condition.broadcast()
+        condition.unlock()
     }
 
     /// Nothing here waits for a device: the same as `flush`.

@@ -37,10 +37,15 @@ public protocol AudioSink: AnyObject, Sendable {
     /// is not yet heard, wakes a blocked `write`, holds the heard position. The decode thread's next `flush`
     /// completes it before writing again.
     func requestFlush()
-    /// Drops what is held but not yet handed to the device, from timeline frame `keeping` on (earlier
-    /// frames stay), without a flush: what the device has plays on, and the next `write` lands right after
-    /// it. Returns the frame the next `write` lands at. Decode thread only (it is the one writer).
-    func dropUnsent(keeping: Int64) -> Int64
+    /// Takes back what was written and not yet heard, from timeline frame `from` on, or from the first
+    /// frame the device can still take back if that is later: `lead` seconds past the heard position (the
+    /// time the next samples need to reach it). No flush: what is kept plays on, the next `write` lands
+    /// right after it, nothing is inserted. Returns the frame the next `write` lands at. Decode thread only
+    /// (it is the one writer).
+    func retract(from frame: Int64, lead: Double) -> Int64
+    /// Makes a `write` blocked now return false at once, keeping what it had accepted (counted by
+    /// `writtenFrames`); drops nothing. A `write` begun later is not affected. Any thread, never waits.
+    func cancelWrite()
     /// Volume 0...1 and mute, applied to what is played from now on, without reopening the stream.
     func setVolume(_ volume: Float, muted: Bool)
     /// Blocks until everything written has been heard (end of the queue), or until `flush`/`close`.
@@ -50,8 +55,10 @@ public protocol AudioSink: AnyObject, Sendable {
 }
 
 extension AudioSink {
-    /// A sink that hands everything to its device at once has nothing unsent to drop.
-    public func dropUnsent(keeping: Int64) -> Int64 { writtenFrames() }
+    /// A sink whose `write` never blocks has nothing to cancel.
+    public func cancelWrite() {}
+    /// A sink that hands everything to its device at once can take nothing back.
+    public func retract(from frame: Int64, lead: Double) -> Int64 { writtenFrames() }
 }
 
 /// A video output. Every call comes from the engine's presenter thread, which is the output's one
