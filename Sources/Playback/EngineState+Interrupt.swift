@@ -1,9 +1,10 @@
 // Interrupts (`queue.interrupt`): an item played now, outside the queue, `plays` times; then the queue
 // resumes the play it interrupted at the position it had — play count unchanged and no itemEnded for it
-// (it has not ended). The switch is a splice, not a cut: the audio output keeps what it already sent to
-// the server and drops only what it still held, and the interrupt starts on the timeline right there, so
-// what is heard runs from the interrupted item's samples straight into the interrupt's with nothing
-// inserted (latency: the server's buffer, 0.1 s by default); the interrupted play's segment ends at that
+// (it has not ended). The switch is a splice, not a cut: the audio output takes back what was written past
+// a point just ahead of what the listener has heard (`AudioSink.retract`, the server's part included), and
+// the interrupt starts on the timeline right there, so what is heard runs from the interrupted item's
+// samples straight into the interrupt's with nothing inserted, within a frame of the request (the decode
+// thread is let out of a blocked write for it); the interrupted play's segment ends at that
 // frame and it later resumes from exactly there, after the interrupt's last play (a gapless join).
 // A second interrupt while one is under way queues behind it: an urgent message is never lost to another.
 // An interrupt before a synchronized start's instant calls that start off: the interrupt plays now.

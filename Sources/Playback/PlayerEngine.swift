@@ -25,10 +25,10 @@ public struct EngineConfig: Sendable {
     /// Pictures are decoded this many seconds ahead of the audio written.
     public var videoLead = 0.1
     /// An interrupt starts this many seconds after the heard position (once it is open): the time its first
-    /// samples need to reach the audio server, which takes back what it held from there. Measured with
-    /// PulseAudio's null sink: 8 ms is too short (the server could not take everything back: the interrupt's
-    /// first milliseconds were lost), 15 ms held under load. With pictures, `videoLead` more (they are
-    /// decoded before its first samples).
+    /// samples need to reach the audio server, which plays them in place of what it held from there. With
+    /// PulseAudio's null sink without rewinds (which renders a few ms ahead): 8 ms is too short (the
+    /// interrupt's first milliseconds were lost), 15 ms held under load. With pictures, `videoLead` more
+    /// (they are decoded before its first samples).
     public var spliceLead = 0.015
     /// Called after each picture is shown (tests and probes). Presenter thread.
     public var onFramePresented: (@Sendable (PresentedFrame) -> Void)?

@@ -86,7 +86,7 @@ complete -c 'queued' -n '__queued_should_offer_completions_for_flags_or_options 
 complete -c 'queued' -n '__queued_should_offer_completions_for_flags_or_options "queued" item-loops' -l 'item-loops' -d 'Plays of each item given on the command line (0 = forever).' -rfka ''
 complete -c 'queued' -n '__queued_should_offer_completions_for_flags_or_options "queued" audio' -l 'audio' -d 'Audio output: auto (PulseAudio when reachable, else null), pulse or null.' -rfka 'auto pulse null'
 complete -c 'queued' -n '__queued_should_offer_completions_for_flags_or_options "queued" pulse-server' -l 'pulse-server' -d 'PulseAudio server (default: libpulse\'s own choice).' -rfka ''
-complete -c 'queued' -n '__queued_should_offer_completions_for_flags_or_options "queued" audio-buffer' -l 'audio-buffer' -d 'Seconds of sound buffered at the PulseAudio server, 0.02-2. Less: interrupts, pause and volume act sooner; more: safer on a loaded box.' -rfka ''
+complete -c 'queued' -n '__queued_should_offer_completions_for_flags_or_options "queued" audio-buffer' -l 'audio-buffer' -d 'Seconds of sound buffered at the PulseAudio server, 0.02-2. Less: pause and volume act sooner; more: safer on a loaded box.' -rfka ''
 complete -c 'queued' -n '__queued_should_offer_completions_for_flags_or_options "queued" video' -l 'video' -d 'Video output: auto (SDL when a display exists), sdl, null (decode, show nothing) or none.' -rfka 'auto sdl null none'
 complete -c 'queued' -n '__queued_should_offer_completions_for_flags_or_options "queued" video-driver' -l 'video-driver' -d 'SDL video driver for --video sdl (x11, wayland, offscreen…).' -rfka ''
 complete -c 'queued' -n '__queued_should_offer_completions_for_flags_or_options "queued" fullscreen' -l 'fullscreen' -d 'Show video fullscreen.'
