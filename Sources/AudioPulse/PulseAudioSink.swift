@@ -210,17 +210,32 @@ public final class PulseAudioSink: AudioSink, @unchecked Sendable {
 
     /// Takes back the samples from timeline frame `frame` on, those the server holds included, but never
     /// those within `lead` of the heard position (an interrupt's splice, heard within milliseconds of the
-    /// request). The ring's part is simply dropped; the server's part is overwritten by the next samples,
-    /// whose first write seeks back to the cut: the server then rewinds its sink to play them in place of
-    /// what it had (PulseAudio's "rewrite", protocol-native's handle_seek; `rewriteDueLocked` says when
-    /// they go). No flush, so no re-buffering. Paused, the server plays nothing and the cut is the same.
+    /// request), nor what the sink has already read from the stream (a sink that cannot rewind plays it).
+    /// The ring's part is simply dropped; the server's part is overwritten by the next samples, whose first
+    /// write seeks back to the cut: the server plays them in place of what it had (PulseAudio's "rewrite",
+    /// protocol-native's handle_seek; `rewriteDueLocked` says when they go). No flush, so no re-buffering.
+    /// Waits for one timing report from the server (a round trip).
     public func retract(from frame: Int64, lead: Double) -> Int64 {
         connection.withLock {
+            if usableLocked(), !paused, !flushing, !flushRequested, let stream {
+                // A fresh report: how far the sink has read into the stream now (waits one round trip).
+                _ = connection.runOperationLocked(deadline: PulseConnection.deadline(after: 0.05)) {
+                    callback, userdata in pa_stream_update_timing_info(stream, callback, userdata)
+                }
+            }
             let held = Int64(ring.count / channels)
             let sent = rewrite?.start ?? timeline.written - held
             var earliest = sent
             if usableLocked() && !flushing && !flushRequested {
                 earliest = playedLocked() + Int64((lead * Double(format.sampleRate)).rounded(.up))
+                // What the sink has read it may have mixed already, and a sink that cannot rewind (PulseAudio's
+                // null sink with norewinds, PipeWire) would play it anyway: the cut goes after it.
+                if !paused, let stream, let info = pa_stream_get_timing_info(stream)?.pointee,
+                    info.read_index_corrupt == 0
+                {
+                    let read = info.read_index / Int64(frameBytes) - timeline.offset
+                    earliest = max(earliest, read + Int64(format.sampleRate / 200))  // 5 ms to get there
+                }
             }
             let cut = min(timeline.written, max(frame, earliest, timeline.played))
             if cut < sent {

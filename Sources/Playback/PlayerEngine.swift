@@ -24,11 +24,11 @@ public struct EngineConfig: Sendable {
     public var frameQueueCapacity = 6
     /// Pictures are decoded this many seconds ahead of the audio written.
     public var videoLead = 0.1
-    /// An interrupt starts this many seconds after the heard position (once it is open): the time its first
-    /// samples need to reach the audio server, which plays them in place of what it held from there. With
-    /// PulseAudio's null sink without rewinds (which renders a few ms ahead): 8 ms is too short (the
-    /// interrupt's first milliseconds were lost), 15 ms held under load. With pictures, `videoLead` more
-    /// (they are decoded before its first samples).
+    /// An interrupt starts this many seconds after the heard position (once it is open; and never before
+    /// what the audio sink has read): the time its first samples need to reach the audio server, which
+    /// plays them in place of what it held from there. 8 ms was too short (the interrupt's first
+    /// milliseconds were lost), 15 ms held under load. With pictures, `videoLead` more (they are decoded
+    /// before its first samples).
     public var spliceLead = 0.015
     /// Called after each picture is shown (tests and probes). Presenter thread.
     public var onFramePresented: (@Sendable (PresentedFrame) -> Void)?

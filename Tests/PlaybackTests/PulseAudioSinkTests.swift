@@ -202,6 +202,39 @@ private func roomyConfig(_ server: PulseTestServer) -> PulseConfig {
         #expect(samples[(oldStart + 2 * oldHeard)..<found.start].allSatisfy { $0 == 0 })
     }
 
+    /// An interrupt's splice at the sink: `cancelWrite` frees the blocked writer, `retract` takes back what
+    /// the server holds beyond the lead and beyond what the sink has read (this null sink cannot rewind and
+    /// reads ~90 ms ahead at this latency), and the next samples are heard right there — the old ones up to
+    /// the cut, the new ones from it, nothing dropped, repeated or inserted.
+    @Test func retractTakesBackWhatTheServerHeldAndPlaysTheNewSamplesInItsPlace() async throws {
+        let server = try PulseTestServer()
+        let recorder = try server.record()
+        let sink = try PulseAudioSink(config: roomyConfig(server), logger: testLogger)
+        defer { sink.close() }
+        let old = testPattern(frames: 3 * testRate, seed: 5), new = testPattern(frames: testRate, seed: 6)
+        let oldWriter = BackgroundWriter(sink, asFloats(old), chunkFrames: 1000)
+        #expect(await pollUntil(5) { sink.playedFrames() >= Int64(testRate / 2) })
+        // A cancel between two writes frees nothing: repeat until the writer is out (bounded).
+        #expect(await pollUntil(2) { sink.cancelWrite(); return oldWriter.finished } && oldWriter.result == false)
+        let before = sink.diagnostics()
+        let sent = before.writtenFrames - Int64(before.ringFrames)
+        let heard = sink.playedFrames()
+        let cut = sink.retract(from: 0, lead: 0.015)
+        print("MEASURED retract: heard \(heard), cut \(cut), sent to the server \(sent), written \(before.writtenFrames)")
+        #expect(cut >= heard + Int64(testRate * 15 / 1000) && cut < sent, "the cut is in what the server held")
+        #expect(sink.writtenFrames() == cut)
+        let newWriter = BackgroundWriter(sink, asFloats(new), chunkFrames: 1000, drain: true)
+        #expect(await pollUntil(8) { newWriter.finished } && newWriter.result)
+        #expect(sink.playedFrames() == cut + Int64(new.count / 2))
+
+        let found = try #require(await recorder.waitFor(new), "new data not found")
+        #expect(found.matching == new.count / 2)
+        let samples = recorder.samples()
+        let oldStart = try #require(findFrames(old[0..<32], in: samples), "old data not found")
+        #expect(matchingFrames(old, in: samples, at: oldStart) == Int(cut), "the old samples up to the cut only")
+        #expect(found.start == oldStart + 2 * Int(cut), "the new samples right at the cut")
+    }
+
     @Test func volumeScalesAndMuteSilences() async throws {
         let server = try PulseTestServer()
         let recorder = try server.record()
