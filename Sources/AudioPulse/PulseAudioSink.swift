@@ -229,7 +229,7 @@ public final class PulseAudioSink: AudioSink, @unchecked Sendable {
             if usableLocked() && !flushing && !flushRequested {
                 earliest = playedLocked() + Int64((lead * Double(format.sampleRate)).rounded(.up))
                 // What the sink has read it may have mixed already, and a sink that cannot rewind (PulseAudio's
-                // null sink with norewinds, PipeWire) would play it anyway: the cut goes after it.
+                // null sink with norewinds, for one) plays it anyway: the cut goes after it.
                 if !paused, let stream, let info = pa_stream_get_timing_info(stream)?.pointee,
                     info.read_index_corrupt == 0
                 {
