@@ -120,3 +120,36 @@ extension APIDefinitionTests {
         #expect(RPCLength.pixels(10).text == "10")
     }
 }
+
+extension APIDefinitionTests {
+    /// Overlay fields are read by ParamReader like every other param: the same reason for the same mistake.
+    @Test func overlayFieldsAreRefusedInTheAPIsOneWording() throws {
+        func reason<Params: RPCMethodParams>(_ type: Params.Type, _ text: String) -> String? {
+            do {
+                _ = try Params(reading: try ParamReader(RPCParams(json: try JSON.parse(text)), order: Params.order))
+                return nil
+            } catch let error as RPCError {
+                return error.data?["reason"]?.stringValue
+            } catch {
+                return "\(error)"
+            }
+        }
+        let add = API.OverlayAdd.Params.self
+        #expect(reason(add, #"{"type": "text", "text": "x", "size": 0}"#) == "must be between 1 and 1000")
+        #expect(reason(add, #"{"type": "text", "text": "x", "size": "big"}"#) == "must be an integer")
+        #expect(reason(add, #"{"type": "text", "text": "x", "item": 0}"#) == "must be >= 1")
+        #expect(reason(add, #"{"type": "text", "text": "x", "visible": "yes"}"#) == "must be a boolean")
+        #expect(reason(add, #"{"type": "text", "text": "x", "opacity": 1.5}"#) == "must be between 0 and 1")
+        #expect(reason(add, #"{"type": "text", "text": "x", "anchor": "middle"}"#)?.hasPrefix("must be one of") == true)
+        #expect(reason(add, ##"{"type": "text", "text": "x", "colour": "#fff"}"##) == "unknown parameter")
+        #expect(reason(API.OverlayUpdate.Params.self, #"{"id": 1, "type": "clock"}"#) == "unknown parameter")
+        #expect(reason(add, #"["text", "x"]"#) == nil, "positional params name the fields in order")
+
+        // An overlay.list entry reads back, nulls (no box, every item) included.
+        let entry = try JSON.parse(#"{"id": 4, "type": "text", "text": "Lobby", "background": null, "item": null, "x": "5%"}"#)
+        let overlay = try #require(RPCOverlay(json: entry))
+        #expect(overlay.id == 4 && overlay.type == .text && overlay.text == "Lobby" && overlay.x == .percent(5))
+        #expect(overlay.background == .some(nil) && overlay.item == .some(nil))
+        #expect(RPCOverlay(json: try JSON.parse(#"{"type": "text", "shade": 1}"#)) == nil)
+    }
+}

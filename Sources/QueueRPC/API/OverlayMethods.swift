@@ -12,7 +12,7 @@ extension API {
 
             public init(overlay: RPCOverlay) { self.overlay = overlay }
             public init(reading params: ParamReader) throws(RPCError) {
-                overlay = try RPCOverlay(fields: params.object)
+                overlay = try RPCOverlay(reading: params)
                 guard overlay.type != nil else { throw .invalidParams(param: "type", reason: "is required") }
             }
             public var json: JSONValue? { overlay.json }
@@ -37,7 +37,7 @@ extension API {
             }
             public init(reading params: ParamReader) throws(RPCError) {
                 id = try params.requiredInt("id")
-                changes = try RPCOverlay(fields: params.object, also: ["id"])
+                changes = try RPCOverlay(reading: params)
             }
             public var json: JSONValue? {
                 var object: JSONObject = ["id": .int(id)]

@@ -65,7 +65,6 @@ public struct RPCOverlay: Sendable, Equatable {
         "type", "text", "path", "format", "speed", "font", "size", "color", "background", "padding", "anchor", "x",
         "y", "opacity", "visible", "item", "z",
     ]
-    public static let fields = Set(order)
     public static let sizes: ClosedRange<Int64> = 1...1000
     public static let paddings: ClosedRange<Int64> = 0...1000
     public static let speeds: ClosedRange<Double> = 1...10_000
@@ -102,82 +101,38 @@ public struct RPCOverlay: Sendable, Equatable {
         self.type = type
     }
 
-    /// Strict decoding of an object's overlay fields; `prefix` names its place in the params ("" for the
-    /// params themselves). Fields in `also` (such as overlay.update's `id`) are the caller's.
-    public init(fields object: JSONObject, prefix: String = "", also: Set<String> = []) throws(RPCError) {
-        if let unknown = object.keys.first(where: { !Self.fields.contains($0) && !also.contains($0) }) {
-            throw .invalidParams(param: prefix + unknown, reason: "unknown field")
-        }
-        func present(_ key: String) -> JSONValue? {
-            guard let value = object[key], !value.isNull else { return nil }
-            return value
-        }
-        func string(_ key: String) throws(RPCError) -> String? {
-            guard let value = present(key) else { return nil }
-            guard let text = value.stringValue else { throw .invalidParams(param: prefix + key, reason: "must be a string") }
-            return text
-        }
-        func integer(_ key: String, _ range: ClosedRange<Int64>) throws(RPCError) -> Int64? {
-            guard let value = present(key) else { return nil }
-            guard let number = value.intValue, range.contains(number) else {
-                throw .invalidParams(
-                    param: prefix + key, reason: "must be an integer from \(range.lowerBound) to \(range.upperBound)")
-            }
-            return number
-        }
-        func number(_ key: String, _ range: ClosedRange<Double>) throws(RPCError) -> Double? {
-            guard let value = present(key) else { return nil }
-            guard let number = value.doubleValue, range.contains(number) else {
-                throw .invalidParams(
-                    param: prefix + key, reason: "must be a number from \(range.lowerBound) to \(range.upperBound)")
-            }
-            return number
-        }
-        func choice<E: RawRepresentable & CaseIterable>(_ key: String, _ type: E.Type) throws(RPCError) -> E?
-        where E.RawValue == String {
-            guard let text = try string(key) else { return nil }
-            guard let value = E(rawValue: text) else {
-                let allowed = E.allCases.map(\.rawValue).joined(separator: ", ")
-                throw .invalidParams(param: prefix + key, reason: "must be one of \(allowed)")
-            }
-            return value
-        }
+    /// Strict decoding of the overlay fields among `params` (overlay.add's and overlay.update's params, or
+    /// an overlay.list entry read back), with ParamReader's wording for every mistake; the reader has
+    /// already refused names that are neither these fields nor the caller's own (such as `id`).
+    public init(reading params: ParamReader) throws(RPCError) {
         func colour(_ key: String) throws(RPCError) -> String? {
-            guard let text = try string(key) else { return nil }
+            guard let text = try params.string(key) else { return nil }
             guard Self.isColour(text) else {
-                throw .invalidParams(param: prefix + key, reason: "must be a colour \"#rrggbb\" or \"#rrggbbaa\"")
+                throw .invalidParams(param: key, reason: "must be a colour \"#rrggbb\" or \"#rrggbbaa\"")
             }
             return text
         }
-        type = try choice("type", RPCOverlayType.self)
-        text = try string("text")
-        path = try string("path")
-        format = try string("format")
-        speed = try number("speed", Self.speeds)
-        font = try string("font")
-        size = try integer("size", Self.sizes)
+        func length(_ key: String) throws(RPCError) -> RPCLength? {
+            guard params.has(key), let value = params.raw(key) else { return nil }
+            return try RPCLength(json: value, param: key)
+        }
+        type = try params.enum("type", RPCOverlayType.self)
+        text = try params.string("text")
+        path = try params.string("path")
+        format = try params.string("format")
+        speed = try params.double("speed", in: Self.speeds)
+        font = try params.string("font")
+        size = try params.int("size", in: Self.sizes)
         color = try colour("color")
-        if object["background"] != nil { background = .some(try colour("background")) }
-        padding = try integer("padding", Self.paddings)
-        anchor = try choice("anchor", RPCOverlayAnchor.self)
-        x = try present("x").map { value throws(RPCError) in try RPCLength(json: value, param: prefix + "x") }
-        y = try present("y").map { value throws(RPCError) in try RPCLength(json: value, param: prefix + "y") }
-        opacity = try number("opacity", 0...1)
-        if let value = present("visible") {
-            guard let flag = value.boolValue else { throw .invalidParams(param: prefix + "visible", reason: "must be a boolean") }
-            visible = flag
-        }
-        if object["item"] != nil {
-            if let value = present("item") {
-                guard let id = value.intValue, id >= 1 else {
-                    throw .invalidParams(param: prefix + "item", reason: "must be an item id, or null for every item")
-                }
-                item = .some(id)
-            } else {
-                item = .some(nil)
-            }
-        }
-        z = try integer("z", -1_000_000...1_000_000)
+        if params.raw("background") != nil { background = .some(try colour("background")) }
+        padding = try params.int("padding", in: Self.paddings)
+        anchor = try params.enum("anchor", RPCOverlayAnchor.self)
+        x = try length("x")
+        y = try length("y")
+        opacity = try params.double("opacity", in: 0...1)
+        visible = try params.bool("visible")
+        if params.raw("item") != nil { item = .some(try params.int("item", in: 1...Int64.max)) }
+        z = try params.int("z", in: -1_000_000...1_000_000)
     }
 
     /// "#rrggbb" or "#rrggbbaa", any case.
@@ -213,9 +168,10 @@ public struct RPCOverlay: Sendable, Equatable {
 
     /// Reads an entry back (a client's view of overlay.list); nil when it is not an overlay object.
     public init?(json value: JSONValue) {
-        guard let object = value.objectValue, let overlay = try? RPCOverlay(fields: object, also: ["id"]) else {
-            return nil
-        }
+        guard let object = value.objectValue,
+            let params = try? ParamReader(.byName(object), order: ["id"] + Self.order),
+            let overlay = try? RPCOverlay(reading: params)
+        else { return nil }
         self = overlay
         id = object["id"]?.intValue
     }
