@@ -85,16 +85,7 @@ import Testing
 
     /// The server's side of each definition rejects what the document forbids, with ParamReader's wording.
     @Test func strictDecodingNamesTheParam() throws {
-        func error<Params: RPCMethodParams>(_ type: Params.Type, _ text: String) -> RPCError? {
-            do {
-                _ = try Params(reading: try ParamReader(RPCParams(json: try JSON.parse(text)), order: Params.order))
-                return nil
-            } catch let error as RPCError {
-                return error
-            } catch {
-                return .internalError("\(error)")
-            }
-        }
+        func error<Params: RPCMethodParams>(_ type: Params.Type, _ text: String) -> RPCError? { paramsError(type, text) }
         #expect(error(API.QueueAdd.Params.self, #"{"items": []}"#)?.message.contains("must not be empty") == true)
         #expect(
             error(API.QueueAdd.Params.self, #"{"items": [{"uri": "/a", "loops": -1}]}"#)?.data?["param"]
@@ -125,14 +116,7 @@ extension APIDefinitionTests {
     /// Overlay fields are read by ParamReader like every other param: the same reason for the same mistake.
     @Test func overlayFieldsAreRefusedInTheAPIsOneWording() throws {
         func reason<Params: RPCMethodParams>(_ type: Params.Type, _ text: String) -> String? {
-            do {
-                _ = try Params(reading: try ParamReader(RPCParams(json: try JSON.parse(text)), order: Params.order))
-                return nil
-            } catch let error as RPCError {
-                return error.data?["reason"]?.stringValue
-            } catch {
-                return "\(error)"
-            }
+            paramsError(type, text)?.data?["reason"]?.stringValue
         }
         let add = API.OverlayAdd.Params.self
         #expect(reason(add, #"{"type": "text", "text": "x", "size": 0}"#) == "must be between 1 and 1000")
@@ -151,5 +135,17 @@ extension APIDefinitionTests {
         #expect(overlay.id == 4 && overlay.type == .text && overlay.text == "Lobby" && overlay.x == .percent(5))
         #expect(overlay.background == .some(nil) && overlay.item == .some(nil))
         #expect(RPCOverlay(json: try JSON.parse(#"{"type": "text", "shade": 1}"#)) == nil)
+    }
+}
+
+/// The error reading `text` as `Params` gives (nil when it reads).
+private func paramsError<Params: RPCMethodParams>(_ type: Params.Type, _ text: String) -> RPCError? {
+    do {
+        _ = try Params(reading: try ParamReader(RPCParams(json: try JSON.parse(text)), order: Params.order))
+        return nil
+    } catch let error as RPCError {
+        return error
+    } catch {
+        return .internalError("\(error)")
     }
 }
