@@ -93,12 +93,11 @@ extension PulseAudioSink {
     func pumpLocked(everything: Bool = false) {
         guard let stream, !ring.isEmpty, pa_stream_get_state(stream) == PA_STREAM_READY else { return }
         // A pending rewrite's first write seeks back from the server's write index (the end of what it was
-        // sent) to the cut.
+        // sent) to the cut; the rewrite is over once that write is made.
         var seekFrames: Int64 = 0
         if let rewrite {
             guard rewriteDueLocked(rewrite, everything: everything) else { return }
             seekFrames = rewrite.start - rewrite.staleEnd
-            self.rewrite = nil
         }
         let writable = everything || seekFrames != 0 ? Int.max : pa_stream_writable_size(stream)
         guard writable > 0 else { return }  // 0: nothing requested; -1 (size_t max): error
@@ -119,10 +118,13 @@ extension PulseAudioSink {
                 S16Converter.convert(piece, gain: gain, into: out + at)
             }
             let seek = seekFrames * Int64(frameBytes)
-            seekFrames = 0
             guard pa_stream_write(stream, data, chunk * frameBytes, nil, seek, PA_SEEK_RELATIVE) == 0 else {
                 logger.error("pa_stream_write failed", metadata: ["error": "\(connection.errorText())"])
                 break
+            }
+            if seekFrames != 0 {
+                seekFrames = 0
+                rewrite = nil
             }
             frames -= chunk
             moved = true
@@ -130,21 +132,21 @@ extension PulseAudioSink {
         if moved { connection.signalLocked() }  // room in the ring for a blocked write
     }
 
-    /// Whether a pending rewrite goes out now: once the ring holds enough to overwrite every old sample the
-    /// server holds past the cut (or as much as the ring holds), since an old sample left beyond the new
-    /// write index would still be played; sooner when the listener is about to reach the cut (then what
-    /// is left of the old samples is overwritten by the writes that follow, long before it is reached, as
-    /// long as decoding keeps ahead of playback).
+    /// Whether a pending rewrite goes out now: once the ring holds as much as the server held past the cut
+    /// (or as much as the ring holds), so that the server is left as far ahead of its sink as it was (old
+    /// samples past the new write index are never played — the server re-enters prebuffering there — but
+    /// running out of new ones would be an underrun: silence); sooner when the sink is about to read up to
+    /// the cut (judged from where it read at the retract, moving with the listener). Logs a rewrite that
+    /// comes after the sink read past the cut: a sink that cannot rewind played old samples there.
     func rewriteDueLocked(_ rewrite: PendingRewrite, everything: Bool) -> Bool {
         let held = Int64(ring.count / channels)
         let enough = everything || held >= min(rewrite.staleEnd - rewrite.start, Int64(ring.capacity / channels))
-        let heard = playedLocked()
+        let read = playedLocked() + rewrite.readAhead
         let soon = Int64(format.sampleRate / 200)  // 5 ms
-        guard enough || heard >= rewrite.start - soon else { return false }
-        if heard > rewrite.start {
+        guard enough || read >= rewrite.start - soon else { return false }
+        if read > rewrite.start {
             logger.warning(
-                "audio splice late: the server is asked to take back samples already heard",
-                metadata: ["lateFrames": "\(heard - rewrite.start)"])
+                "audio splice late: the sink may have read past the cut", metadata: ["lateFrames": "\(read - rewrite.start)"])
         }
         return true
     }
@@ -230,11 +232,13 @@ extension PulseAudioSink {
     }
 }
 
-/// Samples the server holds that `retract` took back: timeline frames `start..<staleEnd`, to be overwritten
-/// by the ring's samples, written from `start` on. Guarded by the mainloop lock.
+/// Samples the server holds that `retract` took back: timeline frames `start..<staleEnd`, to be replaced by
+/// the ring's samples, written from `start` on. `readAhead`: how far ahead of the listener the sink was
+/// reading at the retract. Guarded by the mainloop lock.
 struct PendingRewrite: Equatable {
     var start: Int64
     var staleEnd: Int64
+    var readAhead: Int64 = 0
 }
 
 /// Counters kept by the callbacks. Guarded by the mainloop lock.

@@ -34,7 +34,8 @@ public final class PulseAudioSink: AudioSink, @unchecked Sendable {
     /// A `requestFlush` not yet completed by `flush`: the heard position stays where the listener was.
     var flushRequested = false
     var flushing: Bool { flushesInProgress > 0 }
-    /// Bumped by `flush`, `cancelWrite` and `close`: a `write` or `drain` begun under an older value gives up.
+    /// Bumped by `flush`, `requestFlush`, `cancelWrite` and `close`: a `write` or `drain` begun under an older
+    /// value gives up.
     var generation: UInt64 = 0
     var failureLogged = false
     var stats = PulseStatistics()
@@ -107,6 +108,12 @@ public final class PulseAudioSink: AudioSink, @unchecked Sendable {
             guard !flushing, usableLocked(), let stream else { return }
             // Everything we hold goes to the server now, beyond what it asked for: the end is near.
             pumpLocked(everything: true)
+            if let rewrite, ring.isEmpty {
+                // Nothing came to replace what was taken back: the server plays it after all.
+                logger.warning("audio splice with nothing after it: the old samples play on")
+                timeline.accept(frames: rewrite.staleEnd - rewrite.start)
+                self.rewrite = nil
+            }
             let target = timeline.written
             let outcome = connection.runOperationLocked(
                 deadline: nil, abort: { generation != self.generation || !usableLocked() }
@@ -217,30 +224,36 @@ public final class PulseAudioSink: AudioSink, @unchecked Sendable {
     /// Waits for one timing report from the server (a round trip).
     public func retract(from frame: Int64, lead: Double) -> Int64 {
         connection.withLock {
+            // A fresh report of how far the sink has read into the stream (waits one round trip). Paused, it
+            // reads nothing.
+            var reported = paused
             if usableLocked(), !paused, !flushing, !flushRequested, let stream {
-                // A fresh report: how far the sink has read into the stream now (waits one round trip).
-                _ = connection.runOperationLocked(deadline: PulseConnection.deadline(after: 0.05)) {
-                    callback, userdata in pa_stream_update_timing_info(stream, callback, userdata)
-                }
+                reported =
+                    connection.runOperationLocked(deadline: PulseConnection.deadline(after: 0.05)) {
+                        callback, userdata in pa_stream_update_timing_info(stream, callback, userdata)
+                    } == .succeeded
             }
             let held = Int64(ring.count / channels)
             let sent = rewrite?.start ?? timeline.written - held
-            var earliest = sent
-            if usableLocked() && !flushing && !flushRequested {
-                earliest = playedLocked() + Int64((lead * Double(format.sampleRate)).rounded(.up))
+            var earliest = sent  // without a report, only what was not sent can go
+            var readAhead: Int64 = 0
+            if reported && usableLocked() && !flushing && !flushRequested {
+                let heard = playedLocked()
+                earliest = heard + Int64((lead * Double(format.sampleRate)).rounded(.up))
                 // What the sink has read it may have mixed already, and a sink that cannot rewind (PulseAudio's
                 // null sink with norewinds, for one) plays it anyway: the cut goes after it.
                 if !paused, let stream, let info = pa_stream_get_timing_info(stream)?.pointee,
                     info.read_index_corrupt == 0
                 {
                     let read = info.read_index / Int64(frameBytes) - timeline.offset
+                    readAhead = max(0, read - heard)
                     earliest = max(earliest, read + Int64(format.sampleRate / 200))  // 5 ms to get there
                 }
             }
             let cut = min(timeline.written, max(frame, earliest, timeline.played))
             if cut < sent {
-                // Rewritten from `cut`; the server's old samples up to their end must all be overwritten.
-                rewrite = PendingRewrite(start: cut, staleEnd: rewrite?.staleEnd ?? sent)
+                // Rewritten from `cut`: the server's old samples from there on are replaced.
+                rewrite = PendingRewrite(start: cut, staleEnd: rewrite?.staleEnd ?? sent, readAhead: readAhead)
                 ring.removeAll()
             } else {
                 ring.removeNewest(Int(timeline.written - cut) * channels)

@@ -109,9 +109,14 @@ public final class ReconnectingPulseSink: AudioSink, @unchecked Sendable {
         lock.withLock { current }.flush()
     }
 
+    /// The PulseAudio sink's retract waits for the server; if the sink was swapped meanwhile, the new one
+    /// (which continued from the old one's position before the retract) is asked again.
     public func retract(from frame: Int64, lead: Double) -> Int64 {
-        let (sink, base) = lock.withLock { (current, self.base) }
-        return sink.retract(from: frame - base, lead: lead) + base
+        while true {
+            let (sink, base, epoch) = lock.withLock { (current, self.base, self.epoch) }
+            let cut = sink.retract(from: frame - base, lead: lead) + base
+            if lock.withLock({ self.epoch == epoch }) { return cut }
+        }
     }
 
     public func cancelWrite() {

@@ -3,9 +3,10 @@
 // (it has not ended). The switch is a splice, not a cut: the audio output takes back what was written past
 // a point just ahead of what the listener has heard (`AudioSink.retract`, the server's part included), and
 // the interrupt starts on the timeline right there, so what is heard runs from the interrupted item's
-// samples straight into the interrupt's with nothing inserted, within a frame of the request (the decode
-// thread is let out of a blocked write for it); the interrupted play's segment ends at that
-// frame and it later resumes from exactly there, after the interrupt's last play (a gapless join).
+// samples straight into the interrupt's with nothing inserted, soon after the request (the decode thread
+// is let out of a blocked write for it; the cut is just past what the sink has read); the interrupted
+// play's segment ends at that frame and it later resumes from exactly there, after the interrupt's last
+// play (a gapless join).
 // A second interrupt while one is under way queues behind it: an urgent message is never lost to another.
 // An interrupt before a synchronized start's instant calls that start off: the interrupt plays now.
 // Interrupt plays are cursors of pass 0 (queue passes count from 1), so every decision can tell them apart.

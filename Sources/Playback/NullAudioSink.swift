@@ -24,7 +24,7 @@ public final class NullAudioSink: AudioSink, @unchecked Sendable {
     private var paused = false
     private var closed = false
     private var flushes = 0
-    /// Bumped by `cancelWrite`: a blocked `write` gives up.
+    /// Bumped by `cancelWrite`: a blocked `write` or `drain` gives up.
     private var cancels = 0
     private var samples: [Float] = []
     private var gain: Float = 1
@@ -146,7 +146,8 @@ public final class NullAudioSink: AudioSink, @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         let flushesAtStart = flushes
-        while !closed && flushes == flushesAtStart && heardLocked() < written {
+        let cancelsAtStart = cancels
+        while !closed && flushes == flushesAtStart && cancels == cancelsAtStart && heardLocked() < written {
             _ = condition.wait(until: Date(timeIntervalSinceNow: 0.005))
         }
     }

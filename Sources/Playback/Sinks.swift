@@ -44,7 +44,8 @@ public protocol AudioSink: AnyObject, Sendable {
     /// (it is the one writer).
     func retract(from frame: Int64, lead: Double) -> Int64
     /// Makes a `write` blocked now return false at once, keeping what it had accepted (counted by
-    /// `writtenFrames`); drops nothing. A `write` begun later is not affected. Any thread, never waits.
+    /// `writtenFrames`), and a `drain` under way return; drops nothing. A `write` begun later is not
+    /// affected. Any thread, never waits.
     func cancelWrite()
     /// Volume 0...1 and mute, applied to what is played from now on, without reopening the stream.
     func setVolume(_ volume: Float, muted: Bool)

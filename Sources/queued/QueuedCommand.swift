@@ -65,7 +65,7 @@ struct QueuedCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Seconds of sound buffered at the PulseAudio server, 0.02-2. Less: pause and volume act sooner; more: safer on a loaded box.",
+            "Seconds of sound buffered at the PulseAudio server, 0.02-2. Less: pause, volume and (on sinks that read ahead) interrupts act sooner; more: safer on a loaded box.",
             valueName: "seconds"))
     var audioBuffer = 0.1
 

@@ -34,7 +34,7 @@ import Testing
     }
 
     /// With the default server buffer (0.1 s) and with `--audio-buffer 0.025`: the server takes back what it
-    /// held beyond the splice, so the interrupt is heard within a frame of the request, whatever the buffer.
+    /// held beyond the splice, so the interrupt is heard within a frame of the request at both.
     /// With pictures (A and B videos on the offscreen output) the splice is `videoLead` (0.1 s) later, so
     /// B's first pictures are decoded before its sound is due; it is just as seamless.
     @Test(arguments: [(0.1, false), (0.025, false), (0.1, true)])

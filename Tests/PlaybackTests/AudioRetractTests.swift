@@ -17,6 +17,7 @@ import Testing
         let lead = Int64(rate / 20)
         #expect(cut >= before + lead && cut <= after + lead, "heard \(before)...\(after), cut at \(cut)")
         #expect(sink.writtenFrames() == cut, "the next write lands at the cut")
+        sink.setPaused(true)  // the heard position holds, at least `lead` before the cut
         // A later frame is honoured as asked; one past what was written takes nothing back.
         #expect(sink.retract(from: cut - 10, lead: 0) == cut - 10)
         #expect(sink.retract(from: cut + 1000, lead: 0) == cut - 10)
