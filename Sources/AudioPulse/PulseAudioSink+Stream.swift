@@ -146,7 +146,8 @@ extension PulseAudioSink {
         guard enough || read >= rewrite.start - soon else { return false }
         if read > rewrite.start {
             logger.warning(
-                "audio splice late: the sink may have read past the cut", metadata: ["lateFrames": "\(read - rewrite.start)"])
+                "audio splice late: the sink may have read past the cut",
+                metadata: ["lateFrames": "\(read - rewrite.start)"])
         }
         return true
     }

@@ -23,9 +23,8 @@ public final class NullAudioSink: AudioSink, @unchecked Sendable {
     private var runningSince: Double = Monotonic.now()
     private var paused = false
     private var closed = false
-    private var flushes = 0
-    /// Bumped by `cancelWrite`: a blocked `write` or `drain` gives up.
-    private var cancels = 0
+    /// Bumped by `flush` and `cancelWrite`: a `write` or `drain` begun under an older value gives up.
+    private var generation = 0
     private var samples: [Float] = []
     private var gain: Float = 1
 
@@ -47,15 +46,14 @@ public final class NullAudioSink: AudioSink, @unchecked Sendable {
     public func write(_ chunk: [Float]) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        let flushesAtStart = flushes
-        let cancelsAtStart = cancels
+        let generationAtStart = generation
         if case .realtime(let buffer) = mode {
             let limit = Int64(buffer * Double(format.sampleRate))
-            while !closed && flushes == flushesAtStart && cancels == cancelsAtStart && written - heardLocked() > limit {
+            while !closed && generation == generationAtStart && written - heardLocked() > limit {
                 _ = condition.wait(until: Date(timeIntervalSinceNow: 0.005))
             }
         }
-        guard !closed && flushes == flushesAtStart && cancels == cancelsAtStart else { return false }
+        guard !closed && generation == generationAtStart else { return false }
         if heardLocked() >= written { runningSince = Monotonic.now() }  // was starved: restart the clock here
         written += Int64(chunk.count / format.channels)
         if keepSamples {
@@ -111,7 +109,7 @@ public final class NullAudioSink: AudioSink, @unchecked Sendable {
         written = heard
         heardBase = heard
         runningSince = Monotonic.now()
-        flushes += 1
+        generation += 1
         condition.broadcast()
     }
 
@@ -128,7 +126,7 @@ public final class NullAudioSink: AudioSink, @unchecked Sendable {
 
     public func cancelWrite() {
         condition.lock()
-        cancels += 1
+        generation += 1
         condition.broadcast()
         condition.unlock()
     }
@@ -145,9 +143,8 @@ public final class NullAudioSink: AudioSink, @unchecked Sendable {
     public func drain() {
         condition.lock()
         defer { condition.unlock() }
-        let flushesAtStart = flushes
-        let cancelsAtStart = cancels
-        while !closed && flushes == flushesAtStart && cancels == cancelsAtStart && heardLocked() < written {
+        let generationAtStart = generation
+        while !closed && generation == generationAtStart && heardLocked() < written {
             _ = condition.wait(until: Date(timeIntervalSinceNow: 0.005))
         }
     }

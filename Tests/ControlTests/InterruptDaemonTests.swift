@@ -11,26 +11,18 @@ import Testing
 
 @Suite(.serialized) struct InterruptDaemonTests {
     /// A rising chirp and a falling one: no stretch of either repeats, so a sample-exact match pins where
-    /// each piece sits in the recording (a steady tone would match again a period later).
-    static func chirp(_ name: String, seconds: Double, expression: String) throws -> String {
-        try Fixtures.make(
-            "\(name).wav",
-            [
-                "-f", "lavfi", "-i", "aevalsrc=exprs=\(expression)|\(expression):s=48000:d=\(seconds)",
-                "-ar", "48000", "-ac", "2", "-c:a", "pcm_s16le",
-            ])
-    }
-
-    /// The same chirp with pictures: H.264 and PCM in QuickTime, whose audio clock counts samples (Matroska's
-    /// counts milliseconds, so a resume there lands up to a millisecond off the exact sample).
-    static func chirpVideo(_ name: String, seconds: Double, expression: String) throws -> String {
-        try Fixtures.make(
+    /// each piece sits in the recording (a steady tone would match again a period later). `video`: with
+    /// pictures, H.264 and PCM in QuickTime, whose audio clock counts samples (Matroska's counts
+    /// milliseconds, so a resume there lands up to a millisecond off the exact sample).
+    static func chirp(_ name: String, seconds: Double, expression: String, video: Bool = false) throws -> String {
+        let audio = ["-f", "lavfi", "-i", "aevalsrc=exprs=\(expression)|\(expression):s=48000:d=\(seconds)"]
+        guard video else {
+            return try Fixtures.make("\(name).wav", audio + ["-ar", "48000", "-ac", "2", "-c:a", "pcm_s16le"])
+        }
+        return try Fixtures.make(
             "\(name).mov",
-            [
-                "-f", "lavfi", "-i", "testsrc=s=320x240:r=25:d=\(seconds)",
-                "-f", "lavfi", "-i", "aevalsrc=exprs=\(expression)|\(expression):s=48000:d=\(seconds)",
-                "-map", "0:v", "-map", "1:a", "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "pcm_s16le",
-            ])
+            ["-f", "lavfi", "-i", "testsrc=s=320x240:r=25:d=\(seconds)"] + audio
+                + ["-map", "0:v", "-map", "1:a", "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "pcm_s16le"])
     }
 
     /// With the default server buffer (0.1 s) and with `--audio-buffer 0.025`: the server takes back what it
@@ -40,10 +32,8 @@ import Testing
     @Test(arguments: [(0.1, false), (0.025, false), (0.1, true)])
     func anInterruptPlaysTwiceAndTheItemGoesOnFromTheSampleWhereItStopped(audioBuffer: Double, video: Bool) throws {
         let chirpA = "0.4*sin(2*PI*(300*t+40*t*t))", chirpB = "0.3*sin(2*PI*(900*t-200*t*t))"
-        let a = try video ? Self.chirpVideo("interrupted-a", seconds: 8, expression: chirpA)
-            : Self.chirp("interrupted-a", seconds: 8, expression: chirpA)
-        let b = try video ? Self.chirpVideo("interrupt-b", seconds: 1, expression: chirpB)
-            : Self.chirp("interrupt-b", seconds: 1, expression: chirpB)
+        let a = try Self.chirp("interrupted-a", seconds: 8, expression: chirpA, video: video)
+        let b = try Self.chirp("interrupt-b", seconds: 1, expression: chirpB, video: video)
         let referenceA = try Fixtures.decodePCM(a)
         let referenceB = try Fixtures.decodePCM(b)
 
@@ -112,7 +102,8 @@ import Testing
         // Where it stopped: at 3.0 s ± one frame (40 ms at 25 fps) — not where the server's buffer ended.
         let later = video ? 0.1 : 0
         #expect(
-            abs(spliceSeconds - later - requestedAt) <= 0.04, "requested at \(requestedAt) s, spliced at \(spliceSeconds) s")
+            abs(spliceSeconds - later - requestedAt) <= 0.04,
+            "requested at \(requestedAt) s, spliced at \(spliceSeconds) s")
         #expect(!daemon.log().contains("audio splice late"), "\(daemon.log())")
         // Nothing silent from A's start to its end (an inserted gap of even 1 ms would show here).
         let span = Array(heard[(start * 2)..<((start + referenceA.count / 2 + 2 * lengthB) * 2)])
@@ -152,7 +143,8 @@ import Testing
         for params in [
             #"{"item":"\#(a)","loops":0}"#, #"{"item":{"uri":"\#(a)","schedule":{"days":["mon"]}}}"#, #"{}"#,
         ] {
-            try raw.sendRaw(Array(#"{"jsonrpc":"2.0","id":7,"method":"queue.interrupt","params":\#(params)}"#.utf8) + [10])
+            try raw.sendRaw(
+                Array(#"{"jsonrpc":"2.0","id":7,"method":"queue.interrupt","params":\#(params)}"#.utf8) + [10])
             let reply = try #require(try raw.readLine(timeout: 10)).map { Character(UnicodeScalar($0)) }
             #expect(String(reply).contains("-32602"), "\(params) → \(String(reply))")
         }

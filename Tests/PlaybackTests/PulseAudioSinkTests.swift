@@ -215,12 +215,17 @@ private func roomyConfig(_ server: PulseTestServer) -> PulseConfig {
         let oldWriter = BackgroundWriter(sink, asFloats(old), chunkFrames: 1000)
         #expect(await pollUntil(5) { sink.playedFrames() >= Int64(testRate / 2) })
         // A cancel between two writes frees nothing: repeat until the writer is out (bounded).
-        #expect(await pollUntil(2) { sink.cancelWrite(); return oldWriter.finished } && oldWriter.result == false)
+        #expect(
+            await pollUntil(2) {
+                sink.cancelWrite()
+                return oldWriter.finished
+            } && oldWriter.result == false)
         let before = sink.diagnostics()
         let sent = before.writtenFrames - Int64(before.ringFrames)
         let heard = sink.playedFrames()
         let cut = sink.retract(from: 0, lead: 0.015)
-        print("MEASURED retract: heard \(heard), cut \(cut), sent to the server \(sent), written \(before.writtenFrames)")
+        print(
+            "MEASURED retract: heard \(heard), cut \(cut), sent to the server \(sent), written \(before.writtenFrames)")
         #expect(cut >= heard + Int64(testRate * 15 / 1000) && cut < sent, "the cut is in what the server held")
         #expect(sink.writtenFrames() == cut)
         let newWriter = BackgroundWriter(sink, asFloats(new), chunkFrames: 1000, drain: true)

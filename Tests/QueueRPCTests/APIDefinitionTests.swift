@@ -85,7 +85,9 @@ import Testing
 
     /// The server's side of each definition rejects what the document forbids, with ParamReader's wording.
     @Test func strictDecodingNamesTheParam() throws {
-        func error<Params: RPCMethodParams>(_ type: Params.Type, _ text: String) -> RPCError? { paramsError(type, text) }
+        func error<Params: RPCMethodParams>(_ type: Params.Type, _ text: String) -> RPCError? {
+            paramsError(type, text)
+        }
         #expect(error(API.QueueAdd.Params.self, #"{"items": []}"#)?.message.contains("must not be empty") == true)
         #expect(
             error(API.QueueAdd.Params.self, #"{"items": [{"uri": "/a", "loops": -1}]}"#)?.data?["param"]
@@ -130,7 +132,8 @@ extension APIDefinitionTests {
         #expect(reason(add, #"["text", "x"]"#) == nil, "positional params name the fields in order")
 
         // An overlay.list entry reads back, nulls (no box, every item) included.
-        let entry = try JSON.parse(#"{"id": 4, "type": "text", "text": "Lobby", "background": null, "item": null, "x": "5%"}"#)
+        let entry = try JSON.parse(
+            #"{"id": 4, "type": "text", "text": "Lobby", "background": null, "item": null, "x": "5%"}"#)
         let overlay = try #require(RPCOverlay(json: entry))
         #expect(overlay.id == 4 && overlay.type == .text && overlay.text == "Lobby" && overlay.x == .percent(5))
         #expect(overlay.background == .some(nil) && overlay.item == .some(nil))
