@@ -71,7 +71,21 @@ final class Demuxer {
             throw (io.lastError ?? MediaError(code: result, operation: "read", message: MediaError.text(for: result)))
                 .at(path)
         }
+        notePacketEnd(packet.pointer.pointee)
         return packet
+    }
+
+    /// Per stream, the furthest end (timestamp + duration, seconds from the file's time origin) of the
+    /// packets read so far: once the file is read through, where each stream really ends.
+    private(set) var packetEnds: [Int: Double] = [:]
+
+    private func notePacketEnd(_ packet: AVPacket) {
+        let index = Int(packet.stream_index)
+        guard index < Int(format.pointee.nb_streams) else { return }
+        let stamp = packet.pts != AVCodes.noPTS ? packet.pts : packet.dts
+        guard stamp != AVCodes.noPTS else { return }
+        let end = Double(stamp + max(packet.duration, 0)) * av_q2d(stream(index).pointee.time_base)
+        if end > packetEnds[index] ?? -Double.infinity { packetEnds[index] = end }
     }
 
     /// Seeks so that the next packets start at or before `seconds` (from the file's time origin).
@@ -90,11 +104,35 @@ final class Demuxer {
         return start == AVCodes.noPTS ? 0 : Double(start) / Double(AV_TIME_BASE)
     }
 
-    /// A stream's declared end in seconds (start + duration), when the container says.
-    func declaredEnd(ofStream index: Int) -> Double? {
+    /// A stream's declared end in seconds (start + duration), when the stream itself says: its own
+    /// duration, or (Matroska, WebM) its DURATION tag. Not the container's duration, which is only the
+    /// longest stream's, and not a duration FFmpeg guessed from the bit rate.
+    func declaredEnd(ofStream index: Int) -> (seconds: Double, inStreamClock: Bool)? {
         let s = stream(index).pointee
-        guard s.duration != AVCodes.noPTS, s.duration > 0 else { return nil }
         let start = s.start_time == AVCodes.noPTS ? 0 : s.start_time
-        return Double(start + s.duration) * av_q2d(s.time_base)
+        let base = av_q2d(s.time_base)
+        if s.duration != AVCodes.noPTS, s.duration > 0,
+            format.pointee.duration_estimation_method != AVFMT_DURATION_FROM_BITRATE
+        {
+            return (Double(start + s.duration) * base, true)
+        }
+        // The tag is where the track's last block ends on the file's clock (FFmpeg's muxer writes the
+        // largest timestamp + duration), not a length from the track's first timestamp.
+        if let tag = av_dict_get(s.metadata, "DURATION", nil, 0),
+            let end = MatroskaDurationTag.seconds(String(cString: tag.pointee.value))
+        {
+            return (end, false)
+        }
+        return nil
+    }
+
+    /// The container's duration as an end in seconds from the file's time origin (nil: unknown, or only
+    /// guessed from the bit rate).
+    var declaredFileEnd: Double? {
+        let duration = format.pointee.duration
+        guard duration > 0, format.pointee.duration_estimation_method != AVFMT_DURATION_FROM_BITRATE else {
+            return nil
+        }
+        return Double(duration) / Double(AV_TIME_BASE) + startTime
     }
 }

@@ -38,8 +38,8 @@ extension MediaReader {
         guard let track = audio, !track.finished else { return nil }
         let channels = options.channels
         let rate = Double(options.sampleRate)
-        let endFrames = timing.end.map { Int64((($0 - track.startAt) * rate).rounded()) }
         while true {
+            let endFrames = audioEndFrame(track, rate: rate)
             if let endFrames, track.emitted >= endFrames {
                 track.finished = true
                 return nil
@@ -77,17 +77,24 @@ extension MediaReader {
                 }
                 track.decoderFinished = true
                 try checkComplete(
-                    reachedTime: track.startAt + Double(track.emitted) / rate, declaredEnd: timing.audioEnd)
+                    reachedTime: track.startAt + Double(track.emitted) / rate, declaredEnd: audioCheckEnd)
                 samples = try track.converter.drain()
             }
             var count = samples.count / channels
-            if let endFrames, track.emitted + Int64(count) > endFrames {
-                count = Int(endFrames - track.emitted)
+            try lookAhead(past: track.startAt + Double(track.emitted + Int64(count)) / rate)
+            if let endFrames = audioEndFrame(track, rate: rate), track.emitted + Int64(count) > endFrames {
+                count = Int(max(0, endFrames - track.emitted))
                 samples.removeLast(samples.count - count * channels)
             }
             track.emitted += Int64(count)
             if count > 0 { return samples }
         }
+    }
+
+    /// The frame (counted from `startAt`) at which the item's audio stops, when known.
+    private func audioEndFrame(_ track: AudioTrack, rate: Double) -> Int64? {
+        let cut = learnedEnd.map { min(timing.audioCut ?? $0, $0) } ?? timing.audioCut
+        return cut.map { Int64((($0 - track.startAt) * rate).rounded()) }
     }
 
     /// Places the first decoded chunk on the item timeline: samples before `startAt` are cut (a window

@@ -54,7 +54,8 @@ extension MediaReader {
                     track.input.decoder.seconds(of: frame).map { $0 - origin }
                     ?? ((track.lastTime ?? -track.frameDuration) + track.frameDuration)
                 track.lastTime = time
-                if let end = timing.end, time >= end - 1e-6 {
+                try lookAhead(past: time + duration)
+                if let end = knownEnd, time >= end - 1e-6 {
                     return finish(track)
                 }
                 if time <= track.startAt + 1e-6 {
@@ -79,14 +80,19 @@ extension MediaReader {
                     ).at(path)
                 }
                 try checkComplete(
-                    reachedTime: (track.lastTime ?? 0) + track.frameDuration, declaredEnd: timing.videoEnd)
+                    reachedTime: (track.lastTime ?? 0) + track.frameDuration, declaredEnd: videoCheckEnd)
                 return finish(track)
             }
         }
     }
 
     /// Where the item's picture ends: the planned end, or the end of the last picture once all are out.
-    public var videoEnd: Double? { timing.end ?? video?.endTime }
+    /// Under shortest track, once the sound ran out first: there, or where the pictures already handed out
+    /// end (they are decoded a little ahead of the sound).
+    public var videoEnd: Double? {
+        guard let learnedEnd else { return timing.end ?? video?.endTime }
+        return min(timing.end ?? .infinity, max(learnedEnd, video?.endTime ?? learnedEnd))
+    }
 
     private func finish(_ track: VideoTrack) -> VideoFrame? {
         track.finished = true

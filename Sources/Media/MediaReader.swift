@@ -40,6 +40,15 @@ public final class MediaReader {
     var audio: AudioTrack?
     var video: VideoTrack?
     var demuxFinished = false
+    /// The container's duration on the item timeline (the end of the longest stream, when declared).
+    let fileEnd: Double?
+    /// Where each track must reach to be complete, when it declares its own end (see checkComplete).
+    let audioCheckEnd: Double?
+    let videoCheckEnd: Double?
+    /// The streams the item plays (audio and video, decoded or not).
+    let trackStreams: [Int]
+    /// Under shortest track, where the earliest track ends when no declaration said so (see lookAhead).
+    var learnedEnd: Double?
 
     public convenience init(path: String, options: MediaReaderOptions = MediaReaderOptions()) throws(MediaError) {
         try self.init(source: FileByteSource(path: path, limits: options.sourceLimits), path: path, options: options)
@@ -81,29 +90,42 @@ public final class MediaReader {
         frameRate = rate
 
         let windowEnd = options.end.map { $0 - (options.start ?? 0) }
-        let formatEnd: Double? = {
-            let duration = demuxer.format.pointee.duration
-            return duration > 0 ? Double(duration) / Double(AV_TIME_BASE) + demuxer.startTime : nil
-        }()
+        // The container's duration is the longest stream's: it is a stream's own end only when the file has
+        // one stream, and otherwise only says where the file as a whole must reach (see checkComplete).
+        let onlyTrack = (audioStream == nil) != (videoStream == nil)
+        let fileEnd = demuxer.declaredFileEnd.map { $0 - origin }
         var audioEnd: Double?
+        var audioEndIsExact = false
         if let audioStream {
-            // Trim to the declared end only when the container counts in samples (MP4, FLAC, WAV…): that is
-            // where encoder padding is declared; a coarse clock (Matroska's ms) would cut real samples.
+            let declared = demuxer.declaredEnd(ofStream: audioStream.index)
+            audioEnd = declared.map { $0.seconds - origin } ?? (onlyTrack ? fileEnd : nil)
+            // Exact when the stream's clock counts samples (MP4, FLAC, WAV…): that is where encoder padding is
+            // declared; a coarse clock (Matroska's ms) would cut real samples.
             let base = demuxer.stream(audioStream.index).pointee.time_base
             let codecRate = demuxer.stream(audioStream.index).pointee.codecpar.pointee.sample_rate
-            if base.num > 0, Double(base.den) / Double(base.num) >= Double(codecRate) {
-                audioEnd = demuxer.declaredEnd(ofStream: audioStream.index).map { $0 - origin }
-            }
+            audioEndIsExact =
+                declared?.inStreamClock == true && base.num > 0 && Double(base.den) / Double(base.num) >= Double(codecRate)
         }
         var videoEnd: Double?
         if isStill {
             videoEnd = options.stillDuration
         } else if let videoStream {
-            videoEnd = (demuxer.declaredEnd(ofStream: videoStream.index) ?? formatEnd).map { $0 - origin }
+            videoEnd =
+                demuxer.declaredEnd(ofStream: videoStream.index).map { $0.seconds - origin } ?? (onlyTrack ? fileEnd : nil)
         }
         timing = ItemTiming(
-            audioEnd: audioEnd, videoEnd: videoEnd, windowEnd: windowEnd,
-            shortestTrack: options.shortestTrack && audioStream != nil && videoStream != nil)
+            audioEnd: audioEnd, audioEndIsExact: audioEndIsExact, videoEnd: videoEnd, windowEnd: windowEnd,
+            hasAudio: audioStream != nil, hasVideo: videoStream != nil, shortestTrack: options.shortestTrack)
+        self.fileEnd = fileEnd
+        // FFmpeg gives a stream it saw no packet of the container's duration as its own: a stream declaring
+        // exactly the file's end is judged with the whole file (checkComplete) rather than by itself.
+        func ownEnd(_ end: Double?) -> Double? {
+            guard let end, let fileEnd, abs(end - fileEnd) < 0.001 else { return end }
+            return nil
+        }
+        audioCheckEnd = ownEnd(audioEnd)
+        videoCheckEnd = isStill ? nil : ownEnd(videoEnd)
+        trackStreams = [audioStream?.index, videoStream?.index].compactMap { $0 }
 
         if let audioStream {
             audio = try AudioTrack(
@@ -124,8 +146,8 @@ public final class MediaReader {
         }
     }
 
-    /// The item's length in seconds when it can be known before playing it through.
-    public var duration: Double? { timing.end }
+    /// The item's length in seconds as far as the file declares it before playing it through.
+    public var duration: Double? { timing.declaredLength }
 
     /// Restarts reading at `seconds` of item time (a user's seek).
     public func seek(to seconds: Double) throws(MediaError) {
@@ -135,9 +157,11 @@ public final class MediaReader {
         video?.restart(at: max(0, seconds))
     }
 
-    /// Reads packets until one for `stream` is queued; false at the end of the file.
-    func demux(until stream: Int) throws(MediaError) -> Bool {
-        while !demuxFinished {
+    /// Reads packets until one for `stream` is queued (or `packets` were read); false at the end of the file.
+    func demux(until stream: Int, packets: Int = .max) throws(MediaError) -> Bool {
+        var budget = packets
+        while !demuxFinished && budget > 0 {
+            budget -= 1
             guard let packet = try demuxer.readPacket() else {
                 demuxFinished = true
                 return false
@@ -166,10 +190,22 @@ public final class MediaReader {
         }
     }
 
-    /// A stream that stops well before the end its container declares was cut short (a truncated
-    /// download or copy): that is an error for the item, not a normal end.
+    /// A stream that stops well before the end it declares was cut short (a truncated download or copy):
+    /// that is an error for the item, not a normal end. A stream that declares nothing is judged with the
+    /// whole file: only when no stream reached the container's duration is the file cut short — a stream
+    /// that ends sooner because another one is longer is not damage.
     func checkComplete(reachedTime: Double, declaredEnd: Double?) throws(MediaError) {
-        guard !isStill, let declaredEnd, let windowEnd = timing.end.map({ min($0, declaredEnd) }) else { return }
+        guard !isStill else { return }
+        if let declaredEnd {
+            try requireReached(reachedTime, of: declaredEnd)
+        } else if let fileEnd, demuxFinished {
+            let furthest = trackStreams.compactMap { demuxer.packetEnds[$0] }.max().map { $0 - origin }
+            try requireReached(max(reachedTime, furthest ?? reachedTime), of: fileEnd)
+        }
+    }
+
+    private func requireReached(_ reachedTime: Double, of declaredEnd: Double) throws(MediaError) {
+        let windowEnd = timing.windowEnd.map { min($0, declaredEnd) } ?? declaredEnd
         if reachedTime < windowEnd - 0.25 {
             throw MediaError(
                 operation: "read", path: path,
@@ -177,6 +213,27 @@ public final class MediaReader {
                     "the file ends at \(formatted(reachedTime)) s of its declared \(formatted(declaredEnd)) s (truncated?)"
             )
         }
+    }
+
+    /// Under shortest track with a track whose end nobody declared, where that track ends is learned by
+    /// reading ahead: packets are read (and queued for their decoders) until every played stream has one
+    /// reaching past `time`, or the file ends — then the earliest stream end is where the item ends. So
+    /// neither track is ever handed out past the other's end, however far ahead the caller reads one.
+    func lookAhead(past time: Double) throws(MediaError) {
+        guard timing.shortestTrack, timing.audioEnd == nil || timing.videoEnd == nil, learnedEnd == nil else { return }
+        func reached(_ stream: Int) -> Bool { (demuxer.packetEnds[stream] ?? -.infinity) - origin > time }
+        while !demuxFinished, !trackStreams.allSatisfy(reached) {
+            _ = try demux(until: -1, packets: 1)
+        }
+        if demuxFinished {
+            learnedEnd = trackStreams.compactMap { demuxer.packetEnds[$0] }.min().map { $0 - origin }
+        }
+    }
+
+    /// Where the item ends as known now: declared, or learned by reading ahead.
+    public var knownEnd: Double? {
+        guard let learnedEnd else { return timing.end }
+        return min(timing.end ?? learnedEnd, learnedEnd)
     }
 
     private func formatted(_ seconds: Double) -> String {

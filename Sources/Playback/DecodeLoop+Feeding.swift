@@ -94,8 +94,10 @@ extension DecodeLoop {
             item.audioDone = true
             return nil
         }
-        let pictureEnd =
+        var pictureEnd =
             item.showsVideo && !item.videoDone ? item.videoHorizon : (item.reader.videoEnd ?? item.videoHorizon)
+        // A last picture that starts just before a planned end (the other track's) does not stretch the play.
+        if let end = item.reader.knownEnd { pictureEnd = min(pictureEnd, end) }
         let target = Int64(((pictureEnd - item.itemOffset) * rate).rounded())
         if item.itemFrames >= target {
             if item.videoDone || !item.showsVideo { item.audioDone = true }
