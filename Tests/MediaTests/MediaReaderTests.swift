@@ -115,3 +115,38 @@ func readAllAudio(_ reader: MediaReader) throws -> [Int16] {
         }
     }
 }
+
+@Suite struct MatroskaDurationTagTests {
+    @Test func readsTheTagsAsFFmpegAndMkvmergeWriteThem() {
+        #expect(MatroskaDurationTag.seconds("00:00:02.300000000") == 2.3)
+        #expect(MatroskaDurationTag.seconds("01:02:03.500000000") == 3723.5)
+        #expect(MatroskaDurationTag.seconds("00:00:01.007000000") == 1.007)
+    }
+
+    @Test func refusesWhatIsNotADuration() {
+        for text in ["", "2.3", "00:00", "00:61:00.0", "00:00:61.0", "-1:00:00.0", "00:00:00.000000000", "a:b:c",
+            "99999999999999999999:00:00.0", "00:00:1e3"]
+        {
+            #expect(MatroskaDurationTag.seconds(text) == nil, "\(text)")
+        }
+    }
+}
+
+@Suite struct ItemTimingTests {
+    @Test func shortestEndsAtTheEarliestDeclaredEndAndLongestOnlyWhenEveryEndIsKnown() {
+        let both = ItemTiming(
+            audioEnd: 2.3, audioEndIsExact: false, videoEnd: 2.0, windowEnd: nil, hasAudio: true, hasVideo: true,
+            shortestTrack: true)
+        #expect(both.end == 2.0 && both.audioCut == 2.0)
+        var longest = both
+        longest.shortestTrack = false
+        #expect(longest.end == 2.3)
+        #expect(longest.audioCut == nil, "a coarse end of the last track is not trusted to the sample")
+        let undeclaredSound = ItemTiming(
+            audioEnd: nil, videoEnd: 2.0, windowEnd: nil, hasAudio: true, hasVideo: true, shortestTrack: false)
+        #expect(undeclaredSound.end == nil && undeclaredSound.declaredLength == 2.0)
+        let windowed = ItemTiming(
+            audioEnd: 2.3, videoEnd: 2.0, windowEnd: 1.5, hasAudio: true, hasVideo: true, shortestTrack: false)
+        #expect(windowed.end == 1.5 && windowed.audioCut == 1.5)
+    }
+}
