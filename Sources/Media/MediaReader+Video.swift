@@ -8,6 +8,8 @@ final class VideoTrack {
     let input: TrackInput
     let converter: VideoConverter
     let frameDuration: Double
+    /// The turn the stream's display matrix asks for (read once at open).
+    let orientation: PictureOrientation
     var startAt: Double = 0
     /// The latest picture at or before `startAt`, shown at `startAt` once the next one proves it current.
     var preroll: VideoFrame?
@@ -18,8 +20,9 @@ final class VideoTrack {
     /// The end of the last picture handed out (its time plus its duration).
     var endTime: Double?
 
-    init(input: TrackInput, frameDuration: Double, converter: VideoConverter) {
+    init(input: TrackInput, frameDuration: Double, converter: VideoConverter, orientation: PictureOrientation) {
         self.input = input
+        self.orientation = orientation
         self.converter = converter
         self.frameDuration = frameDuration
     }
@@ -58,11 +61,16 @@ extension MediaReader {
                 if let end = knownEnd, time >= end - 1e-6 {
                     return finish(track)
                 }
+                let look = look(of: frame, streamOrientation: track.orientation, stream: track.input.index)
                 if time <= track.startAt + 1e-6 {
-                    track.preroll = try track.converter.makeFrame(from: frame, pts: track.startAt, duration: duration)
+                    track.preroll = try track.converter.makeFrame(
+                        from: frame, pts: track.startAt, duration: duration, orientation: look.orientation,
+                        sampleAspect: look.sampleAspect)
                     continue
                 }
-                let picture = try track.converter.makeFrame(from: frame, pts: time, duration: duration)
+                let picture = try track.converter.makeFrame(
+                    from: frame, pts: time, duration: duration, orientation: look.orientation,
+                    sampleAspect: look.sampleAspect)
                 if let preroll = track.preroll {
                     track.preroll = nil
                     track.stash = picture

@@ -139,7 +139,8 @@ public final class MediaReader {
                 input: TrackInput(
                     index: videoStream.index,
                     decoder: Decoder(stream: demuxer.stream(videoStream.index), codec: videoStream.codec, path: path)),
-                frameDuration: 1 / rate, converter: VideoConverter(rgba: options.rgbaPictures))
+                frameDuration: 1 / rate, converter: VideoConverter(rgba: options.rgbaPictures),
+                orientation: Self.orientation(of: demuxer.stream(videoStream.index)))
         }
         if let start = options.start, start > 0 {
             try demuxer.seek(to: origin)

@@ -17,7 +17,8 @@ final class VideoConverter {
 
     /// Takes the frame's references (leaving `frame` empty) and returns an owned VideoFrame.
     func makeFrame(
-        from frame: UnsafeMutablePointer<AVFrame>, pts: Double, duration: Double
+        from frame: UnsafeMutablePointer<AVFrame>, pts: Double, duration: Double,
+        orientation: PictureOrientation = .upright, sampleAspect: Double = 1
     ) throws(MediaError) -> VideoFrame {
         let passThrough: PixelLayout?
         switch AVPixelFormat(frame.pointee.format) {
@@ -30,7 +31,9 @@ final class VideoConverter {
         guard let owned = av_frame_alloc() else { throw MediaError(operation: "decode", message: "out of memory") }
         if let layout = passThrough {
             av_frame_move_ref(owned, frame)
-            return VideoFrame(taking: owned, layout: layout, pts: pts, duration: duration)
+            return VideoFrame(
+                taking: owned, layout: layout, pts: pts, duration: duration, orientation: orientation,
+                sampleAspect: sampleAspect)
         }
         owned.pointee.width = frame.pointee.width
         owned.pointee.height = frame.pointee.height
@@ -48,7 +51,9 @@ final class VideoConverter {
             av_frame_free(&optional)
             throw error
         }
-        return VideoFrame(taking: owned, layout: rgba ? .rgba : .yuv420p, pts: pts, duration: duration)
+        return VideoFrame(
+            taking: owned, layout: rgba ? .rgba : .yuv420p, pts: pts, duration: duration, orientation: orientation,
+            sampleAspect: sampleAspect)
     }
 
     private func configure(for frame: UnsafeMutablePointer<AVFrame>) throws(MediaError) {

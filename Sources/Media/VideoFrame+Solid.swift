@@ -11,7 +11,7 @@ extension VideoFrame {
     public static func solid(
         width: Int, height: Int, y: UInt8, u: UInt8, v: UInt8,
         layout: PixelLayout = .yuv420p, topLeftQuarter: (y: UInt8, u: UInt8, v: UInt8)? = nil, pts: Double = 0,
-        duration: Double = 0.04
+        duration: Double = 0.04, orientation: PictureOrientation = .upright, sampleAspect: Double = 1
     ) -> VideoFrame? {
         guard width > 0, height > 0, width <= 16_384, height <= 16_384 else { return nil }
         guard let frame = av_frame_alloc() else { return nil }
@@ -33,7 +33,9 @@ extension VideoFrame {
         }
         frame.pointee.color_range = layout == .rgba ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG
         frame.pointee.colorspace = AVCOL_SPC_BT470BG
-        return VideoFrame(taking: frame, layout: layout, pts: pts, duration: duration)
+        return VideoFrame(
+            taking: frame, layout: layout, pts: pts, duration: duration, orientation: orientation,
+            sampleAspect: sampleAspect)
     }
 
     /// Paints the frame's top-left `width` x `height` pixels in one colour.

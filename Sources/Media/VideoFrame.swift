@@ -25,14 +25,28 @@ public final class VideoFrame: @unchecked Sendable {
     public let pts: Double
     /// Display duration in seconds as the stream says (1 / frame rate when unknown).
     public let duration: Double
+    /// How the file says the picture is seen: turned and mirrored (applied by the sink when it draws).
+    public let orientation: PictureOrientation
+    /// Width of a pixel over its height as the file says (1: square; 64/45: PAL 16:9 anamorphic).
+    public let sampleAspect: Double
 
-    init(taking avFrame: UnsafeMutablePointer<AVFrame>, layout: PixelLayout, pts: Double, duration: Double) {
+    init(
+        taking avFrame: UnsafeMutablePointer<AVFrame>, layout: PixelLayout, pts: Double, duration: Double,
+        orientation: PictureOrientation = .upright, sampleAspect: Double = 1
+    ) {
         self.avFrame = avFrame
         self.width = Int(avFrame.pointee.width)
         self.height = Int(avFrame.pointee.height)
         self.layout = layout
         self.pts = pts
         self.duration = duration
+        self.orientation = orientation
+        self.sampleAspect = sampleAspect
+    }
+
+    /// The size the picture is seen at: stretched to its pixels' aspect, then turned.
+    public var displaySize: (width: Int, height: Int) {
+        displayedSize(width: width, height: height, sampleAspect: sampleAspect, orientation: orientation)
     }
 
     deinit {

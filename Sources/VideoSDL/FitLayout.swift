@@ -1,6 +1,9 @@
 // Where a picture goes in the window for each VideoFit and VideoRotation: pure geometry, no SDL, any thread.
-// The presenter thread computes one per draw from the renderer's output size. A turned picture is fitted
-// as the screen shows it (a quarter turn swaps its width and height), then mapped back to the texture.
+// The presenter thread computes one per draw from the renderer's output size. A picture is fitted as the
+// screen shows it — stretched to its pixels' aspect (anamorphic), mirrored and turned as its file says and
+// turned by the panel's rotation (a quarter turn swaps its width and height) — then mapped back to the
+// texture's own pixels, so that SDL does all of it in the one copy it makes anyway.
+import Media
 import Playback
 
 struct FitLayout: Equatable {
@@ -17,6 +20,8 @@ struct FitLayout: Equatable {
     /// Where it lands in the output, as seen (turned); outside it stays black.
     var destination: Rect
     var rotation: VideoRotation = .upright
+    /// Mirror the texture left–right before turning it.
+    var mirrored = false
 
     /// The rectangle to hand to a renderer that turns about the rectangle's centre (SDL_RenderCopyEx):
     /// `destination` itself, or for a quarter turn the rectangle of the same centre with its sides swapped
@@ -29,15 +34,22 @@ struct FitLayout: Equatable {
         return (centreX - Double(d.height) / 2, centreY - Double(d.width) / 2, Double(d.height), Double(d.width))
     }
 
-    /// Nil when either size is empty (a minimized window): draw nothing then.
+    /// Nil when either size is empty (a minimized window): draw nothing then. `picture` is the texture's
+    /// size; `sampleAspect` the width of one of its pixels over the height; `mirrored` and `rotation` how
+    /// it is turned to be seen (mirror first).
     static func compute(
-        fit: VideoFit, rotation: VideoRotation = .upright, picture: (width: Int, height: Int),
-        output: (width: Int, height: Int)
+        fit: VideoFit, rotation: VideoRotation = .upright, mirrored: Bool = false, sampleAspect: Double = 1,
+        picture: (width: Int, height: Int), output: (width: Int, height: Int)
     ) -> FitLayout? {
-        let seen = rotation.isQuarterTurn ? (width: picture.height, height: picture.width) : picture
+        let shown = displayedSize(
+            width: picture.width, height: picture.height, sampleAspect: sampleAspect, orientation: .upright)
+        let seen = rotation.isQuarterTurn ? (width: shown.height, height: shown.width) : shown
         guard var layout = upright(fit: fit, picture: seen, output: output) else { return nil }
-        layout.source = layout.source.unturned(rotation, picture: picture)
+        var source = layout.source.unturned(rotation, picture: shown)
+        if mirrored { source.x = shown.width - source.x - source.width }
+        layout.source = source.scaled(from: shown, to: picture)
         layout.rotation = rotation
+        layout.mirrored = mirrored
         return layout
     }
 
@@ -86,6 +98,16 @@ struct FitLayout: Equatable {
 }
 
 extension FitLayout.Rect {
+    /// This rectangle of a picture shown at `shown` size in the pixels of the picture at `texture` size
+    /// (the same rectangle when the sizes are equal: square pixels).
+    func scaled(from shown: (width: Int, height: Int), to texture: (width: Int, height: Int)) -> Self {
+        guard shown != texture else { return self }
+        func scale(_ value: Int, _ from: Int, _ to: Int) -> Int { Int((Double(value) * Double(to) / Double(from)).rounded()) }
+        let x0 = scale(x, shown.width, texture.width), x1 = scale(x + width, shown.width, texture.width)
+        let y0 = scale(y, shown.height, texture.height), y1 = scale(y + height, shown.height, texture.height)
+        return Self(x: x0, y: y0, width: max(1, x1 - x0), height: max(1, y1 - y0))
+    }
+
     /// This rectangle of the picture as seen turned by `rotation`, in the unturned picture's pixels
     /// (`picture` is the unturned size). Turning clockwise by 90° sends the pixel (x, y) to
     /// (height − 1 − y, x); by 270° to (y, width − 1 − x).

@@ -99,22 +99,27 @@ extension SDLVideoSink {
     private func drawPicture(_ renderer: OpaquePointer, output: (width: Int, height: Int)) {
         guard let frame = lastFrame else { return }
         if textureIsStale, !upload(frame) { return }
+        // The file's turn (a phone's portrait clip or photo) and the panel's add up; the mirror comes first.
+        let turn = frame.orientation.turned(by: config.rotation.rawValue / 90)
         guard let texture,
             let layout = FitLayout.compute(
-                fit: config.fit, rotation: config.rotation, picture: (frame.width, frame.height), output: output)
+                fit: config.fit, rotation: VideoRotation(rawValue: turn.quarterTurns * 90) ?? .upright,
+                mirrored: turn.mirrored, sampleAspect: frame.sampleAspect, picture: (frame.width, frame.height),
+                output: output)
         else { return }
         var source = layout.source.sdl
-        if layout.rotation == .upright {
+        if layout.rotation == .upright && !layout.mirrored {
             var destination = layout.destination.sdl
             if SDL_RenderCopy(renderer, texture, &source, &destination) < 0 { logFailure("SDL_RenderCopy") }
             return
         }
-        // SDL turns the picture clockwise about the centre of the rectangle it is given.
+        // SDL mirrors the texture, then turns it clockwise about the centre of the rectangle it is given.
         let unturned = layout.unturnedDestination
         var destination = SDL_FRect(
             x: Float(unturned.x), y: Float(unturned.y), w: Float(unturned.width), h: Float(unturned.height))
         let degrees = Double(layout.rotation.rawValue)
-        if SDL_RenderCopyExF(renderer, texture, &source, &destination, degrees, nil, SDL_FLIP_NONE) < 0 {
+        let flip = layout.mirrored ? SDL_FLIP_HORIZONTAL : SDL_FLIP_NONE
+        if SDL_RenderCopyExF(renderer, texture, &source, &destination, degrees, nil, flip) < 0 {
             logFailure("SDL_RenderCopyExF")
         }
     }
