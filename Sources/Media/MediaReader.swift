@@ -33,6 +33,9 @@ public final class MediaReader {
     public let timing: ItemTiming
     /// Frames per second of the video track (25 when the file does not say).
     public let frameRate: Double
+    /// The picture's size as seen, from its stream (turned, at its pixels' aspect); nil without pictures.
+    /// A still's EXIF turn is known only from its decoded picture (`VideoFrame.displaySize`).
+    public let displaySize: (width: Int, height: Int)?
 
     let demuxer: Demuxer
     /// Media time of item time 0.
@@ -88,6 +91,17 @@ public final class MediaReader {
             if guess.num > 0 && guess.den > 0 { rate = av_q2d(guess) }
         }
         frameRate = rate
+        displaySize = videoStream.flatMap { found -> (width: Int, height: Int)? in
+            let stream = demuxer.stream(found.index)
+            let width = Int(stream.pointee.codecpar.pointee.width)
+            let height = Int(stream.pointee.codecpar.pointee.height)
+            guard width > 0, height > 0 else { return nil }
+            let ratio = av_guess_sample_aspect_ratio(demuxer.format, stream, nil)
+            let aspect = ratio.num > 0 && ratio.den > 0 ? Double(ratio.num) / Double(ratio.den) : 1
+            return displayedSize(
+                width: width, height: height, sampleAspect: (0.1...10).contains(aspect) ? aspect : 1,
+                orientation: Self.orientation(of: stream))
+        }
 
         let windowEnd = options.end.map { $0 - (options.start ?? 0) }
         // The container's duration is the longest stream's: it is a stream's own end only when the file has

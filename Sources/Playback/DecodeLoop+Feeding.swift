@@ -40,10 +40,16 @@ extension DecodeLoop {
             let timed = TimedFrame(
                 serial: item.serial, cursor: item.cursor,
                 time: Double(item.startFrame) / rate + (frame.pts - item.itemOffset) / item.rate, frame: frame)
+            let first = item.picturesQueued == 1
             core.locked { shared in
                 if shared.serial == item.serial {
                     shared.frames.append(timed)
                     shared.wakeWaiters = true
+                    if first {
+                        let size = frame.displaySize
+                        shared.firstPictureDecoded(
+                            item.cursor, serial: item.serial, size: PictureSize(width: size.width, height: size.height))
+                    }
                 }
             }
         } catch {

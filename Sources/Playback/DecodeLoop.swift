@@ -124,6 +124,7 @@ final class DecodeLoop: @unchecked Sendable {
                     serial: serial, cursor: cursor, startFrame: startFrame, itemOffset: position,
                     duration: reader.duration, showsVideo: showsVideo, continuesPlay: continuesPlay)
                 segment.rate = speed
+                segment.pictureSize = reader.displaySize.map { PictureSize(width: $0.width, height: $0.height) }
                 let accepted = core.locked { $0.playOpened(segment, knownDuration: reader.duration) }
                 if accepted {
                     active = ActiveItem(

@@ -15,7 +15,18 @@ extension EngineState {
         segments.append(segment)
         upcoming = nil
         if let knownDuration { queue.setKnownDuration(segment.cursor.id, knownDuration) }
+        if let size = segment.pictureSize, !segment.cursor.isInterrupt { queue.setKnownSize(segment.cursor.id, size) }
         return true
+    }
+
+    /// The first picture of a play is decoded: its size as seen (an EXIF turn is known only now) is the
+    /// play's, reported with its start and kept on the queue entry.
+    mutating func firstPictureDecoded(_ cursor: Cursor, serial: Int, size: PictureSize) {
+        guard let index = segments.lastIndex(where: { $0.serial == serial && $0.cursor == cursor }),
+            segments[index].pictureSize != size
+        else { return }
+        segments[index].pictureSize = size
+        if !cursor.isInterrupt { queue.setKnownSize(cursor.id, size) }
     }
 
     /// The play of `cursor` could not be opened: it is recorded as a failed play at `frame` (nothing on the
@@ -170,7 +181,8 @@ extension EngineState {
             emit(
                 .itemStarted(
                     id: segment.cursor.id, play: segment.cursor.play, wallClock: wallClock,
-                    timeline: Double(segment.startFrame) / sampleRate, interrupt: segment.cursor.isInterrupt))
+                    timeline: Double(segment.startFrame) / sampleRate, interrupt: segment.cursor.isInterrupt,
+                    size: segment.pictureSize))
             if !segment.cursor.isInterrupt {
                 let before = queue.version
                 _ = queue.begin(segment.cursor)

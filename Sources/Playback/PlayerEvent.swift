@@ -56,7 +56,8 @@ public enum PlayerEvent: Sendable, Equatable {
     case progress(id: ItemID, position: Double, duration: Double?, play: Int, interrupt: Bool = false)
     /// `wallClock` is when the first picture was on screen (first sample heard for audio-only items), in
     /// seconds since the Unix epoch; `timeline` is the same instant on the output timeline.
-    case itemStarted(id: ItemID, play: Int, wallClock: Double, timeline: Double, interrupt: Bool = false)
+    case itemStarted(
+        id: ItemID, play: Int, wallClock: Double, timeline: Double, interrupt: Bool = false, size: PictureSize? = nil)
     case itemEnded(id: ItemID, play: Int, reason: EndReason, error: String?, interrupt: Bool = false)
     /// A play passed over without starting (not a failure: the item stays queued for its next turn).
     case itemSkipped(id: ItemID, play: Int, reason: SkipReason)

@@ -14,6 +14,8 @@ struct Segment {
     let itemOffset: Double
     /// The item's length when known (for progress and status).
     var duration: Double?
+    /// The picture's size as seen (its stream's at open; its first picture's once decoded); nil for sound.
+    var pictureSize: PictureSize?
     /// Item seconds per timeline second.
     var rate: Double = 1
     /// Set by the decode thread once the whole item has been written.

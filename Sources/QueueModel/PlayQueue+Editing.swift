@@ -119,6 +119,15 @@ extension PlayQueue {
         record(.setKnownDuration(id, seconds))
     }
 
+    /// Records the size `id`'s picture is seen at (a report from the engine, like its duration).
+    public mutating func setKnownSize(_ id: ItemID, _ size: PictureSize) {
+        guard let position = index(of: id), size.width > 0, size.height > 0, entries[position].knownSize != size
+        else { return }
+        entries[position].knownSize = size
+        version += 1
+        record(.setKnownSize(id, size))
+    }
+
     /// An id for something played outside the queue (an interrupt), never given to a queued item. Not
     /// journaled: after a restart a queued item may get an id an interrupt had before it.
     public mutating func reserveID() -> ItemID {

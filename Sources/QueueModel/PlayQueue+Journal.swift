@@ -14,6 +14,7 @@ extension PlayQueue {
         case replaceItem(ItemID, MediaItem)
         case setLoops(Int)
         case setKnownDuration(ItemID, Double)
+        case setKnownSize(ItemID, PictureSize)
         case begin(Cursor)
         case finish(Cursor, EndReason, error: String?)
     }
@@ -75,6 +76,7 @@ extension PlayQueue {
         case .replaceItem(let id, let item): try update(id) { $0 = item }
         case .setLoops(let loops): try setLoops(loops)
         case .setKnownDuration(let id, let seconds): setKnownDuration(id, seconds)
+        case .setKnownSize(let id, let size): setKnownSize(id, size)
         case .begin(let cursor): begin(cursor)
         case .finish(let cursor, let reason, let error): finish(cursor, reason: reason, error: error)
         }

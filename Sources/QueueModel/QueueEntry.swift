@@ -16,6 +16,8 @@ public struct QueueEntry: Sendable, Equatable, Codable, Identifiable {
     public var state: ItemState
     /// Seconds, once the engine has probed the file.
     public var knownDuration: Double?
+    /// The picture's size as seen, once the engine has opened (or shown) it; nil for sound only.
+    public var knownSize: PictureSize?
 
     public init(
         id: ItemID, item: MediaItem, playsDone: Int = 0, state: ItemState = .queued, knownDuration: Double? = nil

@@ -28,12 +28,17 @@ public struct RPCQueueItem: Sendable, Equatable {
     public var schedule: RPCSchedule?
     public var inWindow: Bool
     public var nextWindow: Double?
+    /// The picture's size as seen (after its file's turn and its pixels' aspect), once the daemon has
+    /// opened the item; nil for sound only or before.
+    public var width: Int64?
+    public var height: Int64?
 
     public init(
         id: Int64, uri: String, title: String? = nil, loops: Int64 = 1, plays: Int64 = 0, duration: Double? = nil,
         state: String = "queued", error: String? = nil, start: Double? = nil, end: Double? = nil,
         trackEnd: String? = nil, sha256: String? = nil, cache: RPCCacheStatus? = nil,
-        schedule: RPCSchedule? = nil, inWindow: Bool = true, nextWindow: Double? = nil
+        schedule: RPCSchedule? = nil, inWindow: Bool = true, nextWindow: Double? = nil, width: Int64? = nil,
+        height: Int64? = nil
     ) {
         self.id = id
         self.uri = uri
@@ -51,6 +56,8 @@ public struct RPCQueueItem: Sendable, Equatable {
         self.schedule = schedule
         self.inWindow = inWindow
         self.nextWindow = nextWindow
+        self.width = width
+        self.height = height
     }
 
     /// nil when `json` lacks the two fields every row needs: an integer id and a string uri.
@@ -64,7 +71,8 @@ public struct RPCQueueItem: Sendable, Equatable {
             sha256: json["sha256"]?.stringValue, cache: json["cache"].flatMap(RPCCacheStatus.init(json:)),
             schedule: json["schedule"].flatMap(RPCSchedule.init(lenient:)),
             inWindow: json["inWindow"]?.boolValue ?? true,
-            nextWindow: json["nextWindow"]?.doubleValue)
+            nextWindow: json["nextWindow"]?.doubleValue, width: json["width"]?.intValue,
+            height: json["height"]?.intValue)
     }
 
     /// Every key, in the document's order.
@@ -86,6 +94,8 @@ public struct RPCQueueItem: Sendable, Equatable {
             "schedule": schedule?.json ?? .null,
             "inWindow": .bool(inWindow),
             "nextWindow": nextWindow.map(JSONValue.double) ?? .null,
+            "width": width.map(JSONValue.int) ?? .null,
+            "height": height.map(JSONValue.int) ?? .null,
         ])
     }
 }

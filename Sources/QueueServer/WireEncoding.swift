@@ -57,7 +57,8 @@ enum Wire {
             start: entry.item.start, end: entry.item.end, trackEnd: entry.item.trackEnd?.rawValue,
             sha256: entry.item.sha256,
             cache: isNetworkURI(entry.item.uri) ? cacheStatus(cache?.status(of: entry.item.uri)) : nil,
-            schedule: entry.item.schedule.map(ScheduleInput.wire), inWindow: inWindow, nextWindow: nextWindow
+            schedule: entry.item.schedule.map(ScheduleInput.wire), inWindow: inWindow, nextWindow: nextWindow,
+            width: entry.knownSize.map { Int64($0.width) }, height: entry.knownSize.map { Int64($0.height) }
         )
     }
 
@@ -110,13 +111,15 @@ enum Wire {
                         "duration": duration.map(JSONValue.double) ?? .null, "play": .int(Int64(play)),
                     ], interrupt: interrupt)
             )
-        case .itemStarted(let id, let play, let wallClock, _, let interrupt):
-            return (
-                .itemStarted,
-                marked(
-                    ["id": .int(Int64(id.rawValue)), "play": .int(Int64(play)), "at": .double(wallClock)],
-                    interrupt: interrupt)
-            )
+        case .itemStarted(let id, let play, let wallClock, _, let interrupt, let size):
+            var params: JSONObject = [
+                "id": .int(Int64(id.rawValue)), "play": .int(Int64(play)), "at": .double(wallClock),
+            ]
+            if let size {
+                params["width"] = .int(Int64(size.width))
+                params["height"] = .int(Int64(size.height))
+            }
+            return (.itemStarted, marked(params, interrupt: interrupt))
         case .itemEnded(let id, let play, let reason, let error, let interrupt):
             return (
                 .itemEnded,

@@ -85,6 +85,12 @@ enum StateEncoding {
                 json.member("_0", id.rawValue)
                 json.member("_1", duration)
             }
+        case .setKnownSize(let id, let size):
+            enumCase("setKnownSize", to: &json) { json in
+                json.member("_0", id.rawValue)
+                json.key("_1")
+                write(size, to: &json)
+            }
         case .begin(let cursor):
             enumCase("begin", to: &json) { json in
                 json.key("_0")
@@ -155,6 +161,17 @@ enum StateEncoding {
             }
         }
         json.member("knownDuration", entry.knownDuration)
+        if let size = entry.knownSize {
+            json.key("knownSize")
+            write(size, to: &json)
+        }
+        json.endObject()
+    }
+
+    static func write(_ size: PictureSize, to json: inout JSONWriter) {
+        json.beginObject()
+        json.member("width", size.width)
+        json.member("height", size.height)
         json.endObject()
     }
 

@@ -203,7 +203,7 @@ final class EventLog: @unchecked Sendable {
             logger.info(
                 "progress item \(id) play \(play): \(String(format: "%.1f", position))s / \(duration.map { String(format: "%.1f", $0) } ?? "?")s"
             )
-        case .itemStarted(let id, let play, _, _, let interrupt):
+        case .itemStarted(let id, let play, _, _, let interrupt, _):
             lastProgress = -Double.infinity
             logger.info("started \(interrupt ? "interrupt" : "item") \(id) play \(play)")
         case .itemEnded(let id, let play, let reason, let error, let interrupt):

@@ -218,10 +218,10 @@ struct QueuectlFormattingTests {
             error: "broken", start: 1, end: 5, trackEnd: "longest", sha256: String(repeating: "a", count: 64),
             cache: RPCCacheStatus(state: "partial", bytes: 10, length: 20, error: nil),
             schedule: RPCSchedule(days: ["mon", "fri"], from: "09:00", until: "17:00", start: "2026-12-01"),
-            inWindow: false, nextWindow: 1_795_000_000)
+            inWindow: false, nextWindow: 1_795_000_000, width: 1080, height: 1920)
         #expect(RPCQueueItem(json: item.json) == item)
         #expect(
-            status.json.objectValue?.count == 22 && item.json.objectValue?.count == 16,
+            status.json.objectValue?.count == 22 && item.json.objectValue?.count == 18,
             "every key of the schema, always")
     }
 
