@@ -31,6 +31,7 @@ import Testing
                 if Int.random(in: 0..<5, using: &random) == 0 { pass += 1 }
                 queue.begin(Cursor(id: id, play: 1, pass: pass))
                 queue.setKnownDuration(id, Double(Int.random(in: 1...9, using: &random)))
+                queue.setKnownSize(id, PictureSize(width: Int.random(in: 1...3, using: &random), height: 2))
             }
         default:
             if let current = queue.current {

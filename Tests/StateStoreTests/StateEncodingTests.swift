@@ -35,6 +35,7 @@ import Testing
         try queue.update(ids[1]) { $0.title = "renamed" }
         try queue.setLoops(0)
         queue.setKnownDuration(ids[2], 12.345678901234567)
+        queue.setKnownSize(ids[0], PictureSize(width: 1080, height: 1920))
         _ = queue.remove([ids[2]])  // the current item: the queue remembers where it was
         return (queue, queue.takeChanges())
     }
