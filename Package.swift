@@ -73,11 +73,14 @@ let package = Package(
             ]),
         // Durable state: the journal and snapshots of the queue and the player (below the apps, above the engine).
         .target(
-            name: "StateStore", dependencies: ["Playback", "QueueModel", "QueueRPC", "SystemClock", "CZlib", "Overlays"]),
+            name: "StateStore",
+            dependencies: ["Playback", "QueueModel", "JSONText", "SystemClock", "CZlib", "Overlays"]),
         // systemd's notify protocol (READY, STATUS, STOPPING, WATCHDOG), a no-op without systemd.
         .target(name: "ServiceNotify"),
         // Control surface: wire types (no I/O) → server (socket, dispatch, events) / client → apps.
-        .target(name: "QueueRPC"),
+        // JSON values, the byte-level parser and writer: the wire format of the socket and of the state journal.
+        .target(name: "JSONText", linkerSettings: [.linkedLibrary("m")]),
+        .target(name: "QueueRPC", dependencies: ["JSONText"]),
         .target(
             name: "QueueServer",
             dependencies: [
@@ -86,7 +89,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.copy("queued.openrpc.json")]),
-        .target(name: "QueueClient", dependencies: ["QueueRPC", "SystemClock"]),
+        .target(name: "QueueClient", dependencies: ["QueueRPC", "SystemClock", "MediaPaths"]),
         // Local paths as users give them: absolute paths, a directory's media files in natural order (shared
         // by queuectl, which expands against the user's cwd, and the daemon's socket and command line).
         .target(name: "MediaPaths"),
@@ -104,16 +107,18 @@ let package = Package(
         .executableTarget(
             name: "queued",
             dependencies: [
-                "QueueModel", "Media", "Playback", "AudioPulse", "VideoSDL", "QueueServer", "QueueClient", "CMalloc",
+                "QueueModel", "Media", "Playback", "AudioPulse", "VideoSDL", "QueueServer", "CMalloc",
                 "SystemClock", "StateStore", "ServiceNotify", "NetCache", "MediaPaths", "QueueRPC", "ConfigFile",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        // contrib/bench/rpc: the wire layer's requests per second (a benchmark, not a test).
+        .executableTarget(name: "rpc-throughput-bench", dependencies: ["QueueRPC"], path: "contrib/bench/rpc"),
 
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "QueueModelTests", dependencies: ["QueueModel", "TestSupport"]),
         .testTarget(name: "OverlaysTests", dependencies: ["Overlays"]),
-        .testTarget(name: "QueueRPCTests", dependencies: ["QueueRPC"]),
+        .testTarget(name: "QueueRPCTests", dependencies: ["QueueRPC", "JSONText"]),
         .testTarget(name: "NetCacheTests", dependencies: ["NetCache"]),
         .testTarget(
             name: "StateStoreTests",

@@ -1,6 +1,7 @@
 // The pa_stream side of PulseAudioSink: opening it, moving samples from the ring to the server, reading
 // its clock, and the C callbacks. Everything here runs with the mainloop lock held: on libpulse's
 // mainloop thread (callbacks) or on the caller's thread (the public API, which takes the lock).
+
 import CPulse
 import Logging
 import Playback

@@ -3,6 +3,7 @@
 // mainloop thread runs every callback (the write request moves samples from the ring to the server,
 // converting to S16 with the volume as gain); any thread reads positions, pauses, flushes or sets volume.
 // One lock guards everything here: libpulse's threaded-mainloop lock. This sink never writes silence.
+
 import CPulse
 import Logging
 import Playback

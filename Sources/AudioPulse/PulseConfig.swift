@@ -1,4 +1,5 @@
 // Settings and errors of the PulseAudio output. Plain values: no libpulse handle lives here.
+
 import Playback
 
 /// How `PulseAudioSink` connects and how much it buffers.

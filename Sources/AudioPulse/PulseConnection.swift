@@ -2,6 +2,7 @@
 // one context. Owned by PulseAudioSink; also used alone by `PulseAudioSink.isServerReachable`.
 // Any thread may call in, but every libpulse call must hold the mainloop lock (`withLock`, `…Locked`).
 // Never call `withLock`, `waitLocked` or `close` from a libpulse callback (the mainloop thread).
+
 import CPulse
 
 final class PulseConnection: @unchecked Sendable {

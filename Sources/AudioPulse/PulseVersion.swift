@@ -1,4 +1,5 @@
 // The libpulse linked at run time ("libpulse 16.1.0"), for `queued --version`.
+
 import CPulse
 
 public enum PulseVersion {

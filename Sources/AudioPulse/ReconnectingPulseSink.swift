@@ -8,6 +8,7 @@
 // Threads: the engine's decode thread calls write/flush/drain; any thread the rest; the reconnect thread
 // (`queued.pulse-reconnect`) watches and swaps. `lock` guards the fields below and is held only to read or
 // swap them, never across a blocking call of a sink (lock order: this lock, then a sink's own lock).
+
 import Foundation
 import Glibc
 import Logging

@@ -4,6 +4,7 @@
 // (same validation, same messages) and the command line wins (a later value replaces an earlier one).
 // Hand-written: swift-argument-parser reads only argv, and swift-configuration's providers (JSON, YAML,
 // environment) have no such line format. Pure: text in, arguments or a `file:line` error out.
+
 import Foundation
 
 public struct ConfigFile: Equatable, Sendable {

@@ -1,5 +1,6 @@
 // AVFrame's `data` and `linesize` import as 8-element tuples; these give them as C arrays, computed from
 // the frame's own (heap) address so the pointers stay valid as long as the frame does.
+
 import CFFmpeg
 
 extension UnsafeMutablePointer where Pointee == AVFrame {

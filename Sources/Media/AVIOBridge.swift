@@ -1,5 +1,6 @@
 // Owns the custom AVIOContext through which FFmpeg reads a ByteSource. Lives exactly as long as the
 // Demuxer that uses it; FFmpeg calls the callbacks on the decode thread, inside av_read_frame & co.
+
 import CFFmpeg
 import Glibc
 

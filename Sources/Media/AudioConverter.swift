@@ -1,6 +1,7 @@
 // Converts decoded audio frames of any format, rate and channel layout into interleaved Float32 at the
 // output's fixed rate and channel count (libswresample). Rebuilt when the input changes mid-stream, so
 // items of different formats share one output stream. Decode thread only.
+
 import CFFmpeg
 
 final class AudioConverter {

@@ -1,6 +1,7 @@
 // Changes playback speed without changing pitch (libavfilter's atempo), on the output format's
 // interleaved Float32. Used by the engine's decode thread for items played at a rate other than 1;
 // at rate 1 it is not used at all, so normal playback stays bit-exact.
+
 import CFFmpeg
 
 public final class AudioTempo {

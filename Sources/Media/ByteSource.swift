@@ -1,6 +1,7 @@
 // Where a media file's bytes come from. FFmpeg reads through this (see AVIOBridge) instead of opening
 // paths itself, so cached network sources can be added later without touching the engine, and so FFmpeg's
 // own protocols (concat:, pipe:, …) are never reachable from a queue item.
+
 import Glibc
 
 public protocol ByteSource: AnyObject {

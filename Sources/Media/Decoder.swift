@@ -1,5 +1,6 @@
 // Owns an AVCodecContext for one stream. Fed packets and drained of frames by MediaReader on the decode
 // thread (FFmpeg may run its own codec threads inside).
+
 import CFFmpeg
 
 final class Decoder {

@@ -1,6 +1,7 @@
 // Owns an AVFormatContext reading from a ByteSource. Used by one MediaReader on the decode thread;
 // hands out packets per stream and never touches decoders. The context is freed in one place only,
 // `deinit` (which also runs when `init` throws after setting every stored property).
+
 import CFFmpeg
 import Glibc
 
@@ -84,8 +85,17 @@ final class Demuxer {
         guard index < Int(format.pointee.nb_streams) else { return }
         let stamp = packet.pts != AVCodes.noPTS ? packet.pts : packet.dts
         guard stamp != AVCodes.noPTS else { return }
-        let end = Double(stamp + max(packet.duration, 0)) * av_q2d(stream(index).pointee.time_base)
-        if end > packetEnds[index] ?? -Double.infinity { packetEnds[index] = end }
+        let s = stream(index).pointee
+        // In Double: a hostile timestamp near Int64.max must not trap. A picture without a duration (a
+        // browser's WebM) lasts one frame, or its stream would seem to end a frame early.
+        var duration = Double(max(packet.duration, 0)) * av_q2d(s.time_base)
+        if duration == 0, s.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO, s.avg_frame_rate.num > 0,
+            s.avg_frame_rate.den > 0
+        {
+            duration = 1 / av_q2d(s.avg_frame_rate)
+        }
+        let end = Double(stamp) * av_q2d(s.time_base) + duration
+        if end.isFinite, end > packetEnds[index] ?? -Double.infinity { packetEnds[index] = end }
     }
 
     /// Seeks so that the next packets start at or before `seconds` (from the file's time origin).
@@ -114,16 +124,22 @@ final class Demuxer {
         if s.duration != AVCodes.noPTS, s.duration > 0,
             format.pointee.duration_estimation_method != AVFMT_DURATION_FROM_BITRATE
         {
-            return (Double(start + s.duration) * base, true)
+            return ((Double(start) + Double(s.duration)) * base, true)
         }
-        // The tag is where the track's last block ends on the file's clock (FFmpeg's muxer writes the
-        // largest timestamp + duration), not a length from the track's first timestamp.
+        // FFmpeg's muxer writes the tag as where the track's last block ends (its largest timestamp +
+        // duration); mkvmerge as the track's length from its first timestamp.
         if let tag = av_dict_get(s.metadata, "DURATION", nil, 0),
-            let end = MatroskaDurationTag.seconds(String(cString: tag.pointee.value))
+            let length = MatroskaDurationTag.seconds(String(cString: tag.pointee.value))
         {
-            return (end, false)
+            return (writtenByFFmpeg ? length : Double(start) * base + length, false)
         }
         return nil
+    }
+
+    /// The file says FFmpeg's libavformat wrote it (Matroska's muxing app, as FFmpeg exports it).
+    private var writtenByFFmpeg: Bool {
+        guard let tag = av_dict_get(format.pointee.metadata, "encoder", nil, 0) else { return false }
+        return String(cString: tag.pointee.value).hasPrefix("Lavf")
     }
 
     /// The container's duration as an end in seconds from the file's time origin (nil: unknown, or only

@@ -1,5 +1,6 @@
 // FFmpeg's own log lines ("moov atom not found", "partial file"…) go to swift-log under the label
 // `queued.ffmpeg` instead of raw stderr. Installed once by whoever bootstraps logging (the daemon).
+
 import CFFmpeg
 import CFFmpegLog
 import Logging

@@ -4,6 +4,7 @@
 // fails the item with a clear message instead of holding the decode thread forever. (A read of a regular
 // file on a hung mount blocks in the kernel and cannot be bounded here; the engine's stall detector
 // replaces the decode thread instead.)
+
 import Glibc
 import SystemClock
 

@@ -15,7 +15,9 @@ public struct ItemTiming: Sendable, Equatable {
     public var videoEnd: Double?
     /// The end of the play window (`end - start`), when the item has one.
     public var windowEnd: Double?
+    /// The item plays a sound track (declared end or not).
     public var hasAudio: Bool
+    /// The item has a picture track (declared end or not).
     public var hasVideo: Bool
     /// End at the shortest track rather than the longest.
     public var shortestTrack: Bool
@@ -49,11 +51,6 @@ public struct ItemTiming: Sendable, Equatable {
         guard hasAudio, let end else { return windowEnd }
         if shortestTrack || audioEndIsExact || audioEnd.map({ $0 < end }) ?? true { return end }
         return windowEnd
-    }
-
-    /// The item's length as far as anything declares it: the latest declared end within the window.
-    public var declaredLength: Double? {
-        end ?? Self.earlier([audioEnd, videoEnd].compactMap { $0 }.max(), windowEnd)
     }
 
     /// Whether audio must be padded with silence after its own end: only when a longer video track

@@ -1,5 +1,6 @@
 // The FFmpeg libraries linked at run time (which may differ from the headers built against), for
 // `queued --version` and bug reports.
+
 import CFFmpeg
 
 public enum FFmpegVersions {

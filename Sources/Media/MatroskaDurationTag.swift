@@ -6,7 +6,8 @@ public enum MatroskaDurationTag {
     public static func seconds(_ text: String) -> Double? {
         let fields = text.split(separator: ":", omittingEmptySubsequences: false)
         guard fields.count == 3, let hours = Int(fields[0]), let minutes = Int(fields[1]),
-            let seconds = Double(fields[2]), hours >= 0, (0..<60).contains(minutes), seconds >= 0, seconds < 60, hours < 1_000_000,
+            let seconds = Double(fields[2]), (0..<1_000_000).contains(hours), (0..<60).contains(minutes),
+            seconds >= 0, seconds < 60,
             fields[2].allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") })
         else { return nil }
         let total = Double(hours * 3600 + minutes * 60) + seconds

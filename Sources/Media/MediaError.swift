@@ -1,5 +1,6 @@
 // Every FFmpeg return code goes through `check`, which turns a negative AVERROR into a MediaError that
 // carries FFmpeg's own text, so a failed item can say exactly what went wrong with which file.
+
 import CFFmpeg
 
 public struct MediaError: Error, CustomStringConvertible, Sendable, Equatable {

@@ -1,6 +1,7 @@
 // The audio half of MediaReader: decoded, converted to the output format, and cut sample-exactly to the
 // item's window — the start by the first frame's timestamp, the end by the declared duration (which is
 // what removes AAC's trailing encoder padding; FFmpeg 5.1 already drops the priming via the edit list).
+
 import CFFmpeg
 import DequeModule
 
@@ -94,7 +95,8 @@ extension MediaReader {
     /// The frame (counted from `startAt`) at which the item's audio stops, when known.
     private func audioEndFrame(_ track: AudioTrack, rate: Double) -> Int64? {
         let cut = learnedEnd.map { min(timing.audioCut ?? $0, $0) } ?? timing.audioCut
-        return cut.map { Int64((($0 - track.startAt) * rate).rounded()) }
+        // Clamped: a hostile declared end (1e300 s) must not trap the conversion.
+        return cut.map { Int64(clamping: (($0 - track.startAt) * rate).rounded()) }
     }
 
     /// Places the first decoded chunk on the item timeline: samples before `startAt` are cut (a window
@@ -114,5 +116,20 @@ extension MediaReader {
             return [Float](repeating: 0, count: min(offset, Int(rate)) * channels) + samples
         }
         return samples
+    }
+}
+
+extension Int64 {
+    /// The nearest Int64 to a Double, NaN as 0: for frame counts computed from times a file declares.
+    init(clamping value: Double) {
+        if value.isNaN {
+            self = 0
+        } else if value >= 9.2e18 {
+            self = .max
+        } else if value <= -9.2e18 {
+            self = .min
+        } else {
+            self.init(value)
+        }
     }
 }

@@ -1,6 +1,7 @@
 // The video half of MediaReader: decoded pictures with item-relative times. The last picture at or before
 // the start is shown at the start (a window or seek rarely lands on a frame), pictures at or past the
 // item's end are not shown.
+
 import CFFmpeg
 import DequeModule
 
@@ -94,9 +95,8 @@ extension MediaReader {
         }
     }
 
-    /// Where the item's picture ends: the planned end, or the end of the last picture once all are out.
-    /// Under shortest track, once the sound ran out first: there, or where the pictures already handed out
-    /// end (they are decoded a little ahead of the sound).
+    /// Where the item's picture ends: the planned end, or the end of the last picture once all are out;
+    /// under shortest track with a learned end, that end (or the end of pictures handed out past it).
     public var videoEnd: Double? {
         guard let learnedEnd else { return timing.end ?? video?.endTime }
         return min(timing.end ?? .infinity, max(learnedEnd, video?.endTime ?? learnedEnd))

@@ -2,6 +2,7 @@
 // interleaved Float32 chunks at the output format, pictures as VideoFrames. Owned and used by the engine's
 // decode thread only (not thread-safe). Packets of the stream not being asked for wait in a per-stream
 // queue, so audio and video can be pulled at their own pace whatever the file's interleaving.
+
 import CFFmpeg
 import DequeModule
 
@@ -52,6 +53,8 @@ public final class MediaReader {
     let trackStreams: [Int]
     /// Under shortest track, where the earliest track ends when no declaration said so (see lookAhead).
     var learnedEnd: Double?
+    /// Reading ahead has settled what it can (the file's end, or a track left far behind).
+    var lookAheadSettled = false
 
     public convenience init(path: String, options: MediaReaderOptions = MediaReaderOptions()) throws(MediaError) {
         try self.init(source: FileByteSource(path: path, limits: options.sourceLimits), path: path, options: options)
@@ -96,11 +99,9 @@ public final class MediaReader {
             let width = Int(stream.pointee.codecpar.pointee.width)
             let height = Int(stream.pointee.codecpar.pointee.height)
             guard width > 0, height > 0 else { return nil }
-            let ratio = av_guess_sample_aspect_ratio(demuxer.format, stream, nil)
-            let aspect = ratio.num > 0 && ratio.den > 0 ? Double(ratio.num) / Double(ratio.den) : 1
-            return displayedSize(
-                width: width, height: height, sampleAspect: (0.1...10).contains(aspect) ? aspect : 1,
-                orientation: Self.orientation(of: stream))
+            let aspect = Self.sampleAspect(of: stream, frame: nil, format: demuxer.format)
+            return PictureOrientation.displayedSize(
+                width: width, height: height, sampleAspect: aspect, orientation: Self.orientation(of: stream))
         }
 
         let windowEnd = options.end.map { $0 - (options.start ?? 0) }
@@ -117,15 +118,15 @@ public final class MediaReader {
             // declared; a coarse clock (Matroska's ms) would cut real samples.
             let base = demuxer.stream(audioStream.index).pointee.time_base
             let codecRate = demuxer.stream(audioStream.index).pointee.codecpar.pointee.sample_rate
-            audioEndIsExact =
-                declared?.inStreamClock == true && base.num > 0 && Double(base.den) / Double(base.num) >= Double(codecRate)
+            let countsSamples = base.num > 0 && Double(base.den) / Double(base.num) >= Double(codecRate)
+            audioEndIsExact = declared?.inStreamClock == true && countsSamples
         }
         var videoEnd: Double?
         if isStill {
             videoEnd = options.stillDuration
         } else if let videoStream {
-            videoEnd =
-                demuxer.declaredEnd(ofStream: videoStream.index).map { $0.seconds - origin } ?? (onlyTrack ? fileEnd : nil)
+            let declared = demuxer.declaredEnd(ofStream: videoStream.index).map { $0.seconds - origin }
+            videoEnd = declared ?? (onlyTrack ? fileEnd : nil)
         }
         timing = ItemTiming(
             audioEnd: audioEnd, audioEndIsExact: audioEndIsExact, videoEnd: videoEnd, windowEnd: windowEnd,
@@ -161,8 +162,14 @@ public final class MediaReader {
         }
     }
 
-    /// The item's length in seconds as far as the file declares it before playing it through.
-    public var duration: Double? { timing.declaredLength }
+    /// The item's length in seconds as far as the file declares it before playing it through: where the
+    /// play ends when that is known, else the latest end anything declares (the container's duration too).
+    public var duration: Double? {
+        if let end = timing.end { return end }
+        let latest = [timing.audioEnd, timing.videoEnd, fileEnd].compactMap { $0 }.max()
+        guard let window = timing.windowEnd else { return latest }
+        return latest.map { min($0, window) } ?? window
+    }
 
     /// Restarts reading at `seconds` of item time (a user's seek).
     public func seek(to seconds: Double) throws(MediaError) {
@@ -205,53 +212,7 @@ public final class MediaReader {
         }
     }
 
-    /// A stream that stops well before the end it declares was cut short (a truncated download or copy):
-    /// that is an error for the item, not a normal end. A stream that declares nothing is judged with the
-    /// whole file: only when no stream reached the container's duration is the file cut short — a stream
-    /// that ends sooner because another one is longer is not damage.
-    func checkComplete(reachedTime: Double, declaredEnd: Double?) throws(MediaError) {
-        guard !isStill else { return }
-        if let declaredEnd {
-            try requireReached(reachedTime, of: declaredEnd)
-        } else if let fileEnd, demuxFinished {
-            let furthest = trackStreams.compactMap { demuxer.packetEnds[$0] }.max().map { $0 - origin }
-            try requireReached(max(reachedTime, furthest ?? reachedTime), of: fileEnd)
-        }
-    }
-
-    private func requireReached(_ reachedTime: Double, of declaredEnd: Double) throws(MediaError) {
-        let windowEnd = timing.windowEnd.map { min($0, declaredEnd) } ?? declaredEnd
-        if reachedTime < windowEnd - 0.25 {
-            throw MediaError(
-                operation: "read", path: path,
-                message:
-                    "the file ends at \(formatted(reachedTime)) s of its declared \(formatted(declaredEnd)) s (truncated?)"
-            )
-        }
-    }
-
-    /// Under shortest track with a track whose end nobody declared, where that track ends is learned by
-    /// reading ahead: packets are read (and queued for their decoders) until every played stream has one
-    /// reaching past `time`, or the file ends — then the earliest stream end is where the item ends. So
-    /// neither track is ever handed out past the other's end, however far ahead the caller reads one.
-    func lookAhead(past time: Double) throws(MediaError) {
-        guard timing.shortestTrack, timing.audioEnd == nil || timing.videoEnd == nil, learnedEnd == nil else { return }
-        func reached(_ stream: Int) -> Bool { (demuxer.packetEnds[stream] ?? -.infinity) - origin > time }
-        while !demuxFinished, !trackStreams.allSatisfy(reached) {
-            _ = try demux(until: -1, packets: 1)
-        }
-        if demuxFinished {
-            learnedEnd = trackStreams.compactMap { demuxer.packetEnds[$0] }.min().map { $0 - origin }
-        }
-    }
-
-    /// Where the item ends as known now: declared, or learned by reading ahead.
-    public var knownEnd: Double? {
-        guard let learnedEnd else { return timing.end }
-        return min(timing.end ?? learnedEnd, learnedEnd)
-    }
-
-    private func formatted(_ seconds: Double) -> String {
+    func formatted(_ seconds: Double) -> String {
         String(Double((seconds * 100).rounded()) / 100)
     }
 }

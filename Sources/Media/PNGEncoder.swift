@@ -1,6 +1,7 @@
 // Encodes an RGBA picture as PNG with libavcodec's PNG encoder. Called by the video sink's screenshot path
 // on the requesting thread (never the presenter thread, where it would stall video); stateless, any thread.
 // Every FFmpeg object is owned here and freed before returning; failures are MediaErrors with FFmpeg's text.
+
 import CFFmpeg
 
 public enum PNGEncoder {

@@ -1,4 +1,5 @@
 // An owned AVPacket. Lives on the decode thread, queued per stream between the demuxer and a decoder.
+
 import CFFmpeg
 
 final class Packet {

@@ -53,21 +53,21 @@ public struct PictureOrientation: Sendable, Equatable, Hashable, CustomStringCon
     }
 
     public var description: String { "\(quarterTurns * 90)°" + (mirrored ? " mirrored" : "") }
-}
 
-/// The size a picture is seen at: its pixels stretched to their aspect (`sampleAspect` > 1 widens, < 1
-/// heightens, as other players do), then turned.
-public func displayedSize(
-    width: Int, height: Int, sampleAspect: Double, orientation: PictureOrientation
-) -> (width: Int, height: Int) {
-    var w = width
-    var h = height
-    if sampleAspect.isFinite, sampleAspect > 0, abs(sampleAspect - 1) > 1e-6 {
-        if sampleAspect > 1 {
-            w = max(1, Int((Double(width) * sampleAspect).rounded()))
-        } else {
-            h = max(1, Int((Double(height) / sampleAspect).rounded()))
+    /// The size a picture is seen at: its pixels stretched to their aspect (`sampleAspect` > 1 widens, < 1
+    /// heightens, as other players do), then turned.
+    public static func displayedSize(
+        width: Int, height: Int, sampleAspect: Double, orientation: PictureOrientation
+    ) -> (width: Int, height: Int) {
+        var w = width
+        var h = height
+        if sampleAspect.isFinite, sampleAspect > 0, abs(sampleAspect - 1) > 1e-6 {
+            if sampleAspect > 1 {
+                w = max(1, Int((Double(width) * sampleAspect).rounded()))
+            } else {
+                h = max(1, Int((Double(height) / sampleAspect).rounded()))
+            }
         }
+        return orientation.swapsSides ? (h, w) : (w, h)
     }
-    return orientation.swapsSides ? (h, w) : (w, h)
 }

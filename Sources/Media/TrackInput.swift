@@ -1,5 +1,6 @@
 // One stream's way into its decoder: the packets the demuxer read for it, waiting their turn.
 // Decode thread only, like the MediaReader that owns it.
+
 import DequeModule
 
 final class TrackInput {

@@ -1,6 +1,7 @@
 // Hands decoded pictures to sinks as VideoFrames: formats SDL takes as they are (yuv420p, nv12, rgba) pass
 // through with no copy; anything else is converted to yuv420p with libswscale (or, for overlay images, to
 // rgba, so that alpha survives). Decode thread only.
+
 import CFFmpeg
 
 final class VideoConverter {

@@ -1,5 +1,6 @@
 // Single-colour frames for tests and placeholders: lets sink tests build real AVFrame-backed pictures
 // without a decoder. Any thread; the returned frame owns its AVFrame like a decoded one.
+
 import CFFmpeg
 
 extension VideoFrame {

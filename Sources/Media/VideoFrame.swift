@@ -1,5 +1,6 @@
 // A decoded picture, owned: the AVFrame is freed when the last reference goes.
 // Made by the decode thread (Media), shown by a video sink on its own thread; never mutated after creation.
+
 import CFFmpeg
 
 /// Pixel layouts a sink can take without conversion. Anything else is converted to `.yuv420p` by Media.
@@ -46,7 +47,8 @@ public final class VideoFrame: @unchecked Sendable {
 
     /// The size the picture is seen at: stretched to its pixels' aspect, then turned.
     public var displaySize: (width: Int, height: Int) {
-        displayedSize(width: width, height: height, sampleAspect: sampleAspect, orientation: orientation)
+        PictureOrientation.displayedSize(
+            width: width, height: height, sampleAspect: sampleAspect, orientation: orientation)
     }
 
     deinit {

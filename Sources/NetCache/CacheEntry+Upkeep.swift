@@ -1,6 +1,7 @@
 // Keeping a CacheEntry's stored copy true: asking the server whether a complete file is still its
 // version (conditional HEAD), the file's SHA-256 for items that carry one, and the first-play scrub that
 // finds pieces damaged on disk. Same threads and lock rules as CacheEntry.swift.
+
 import AsyncHTTPClient
 import Foundation
 import Media

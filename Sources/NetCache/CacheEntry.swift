@@ -9,6 +9,7 @@
 // `store` and `transferEnded`; disk writes run on `diskQueue`, in arrival order. Fields marked "guarded"
 // belong to `condition`; disk I/O and HTTP calls are never made while holding it. Keeping the stored copy
 // true (revalidation, digests, the scrub) is in CacheEntry+Upkeep.swift.
+
 import AsyncHTTPClient
 import Foundation
 import Logging

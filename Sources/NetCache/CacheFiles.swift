@@ -9,6 +9,7 @@
 // fetched again. Lines before a "synced" line name bytes that were fdatasynced before it was written,
 // so they are not read back: opening a complete file after a restart costs no pass over its data.
 // Used by one CacheEntry, on its disk queue (writes) and by readers (pread, thread-safe).
+
 import CZlib
 import Crypto
 import Foundation

@@ -2,6 +2,7 @@
 // HTTP client (async-http-client) calls it on its event loop; each body part is written to disk on the
 // entry's disk queue before the next is asked for (the returned future is the backpressure), so a slow
 // disk slows the download instead of filling memory.
+
 import AsyncHTTPClient
 import Foundation
 import NIOCore

@@ -1,6 +1,7 @@
 // The daemon's network items: one HTTP client, one cache directory, one CacheEntry per URL. The engine
 // asks it for a ByteSource when an item's URI is http(s); FFmpeg then reads the cached bytes through
 // AVIOBridge and never sees the URL. Thread-safe: `entries` is guarded by `lock`.
+
 import AsyncHTTPClient
 import Foundation
 import Glibc

@@ -1,6 +1,7 @@
 // What is drawn now: the overlays that show at this moment (visible, in scope), with their text resolved —
 // placeholders filled from the playing item, clocks formatted at the given local time. A pure function of
 // its inputs; the presenter thread calls it before each draw, the renderer caches by the resolved values.
+
 import Glibc
 
 /// The item whose picture (or sound) is on now, as placeholders show it.

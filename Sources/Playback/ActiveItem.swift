@@ -1,5 +1,6 @@
 // The decode thread's state of the play it is feeding: where it sits on the timeline and how far each
 // track is written. Decode thread only.
+
 import Media
 import QueueModel
 

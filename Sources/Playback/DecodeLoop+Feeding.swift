@@ -1,6 +1,8 @@
 // The decode thread's feeding half: pulls audio and pictures of the active play from its MediaReader and
-// feeds the audio sink (blocking only in `write`) and the picture queue, keeping pictures a little ahead
-// of the audio written; at the play's end it reports to EngineState and starts the next play right after.
+// feeds the audio sink (blocking in `write`, or briefly while the picture queue is full) and the picture
+// queue, keeping pictures a little ahead of the audio written; at the play's end it reports to EngineState
+// and starts the next play right after.
+
 import Foundation
 import Media
 import QueueModel

@@ -4,12 +4,13 @@
 // gapless. It blocks only in the audio sink's `write` (back-pressure) or waiting for queue space/work.
 // Owns the readers; touches shared state only under EngineCore's lock. This file opens plays (the next one
 // ahead of time, on the prefetcher); DecodeLoop+Feeding feeds the outputs.
+
 import Foundation
 import Media
 import QueueModel
 
 final class DecodeLoop: @unchecked Sendable {
-    // Every var here is the decode thread's own: no lock.
+    // Every var here is the decode thread's own (no lock), except `released`, guarded by `leaveLock`.
     let engine: PlayerEngine
     var core: EngineCore { engine.core }
     var rate: Double { Double(engine.audio.format.sampleRate) }
@@ -124,7 +125,9 @@ final class DecodeLoop: @unchecked Sendable {
                     serial: serial, cursor: cursor, startFrame: startFrame, itemOffset: position,
                     duration: reader.duration, showsVideo: showsVideo, continuesPlay: continuesPlay)
                 segment.rate = speed
-                segment.pictureSize = reader.displaySize.map { PictureSize(width: $0.width, height: $0.height) }
+                // A still's size waits for its picture (its EXIF turn), so that no play records it twice.
+                segment.pictureSize =
+                    reader.isStill ? nil : reader.displaySize.map { PictureSize(width: $0.width, height: $0.height) }
                 let accepted = core.locked { $0.playOpened(segment, knownDuration: reader.duration) }
                 if accepted {
                     active = ActiveItem(

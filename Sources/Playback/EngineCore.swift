@@ -14,6 +14,7 @@
 // - The state recorder (durable storage) is handed the queue's changes and the player's snapshot before the
 //   lock is released, so the journal's order is the order things happened; it only queues them.
 // - Functions named `…Locked` expect the lock held; the rest take it themselves.
+
 import Foundation
 import Logging
 import QueueModel

@@ -2,6 +2,7 @@
 // decode thread feeds (then the listener will hear the wait: status `buffering` and `event.buffering`),
 // and when that ends. A wait of the prefetcher, opening the next item while the current one plays, is
 // no one's concern until that item is the one fed.
+
 import QueueModel
 
 extension EngineState {

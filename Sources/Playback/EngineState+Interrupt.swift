@@ -10,6 +10,7 @@
 // A second interrupt while one is under way queues behind it: an urgent message is never lost to another.
 // An interrupt before a synchronized start's instant calls that start off: the interrupt plays now.
 // Interrupt plays are cursors of pass 0 (queue passes count from 1), so every decision can tell them apart.
+
 import QueueModel
 
 extension Cursor {

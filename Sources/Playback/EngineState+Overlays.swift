@@ -1,6 +1,7 @@
 // Overlays in the engine: the set the control side edits (kept with the player's state, so the journal
 // has it), and what the presenter thread needs to draw them — the item whose picture or sound is on, for
 // item-scoped layers and placeholders. Runs under the engine lock, like every EngineState method.
+
 import Overlays
 import QueueModel
 

@@ -1,5 +1,6 @@
 // Queue edits as decisions: each changes the queue, raises queueChanged, and cuts playback when it removes
 // what is being heard — or re-feeds the current play when an edit changed what follows it.
+
 import Overlays
 import QueueModel
 

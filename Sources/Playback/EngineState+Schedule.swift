@@ -2,6 +2,7 @@
 // an `itemSkipped` event, and the wait when none may play — the status says so, the presenter shows the
 // fallback picture, and the decode thread's idle loop asks `resumeIfScheduleOpens` until a window opens.
 // The local time comes from the state's injected `localClock` (the one clock EngineState reads).
+
 import QueueModel
 
 /// Why an item was passed over without playing.

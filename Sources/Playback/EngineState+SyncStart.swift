@@ -3,6 +3,7 @@
 // output — and the presenter thread lets it go at the instant: uncorks the sound and shows the first
 // picture. The wall-clock instant is turned into the monotonic timeline once, here, so a wall-clock step
 // afterwards (NTP) does not move it; `itemStarted.at` reports when the picture was actually shown.
+
 import QueueModel
 
 /// When a synchronized start lets the play go: the same instant on both clocks.

@@ -3,6 +3,7 @@
 // and the state announces, in timeline order, the plays reached: exactly one start before exactly one end
 // per play (a play that failed without reaching the timeline gets only its end), and nothing of a play
 // before the previous play's end.
+
 import Media
 import QueueModel
 

@@ -3,6 +3,7 @@
 // queued ahead of the listener, asks the audio output to drop what it holds, and leaves a start request
 // for the decode thread. `heard` is the listener's position on the timeline (the audio clock, read by the
 // caller), so these stay free of clocks.
+
 import QueueModel
 
 extension EngineState {

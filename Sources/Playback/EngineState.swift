@@ -1,12 +1,13 @@
 // The engine's state and decisions as one value type: the queue, the status, the output timeline
 // (segments), the picture queue, the serial and the pending start. Mutating methods decide (what is
 // current, what ends, what starts where) and record EngineActions — events, audio requests — for the
-// owner to carry out; nothing here does I/O, waits or reads a clock, so it is tested without threads
-// (EngineStateTests). Owned by EngineCore, which guards it with its lock; every engine thread goes
-// through EngineCore.locked.
+// owner to carry out; nothing here does I/O or waits, and the only clock it reads is the injected
+// `localClock` (schedules), so it is tested without threads (EngineStateTests). Owned by EngineCore,
+// which guards it with its lock; every engine thread goes through EngineCore.locked.
 //
 // One notion of "current": `currentPlay(heard:)` — the play the listener is in, else the play about to
 // start (its segment, or the decode thread's start request). Status, seek and the commands use it.
+
 import DequeModule
 import Media
 import Overlays
@@ -120,7 +121,6 @@ struct EngineState {
         cursor.isInterrupt ? interruptions.known[cursor.id]?.item : queue.entry(cursor.id)?.item
     }
 
-    /// Raises `queueChanged` when the queue's version moved.
     /// Reports `cursor`'s play ended (the event) and records it in the queue (plays done, failure).
     mutating func endPlay(_ cursor: Cursor, reason: EndReason, error: String?) {
         emit(.itemEnded(id: cursor.id, play: cursor.play, reason: reason, error: error, interrupt: cursor.isInterrupt))
@@ -133,6 +133,7 @@ struct EngineState {
         noteQueueChange(from: before)
     }
 
+    /// Raises `queueChanged` when the queue's version moved.
     mutating func noteQueueChange(from version: UInt64) {
         guard queue.version != version else { return }
         emit(.queueChanged(version: queue.version))

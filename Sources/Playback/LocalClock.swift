@@ -1,6 +1,7 @@
 // The box's local wall-clock time, for dayparting: an instant (seconds since the Unix epoch) read from
 // `now` and shown in `timeZone`, and a local time turned back into an instant. Injectable: tests pass a
 // `now` they move by hand and a fixed zone, so schedule tests need no waiting. Any thread.
+
 import Foundation
 import QueueModel
 import SystemClock

@@ -1,7 +1,8 @@
-import Foundation
 // An audio output that plays nothing but keeps time: on the monotonic clock (`--audio null`, and the
 // fallback when no PulseAudio server is reachable), or untimed — heard as soon as written — for tests,
 // soak runs and benchmarks, optionally keeping what it was given (the capture output).
+
+import Foundation
 import SystemClock
 
 public final class NullAudioSink: AudioSink, @unchecked Sendable {

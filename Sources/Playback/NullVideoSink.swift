@@ -1,5 +1,6 @@
 // A video output that shows nothing: pictures are still decoded and scheduled (so `--video null` costs
 // what decoding costs, like mpv's --vo=null), for benchmarks, soak runs and tests.
+
 import Media
 
 public final class NullVideoSink: VideoSink, @unchecked Sendable {

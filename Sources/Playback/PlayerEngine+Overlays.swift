@@ -1,5 +1,6 @@
 // Overlay commands from any thread (the control side): each is one EngineState decision under the lock;
 // the presenter thread picks the change up at its next turn and the state recorder keeps it.
+
 import Overlays
 
 extension PlayerEngine {

@@ -1,4 +1,5 @@
 // Queue edits from any thread: each is one EngineState decision under the lock (see EngineState+Queue).
+
 import QueueModel
 
 extension PlayerEngine {

@@ -1,5 +1,6 @@
 // Transport commands from any thread: each is one EngineState decision under the lock (see
 // EngineState+Transport), with the listener's position read from the audio output's clock.
+
 import QueueModel
 import SystemClock
 

@@ -1,6 +1,7 @@
 // The player: owns the queue and the two playback threads (decode → audio sink and picture queue;
 // presenter → video sink and events). Public methods may be called from any thread; each is one decision
 // of EngineState under EngineCore's lock, whose actions EngineCore carries out; none waits for a device.
+
 import Foundation
 import Logging
 import Media
@@ -9,11 +10,6 @@ import QueueModel
 public struct EngineConfig: Sendable {
     /// Where A/V items end by default when their tracks differ (per item `trackEnd` overrides).
     public var trackEnd = TrackEnd.auto
-    /// `trackEnd` = shortest (true) or auto (false), for callers that only know the old flag.
-    public var shortestTrack: Bool {
-        get { trackEnd == .shortest }
-        set { trackEnd = newValue ? .shortest : .auto }
-    }
     /// How long a still image is shown when its item gives no duration.
     public var stillDuration = 10.0
     /// Progress events every this many seconds of play (0 = none).
@@ -162,13 +158,13 @@ public final class PlayerEngine: @unchecked Sendable {
         core.locked { state in body(state.queue.snapshot, state.playerSnapshot(heard: audio.playedFrames())) }
     }
 
-    /// Pictures dropped because they were late.
     /// The network cache behind http(s) items, when there is one.
     public var networkCache: (any NetworkCacheControl)? { config.networkSources as? any NetworkCacheControl }
 
     /// The local clock items' schedules are read in.
     public var localClock: LocalClock { config.localClock }
 
+    /// Pictures dropped because they were late.
     public func droppedFrames() -> Int { core.locked { $0.status.droppedFrames } }
 }
 

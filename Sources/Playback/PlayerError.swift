@@ -1,5 +1,6 @@
 // Errors of player commands (queue edits throw QueueModel's QueueError). The RPC layer maps each case to
 // a JSON-RPC code in one place (QueueServer/ErrorMapping.swift).
+
 import QueueModel
 
 public enum PlayerError: Error, Equatable, Sendable, CustomStringConvertible {

@@ -1,4 +1,5 @@
 // What the engine tells its observers (the control layer, the daemon's log, tests), in the order it happened.
+
 import Media
 import QueueModel
 

@@ -2,6 +2,7 @@
 // disk, a loaded machine) never keeps the decode thread from feeding the audio output. One job at a
 // time; the decode thread hands a job in and later takes its result. MediaReaders cross from this
 // thread to the decode thread once, through `Opened`, and are then used by the decode thread only.
+
 import Foundation
 import Media
 import QueueModel

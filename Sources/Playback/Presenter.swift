@@ -1,13 +1,14 @@
-import Foundation
-import Glibc
-import Media
-import Overlays
-import QueueModel
 // The presenter thread: the video sink's one thread (SDL wants all its calls on one thread). It shows
 // each queued picture when the master clock (the audio sink's heard position) reaches its time,
 // dropping pictures that are already late, and tells EngineState where the listener is and which picture
 // is on screen (the state announces item started / ended, progress, the end of the queue). Owns the video
 // sink.
+
+import Foundation
+import Glibc
+import Media
+import Overlays
+import QueueModel
 import SystemClock
 
 final class Presenter: @unchecked Sendable {

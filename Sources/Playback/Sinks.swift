@@ -1,6 +1,7 @@
 // The narrow interfaces between the engine and its outputs (after MPD's output Interface.hxx).
 // The engine's decode thread writes audio; the engine's presenter thread drives the video sink. Sinks
 // implement these in their own modules (AudioPulse, VideoSDL) or here (null and capture outputs for tests).
+
 import Media
 import Overlays
 

@@ -2,6 +2,7 @@
 // the order they happened and the player's settings and place whenever they change. The engine calls the
 // recorder under its lock — that is what keeps the order exact across the control, decode and presenter
 // threads — so a recorder must only queue what it is given: no I/O, no waiting (see EngineCore).
+
 import Overlays
 import QueueModel
 

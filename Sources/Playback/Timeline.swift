@@ -1,6 +1,7 @@
 // The output timeline: one continuous run of audio frames (the master clock) on which every play of an
 // item occupies a segment. The decode thread appends segments as it feeds the sinks; EngineState announces
 // them (started/ended) as the presenter reports the listener reaching them. Guarded by EngineCore's lock.
+
 import Media
 import QueueModel
 

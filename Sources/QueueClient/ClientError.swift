@@ -2,6 +2,7 @@
 // codes (see queuectl's ExitStatus); tests match on the cases. Daemon-reported errors keep the RPCError
 // intact so callers can look at its code and data, not only its sentence.
 
+import MediaPaths
 import QueueRPC
 
 public enum ClientError: Error, CustomStringConvertible, Sendable {
@@ -21,8 +22,7 @@ public enum ClientError: Error, CustomStringConvertible, Sendable {
     public var description: String {
         switch self {
         case .noSocketPath:
-            return "no control socket path: pass --socket PATH, set QUEUED_SOCKET, "
-                + "or set XDG_RUNTIME_DIR (the daemon listens on $XDG_RUNTIME_DIR/queued/queued.sock)"
+            return SocketPathError().description
         case .notRunning(let path):
             return "queued is not running at \(path)"
         case .io(let message):

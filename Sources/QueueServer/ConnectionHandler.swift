@@ -1,11 +1,12 @@
-import Glibc
-import NIOCore
-import Playback
-import QueueRPC
 // One client connection, confined to its event loop: checks the peer, answers request lines in order,
 // and forwards the events it subscribed to. A client that stops reading never holds up anyone: while its
 // outgoing buffer is over the high-water mark we stop reading its requests and drop its progress events;
 // past `maxPendingBytes` it is disconnected.
+
+import Glibc
+import NIOCore
+import Playback
+import QueueRPC
 import SystemClock
 
 final class ConnectionHandler: ChannelInboundHandler, Session {

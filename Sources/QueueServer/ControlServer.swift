@@ -1,5 +1,6 @@
 // The control socket: a SwiftNIO server on one event loop thread, bound to a Unix socket, one
 // ConnectionHandler per client. Owns the event hub the engine's events go through.
+
 import Foundation
 import Logging
 import NIOCore
@@ -93,11 +94,11 @@ public final class ControlServer: Sendable {
         try? group.syncShutdownGracefully()
     }
 
-    /// Methods the server implements (for the description check).
     /// Past `high` unsent bytes a connection is no longer read (the client only blocks itself); under
     /// `low` it is read again.
     static let writeBufferWaterMark = WriteBufferWaterMark(low: 256 << 10, high: 1 << 20)
 
+    /// Methods the server implements (for the description check).
     public static func implementedMethods(engine: PlayerEngine) -> Set<String> {
         Set(positionalParameters(engine: engine).keys)
     }

@@ -2,6 +2,7 @@
 // position, in the order Protocol/queued.openrpc.json declares), runs it, and encodes the response —
 // or nothing, for notifications. Runs on a connection's event loop; methods that would block it
 // (screenshot) answer later through a future.
+
 import NIOCore
 import Playback
 import QueueRPC

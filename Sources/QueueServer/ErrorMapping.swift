@@ -1,4 +1,5 @@
 // Every domain error → JSON-RPC error mapping lives here (after MPD's CommandError.cxx).
+
 import Playback
 import QueueModel
 import QueueRPC

@@ -1,5 +1,6 @@
 // Fans the engine's events out to subscribed connections. The engine delivers events one at a time, in
 // order; each subscriber gets them through its own event loop (FIFO), so order holds per connection.
+
 import Foundation
 import Playback
 

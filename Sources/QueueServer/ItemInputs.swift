@@ -3,6 +3,7 @@
 // file:// URLs — never FFmpeg pseudo-protocols like concat: or pipe:) and http(s) URLs (played through the
 // daemon's cache, never by FFmpeg); local directories expand to their media files in natural order and
 // .m3u/.m3u8 playlists to their entries with EXTINF titles.
+
 import Foundation
 import Media
 import MediaPaths

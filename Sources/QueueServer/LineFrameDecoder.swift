@@ -1,6 +1,7 @@
 // Splits the inbound byte stream into request lines of at most `limit` bytes. An over-long line is
 // reported once (so the client gets an error) and its bytes are discarded up to the next newline; the
 // connection lives on. Runs on the connection's event loop.
+
 import NIOCore
 
 enum InboundFrame {

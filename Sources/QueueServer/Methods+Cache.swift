@@ -1,6 +1,7 @@
 // cache.* methods: what the daemon's network cache holds of the queue's http(s) items. Ids name queue
 // items; each acts on its item's URL (items sharing a URL share one cached file). Without a cache (it
 // could not be created) they answer as for a queue with no http(s) items, and usage reports zeros.
+
 import Media
 import Playback
 import QueueModel

@@ -1,5 +1,6 @@
 // overlay.* methods: layers above the video, carried out on the engine (which keeps them with the player's
 // state, so each change is answered once it is kept). Params and results are QueueRPC's API definitions.
+
 import Overlays
 import Playback
 import QueueRPC

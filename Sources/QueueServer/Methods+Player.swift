@@ -1,6 +1,7 @@
 // player.* methods: transport, settings and the screenshot. Each answers with the Status after the
 // change (the screenshot with a PNG, produced off the event loop). Params and results are QueueRPC's
 // API definitions; this file only carries them out on the engine.
+
 import Dispatch
 import Foundation
 import NIOCore

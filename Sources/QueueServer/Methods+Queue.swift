@@ -1,5 +1,6 @@
 // queue.* methods: edits and listing. Params and results are QueueRPC's API definitions; this file turns
 // them into engine calls and the engine's queue into QueueItems.
+
 import Media
 import NIOCore
 import Playback

@@ -1,4 +1,5 @@
 // The methods about the connection and the daemon: event subscriptions, daemon.info, rpc.discover.
+
 import Foundation
 import NIOCore
 import Playback

@@ -1,6 +1,7 @@
 // overlay.add / overlay.update fields → a layer, and a layer → its wire form. The wire type has checked
 // shapes and ranges; here are the layer's own rules: which fields fit which type, what is required, the
 // defaults, and that an image names an existing file by absolute path.
+
 import Foundation
 import Overlays
 import QueueRPC

@@ -1,5 +1,6 @@
 // Who may talk to the daemon: the peer's uid (SO_PEERCRED) must be ours or root's, or the peer must be
 // in the group access was widened to. Checked once per connection, before anything is read.
+
 import Glibc
 import NIOCore
 

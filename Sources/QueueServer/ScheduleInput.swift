@@ -1,5 +1,6 @@
 // An item's schedule from the wire or a playlist into the queue model's ItemSchedule, with the param named
 // when a time, date or day does not exist ("items[0].schedule.from: must be a time 00:00…24:00").
+
 import QueueModel
 import QueueRPC
 

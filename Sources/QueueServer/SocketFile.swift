@@ -1,6 +1,7 @@
 // The socket file's life: its directory (created 0700), a stale file from a dead daemon (removed) versus
 // a live daemon (refused, with a clear message), and the file's mode once bound (0600, or 0660 when a
 // group is allowed).
+
 import Glibc
 
 public struct SocketFileError: Error, CustomStringConvertible, Sendable {

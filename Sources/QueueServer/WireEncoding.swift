@@ -1,5 +1,6 @@
 // How the engine's values look on the wire (the shapes Protocol/queued.openrpc.json describes):
 // Status, QueueItem and the event notifications. Pure functions.
+
 import Media
 import Playback
 import QueueModel
@@ -72,7 +73,6 @@ enum Wire {
         ids.map { Int64($0.rawValue) }
     }
 
-    /// The notification for an engine event: its kind and its params.
     /// The kind of `event`, without building its params (most connections subscribe to few kinds).
     static func name(of event: PlayerEvent) -> EventName {
         switch event {
@@ -98,6 +98,7 @@ enum Wire {
         return .object(members)
     }
 
+    /// The notification for an engine event: its kind and its params.
     static func notification(_ event: PlayerEvent) -> (name: EventName, params: JSONValue) {
         switch event {
         case .statusChanged(let status):

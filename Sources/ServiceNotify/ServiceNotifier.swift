@@ -3,6 +3,7 @@
 // libsystemd: the protocol is one sendto(2), and the daemon must run the same without systemd, where
 // every call is a no-op. Used from the daemon's main thread and its watchdog thread (sendto is thread-safe;
 // the descriptor is created once and never changes).
+
 import Glibc
 
 public final class ServiceNotifier: Sendable {

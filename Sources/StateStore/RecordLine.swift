@@ -1,9 +1,10 @@
 // How one record is framed in the state files: "<crc32 as 8 hex digits> <json>\n". The checksum covers
 // the JSON bytes, so a torn write (power loss mid-line), a flipped bit or a line spliced from elsewhere
 // is recognised and reading stops there: what comes back is always a prefix of what was written.
+
 import CZlib
 import Foundation
-import QueueRPC
+import JSONText
 
 enum RecordLine {
     /// Appends the framed line of the JSON text `json` (one line: the writer escapes newlines in strings).

@@ -2,6 +2,7 @@
 // created private (0700), and held by one daemon at a time through an flock(2) on its `lock` file, which
 // also names the holder's pid. The kernel drops the lock when the process dies, kill -9 included, so a
 // crashed daemon never leaves a stale lock behind.
+
 import Foundation
 import Glibc
 
@@ -10,7 +11,8 @@ public final class StateDirectory: Sendable {
     /// The lock file's descriptor, open for the daemon's life. Owned by this object; closed in deinit.
     private let lockDescriptor: Int32
 
-    /// `explicit` (--state-dir) or the XDG default from `environment`.
+    /// The default state directory: `$XDG_STATE_HOME/queued` when that is absolute, else
+    /// `~/.local/state/queued` (`--state-dir` overrides it, in the caller).
     public static func defaultPath(environment: [String: String]) -> String {
         if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/queued" }
         let home = environment["HOME"] ?? NSHomeDirectory()

@@ -1,17 +1,18 @@
 // The state files' JSON, written by hand. Why not Foundation's JSONEncoder: the writer thread encodes
 // every change the daemon acknowledges, and with JSONEncoder that thread alone took a whole core at 12k
 // edits/s (contrib/bench/state: 80 µs per record, most of it generic Codable machinery), competing with
-// the event loop on a 2-core screen box. These values are streamed member by member into QueueRPC's
+// the event loop on a 2-core screen box. These values are streamed member by member into JSONText's
 // JSONWriter (no JSONValue tree: a reply waits for its record, so the writer's time per record is time a
 // pipelining client waits).
 //
 // The shapes are exactly those of the types' Codable conformances (synthesized: an enum case is
 // `{"case":{"_0":…,"label":…}}`, a nil optional is left out), so JSONDecoder reads what is written here,
 // files written before this existed stay readable, and StateEncodingTests decode every shape back.
+
 import Overlays
 import Playback
 import QueueModel
-import QueueRPC
+import JSONText
 
 enum StateEncoding {
     /// The JSON text of one value, for tests.

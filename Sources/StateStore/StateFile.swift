@@ -1,6 +1,7 @@
 // A file descriptor for the state files, owned (closed in deinit), with the two writes the store needs:
 // all of a buffer (write(2) may write less), and fdatasync. Foundation's FileHandle would do the writing
 // but not fdatasync, and its errors are less precise about which call failed.
+
 import Foundation
 import Glibc
 

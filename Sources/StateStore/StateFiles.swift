@@ -5,11 +5,12 @@
 // aside as `<name>.damaged-<unix time>` and says what it dropped. Nothing here ever refuses to start: the
 // worst case is an empty queue. Runs on the daemon's main thread at start-up, on the state writer's
 // thread, and (`encodeSnapshot`, `prepareSnapshot`) on the writer's compaction task.
+
 import Foundation
 import Glibc
 import Playback
 import QueueModel
-import QueueRPC
+import JSONText
 
 /// What a state directory gave back.
 public struct RestoredState: Sendable {

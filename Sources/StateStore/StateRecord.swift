@@ -2,6 +2,7 @@
 // player as it now is; the snapshot is a header (the queue without its entries, the player, the number of
 // entries) followed by one line per entry, so a damaged snapshot still gives back the entries before the
 // damage.
+
 import Playback
 import QueueModel
 

@@ -21,10 +21,11 @@
 // a compaction task (a global dispatch queue) encodes and writes the snapshot file.
 // `condition` guards the fields marked "guarded"; the rest belong to the writer thread. Lock order: the
 // engine lock, then `condition`; the writer thread never holds `condition` while it calls the engine.
+
 import Foundation
 import Playback
 import QueueModel
-import QueueRPC
+import JSONText
 import SystemClock
 
 /// When a change counts as kept.

@@ -1,5 +1,6 @@
 // The one clock helper of every module: the monotonic clock for timing and deadlines (a wall-clock step
 // from NTP or a user can neither cut a wait short nor stretch it), the wall clock for timestamps.
+
 import Glibc
 
 public enum Monotonic {

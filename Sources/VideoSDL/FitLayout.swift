@@ -3,6 +3,7 @@
 // screen shows it — stretched to its pixels' aspect (anamorphic), mirrored and turned as its file says and
 // turned by the panel's rotation (a quarter turn swaps its width and height) — then mapped back to the
 // texture's own pixels, so that SDL does all of it in the one copy it makes anyway.
+
 import Media
 import Playback
 
@@ -41,7 +42,7 @@ struct FitLayout: Equatable {
         fit: VideoFit, rotation: VideoRotation = .upright, mirrored: Bool = false, sampleAspect: Double = 1,
         picture: (width: Int, height: Int), output: (width: Int, height: Int)
     ) -> FitLayout? {
-        let shown = displayedSize(
+        let shown = PictureOrientation.displayedSize(
             width: picture.width, height: picture.height, sampleAspect: sampleAspect, orientation: .upright)
         let seen = rotation.isQuarterTurn ? (width: shown.height, height: shown.width) : shown
         guard var layout = upright(fit: fit, picture: seen, output: output) else { return nil }
@@ -102,7 +103,9 @@ extension FitLayout.Rect {
     /// (the same rectangle when the sizes are equal: square pixels).
     func scaled(from shown: (width: Int, height: Int), to texture: (width: Int, height: Int)) -> Self {
         guard shown != texture else { return self }
-        func scale(_ value: Int, _ from: Int, _ to: Int) -> Int { Int((Double(value) * Double(to) / Double(from)).rounded()) }
+        func scale(_ value: Int, _ from: Int, _ to: Int) -> Int {
+            Int((Double(value) * Double(to) / Double(from)).rounded())
+        }
         let x0 = scale(x, shown.width, texture.width), x1 = scale(x + width, shown.width, texture.width)
         let y0 = scale(y, shown.height, texture.height), y1 = scale(y + height, shown.height, texture.height)
         return Self(x: x0, y: y0, width: max(1, x1 - x0), height: max(1, y1 - y0))

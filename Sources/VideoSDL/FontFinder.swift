@@ -1,6 +1,7 @@
 // Font files by family name, through fontconfig (the system's font configuration: what `fc-match` says).
 // A family fontconfig does not have falls back to DejaVu Sans (Debian's fonts-dejavu-core), with a warning
 // from the caller. Owns its FcConfig; presenter thread only.
+
 import CFontconfig
 
 final class FontFinder {

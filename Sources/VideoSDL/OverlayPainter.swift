@@ -3,6 +3,7 @@
 // second, another image path) and kept per layer id; layers that are gone drop theirs at the next draw.
 // Layout happens on the viewer's canvas and is turned with the picture (CanvasTurn), so a portrait panel
 // gets upright text at the viewer's top-left.
+
 import CSDL2
 import CSDL2TTF
 import Glibc

@@ -1,6 +1,7 @@
 // The SDL side of overlays' content: fonts opened with SDL2_ttf, and textures for text (rendered by
 // SDL2_ttf) and images (decoded by Media, alpha kept). Each class owns its C handle and frees it in deinit.
 // Presenter thread only; textures must go before their renderer does (OverlayPainter.releaseTextures).
+
 import CSDL2
 import CSDL2TTF
 import Media

@@ -1,5 +1,6 @@
 // Settings for the SDL video output, chosen by the daemon (from its options) or by tests, and what a test
 // probe receives after each present. Plain values: built on any thread, read by the presenter thread.
+
 import Playback
 
 public struct SDLVideoConfig: Sendable {

@@ -1,5 +1,6 @@
 // The VideoSDL module's error, and the one helper every SDL return code goes through.
 // Used on the presenter thread (open) and wherever an SDL call can fail.
+
 import CSDL2
 
 public struct SDLVideoError: Error, Equatable, CustomStringConvertible {

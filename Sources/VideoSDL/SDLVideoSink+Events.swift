@@ -1,6 +1,7 @@
 // Window-system events and screenshots. `pump` runs on the presenter thread between frames: it redraws
 // after expose/resize/fit changes, notes a window close, and answers screenshot requests posted by other
 // threads. `screenshot` is the one entry point for any thread; the PNG is encoded on the caller's thread.
+
 import CSDL2
 import Media
 import Overlays

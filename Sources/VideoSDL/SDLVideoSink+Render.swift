@@ -1,11 +1,12 @@
+// Drawing and presenting, on the presenter thread only. A frame's planes go to a streaming texture as they
+// are (IYUV, NV12 or ABGR8888): SDL converts and scales; we never touch pixels here except to read back
+// for a probe or a screenshot. Pixel pointers never leave `VideoFrame.withPlanes`.
+
 import CSDL2
 import Glibc
 import Media
 import Overlays
 import Playback
-// Drawing and presenting, on the presenter thread only. A frame's planes go to a streaming texture as they
-// are (IYUV, NV12 or ABGR8888): SDL converts and scales; we never touch pixels here except to read back
-// for a probe or a screenshot. Pixel pointers never leave `VideoFrame.withPlanes`.
 import SystemClock
 
 /// Size and layout a streaming texture was created for.

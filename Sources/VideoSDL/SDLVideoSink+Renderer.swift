@@ -3,6 +3,7 @@
 // e.g. under Xvfb) costs ~15 ms of CPU per 720p frame, while SDL's software renderer drawing straight into
 // the window's own surface (XShm on X11) costs ~1 ms. So unless a render driver was named, software GL is
 // dropped for the software renderer.
+
 import CSDL2
 import Foundation
 

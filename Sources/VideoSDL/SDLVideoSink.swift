@@ -1,6 +1,7 @@
 // The SDL2 video output. The engine's presenter thread calls open, show, showBlack, pump, setFit,
 // setRotation, setFullscreen and close; every SDL call happens on that thread, which owns the window, renderer, texture
 // and last frame. Other threads only call `screenshot` (through ScreenshotMailbox) and read `quitRequested`.
+
 import CSDL2
 import Foundation
 import Logging

@@ -1,6 +1,7 @@
 // Carries screenshot requests from any thread (the RPC side) to the presenter thread and the read-back
 // pixels back. Requesters block in `request` for at most their timeout; the presenter thread answers all
 // pending requests at once from `show` or `pump`. Never holds the lock while SDL or PNG work runs.
+
 import Foundation
 
 /// Pixels read back from the renderer: `width * height * 4` bytes, R,G,B,A.

@@ -2,6 +2,7 @@
 // then X11), else the kernel's display (SDL's `kmsdrm`) when a DRM card has a connected connector — a
 // console-only signage board — else no video at all. The decision is a pure function of what the machine
 // has (`VideoMachine`), read from the environment and /sys/class/drm by `VideoMachine.current()`.
+
 import CSDL2
 import Foundation
 

@@ -4,6 +4,7 @@
 
 import ConfigFile
 import Glibc
+import MediaPaths
 import QueueClient
 import QueueRPC
 import QueuectlPresentation
@@ -17,9 +18,13 @@ struct Session {
         let environment = Session.environment()
         // queuectl.conf is read only when neither --socket nor $QUEUED_SOCKET chose already.
         let chosen = options.socket != nil || !(environment["QUEUED_SOCKET"] ?? "").isEmpty
-        let path = try SocketPath.resolve(
-            explicit: options.socket, environment: environment,
-            configured: chosen ? nil : try Session.configuredSocket(environment: environment))
+        let configured = chosen ? nil : try Session.configuredSocket(environment: environment)
+        let path: String
+        do {
+            path = try SocketPath.resolve(explicit: options.socket, environment: environment, configured: configured)
+        } catch {
+            throw ClientError.noSocketPath
+        }
         client = try QueueClient(socketPath: path, timeout: options.answerTimeout)
     }
 

@@ -5,6 +5,7 @@
 // 160x32888) thus moves every later multi-megabyte buffer (decoder frame pools, big packets) onto the
 // heap, where fragmentation keeps it resident after the item ends: the media fuzz test saw RSS climb by
 // ~40 MB and stay there. A fixed threshold keeps big buffers on mmap, returned to the system on free.
+
 import CMalloc
 
 enum AllocatorPolicy {

@@ -3,6 +3,7 @@
 // against the daemon's cwd, directories expanded to their media files in natural order, playlists to
 // their entries (EXTINF titles kept). An argument that cannot be queued is logged and skipped: an
 // unattended box plays what it can.
+
 import Foundation
 import Logging
 import MediaPaths

@@ -1,17 +1,18 @@
+// Wires outputs, engine, control socket and signals together and logs what happens. Runs on the main
+// thread, which only waits: playback lives on the engine's threads, control on the server's event loop.
+
 import AudioPulse
 import Foundation
 import Glibc
 import Logging
 import Media
+import MediaPaths
 import NetCache
 import Playback
-import QueueClient
 import QueueModel
 import QueueRPC
 import QueueServer
 import StateStore
-// Wires outputs, engine, control socket and signals together and logs what happens. Runs on the main
-// thread, which only waits: playback lives on the engine's threads, control on the server's event loop.
 import SystemClock
 
 struct Daemon {

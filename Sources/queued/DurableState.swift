@@ -2,6 +2,7 @@
 // was damaged and dropped), puts the command line's files with it (appended, or replacing it), resumes
 // the saved item, and starts the writer that keeps every later change. Runs on the main thread at start
 // and at shutdown.
+
 import Foundation
 import Logging
 import Playback

@@ -5,6 +5,7 @@
 // appends to a file instead (boxes without journald; logrotate's copytruncate works with O_APPEND).
 // Hand-written: StreamLogHandler's format is fixed and it writes only to stdout/stderr.
 // `--log-level info,ffmpeg=warning`: a level per label, the last part of "queued.ffmpeg".
+
 import ArgumentParser
 import Foundation
 import Glibc

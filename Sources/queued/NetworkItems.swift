@@ -3,6 +3,7 @@
 // and which items a URL's news is about (the cache knows URLs, clients know item ids). Queue changes are
 // looked at once per half second on this object's own queue, so a burst of edits to a long queue costs
 // one scan, off the engine's and the server's threads.
+
 import Foundation
 import Media
 import NetCache

@@ -1,4 +1,5 @@
 // Chooses and opens the audio and video outputs from the command line and what the machine has.
+
 import AudioPulse
 import Foundation
 import Logging

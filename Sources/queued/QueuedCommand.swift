@@ -1,6 +1,7 @@
 // `queued`: the playback daemon. Parses options (a config file's first, then the command line's), builds
 // the outputs and the engine, queues the files given on the command line (after the saved queue, see
 // DurableState), and runs until SIGINT/SIGTERM (or the end of the queue with --exit-when-done).
+
 import ArgumentParser
 import AudioPulse
 import ConfigFile

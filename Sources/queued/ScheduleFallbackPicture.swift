@@ -1,6 +1,7 @@
 // `--schedule-fallback`: what the screen shows while every item is outside its schedule. An image is
 // decoded once at start-up; one that cannot be read is logged and black is shown instead (a bad setting
 // never keeps the daemon from starting).
+
 import Logging
 import Media
 import Playback

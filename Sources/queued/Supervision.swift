@@ -4,6 +4,7 @@
 // on purpose — so a daemon frozen mid-play is restarted by systemd (and comes back where it was, from its
 // state directory). Runs its own thread (`queued.supervise`); the counters are fed by the engine's event
 // and frame callbacks.
+
 import AudioPulse
 import Foundation
 import Logging

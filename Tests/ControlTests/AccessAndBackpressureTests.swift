@@ -1,6 +1,7 @@
 // Who may connect (file modes, then SO_PEERCRED), and clients that stop reading: a subscriber that never
 // reads 50 ms progress for 60 s and a client that pipelines 40 MB of requests without reading replies.
 // Neither may hold up playback, other clients, or the daemon's memory.
+
 import Dispatch
 import Foundation
 import Glibc

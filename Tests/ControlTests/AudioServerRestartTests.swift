@@ -2,6 +2,7 @@
 // same socket): playback goes on on the system clock meanwhile (positions keep moving), the daemon
 // reconnects by itself, the new server's null sink hears the queue continue, and the events and
 // daemon.health say what happened. No crash, no stuck state.
+
 import Foundation
 import Glibc
 import QueueClient

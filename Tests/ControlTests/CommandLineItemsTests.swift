@@ -1,6 +1,7 @@
 // The daemon's command line queues what queue.add would: `queued DIR list.m3u8` plays the directory's media
 // files in natural order (not its hidden files, text files or playlists) and then the playlist's entries,
 // relative ones resolved against the playlist and titled by #EXTINF.
+
 import Foundation
 import QueueClient
 import QueueRPC

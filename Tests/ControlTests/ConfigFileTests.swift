@@ -2,6 +2,7 @@
 // file:line), then real processes: a daemon takes its socket, volume and loops from the file found under
 // $XDG_CONFIG_HOME, the command line overrides it, a bad line stops it with file:line and exit status 64,
 // and queuectl finds the daemon through its own file's socket=.
+
 import ConfigFile
 import Foundation
 import QueueClient

@@ -1,6 +1,7 @@
 // The damaged-media repro cases through the daemon, with the files on its command line (a unit restarting
 // a crashing daemon would be a crash loop and a dark screen): no crash, every item ends exactly once and
 // in order, the damaged ones with `error` and no start, and the daemon finishes — timed and untimed.
+
 import Foundation
 import TestSupport
 import Testing

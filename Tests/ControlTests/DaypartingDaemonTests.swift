@@ -4,6 +4,7 @@
 // queue.update changes or clears a schedule, `queuectl add --days/--from` and `queuectl save` carry it
 // through a playlist, and schedules survive a restart. Every message is checked against the OpenRPC
 // document. Windows are placed hours around the current UTC time, so the test needs no waiting.
+
 import Foundation
 import QueueClient
 import QueueRPC

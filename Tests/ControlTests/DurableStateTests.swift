@@ -1,6 +1,7 @@
 // Durable state against the real daemon: kill -9 at 50 different points of a flood of edits loses
 // nothing acknowledged (and ids are never reused), nor at 8 points around compactions; a paused item comes back paused at its place with
 // its volume; damaged state files never stop the daemon from starting.
+
 import Foundation
 import Glibc
 import QueueClient

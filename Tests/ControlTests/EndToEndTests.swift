@@ -1,6 +1,7 @@
 // The real daemon driven through its socket: every method, the events they cause and their order
 // (across a loop seam and a `next`), failures reported by events, and every observed message checked
 // against Protocol/queued.openrpc.json by the conformance validator.
+
 import Foundation
 import Logging
 import Playback

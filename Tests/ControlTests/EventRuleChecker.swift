@@ -1,6 +1,7 @@
 // The event rule for a queue played once through, checked from the event stream alone: for every item,
 // exactly one itemStarted before exactly one itemEnded, or only itemEnded with reason `error` when it never
 // showed a picture nor played a sample; and no event of an item before the previous item's itemEnded.
+
 import Foundation
 import QueueRPC
 

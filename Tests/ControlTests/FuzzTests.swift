@@ -1,5 +1,6 @@
 // 100,000 random and mutated messages against the real daemon, on one connection and on ten at once:
 // no crash, every reply is valid JSON-RPC 2.0, and the daemon's memory stays bounded.
+
 import Dispatch
 import Foundation
 import QueueClient

@@ -5,6 +5,7 @@
 // its files unpacked under a temporary root run. A release build takes ~13 min here, so the tests install
 // the tests' own build, which contrib/test.sh relinked with --static-swift-stdlib (`--configuration debug`):
 // the same scripts, the same checks, no second compile.
+
 import Foundation
 import Glibc
 import QueueRPC

@@ -3,6 +3,7 @@
 // A's again from exactly that point — bit-exact, so nothing was dropped, repeated or inserted — and the
 // events must say B's plays were an interrupt and never end A early. On the null outputs, queuectl
 // interrupt with a file that cannot play: the interrupt fails with a reason and A plays on.
+
 import Foundation
 import QueueClient
 import QueueRPC

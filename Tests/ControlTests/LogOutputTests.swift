@@ -1,6 +1,7 @@
 // The daemon's log as journald and an operator read it: with $JOURNAL_STREAM naming its stderr, lines carry
 // a syslog priority (`<4>` for a warning) and no time; `--log-level info,ffmpeg=critical` silences FFmpeg's
 // lines while queued's own stay; `--log-file` appends to a file.
+
 import Foundation
 import Glibc
 import TestSupport

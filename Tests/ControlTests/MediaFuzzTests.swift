@@ -3,6 +3,7 @@
 // item the event rule holds (EventRuleChecker), no item takes long, and at the end the daemon is alive
 // with the descriptors it had and without having grown. The counts are printed for the closing note.
 // QUEUED_FUZZ_COUNT and QUEUED_FUZZ_SEED change the size and the seed (a failure names its seed).
+
 import Foundation
 import QueueClient
 import QueueRPC

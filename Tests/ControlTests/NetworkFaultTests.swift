@@ -4,6 +4,7 @@
 // item with a reason while the queue plays on; a server that ignores Range is still cached; a file
 // changed on the server is used from the next play, never mixed; the cache cap evicts only what no queued
 // item uses; a full disk (a file-size limit) fails the item, not the daemon.
+
 import Foundation
 import Glibc
 import QueueClient

@@ -3,6 +3,7 @@
 // and only the damaged pieces are fetched again; an item carrying a `sha256` makes its file complete only
 // when it matches — a mismatch is fetched again once, then the item fails with both digests and the
 // queue plays on, with no third download.
+
 import Foundation
 import Glibc
 import QueueClient

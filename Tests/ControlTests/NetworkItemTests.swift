@@ -3,6 +3,7 @@
 // request, not the whole file), the bytes are fetched once, a complete item replays with the server
 // gone, a dead server fails its item and the queue plays on, a download cut by kill -9 resumes where it
 // stopped, and hostile redirects and streaming playlists are refused. Nothing here talks beyond 127.0.0.1.
+
 import Foundation
 import Glibc
 import QueueClient

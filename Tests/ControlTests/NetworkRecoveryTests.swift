@@ -4,6 +4,7 @@
 // after the file changed on the server gets the whole new version (200) and never mixes the two; a
 // stalled download leaves `player.next` answered at once; an item still downloading when the one before
 // it ends starts only once it can play, and the one before ends whole.
+
 import Foundation
 import Glibc
 import QueueClient

@@ -2,6 +2,7 @@
 // in the screenshot, refused with the field named when wrong, and after kill -9 and a restart the same
 // layers (same ids, same fields) are back on the screen and ids go on from where they were. Every message
 // is checked against the OpenRPC schemas.
+
 import Foundation
 import QueueClient
 import QueueRPC

@@ -2,6 +2,7 @@
 // height after the file's own turn and its pixels' aspect (a phone's portrait clip, a photo with EXIF
 // orientation 6, an anamorphic PAL clip), so a fleet or a page can draw a thumbnail the right way up;
 // sound-only items report none.
+
 import Foundation
 import QueueClient
 import QueueRPC

@@ -2,6 +2,7 @@
 // methods, invalid params, notifications, batches, oversized lines, binary garbage, a client that
 // disconnects mid-line. After each: the right error, the connection and the daemon live on, and the
 // queue is unchanged.
+
 import Foundation
 import QueueClient
 import QueueRPC

@@ -1,5 +1,6 @@
 // queuectl against the real daemon: every subcommand a user types, its human and --json output, and
 // its exit codes (0 ok, 1 daemon error, 2 usage, 3 not running).
+
 import Foundation
 import QueueRPC
 import TestSupport

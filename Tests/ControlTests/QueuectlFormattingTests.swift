@@ -74,7 +74,7 @@ struct QueuectlFormattingTests {
         #expect {
             _ = try SocketPath.resolve(explicit: nil, environment: ["XDG_RUNTIME_DIR": ""])
         } throws: { error in
-            guard case .noSocketPath = error as? ClientError else { return false }
+            guard error is SocketPathError else { return false }
             let message = String(describing: error)
             return message.contains("--socket") && message.contains("QUEUED_SOCKET")
                 && message.contains("XDG_RUNTIME_DIR")

@@ -1,5 +1,6 @@
 // queuectl's scripting commands: the pure formatter and playlist writer, then `current`, `wait`, `crop`
 // and `save` → `add` against the real daemon.
+
 import Foundation
 import QueueClient
 import QueueRPC

@@ -1,6 +1,7 @@
 // Replies tell the truth: the Status returned by a command names the play the command produced — the
 // item it starts (before its first picture or sample), the seek target while the seek is in flight —
 // and what follows (event.itemStarted, player.status) agrees with it. Against the real daemon.
+
 import Foundation
 import QueueClient
 import QueueRPC

@@ -1,6 +1,7 @@
 // A portrait panel through the real daemon (SDL offscreen, a private PulseAudio): `--rotate` turns the
 // picture, `player.set {rotate}` and `queuectl rotate` turn it again, `player.screenshot` shows it turned,
 // a bad angle is refused, and the rotation comes back after a restart like fit and volume do.
+
 import Foundation
 import QueueClient
 import QueueRPC

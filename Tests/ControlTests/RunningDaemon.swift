@@ -1,5 +1,6 @@
 // A real queued process for end-to-end tests: its own temp dir and socket, a private PulseAudio server
 // and SDL's offscreen driver, so what it plays is really played. Stopped with SIGTERM at the end.
+
 import Foundation
 import QueueClient
 import QueueRPC

@@ -1,5 +1,6 @@
 // The socket file's life: a second daemon on a live socket exits with a clear message and leaves the
 // first alone; a stale socket left by a killed daemon is replaced; playlists and file:// URLs expand.
+
 import Foundation
 import Glibc
 import QueueClient

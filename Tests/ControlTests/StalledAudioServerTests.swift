@@ -1,6 +1,7 @@
 // A stalled PulseAudio server (SIGSTOP, as a hung device or a swapped-out audio daemon looks to a client)
 // must not stall the control socket: commands change state and return, they never wait for the server
 // under the engine lock. After SIGCONT playback goes on.
+
 import Foundation
 import Glibc
 import QueueClient

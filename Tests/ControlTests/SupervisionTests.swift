@@ -2,6 +2,7 @@
 // plays $NOTIFY_SOCKET. READY=1 comes once the control socket answers; WATCHDOG=1 keeps coming while
 // playing and while idle; STOPPING=1 on shutdown; daemon.health's figures are there and plausible; the
 // metrics file parses as Prometheus text.
+
 import Foundation
 import Glibc
 import QueueClient

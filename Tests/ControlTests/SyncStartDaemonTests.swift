@@ -3,6 +3,7 @@
 // `startsAt` while they wait, and show their first pictures within 5 ms of the instant and of each other
 // (their own `itemStarted.at`, taken when the picture was presented). A bad `at` is refused, and a pause
 // before the instant calls the start off.
+
 import Foundation
 import QueueClient
 import QueueRPC

@@ -1,5 +1,6 @@
 // Every message a test saw, written as JSON lines for Tests/conformance/validate.py, which checks each
 // against the schemas of Protocol/queued.openrpc.json.
+
 import Foundation
 import QueueClient
 import QueueRPC

@@ -1,6 +1,7 @@
 // The control socket's transport, byte for byte, on an EmbeddedChannel holding the production pipeline
 // (LineFrameDecoder + ConnectionHandler): lines split or joined across reads, over-long lines, reply order
 // behind a deferred reply, and the 1 MiB (stop reading) / 8 MiB (disconnect) backpressure thresholds.
+
 import Logging
 import NIOCore
 import NIOEmbedded

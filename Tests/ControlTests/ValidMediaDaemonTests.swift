@@ -1,6 +1,7 @@
 // The reported valid clip through the daemon, as a user ran it: 2.0 s of H.264 picture and 2.3 s of FLAC
 // sound in Matroska, `--item-loops 3`. Every play ends `eof` (it ended `error: … (truncated?)` each time),
 // timed and untimed. ValidMediaTests holds the whole matrix of containers and shapes.
+
 import Foundation
 import TestSupport
 import Testing

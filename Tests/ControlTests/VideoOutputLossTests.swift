@@ -1,6 +1,7 @@
 // The display server dies under a playing daemon (Xvfb killed): queued must exit non-zero so that
 // systemd restarts it (with its state restored). A window closed by the user is a clean exit (0), tested
 // in-process by EngineUntimedTests.
+
 import Foundation
 import Glibc
 import QueueClient

@@ -1,5 +1,6 @@
 // Damaged files at the Media layer: each fails with a MediaError that says what went wrong, and nothing
 // is freed twice (these were a SIGSEGV and a silent "played without a picture").
+
 import Foundation
 import Logging
 import Media

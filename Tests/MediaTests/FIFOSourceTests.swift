@@ -1,5 +1,6 @@
 // FIFOs as item sources: a writer that never comes, a writer that stops, a writer that finishes, and a
 // wait cut short by cancellation. Every wait is bounded; nothing here may hang the reading thread.
+
 import Foundation
 import Glibc
 import Media

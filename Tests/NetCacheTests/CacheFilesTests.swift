@@ -1,6 +1,7 @@
 // The cache's files on their own: what a restart finds. Pieces logged after the last sync are read back
 // and checked (a piece whose bytes did not reach the disk is dropped); pieces before a sync are trusted
 // without a pass over the data. And the range set the entry decides with.
+
 import Foundation
 import Glibc
 import Testing

@@ -1,5 +1,6 @@
 // The pure overlay model: placement at every anchor, percent offsets, the turned canvas, the ticker's
 // copies, placeholders and clock text, the set's ids and order.
+
 import Glibc
 import Testing
 

@@ -1,6 +1,7 @@
 // The audio outputs' splice primitives on the null output (the PulseAudio one is shown end to end by
 // InterruptDaemonTests, recorded from a real server): `retract` takes back only what is not yet heard and
 // not within `lead` of the heard position; `cancelWrite` lets a blocked `write` out at once, dropping nothing.
+
 import Foundation
 import Playback
 import Testing

@@ -3,6 +3,7 @@
 // the status says so and the fallback picture goes up; moving the clock into a window resumes play; a
 // window closing mid-loop skips the item from its next turn. No waiting on wall time: the decode thread
 // looks at the clock twice a second while it waits, and the test waits on events with deadlines.
+
 import Foundation
 import Media
 import Playback

@@ -1,5 +1,6 @@
 // Runs a PlayerEngine in a test and records what it reports. Waiting is always on recorded events with a
 // deadline (the recorder's condition is signalled by every event), never on sleeps.
+
 import Foundation
 import Logging
 import Media

@@ -1,9 +1,10 @@
-import QueueModel
-import Testing
-
 // EngineState without threads or clocks: a small driver plays the decode thread (open a play, write N
 // frames, finish it) and the presenter (the listener reaches frame F), and each test checks the events and
 // audio requests the state records, and what it reports as current.
+
+import QueueModel
+import Testing
+
 @testable import Playback
 
 /// Drives an EngineState the way the decode and presenter threads do, one step at a time.

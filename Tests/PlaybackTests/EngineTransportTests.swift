@@ -1,5 +1,6 @@
 // Transport commands on a running engine (real time on the null output's monotonic clock): pause,
 // seek, stop, next/previous, jump, removing what plays, and the order of events around them.
+
 import Playback
 import QueueModel
 import TestSupport

@@ -1,5 +1,6 @@
 // The engine on untimed capture outputs: deterministic checks of what would be heard and shown, on the
 // output timeline — gapless joins, loop counts, failures, drift, and resource use over many loops.
+
 import Foundation
 import Media
 import Playback
@@ -104,7 +105,7 @@ import Testing
         let clip = try Fixtures.video(seconds: 1, fps: 25, hue: .red, withAudio: .aacMP4)
         let sink = NullAudioSink(mode: .untimed)
         let (engine, recorder) = try makeEngine(audio: sink, video: NullVideoSink(), untimed: true) {
-            $0.shortestTrack = true
+            $0.trackEnd = .shortest
         }
         recorder.keepFrames = true
         defer { engine.shutdown() }

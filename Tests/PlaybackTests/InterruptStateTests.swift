@@ -1,8 +1,9 @@
+// Interrupts as EngineState decisions, driven step by step (see EngineStateDriver): where the splice puts
+// the interrupt, which events its plays and the interrupted play get, and where the queue goes back to.
+
 import QueueModel
 import Testing
 
-// Interrupts as EngineState decisions, driven step by step (see EngineStateDriver): where the splice puts
-// the interrupt, which events its plays and the interrupted play get, and where the queue goes back to.
 @testable import Playback
 
 extension EngineStateDriver {

@@ -1,6 +1,7 @@
 // Overlays in EngineState, without threads: a layer tied to an item needs the item and goes with it
 // (remove, clear, a restore onto a queue without it); changes are in the player snapshot the state
 // recorder keeps; the presenter's view of the playing item follows the heard play for a picture-less one.
+
 import Overlays
 import QueueModel
 import Testing

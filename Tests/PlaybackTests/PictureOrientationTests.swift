@@ -4,6 +4,7 @@
 // by MediaReader (made by ffmpeg, the matrix and EXIF written by the fixture code); the read-back puts the
 // file's marked top-left quarter where a viewer expects it and the picture at its display size; with the
 // panel turned too (`--rotate`), the two turns add up; the screenshot equals the read-back.
+
 import Foundation
 import Logging
 import Media

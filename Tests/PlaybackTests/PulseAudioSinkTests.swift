@@ -1,6 +1,7 @@
 // PulseAudioSink against a real private PulseAudio server per test (module-null-sink, recorded from
 // null.monitor with parec), plus the sink's pure parts. Blocking sink calls (write, drain) run on their own
 // threads, never on the cooperative pool; every wait polls a condition with a deadline.
+
 import Foundation
 import Logging
 import Playback

@@ -1,6 +1,7 @@
 // Overlays on the real path (PulseAudio clock, SDL offscreen, every picture read back): a layer tied to an
 // item is on exactly that item's pictures, from its first to its last; and the gapless joins hold with a
 // clock, a ticker and a logo drawn on every picture.
+
 import AudioPulse
 import Foundation
 import Logging
@@ -46,7 +47,7 @@ extension RealPathTests {
             defer { pulse.stop() }
             let sink = try PulseAudioSink(config: PulseConfig(server: pulse.server), logger: Logger(label: "test.pulse"))
             let video = offscreenVideo { log.record($0) }
-            let (engine, events) = try makeEngine(audio: sink, video: video, untimed: false) { $0.shortestTrack = true }
+            let (engine, events) = try makeEngine(audio: sink, video: video, untimed: false) { $0.trackEnd = .shortest }
             let ids = try engine.add([MediaItem(uri: red), MediaItem(uri: blue), MediaItem(uri: red)])
             let blueID = ids[1]
             // A white box in the bottom-left corner (away from the stamp's sample points), only while blue plays.

@@ -4,6 +4,7 @@
 //
 // Gapless audio: the test proves by alignment against each file's own decode that not one sample was
 // inserted or dropped at any boundary.
+
 import AudioPulse
 import Logging
 import Playback

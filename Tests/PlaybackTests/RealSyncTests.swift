@@ -2,6 +2,7 @@
 // moment on screen is compared with the PulseAudio clock (latency-corrected: what the listener hears at
 // that instant). The offset must stay within ±20 ms for 99.5 % of the pictures, and any late one (a
 // scheduling hiccup of the machine, not of the sync logic) within 100 ms.
+
 import AudioPulse
 import Foundation
 import Logging
@@ -39,7 +40,7 @@ extension RealPathTests {
             let offsets = OffsetLog()
             let rate = Double(sink.format.sampleRate)
             let (engine, events) = try makeEngine(audio: sink, video: video, untimed: false) {
-                $0.shortestTrack = true
+                $0.trackEnd = .shortest
                 $0.onFramePresented = { frame in
                     // Called right after the picture was presented: where is the listener now?
                     let heard = Double(sink.playedFrames()) / rate

@@ -4,6 +4,7 @@
 // clock no picture held longer than one frame interval (+5 ms; + the file's own gap between its first sound
 // and first picture) — a play failed and restarted at the seam (the "truncated?" bug) held the last
 // picture 133–150 ms.
+
 import Playback
 import QueueModel
 import TestSupport

@@ -2,6 +2,7 @@
 // stamp says which clip (hue) and which frame it is; the audio clock is a real PulseAudio stream.
 // At every boundary: no black picture, no picture shown twice, and the present-time gap at most one
 // frame interval + 5 ms.
+
 import AudioPulse
 import Foundation
 import Logging
@@ -55,7 +56,7 @@ extension RealPathTests {
             let log = ShownPictureLog()
             let video = offscreenVideo { log.record($0) }
             let (engine, events) = try makeEngine(audio: sink, video: video, untimed: false) {
-                $0.shortestTrack = shortestTrack
+                $0.trackEnd = shortestTrack ? .shortest : .auto
             }
             try engine.add(items)
             for overlay in overlays { _ = try engine.addOverlay(overlay) }

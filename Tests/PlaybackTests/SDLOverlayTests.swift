@@ -2,6 +2,7 @@
 // each anchor in its colours (also on a turned screen), an image's alpha blends over the picture, a ticker
 // moves by speed × time, and a screenshot is the picture read back. The test's thread plays the presenter
 // thread. SDL is process-global: see SDLTestLock.
+
 import Foundation
 import Logging
 import Media

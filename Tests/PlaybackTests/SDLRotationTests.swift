@@ -2,6 +2,7 @@
 // quarter is marked in another colour is shown under each rotation and fit mode, and the read-back puts
 // the marked quarter in the corner a viewer of the turned panel expects; `screenshot` gives the same pixels.
 // The test's own thread plays the engine's presenter thread. SDL is process-global: see SDLTestLock.
+
 import Foundation
 import Logging
 import Media

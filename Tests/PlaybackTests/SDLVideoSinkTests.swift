@@ -1,6 +1,7 @@
 // SDLVideoSink with SDL's offscreen driver: real AVFrame-backed frames go through SDL's textures and
 // renderer, and we check what the renderer read back (the probe) and what `screenshot` encodes.
 // The test's own thread plays the engine's presenter thread. SDL is process-global: see SDLTestLock.
+
 import CSDL2
 import Foundation
 import Logging

@@ -1,5 +1,6 @@
 // Resource use over a long run, measured on a separate queued process (this test process runs other
 // tests in parallel, so its own RSS would say nothing): 2000 loops of a 1 s A/V clip, untimed.
+
 import Foundation
 import TestSupport
 import Testing

@@ -2,6 +2,7 @@
 // for a schedule's window) is healthy, a play that
 // stops moving is recovered once after the timeout, a recovery that does not get it moving lets the
 // watchdog fire, and moving again ends the episode.
+
 import Playback
 import QueueModel
 import Testing

@@ -2,6 +2,7 @@
 // nobody writes into, with a source timeout far longer than the test); the owner's recovery ends that
 // item "stalled", a new decode thread plays the next item to its end, and shutdown is not held up by the
 // thread that was replaced.
+
 import Foundation
 import Glibc
 import Playback

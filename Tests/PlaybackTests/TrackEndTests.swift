@@ -3,6 +3,7 @@
 // plays every sample of the sound (1.3 s, the last picture held), and `auto` — the default — ends a play
 // at its shortest track exactly when the same item plays again right after it (the loop seam), so only the
 // last play of the loop keeps the full sound.
+
 import Media
 import Playback
 import QueueModel

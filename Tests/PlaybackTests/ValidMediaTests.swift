@@ -5,6 +5,7 @@
 // the last play the longest — each within one picture (40 ms, 1920 samples). The media fuzz test says "damaged
 // files never crash or hang"; this one says "valid files are never called damaged". The same seams on
 // screen are checked by RealPathTests.validClipsLoopWithoutAFrozenSeam.
+
 import Foundation
 import Media
 import Playback

@@ -1,5 +1,6 @@
 // `--video auto`'s choice over the machines a screen box can be: Wayland, X11, a console with a connected
 // DRM connector (SDL's kmsdrm), nothing — and how /sys/class/drm is read.
+
 import Foundation
 import TestSupport
 import Testing

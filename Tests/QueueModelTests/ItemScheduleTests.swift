@@ -1,5 +1,6 @@
 // Dayparting windows as pure values: civil-date arithmetic, parsing, open/closed at a wall-clock time,
 // the next opening and the closing — across midnight, weekdays, date ranges and a leap day.
+
 import Testing
 
 @testable import QueueModel

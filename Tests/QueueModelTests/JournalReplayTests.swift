@@ -1,6 +1,7 @@
 // The queue's journal contract: random edits and transitions, recorded; replaying the changes after any
 // snapshot onto that snapshot gives the same queue, bookkeeping included; snapshots survive JSON; a
 // snapshot that contradicts itself is refused instead of becoming a queue.
+
 import Foundation
 import TestSupport
 import Testing

@@ -1,6 +1,7 @@
 // The shared method definitions: what a client encodes, the server decodes to the same value (by name and
 // by position), and a result the server encodes, a client decodes to the same value. A definition whose
 // two halves disagree fails here, before any socket is involved.
+
 import QueueRPC
 import Testing
 

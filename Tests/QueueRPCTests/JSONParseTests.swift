@@ -1,4 +1,5 @@
 // Parsing: every JSON construct, the strictness rules, and the error offsets.
+
 import QueueRPC
 import Testing
 

@@ -1,4 +1,5 @@
 // Writing: compact text, byte for byte, and literal round trips (text → value → the same text).
+
 import QueueRPC
 import Testing
 

@@ -1,4 +1,5 @@
 // JSONValue accessors and literals, JSONObject's ordered-dictionary behaviour and its equality.
+
 import QueueRPC
 import Testing
 

@@ -1,4 +1,5 @@
 // LineFramer: lines split anywhere across reads, the exact limit boundary, over-long lines skipped once.
+
 import QueueRPC
 import Testing
 

@@ -1,4 +1,5 @@
 // ParamReader: named and positional params read alike, and each mistake has its own -32602 wording.
+
 import QueueRPC
 import Testing
 

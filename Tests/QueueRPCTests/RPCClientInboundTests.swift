@@ -1,4 +1,5 @@
 // What the client reads back: responses, errors, notifications, batches, and what it refuses.
+
 import QueueRPC
 import Testing
 

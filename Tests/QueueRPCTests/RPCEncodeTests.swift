@@ -1,4 +1,5 @@
 // The messages we write, byte for byte, and the error constructors' codes, messages and data.
+
 import QueueRPC
 import Testing
 

@@ -1,5 +1,6 @@
 // The strict envelope rules beyond the spec's examples: what makes a request invalid, and which id the
 // error goes back to.
+
 import QueueRPC
 import Testing
 

@@ -1,6 +1,7 @@
 // Every example of the JSON-RPC 2.0 specification ("Examples" section) as a test vector: the request
 // line goes through RPCLine and a toy dispatcher, and the answer must be the spec's (messages aside: the
 // spec leaves their wording to the server, and ours are sentences).
+
 import QueueRPC
 import Testing
 

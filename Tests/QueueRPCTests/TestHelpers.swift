@@ -1,4 +1,5 @@
 // Shared helpers for the wire-type tests: parse-or-error shorthands and byte/text conversions.
+
 import QueueRPC
 
 /// The parse error for `text`, or nil if it parsed.

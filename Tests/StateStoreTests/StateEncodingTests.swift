@@ -1,6 +1,7 @@
 // The hand-written state JSON against the types' own Codable: every shape the writer produces decodes
 // with JSONDecoder to the value it was written from (so restores, which decode with JSONDecoder, read
 // it), and what JSONEncoder wrote before the hand-written encoder existed reads back the same.
+
 import Foundation
 import Playback
 import QueueModel

@@ -1,6 +1,7 @@
 // The state directory on its own (no engine, no daemon): what the writer keeps comes back; damage at any
 // byte of the journal or the snapshot gives back a prefix of the changes and never stops a restore; the
 // lock keeps a second writer out and names the holder.
+
 import Foundation
 import Playback
 import QueueModel

@@ -1,4 +1,5 @@
 // Executables of this package (queued, queuectl), built next to the test bundle by `swift build`.
+
 import Foundation
 
 public enum BuiltProduct {

@@ -3,6 +3,7 @@
 // and one whose pixel aspect changes mid-stream. Every picture is grey with its top-left quarter red, so a
 // test can tell where the file's top-left corner is seen. ffmpeg 5.1 writes neither a rotation nor EXIF:
 // the matrix is written into the MP4's track header and the EXIF segment into the JPEG by the code below.
+
 import Foundation
 
 extension Fixtures {

@@ -3,6 +3,7 @@
 // `/redirect-file` answers 302 to file:///etc/passwd. Its access log (one line per finished response:
 // URI, status, body bytes sent, Range header) tells a test exactly what was transferred.
 // Only ever listens on 127.0.0.1.
+
 import Foundation
 import Glibc
 

@@ -1,4 +1,5 @@
 // A PNG's pixels as the ffmpeg CLI decodes them, to compare a screenshot with what the renderer read back.
+
 import Foundation
 
 public enum PNGPixels {

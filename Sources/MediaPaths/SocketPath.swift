@@ -1,6 +1,7 @@
 // Where the control socket is, by the precedence Protocol/README.md fixes for both the daemon and its clients:
 // --socket PATH, then $QUEUED_SOCKET, then a config file's `socket=` (the caller reads it), then
-// $XDG_RUNTIME_DIR/queued/queued.sock.
+// $XDG_RUNTIME_DIR/queued/queued.sock. Here, beside the other paths users give, so that the daemon finds
+// its socket without importing the client.
 
 public enum SocketPath {
     /// The default path relative to $XDG_RUNTIME_DIR (the daemon creates the directory 0700).
@@ -10,7 +11,7 @@ public enum SocketPath {
     /// to the default instead of trying to connect to "".
     public static func resolve(
         explicit: String?, environment: [String: String], configured: String? = nil
-    ) throws(ClientError) -> String {
+    ) throws(SocketPathError) -> String {
         if let explicit, !explicit.isEmpty { return explicit }
         if let fromEnvironment = environment["QUEUED_SOCKET"], !fromEnvironment.isEmpty { return fromEnvironment }
         if let configured, !configured.isEmpty { return configured }
@@ -19,6 +20,16 @@ public enum SocketPath {
             let base = runtime.hasSuffix("/") ? String(runtime.dropLast()) : runtime
             return base + "/" + runtimeSubpath
         }
-        throw .noSocketPath
+        throw SocketPathError()
+    }
+}
+
+/// No path was given and there is no XDG_RUNTIME_DIR to make the default from.
+public struct SocketPathError: Error, Equatable, CustomStringConvertible {
+    public init() {}
+
+    public var description: String {
+        "no control socket path: pass --socket PATH, set QUEUED_SOCKET, "
+            + "or set XDG_RUNTIME_DIR (the daemon listens on $XDG_RUNTIME_DIR/queued/queued.sock)"
     }
 }
