@@ -151,3 +151,35 @@ func readAllAudio(_ reader: MediaReader) throws -> [Int16] {
         #expect(windowed.end == 1.5 && windowed.audioCut == 1.5)
     }
 }
+
+@Suite struct LookAheadTests {
+    /// Under shortest track, an empty sound track beside a picture declares nothing and has no packet:
+    /// reading ahead finds the file's end and the picture alone decides (it is not cut at 0).
+    @Test func anEmptyTrackIsNoEndUnderShortest() throws {
+        let path = try Fixtures.make(
+            "video-with-empty-audio.mkv",
+            [
+                "-f", "lavfi", "-i", "testsrc2=s=160x120:r=25:d=1", "-f", "lavfi", "-i", "anullsrc=r=48000:cl=stereo",
+                "-map", "0:v", "-map", "1:a", "-frames:a", "0", "-c:v", "libx264", "-c:a", "flac", "-t", "1",
+            ])
+        var options = MediaReaderOptions()
+        options.shortestTrack = true
+        let reader = try MediaReader(path: path, options: options)
+        var pictures = 0
+        while try reader.readVideo() != nil { pictures += 1 }
+        #expect(pictures == 25)
+    }
+
+    /// A file written live (no durations anywhere) whose picture is shorter: under shortest track the
+    /// sound stops at the picture's end even when it is read first, all of it before any picture.
+    @Test func theSoundStopsAtThePicturesEndEvenReadFirst() throws {
+        let clip = try Fixtures.shapedClip(.liveMKV, .soundLonger, hue: .green)
+        var options = MediaReaderOptions()
+        options.shortestTrack = true
+        let reader = try MediaReader(path: clip, options: options)
+        #expect(reader.timing.audioEnd == nil && reader.timing.videoEnd == nil)
+        var frames = 0
+        while let chunk = try reader.readAudio() { frames += chunk.count / 2 }
+        #expect(frames == 48_000, "the sound cut at the picture's 1.0 s: \(frames) frames")
+    }
+}
