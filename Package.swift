@@ -42,10 +42,13 @@ let package = Package(
         // resolution the presenter draws from.
         .target(name: "Overlays"),
         .target(name: "SystemClock"),
+        // What the engine and the server may ask of the network cache (NetCache implements it).
+        .target(name: "CacheControl", dependencies: ["Media"]),
         .target(
             name: "Playback",
             dependencies: [
-                "QueueModel", "Media", "SystemClock", "Overlays", .product(name: "Logging", package: "swift-log"),
+                "QueueModel", "Media", "CacheControl", "SystemClock", "Overlays",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ]),
         .target(
@@ -67,7 +70,8 @@ let package = Package(
         .target(
             name: "NetCache",
             dependencies: [
-                "Media", "SystemClock", "CZlib", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                "Media", "CacheControl", "SystemClock", "CZlib",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
@@ -84,7 +88,7 @@ let package = Package(
         .target(
             name: "QueueServer",
             dependencies: [
-                "QueueRPC", "QueueModel", "Playback", "Media", "SystemClock", "MediaPaths", "Overlays",
+                "QueueRPC", "QueueModel", "Playback", "Media", "CacheControl", "SystemClock", "MediaPaths", "Overlays",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
             ],
@@ -107,7 +111,7 @@ let package = Package(
         .executableTarget(
             name: "queued",
             dependencies: [
-                "QueueModel", "Media", "Playback", "AudioPulse", "VideoSDL", "QueueServer", "CMalloc",
+                "QueueModel", "Media", "CacheControl", "Playback", "AudioPulse", "VideoSDL", "QueueServer", "CMalloc",
                 "SystemClock", "StateStore", "ServiceNotify", "NetCache", "MediaPaths", "QueueRPC", "ConfigFile",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

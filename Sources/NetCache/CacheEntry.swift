@@ -11,6 +11,7 @@
 // true (revalidation, digests, the scrub) is in CacheEntry+Upkeep.swift.
 
 import AsyncHTTPClient
+import CacheControl
 import Foundation
 import Logging
 import Media

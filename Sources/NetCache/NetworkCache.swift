@@ -3,6 +3,7 @@
 // AVIOBridge and never sees the URL. Thread-safe: `entries` is guarded by `lock`.
 
 import AsyncHTTPClient
+import CacheControl
 import Foundation
 import Glibc
 import Logging

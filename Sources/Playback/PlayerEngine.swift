@@ -2,6 +2,7 @@
 // presenter → video sink and events). Public methods may be called from any thread; each is one decision
 // of EngineState under EngineCore's lock, whose actions EngineCore carries out; none waits for a device.
 
+import CacheControl
 import Foundation
 import Logging
 import Media

@@ -1,6 +1,7 @@
 // How the engine's values look on the wire (the shapes Protocol/queued.openrpc.json describes):
 // Status, QueueItem and the event notifications. Pure functions.
 
+import CacheControl
 import Media
 import Playback
 import QueueModel

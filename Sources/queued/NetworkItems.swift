@@ -4,6 +4,7 @@
 // looked at once per half second on this object's own queue, so a burst of edits to a long queue costs
 // one scan, off the engine's and the server's threads.
 
+import CacheControl
 import Foundation
 import Media
 import NetCache

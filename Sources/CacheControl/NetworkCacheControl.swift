@@ -1,6 +1,10 @@
 // What the control layer may ask of the network cache (NetCache implements it; the server and the engine
 // see only this, so neither depends on the HTTP client): how much of a URL is on disk, prefetching,
-// revalidation, eviction, usage, which URLs are pinned by the queue, and news to pass on as events.
+// revalidation, eviction, usage, which URLs are pinned by the queue, and news to pass on as events. A
+// module of its own, above Media (a cache is a ByteSourceProvider) and below the engine: Media itself
+// knows nothing of caches.
+
+import Media
 
 /// How much of one URL's file is on disk.
 public struct CacheStatus: Sendable, Equatable {
