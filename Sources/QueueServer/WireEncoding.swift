@@ -92,94 +92,75 @@ enum Wire {
         }
     }
 
-    /// An event of an interrupt's play says so (`"interrupt": true`); a queue play's leaves the member out.
-    private static func marked(_ members: JSONObject, interrupt: Bool) -> JSONValue {
-        var members = members
-        if interrupt { members["interrupt"] = .bool(true) }
-        return .object(members)
-    }
-
-    /// The notification for an engine event: its kind and its params.
+    /// The notification for an engine event: its kind and its params, built as the event's typed Params
+    /// (QueueRPC's `Events`, which clients decode).
     static func notification(_ event: PlayerEvent) -> (name: EventName, params: JSONValue) {
         switch event {
         case .statusChanged(let status):
-            return (.status, self.status(status).json)
+            return (Events.Status.name, self.status(status).json)
         case .progress(let id, let position, let duration, let play, let interrupt):
             return (
-                .progress,
-                marked(
-                    [
-                        "id": .int(Int64(id.rawValue)), "position": .double(position),
-                        "duration": duration.map(JSONValue.double) ?? .null, "play": .int(Int64(play)),
-                    ], interrupt: interrupt)
+                Events.Progress.name,
+                Events.Progress.Params(
+                    id: Int64(id.rawValue), position: position, duration: duration, play: Int64(play),
+                    interrupt: interrupt
+                ).json
             )
         case .itemStarted(let id, let play, let wallClock, _, let interrupt, let size):
-            var params: JSONObject = [
-                "id": .int(Int64(id.rawValue)), "play": .int(Int64(play)), "at": .double(wallClock),
-            ]
-            if let size {
-                params["width"] = .int(Int64(size.width))
-                params["height"] = .int(Int64(size.height))
-            }
-            return (.itemStarted, marked(params, interrupt: interrupt))
+            return (
+                Events.ItemStarted.name,
+                Events.ItemStarted.Params(
+                    id: Int64(id.rawValue), play: Int64(play), at: wallClock, interrupt: interrupt,
+                    width: size.map { Int64($0.width) }, height: size.map { Int64($0.height) }
+                ).json
+            )
         case .itemEnded(let id, let play, let reason, let error, let interrupt):
             return (
-                .itemEnded,
-                marked(
-                    [
-                        "id": .int(Int64(id.rawValue)), "play": .int(Int64(play)), "reason": .string(reason.rawValue),
-                        "error": error.map(JSONValue.string) ?? .null,
-                    ], interrupt: interrupt)
+                Events.ItemEnded.name,
+                Events.ItemEnded.Params(
+                    id: Int64(id.rawValue), play: Int64(play), reason: reason.rawValue, error: error,
+                    interrupt: interrupt
+                ).json
             )
         case .itemSkipped(let id, let play, let reason):
             return (
-                .itemSkipped,
-                .object(["id": .int(Int64(id.rawValue)), "play": .int(Int64(play)), "reason": .string(reason.rawValue)])
+                Events.ItemSkipped.name,
+                Events.ItemSkipped.Params(id: Int64(id.rawValue), play: Int64(play), reason: reason.rawValue).json
             )
         case .queueChanged(let version):
-            return (.queueChanged, .object(["version": .int(Int64(version))]))
+            return (Events.QueueChanged.name, Events.QueueChanged.Params(version: Int64(version)).json)
         case .outputChanged(let change):
             return (
-                .output,
-                .object([
-                    "output": .string(change.output), "state": .string(change.state.rawValue),
-                    "message": change.message.map(JSONValue.string) ?? .null,
-                ])
+                Events.Output.name,
+                Events.Output.Params(output: change.output, state: change.state.rawValue, message: change.message).json
             )
         case .itemLoading(let id, let play, let status, let error, let interrupt):
             return (
-                .itemLoading,
-                marked(
-                    [
-                        "id": .int(Int64(id.rawValue)), "play": .int(Int64(play)), "status": .string(status.rawValue),
-                        "error": error.map(JSONValue.string) ?? .null,
-                    ], interrupt: interrupt)
+                Events.ItemLoading.name,
+                Events.ItemLoading.Params(
+                    id: Int64(id.rawValue), play: Int64(play), status: status.rawValue, error: error,
+                    interrupt: interrupt
+                ).json
             )
         case .buffering(let report):
             return (
-                .buffering,
-                .object([
-                    "id": .int(Int64(report.id.rawValue)), "bufferedAhead": .double(report.bufferedAhead),
-                    "likelyToKeepUp": .bool(report.likelyToKeepUp), "bufferEmpty": .bool(report.bufferEmpty),
-                ])
+                Events.Buffering.name,
+                Events.Buffering.Params(
+                    id: Int64(report.id.rawValue), bufferedAhead: report.bufferedAhead,
+                    likelyToKeepUp: report.likelyToKeepUp, bufferEmpty: report.bufferEmpty
+                ).json
             )
         case .cache(let id, .progress(let bytes, let length, let rate)):
             return (
-                .cacheProgress,
-                .object([
-                    "id": .int(Int64(id.rawValue)), "bytes": .int(bytes), "length": length.map(JSONValue.int) ?? .null,
-                    "rate": .double(rate),
-                ])
+                Events.CacheProgress.name,
+                Events.CacheProgress.Params(id: Int64(id.rawValue), bytes: bytes, length: length, rate: rate).json
             )
         case .cache(let id, .complete):
-            return (.cacheComplete, .object(["id": .int(Int64(id.rawValue))]))
+            return (Events.CacheComplete.name, Events.CacheComplete.Params(id: Int64(id.rawValue)).json)
         case .cache(let id, .error(let reason, let retryIn)):
             return (
-                .cacheError,
-                .object([
-                    "id": .int(Int64(id.rawValue)), "reason": .string(reason),
-                    "retryIn": retryIn.map(JSONValue.double) ?? .null,
-                ])
+                Events.CacheError.name,
+                Events.CacheError.Params(id: Int64(id.rawValue), reason: reason, retryIn: retryIn).json
             )
         }
     }

@@ -14,46 +14,50 @@ public enum EventLine {
         return details.isEmpty ? "\(clock) \(name)" : "\(clock) \(name) \(details)"
     }
 
+    /// Known events are read through their typed Params (QueueRPC's `Events`); one whose params do not
+    /// decode, or a kind this queuectl does not know, prints its params as JSON.
     static func describe(_ name: String, _ params: JSONValue) -> String {
-        switch name {
-        case "itemStarted":
-            return "\(itemRef(params)) play \(params["play"]?.intValue ?? 0)"
-        case "itemEnded":
-            var text =
-                "\(itemRef(params)) play \(params["play"]?.intValue ?? 0) \(params["reason"]?.stringValue ?? "?")"
-            if let error = params["error"]?.stringValue, !error.isEmpty { text += ": \(error)" }
+        let raw = params == .null ? "" : JSON.string(params)
+        switch EventName(rawValue: name) {
+        case .itemStarted:
+            guard let event = Events.ItemStarted.Params(json: params) else { return raw }
+            var text = "#\(event.id) play \(event.play)"
+            if let width = event.width, let height = event.height { text += " \(width)x\(height)" }
             return text
-        case "progress":
-            return "\(itemRef(params)) \(times(params)) play \(params["play"]?.intValue ?? 0)"
-        case "status":
+        case .itemEnded:
+            guard let event = Events.ItemEnded.Params(json: params) else { return raw }
+            var text = "#\(event.id) play \(event.play) \(event.reason)"
+            if let error = event.error, !error.isEmpty { text += ": \(error)" }
+            return text
+        case .progress:
+            guard let event = Events.Progress.Params(json: params) else { return raw }
+            return "#\(event.id) \(times(position: event.position, duration: event.duration)) play \(event.play)"
+        case .status:
             return status(params)
-        case "queueChanged":
-            return "version \(params["version"]?.intValue ?? 0)"
-        case "output":
-            let message = params["message"]?.stringValue.map { ": \($0)" } ?? ""
-            return "\(params["output"]?.stringValue ?? "?") \(params["state"]?.stringValue ?? "?")\(message)"
+        case .queueChanged:
+            return Events.QueueChanged.Params(json: params).map { "version \($0.version)" } ?? raw
+        case .output:
+            guard let event = Events.Output.Params(json: params) else { return raw }
+            return "\(event.output) \(event.state)" + (event.message.map { ": \($0)" } ?? "")
         default:
-            return params == .null ? "" : JSON.string(params)
+            return raw
         }
     }
 
     static func status(_ params: JSONValue) -> String {
         guard let status = PlayerStatusView(json: params) else { return JSON.string(params) }
         var parts = [status.state]
-        if let id = status.currentId { parts.append("#\(id) \(times(params))") }
+        if let id = status.currentId {
+            parts.append("#\(id) \(times(position: status.position, duration: status.duration))")
+        }
         parts.append("volume \(status.volume)%" + (status.muted ? " muted" : ""))
         if let error = status.error, !error.isEmpty { parts.append("error: \(error)") }
         return parts.joined(separator: " ")
     }
 
-    static func itemRef(_ params: JSONValue) -> String {
-        params["id"]?.intValue.map { "#\($0)" } ?? "#?"
-    }
-
     /// "0:42/2:10", or "0:42" without a known duration.
-    static func times(_ params: JSONValue) -> String {
-        let position = DurationFormat.clock(params["position"]?.doubleValue ?? 0)
-        guard let duration = params["duration"]?.doubleValue else { return position }
-        return "\(position)/\(DurationFormat.clock(duration))"
+    static func times(position: Double, duration: Double?) -> String {
+        guard let duration else { return DurationFormat.clock(position) }
+        return "\(DurationFormat.clock(position))/\(DurationFormat.clock(duration))"
     }
 }
