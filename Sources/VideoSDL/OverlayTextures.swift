@@ -38,18 +38,51 @@ final class LayerTexture {
         guard let frame = try reader.readVideo(), frame.layout == .rgba else {
             throw MediaError(operation: "decode", path: path, message: "no picture in it")
         }
+        // A photo's EXIF turn is baked into the texture once (an overlay is small and decoded once), so the
+        // painter draws every layer the same way.
+        let turned = frame.orientation == .upright ? nil : Self.turnedPixels(frame)
+        let (width, height) = turned.map { ($0.width, $0.height) } ?? (frame.width, frame.height)
         guard
             let texture = SDL_CreateTexture(
                 renderer, SDL_PIXELFORMAT_ABGR8888.rawValue, Int32(SDL_TEXTUREACCESS_STATIC.rawValue),
-                Int32(frame.width), Int32(frame.height))
+                Int32(width), Int32(height))
         else { throw MediaError(operation: "upload", path: path, message: sdlErrorText()) }
-        let owned = LayerTexture(texture: texture, width: frame.width, height: frame.height)
-        let rc = frame.withPlanes { planes in
-            SDL_UpdateTexture(texture, nil, planes[0].base, Int32(planes[0].bytesPerRow))
+        let owned = LayerTexture(texture: texture, width: width, height: height)
+        let rc: Int32
+        if let turned {
+            rc = turned.bytes.withUnsafeBufferPointer {
+                SDL_UpdateTexture(texture, nil, $0.baseAddress, Int32(turned.width * 4))
+            }
+        } else {
+            rc = frame.withPlanes { planes in
+                SDL_UpdateTexture(texture, nil, planes[0].base, Int32(planes[0].bytesPerRow))
+            }
         }
         guard rc == 0 else { throw MediaError(operation: "upload", path: path, message: sdlErrorText()) }
         SDL_SetTextureBlendMode(texture, SDL_BLENDMODE_BLEND)
         return owned
+    }
+
+    /// An RGBA picture's pixels as its orientation says to see them: mirrored left–right first, then turned
+    /// clockwise a quarter at a time (each turn sends (x, y) of a w×h picture to (h − 1 − y, x)).
+    static func turnedPixels(_ frame: VideoFrame) -> (bytes: [UInt8], width: Int, height: Int) {
+        let (width, height) = (frame.width, frame.height)
+        let turns = frame.orientation.quarterTurns
+        let (outWidth, outHeight) = turns % 2 == 1 ? (height, width) : (width, height)
+        var bytes = [UInt8](repeating: 0, count: outWidth * outHeight * 4)
+        frame.withPlanes { planes in
+            let plane = planes[0]
+            for y in 0..<height {
+                for x in 0..<width {
+                    var (tx, ty, w, h) = (frame.orientation.mirrored ? width - 1 - x : x, y, width, height)
+                    for _ in 0..<turns { (tx, ty, w, h) = (h - 1 - ty, tx, h, w) }
+                    let from = y * plane.bytesPerRow + x * 4
+                    let to = (ty * outWidth + tx) * 4
+                    for byte in 0..<4 { bytes[to + byte] = plane.base[from + byte] }
+                }
+            }
+        }
+        return (bytes, outWidth, outHeight)
     }
 
     private static func fromSurface(_ surface: UnsafeMutablePointer<SDL_Surface>, renderer: OpaquePointer) -> LayerTexture? {

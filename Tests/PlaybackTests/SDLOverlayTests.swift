@@ -139,6 +139,23 @@ struct SDLOverlayTests {
         }
     }
 
+    /// A phone photo as an overlay image is drawn as it is seen: EXIF 6 turns the 320x180 picture upright
+    /// (180x320), its marked top-left corner at the box's top right.
+    @Test func anImageIsDrawnAsItsEXIFOrientationSays() throws {
+        let photo = try Fixtures.orientedJPEG(exif: 6)
+        var set = OverlaySet()
+        _ = set.add(Overlay(content: .image(path: photo), style: OverlayStyle(padding: 0), anchor: .topLeft))
+        try withOverlaySink { sink, log in
+            sink.setOverlays(set, playing: nil)
+            sink.showBlack()
+            let picture = try #require(log.last)
+            let box = try #require(bounds(of: picture) { !isBlack($0) })
+            #expect(box.maxX - box.minX + 1 == 180 && box.maxY - box.minY + 1 == 320, "\(box)")
+            #expect(isRed(picture.rgb(x: box.minX + 135, y: box.minY + 80)), "the marked corner at the top right")
+            #expect(!isRed(picture.rgb(x: box.minX + 45, y: box.minY + 80)), "not at the top left")
+        }
+    }
+
     @Test func aTickerMovesBySpeedTimesTime() throws {
         var set = OverlaySet()
         _ = set.add(Overlay(content: .ticker(text: "Ticker", speed: 200), style: OverlayStyle(size: 24), anchor: .bottom))
