@@ -5,6 +5,7 @@
 import Foundation
 import Logging
 import Playback
+import TestSupport
 import Testing
 
 @testable import AudioPulse
@@ -116,7 +117,7 @@ private func roomyConfig(_ server: PulseTestServer) -> PulseConfig {
         let server = try PulseTestServer(norewinds: false)
         let sink = try PulseAudioSink(config: PulseConfig(server: server.address), logger: testLogger)
         let writer = BackgroundWriter(sink, asFloats(testPattern(frames: 30 * testRate, seed: 2)), chunkFrames: 1024)
-        #expect(await pollUntil(5) { sink.playedFrames() > 0 }, "playback never started")
+        #expect(await waitUntil(timeout: 5) { sink.playedFrames() > 0 }, "playback never started")
 
         // From the very start (the null sink may stall for up to 2 s while libpulse's smoother runs on):
         // the ring is kept full, so the listener is always more than half a ring behind what was written.
@@ -131,7 +132,7 @@ private func roomyConfig(_ server: PulseTestServer) -> PulseConfig {
         sink.setPaused(true)
         let heldAt = sink.playedFrames()
         var rawWhilePaused: [Int64] = []
-        let moved = await pollUntil(0.5) {
+        let moved = await waitUntil(timeout: 0.5) {
             rawWhilePaused.append(sink.diagnostics().streamTimeFrames ?? -1)
             return sink.playedFrames() != heldAt
         }
@@ -141,7 +142,7 @@ private func roomyConfig(_ server: PulseTestServer) -> PulseConfig {
                 + "\(rawWhilePaused.first!)…\(rawWhilePaused.last!)")
         sink.setPaused(false)
         let resumed = ContinuousClock.now
-        #expect(await pollUntil(2) { sink.playedFrames() > heldAt }, "did not resume")
+        #expect(await waitUntil(timeout: 2) { sink.playedFrames() > heldAt }, "did not resume")
         let firstMove = ContinuousClock.now - resumed, jump = sink.playedFrames() - heldAt
         let after = await observePositions(sink, seconds: 1.5)
         #expect(after.violations.isEmpty, "\(after.violations)")
@@ -157,7 +158,7 @@ private func roomyConfig(_ server: PulseTestServer) -> PulseConfig {
                 + "underflows \(after.end.underflows)")
 
         sink.close()  // wakes the writer, blocked on a full ring
-        #expect(await pollUntil(2) { writer.finished }, "close did not wake write")
+        #expect(await waitUntil(timeout: 2) { writer.finished }, "close did not wake write")
         #expect(writer.result == false)
     }
 
@@ -168,15 +169,15 @@ private func roomyConfig(_ server: PulseTestServer) -> PulseConfig {
         defer { sink.close() }
         let old = testPattern(frames: 3 * testRate, seed: 3), new = testPattern(frames: 3 * testRate, seed: 4)
         let oldWriter = BackgroundWriter(sink, asFloats(old), chunkFrames: 1000)
-        #expect(await pollUntil(5) { sink.playedFrames() >= Int64(testRate / 2) })
+        #expect(await waitUntil(timeout: 5) { sink.playedFrames() >= Int64(testRate / 2) })
         let before = await observePositions(sink, seconds: 0.5)  // mid-play, the ring kept full
         sink.flush()
         let heard = sink.playedFrames()
         #expect(sink.writtenFrames() == heard)
-        #expect(await pollUntil(2) { oldWriter.finished } && oldWriter.result == false, "flush did not wake write")
+        #expect(await waitUntil(timeout: 2) { oldWriter.finished } && oldWriter.result == false, "flush did not wake write")
 
         let newWriter = BackgroundWriter(sink, asFloats(new), chunkFrames: 1000, drain: true)
-        #expect(await pollUntil(5) { sink.playedFrames() > heard + Int64(testRate / 2) })
+        #expect(await waitUntil(timeout: 5) { sink.playedFrames() > heard + Int64(testRate / 2) })
         let after = await observePositions(sink, seconds: 0.5)
         #expect(after.violations.isEmpty, "\(after.violations)")
         // The new data must be heard as timeline frame `heard` on: then the listener stays as far behind
@@ -187,7 +188,7 @@ private func roomyConfig(_ server: PulseTestServer) -> PulseConfig {
             "MEASURED flush: heard \(heard), median lag before \(lagBefore), after \(lagAfter), "
                 + "offset \(after.end.timelineOffset)")
         #expect(abs(lagAfter - lagBefore) < Int64(testRate / 40), "lag \(lagBefore) → \(lagAfter)")
-        #expect(await pollUntil(8) { newWriter.finished } && newWriter.result)
+        #expect(await waitUntil(timeout: 8) { newWriter.finished } && newWriter.result)
         #expect(sink.writtenFrames() == heard + Int64(new.count / 2))
         #expect(sink.playedFrames() == sink.writtenFrames())
 
@@ -214,10 +215,10 @@ private func roomyConfig(_ server: PulseTestServer) -> PulseConfig {
         defer { sink.close() }
         let old = testPattern(frames: 3 * testRate, seed: 5), new = testPattern(frames: testRate, seed: 6)
         let oldWriter = BackgroundWriter(sink, asFloats(old), chunkFrames: 1000)
-        #expect(await pollUntil(5) { sink.playedFrames() >= Int64(testRate / 2) })
+        #expect(await waitUntil(timeout: 5) { sink.playedFrames() >= Int64(testRate / 2) })
         // A cancel between two writes frees nothing: repeat until the writer is out (bounded).
         #expect(
-            await pollUntil(2) {
+            await waitUntil(timeout: 2) {
                 sink.cancelWrite()
                 return oldWriter.finished
             } && oldWriter.result == false)
@@ -230,7 +231,7 @@ private func roomyConfig(_ server: PulseTestServer) -> PulseConfig {
         #expect(cut >= heard + Int64(testRate * 15 / 1000) && cut < sent, "the cut is in what the server held")
         #expect(sink.writtenFrames() == cut)
         let newWriter = BackgroundWriter(sink, asFloats(new), chunkFrames: 1000, drain: true)
-        #expect(await pollUntil(8) { newWriter.finished } && newWriter.result)
+        #expect(await waitUntil(timeout: 8) { newWriter.finished } && newWriter.result)
         #expect(sink.playedFrames() == cut + Int64(new.count / 2))
 
         let found = try #require(await recorder.waitFor(new), "new data not found")
@@ -317,9 +318,9 @@ private func roomyConfig(_ server: PulseTestServer) -> PulseConfig {
                 sink.drain()
                 drained.set()
             }.start()
-            #expect(!(await pollUntil(0.3) { drained.isSet }), "drain returned while corked (\(ending))")
+            #expect(!(await waitUntil(timeout: 0.3) { drained.isSet }), "drain returned while corked (\(ending))")
             if ending == "flush" { sink.flush() } else { sink.close() }
-            #expect(await pollUntil(2) { drained.isSet }, "drain did not return on \(ending)")
+            #expect(await waitUntil(timeout: 2) { drained.isSet }, "drain did not return on \(ending)")
             sink.setPaused(false)
         }
     }
@@ -355,10 +356,10 @@ private func roomyConfig(_ server: PulseTestServer) -> PulseConfig {
         }
         try await Task.sleep(for: .seconds(1.5))  // how long they race: a duration, not a synchronisation
         stop.set()
-        #expect(await pollUntil(5) { callers.allSatisfy { $0.done.isSet } }, "a caller hangs")
+        #expect(await waitUntil(timeout: 5) { callers.allSatisfy { $0.done.isSet } }, "a caller hangs")
         #expect(callers.allSatisfy { !$0.wentBack.isSet }, "playedFrames went back")
         sink.close()
-        #expect(await pollUntil(2) { writer.finished }, "the writer hangs after close")
+        #expect(await waitUntil(timeout: 2) { writer.finished }, "the writer hangs after close")
     }
 
     @Test func serverDeathEndsWritesWithoutHanging() async throws {
@@ -366,10 +367,10 @@ private func roomyConfig(_ server: PulseTestServer) -> PulseConfig {
         let sink = try PulseAudioSink(config: PulseConfig(server: server.address), logger: testLogger)
         defer { sink.close() }
         let writer = BackgroundWriter(sink, asFloats(testPattern(frames: 30 * testRate, seed: 9)), chunkFrames: 1024)
-        #expect(await pollUntil(5) { sink.playedFrames() > 0 })
+        #expect(await waitUntil(timeout: 5) { sink.playedFrames() > 0 })
         let before = sink.playedFrames()
         server.kill(SIGKILL)
-        #expect(await pollUntil(3) { writer.finished }, "write hangs after the server died")
+        #expect(await waitUntil(timeout: 3) { writer.finished }, "write hangs after the server died")
         #expect(writer.result == false)
         #expect(sink.playedFrames() >= before)
         #expect(sink.write([0, 0]) == false)
@@ -395,7 +396,7 @@ private func observePositions(_ sink: PulseAudioSink, seconds: Double) async -> 
     let p0 = sink.playedFrames()
     var last = p0
     var latencies: [Double] = [], estimates: [Double] = []
-    _ = await pollUntil(seconds) {
+    _ = await waitUntil(timeout: seconds) {
         let played = sink.playedFrames(), written = sink.writtenFrames()
         if played > written { result.violations.append("played \(played) > written \(written)") }
         if played < last { result.violations.append("played went back \(last) → \(played)") }
@@ -445,18 +446,6 @@ private func matchingFrames(_ signal: [Int16], in hay: [Int16], at: Int, toleran
     return i / 2
 }
 
-private struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 // MARK: - Threads and waiting
 
 /// Runs blocking work on a thread of its own.
@@ -464,15 +453,6 @@ private func runOnThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async
     await withCheckedContinuation { continuation in
         Thread { continuation.resume(returning: body()) }.start()
     }
-}
-
-private func pollUntil(_ seconds: Double, _ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + .seconds(seconds)
-    while ContinuousClock.now < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(5))
-    }
-    return condition()
 }
 
 /// The decode thread's part: writes `samples` in chunks (then drains), on its own thread.
@@ -519,8 +499,8 @@ private final class Flag: @unchecked Sendable {
 private final class PulseTestServer {
     let directory: String
     let address: String
-    private let pid: pid_t
-    private var recorders: [pid_t] = []
+    private let process: ChildProcess
+    private var recorders: [ChildProcess] = []
 
     init(norewinds: Bool = true) throws {
         directory =
@@ -528,13 +508,15 @@ private final class PulseTestServer {
             .appendingPathComponent("queued-pulse-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         address = "unix:\(directory)/native"
-        pid = try spawnChild(
+        process = try ChildProcess(
+            "pulseaudio",
             [
-                "pulseaudio", "-n", "--daemonize=no", "--exit-idle-time=-1", "--use-pid-file=no",
+                "-n", "--daemonize=no", "--exit-idle-time=-1", "--use-pid-file=no",
                 "-L", "module-native-protocol-unix socket=\(directory)/native auth-anonymous=1",
                 "-L", "module-null-sink sink_name=null rate=48000 channels=2\(norewinds ? " norewinds=1" : "")",
             ],
-            environment: ["HOME": directory, "XDG_RUNTIME_DIR": directory], output: "\(directory)/server.log")
+            environment: ["HOME": directory, "XDG_RUNTIME_DIR": directory], stdoutPath: "\(directory)/server.log",
+            stderrPath: "\(directory)/server.log")
         let address = address
         let deadline = ContinuousClock.now + .seconds(5)
         while !PulseAudioSink.isServerReachable(address, timeout: 0.5) {
@@ -546,23 +528,25 @@ private final class PulseTestServer {
     }
 
     deinit {
-        for recorder in recorders { stopChild(recorder) }
-        stopChild(pid)
+        for recorder in recorders { recorder.terminate(timeout: 1) }
+        process.terminate(timeout: 1)
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    func kill(_ signal: Int32) { _ = Glibc.kill(pid, signal) }
+    func kill(_ signal: Int32) { process.send(signal: signal) }
 
     /// Starts parec on null.monitor and waits until it delivers data.
     func record() throws -> PulseRecording {
         let path = "\(directory)/recording-\(recorders.count).raw"
         recorders.append(
-            try spawnChild(
+            try ChildProcess(
+                "parec",
                 [
-                    "parec", "--server=\(address)", "-d", "null.monitor", "--format=s16le", "--rate=48000",
-                    "--channels=2", "--raw",
+                    "--server=\(address)", "-d", "null.monitor", "--format=s16le", "--rate=48000", "--channels=2",
+                    "--raw",
                 ],
-                environment: ["HOME": directory, "XDG_RUNTIME_DIR": directory], output: path))
+                environment: ["HOME": directory, "XDG_RUNTIME_DIR": directory], stdoutPath: path,
+                stderrPath: path + ".err"))
         let deadline = ContinuousClock.now + .seconds(5)
         while ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) == 0 {
             guard ContinuousClock.now < deadline else { throw PulseTestFailure("parec records nothing") }
@@ -585,7 +569,7 @@ private struct PulseRecording: Sendable {
     /// Waits until the recording holds all of `signal` from its first frame; nil if it never starts.
     func waitFor(_ signal: [Int16]) async -> (start: Int, matching: Int)? {
         var best: (start: Int, matching: Int)?
-        _ = await pollUntil(8) {
+        _ = await waitUntil(timeout: 8) {
             let samples = samples()
             guard let start = findFrames(signal[0..<32], in: samples) else { return false }
             best = (start, matchingFrames(signal, in: samples, at: start))
@@ -598,47 +582,4 @@ private struct PulseRecording: Sendable {
 private struct PulseTestFailure: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
-}
-
-/// posix_spawn with an empty signal mask and default handlers (children of test threads otherwise inherit
-/// a blocked mask and ignore SIGTERM); stdout and stderr go to `output`.
-private func spawnChild(_ arguments: [String], environment: [String: String], output: String) throws -> pid_t {
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var none = sigset_t(), all = sigset_t()
-    sigemptyset(&none)
-    sigfillset(&all)
-    sigdelset(&all, SIGKILL)
-    sigdelset(&all, SIGSTOP)
-    posix_spawnattr_setsigmask(&attributes, &none)
-    posix_spawnattr_setsigdefault(&attributes, &all)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    posix_spawn_file_actions_addopen(&actions, 2, output + ".err", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    let env = ProcessInfo.processInfo.environment.merging(environment) { $1 }.map { "\($0)=\($1)" }
-    let argv = arguments.map { strdup($0) } + [nil]
-    let envp = env.map { strdup($0) } + [nil]
-    defer { (argv + envp).forEach { free($0) } }
-    var pid: pid_t = 0
-    let status = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, envp)
-    guard status == 0 else {
-        throw PulseTestFailure("cannot start \(arguments[0]): \(String(cString: strerror(status)))")
-    }
-    return pid
-}
-
-/// SIGTERM, then SIGKILL after a second; always reaps.
-private func stopChild(_ pid: pid_t) {
-    _ = kill(pid, SIGTERM)
-    var status: Int32 = 0
-    for _ in 0..<200 {
-        if waitpid(pid, &status, WNOHANG) != 0 { return }
-        usleep(5_000)
-    }
-    _ = kill(pid, SIGKILL)
-    _ = waitpid(pid, &status, 0)
 }
