@@ -64,15 +64,10 @@ public enum PlayerEvent: Sendable, Equatable {
     /// A play passed over without starting (not a failure: the item stays queued for its next turn).
     case itemSkipped(id: ItemID, play: Int, reason: SkipReason)
     case queueChanged(version: UInt64)
-    /// An output was lost or found again (raised by the daemon, not the engine: e.g. the PulseAudio server
-    /// went away and playback goes on the system clock, or it came back and sound resumes).
-    case outputChanged(OutputChange)
     /// An item is being opened for a play (`loading`), can play (`ready`), or could not be opened.
     case itemLoading(id: ItemID, play: Int, status: LoadStatus, error: String?, interrupt: Bool = false)
     /// The current play waits for bytes (`likelyToKeepUp` false), or goes on again (true).
     case buffering(BufferingReport)
-    /// News of a network item's download (raised by the daemon from the cache, per item using the URL).
-    case cache(id: ItemID, news: CacheNews)
 }
 
 public enum LoadStatus: String, Sendable {

@@ -196,8 +196,8 @@ final class ConnectionHandler: ChannelInboundHandler, Session {
         context.close(promise: nil)
     }
 
-    /// An engine event, on this connection's event loop.
-    private func deliver(_ event: PlayerEvent) {
+    /// A daemon event, on this connection's event loop.
+    private func deliver(_ event: DaemonEvent) {
         guard let context, subscribedEvents.contains(Wire.name(of: event)) else { return }
         let (name, params) = Wire.notification(event)
         if name == .progress {

@@ -36,7 +36,7 @@ public final class ControlServer: Sendable {
     public var socketPath: String { config.socketPath }
 
     /// Where the engine's events go (pass to PlayerEngine's onEvent).
-    public func publish(_ event: PlayerEvent) {
+    public func publish(_ event: DaemonEvent) {
         hub.publish(event)
     }
 

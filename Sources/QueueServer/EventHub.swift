@@ -1,11 +1,12 @@
-// Fans the engine's events out to subscribed connections. The engine delivers events one at a time, in
-// order; each subscriber gets them through its own event loop (FIFO), so order holds per connection.
+// Fans the daemon's events (the engine's, the outputs', the cache's) out to subscribed connections. They are
+// published one at a time, in order; each subscriber gets them through its own event loop (FIFO), so order
+// holds per connection.
 
 import Foundation
 import Playback
 
 final class EventHub: @unchecked Sendable {
-    typealias Deliver = @Sendable (PlayerEvent) -> Void
+    typealias Deliver = @Sendable (DaemonEvent) -> Void
     private let lock = NSLock()
     /// Guarded by `lock`.
     private var subscribers: [ObjectIdentifier: Deliver] = [:]
@@ -18,7 +19,7 @@ final class EventHub: @unchecked Sendable {
         _ = lock.withLock { subscribers.removeValue(forKey: id) }
     }
 
-    func publish(_ event: PlayerEvent) {
+    func publish(_ event: DaemonEvent) {
         let targets = lock.withLock { Array(subscribers.values) }
         for deliver in targets { deliver(event) }
     }

@@ -75,26 +75,51 @@ enum Wire {
     }
 
     /// The kind of `event`, without building its params (most connections subscribe to few kinds).
-    static func name(of event: PlayerEvent) -> EventName {
+    static func name(of event: DaemonEvent) -> EventName {
         switch event {
-        case .statusChanged: .status
-        case .progress: .progress
-        case .itemStarted: .itemStarted
-        case .itemEnded: .itemEnded
-        case .itemSkipped: .itemSkipped
-        case .queueChanged: .queueChanged
-        case .outputChanged: .output
-        case .itemLoading: .itemLoading
-        case .buffering: .buffering
+        case .engine(.statusChanged): .status
+        case .engine(.progress): .progress
+        case .engine(.itemStarted): .itemStarted
+        case .engine(.itemEnded): .itemEnded
+        case .engine(.itemSkipped): .itemSkipped
+        case .engine(.queueChanged): .queueChanged
+        case .engine(.itemLoading): .itemLoading
+        case .engine(.buffering): .buffering
+        case .output: .output
         case .cache(_, .progress): .cacheProgress
         case .cache(_, .complete): .cacheComplete
         case .cache(_, .error): .cacheError
         }
     }
 
+    /// The notification for a daemon event: its kind and its params.
+    static func notification(_ event: DaemonEvent) -> (name: EventName, params: JSONValue) {
+        switch event {
+        case .engine(let engineEvent):
+            return notification(engineEvent)
+        case .output(let change):
+            return (
+                Events.Output.name,
+                Events.Output.Params(output: change.output, state: change.state.rawValue, message: change.message).json
+            )
+        case .cache(let id, .progress(let bytes, let length, let rate)):
+            return (
+                Events.CacheProgress.name,
+                Events.CacheProgress.Params(id: Int64(id.rawValue), bytes: bytes, length: length, rate: rate).json
+            )
+        case .cache(let id, .complete):
+            return (Events.CacheComplete.name, Events.CacheComplete.Params(id: Int64(id.rawValue)).json)
+        case .cache(let id, .error(let reason, let retryIn)):
+            return (
+                Events.CacheError.name,
+                Events.CacheError.Params(id: Int64(id.rawValue), reason: reason, retryIn: retryIn).json
+            )
+        }
+    }
+
     /// The notification for an engine event: its kind and its params, built as the event's typed Params
     /// (QueueRPC's `Events`, which clients decode).
-    static func notification(_ event: PlayerEvent) -> (name: EventName, params: JSONValue) {
+    private static func notification(_ event: PlayerEvent) -> (name: EventName, params: JSONValue) {
         switch event {
         case .statusChanged(let status):
             return (Events.Status.name, self.status(status).json)
@@ -129,11 +154,6 @@ enum Wire {
             )
         case .queueChanged(let version):
             return (Events.QueueChanged.name, Events.QueueChanged.Params(version: Int64(version)).json)
-        case .outputChanged(let change):
-            return (
-                Events.Output.name,
-                Events.Output.Params(output: change.output, state: change.state.rawValue, message: change.message).json
-            )
         case .itemLoading(let id, let play, let status, let error, let interrupt):
             return (
                 Events.ItemLoading.name,
@@ -149,18 +169,6 @@ enum Wire {
                     id: Int64(report.id.rawValue), bufferedAhead: report.bufferedAhead,
                     likelyToKeepUp: report.likelyToKeepUp, bufferEmpty: report.bufferEmpty
                 ).json
-            )
-        case .cache(let id, .progress(let bytes, let length, let rate)):
-            return (
-                Events.CacheProgress.name,
-                Events.CacheProgress.Params(id: Int64(id.rawValue), bytes: bytes, length: length, rate: rate).json
-            )
-        case .cache(let id, .complete):
-            return (Events.CacheComplete.name, Events.CacheComplete.Params(id: Int64(id.rawValue)).json)
-        case .cache(let id, .error(let reason, let retryIn)):
-            return (
-                Events.CacheError.name,
-                Events.CacheError.Params(id: Int64(id.rawValue), reason: reason, retryIn: retryIn).json
             )
         }
     }

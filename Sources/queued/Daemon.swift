@@ -30,7 +30,7 @@ struct Daemon {
             ? (NullAudioSink(mode: .untimed), "untimed")
             : try Outputs.audio(
                 options.audio, server: options.pulseServer, buffer: options.audioBuffer, logger: logger) { change in
-                let event = PlayerEvent.outputChanged(change)
+                let event = DaemonEvent.output(change)
                 server?.publish(event)
                 eventLog.log(event)
             }
@@ -56,7 +56,8 @@ struct Daemon {
             logger.warning("http(s) items will fail: \(error)")
         }
         let networkItems = cache.map { cache in
-            NetworkItems(cache: cache, prefetch: options.prefetch) { event in
+            NetworkItems(cache: cache, prefetch: options.prefetch) { id, news in
+                let event = DaemonEvent.cache(id: id, news: news)
                 server?.publish(event)
                 eventLog.log(event)
             }
@@ -86,8 +87,8 @@ struct Daemon {
             logger: logger
         ) {
             event in
-            server?.publish(event)
-            eventLog.log(event)
+            server?.publish(.engine(event))
+            eventLog.log(.engine(event))
             supervision.observe(event)
             if case .queueChanged = event { networkItems?.queueChanged() }
             guard exitWhenDone, case .statusChanged(let status) = event else { return }
@@ -192,33 +193,33 @@ final class EventLog: @unchecked Sendable {
         self.progressInterval = progressInterval
     }
 
-    func log(_ event: PlayerEvent) {
+    func log(_ event: DaemonEvent) {
         switch event {
-        case .statusChanged(let status):
+        case .engine(.statusChanged(let status)):
             guard status.state != lastState else { return }
             lastState = status.state
             logger.info("status \(status.state.rawValue)\(status.error.map { ": \($0)" } ?? "")")
-        case .progress(let id, let position, let duration, let play, _):
+        case .engine(.progress(let id, let position, let duration, let play, _)):
             guard progressInterval > 0, abs(position - lastProgress) >= progressInterval - 0.01 else { return }
             lastProgress = position
             logger.info(
                 "progress item \(id) play \(play): \(String(format: "%.1f", position))s / \(duration.map { String(format: "%.1f", $0) } ?? "?")s"
             )
-        case .itemStarted(let id, let play, _, _, let interrupt, _):
+        case .engine(.itemStarted(let id, let play, _, _, let interrupt, _)):
             lastProgress = -Double.infinity
             logger.info("started \(interrupt ? "interrupt" : "item") \(id) play \(play)")
-        case .itemEnded(let id, let play, let reason, let error, let interrupt):
+        case .engine(.itemEnded(let id, let play, let reason, let error, let interrupt)):
             logger.info(
                 "ended \(interrupt ? "interrupt" : "item") \(id) play \(play): \(reason.rawValue)\(error.map { " (\($0))" } ?? "")")
-        case .itemSkipped(let id, let play, let reason):
+        case .engine(.itemSkipped(let id, let play, let reason)):
             logger.info("skipped item \(id) play \(play): \(reason.rawValue)")
-        case .queueChanged(let version):
+        case .engine(.queueChanged(let version)):
             logger.debug("queue version \(version)")
-        case .outputChanged(let change):
+        case .output(let change):
             logger.notice("\(change.output) output \(change.state.rawValue)\(change.message.map { ": \($0)" } ?? "")")
-        case .itemLoading(let id, let play, let status, let error, _):
+        case .engine(.itemLoading(let id, let play, let status, let error, _)):
             logger.debug("item \(id) play \(play) \(status.rawValue)\(error.map { ": \($0)" } ?? "")")
-        case .buffering(let report):
+        case .engine(.buffering(let report)):
             logger.notice(
                 report.likelyToKeepUp
                     ? "item \(report.id): playing on (buffering over)"

@@ -15,7 +15,8 @@ final class NetworkItems: @unchecked Sendable {
     private let cache: NetworkCache
     /// Items after the current one to download ahead (nil: all).
     private let prefetchCount: Int?
-    private let publish: @Sendable (PlayerEvent) -> Void
+    /// Where the cache's news goes, per item using the URL.
+    private let publish: @Sendable (ItemID, CacheNews) -> Void
     private let work = DispatchQueue(label: "queued.network-items")
     /// Set once, before the first `queueChanged`.
     private weak var engine: PlayerEngine?
@@ -26,7 +27,7 @@ final class NetworkItems: @unchecked Sendable {
     /// even a dispatch: a flood of edits (12k/s) would otherwise wake `work`'s thread for each one.
     private var lookScheduled = false
 
-    init(cache: NetworkCache, prefetch: Int?, publish: @escaping @Sendable (PlayerEvent) -> Void) {
+    init(cache: NetworkCache, prefetch: Int?, publish: @escaping @Sendable (ItemID, CacheNews) -> Void) {
         self.cache = cache
         prefetchCount = prefetch
         self.publish = publish
@@ -84,6 +85,6 @@ final class NetworkItems: @unchecked Sendable {
             // Added since the last look (news can outrun it): find its items now.
             ids = engine.queue().entries.filter { $0.item.uri == url }.map(\.id)
         }
-        for id in ids ?? [] { publish(.cache(id: id, news: news)) }
+        for id in ids ?? [] { publish(id, news) }
     }
 }
