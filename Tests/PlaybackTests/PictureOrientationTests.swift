@@ -109,7 +109,7 @@ struct PictureOrientationTests {
         check(shown, orientation: orientation, seen: shown.frame.displaySize, label: "EXIF \(exif)")
     }
 
-    @Test("the file's turn and the panel's add up", arguments: VideoRotation.allCases, [VideoFit.fit, .fill])
+    @Test("the file's turn and the panel's add up", arguments: VideoRotation.allCases, [VideoFit.fit, .fill, .stretch])
     func fileAndPanelTurns(panel: VideoRotation, fit: VideoFit) throws {
         // EXIF 7: mirrored and turned a quarter; the panel turns it further.
         let shown = try show(try Fixtures.orientedJPEG(exif: 7), fit: fit, rotation: panel)
@@ -118,7 +118,7 @@ struct PictureOrientationTests {
         if fit == .fit {
             check(shown, orientation: orientation, seen: seen, label: "EXIF 7 on a panel at \(panel.rawValue)")
         } else {
-            // `fill` covers the window; the marked quadrant is still the expected one.
+            // `fill` and `stretch` cover the window; the marked quadrant is still the expected one.
             let expected = Self.markedQuadrant(orientation)
             let x = 640 * (2 * expected.column + 1) / 4, y = 360 * (2 * expected.row + 1) / 4
             #expect(isMarked(shown.picture.rgb(x: x, y: y)), "fill, panel \(panel.rawValue): \(shown.picture.rgb(x: x, y: y))")
