@@ -39,6 +39,13 @@ final class Demuxer {
         if info < 0 {
             throw MediaError(code: info, operation: "find stream info", path: path, message: MediaError.text(for: info))
         }
+        packetClocks = (0..<Int(format.pointee.nb_streams)).map { index in
+            let s = format.pointee.streams[index]!.pointee
+            let rate = s.avg_frame_rate
+            let isVideo = s.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO && rate.num > 0 && rate.den > 0
+            return PacketClock(secondsPerTick: av_q2d(s.time_base), pictureSeconds: isVideo ? 1 / av_q2d(rate) : 0)
+        }
+        packetEnds = Array(repeating: nil, count: packetClocks.count)
     }
 
     deinit {
@@ -76,26 +83,36 @@ final class Demuxer {
         return packet
     }
 
-    /// Per stream, the furthest end (timestamp + duration, seconds from the file's time origin) of the
-    /// packets read so far: once the file is read through, where each stream really ends.
-    private(set) var packetEnds: [Int: Double] = [:]
+    /// A stream's clock, read once at open so that noting a packet's end costs no lookups.
+    private struct PacketClock {
+        var secondsPerTick: Double
+        /// How long a picture without a packet duration lasts (a browser's WebM); 0 for other streams.
+        var pictureSeconds: Double
+    }
+
+    /// Per stream found at open. Decode thread, like the rest of the demuxer.
+    private var packetClocks: [PacketClock] = []
+    /// Per stream found at open, the furthest end (timestamp + duration, seconds from the file's time
+    /// origin) of the packets read so far: once the file is read through, where each stream really ends.
+    private var packetEnds: [Double?] = []
+
+    /// Where `stream`'s packets read so far end (nil: none read, or a stream that appeared later).
+    func packetEnd(of stream: Int) -> Double? { stream < packetEnds.count ? packetEnds[stream] : nil }
+
+    /// The furthest any stream's packets read so far reach.
+    var furthestPacketEnd: Double? { packetEnds.compactMap { $0 }.max() }
 
     private func notePacketEnd(_ packet: AVPacket) {
         let index = Int(packet.stream_index)
-        guard index < Int(format.pointee.nb_streams) else { return }
+        guard index < packetClocks.count else { return }
         let stamp = packet.pts != AVCodes.noPTS ? packet.pts : packet.dts
         guard stamp != AVCodes.noPTS else { return }
-        let s = stream(index).pointee
-        // In Double: a hostile timestamp near Int64.max must not trap. A picture without a duration (a
-        // browser's WebM) lasts one frame, or its stream would seem to end a frame early.
-        var duration = Double(max(packet.duration, 0)) * av_q2d(s.time_base)
-        if duration == 0, s.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO, s.avg_frame_rate.num > 0,
-            s.avg_frame_rate.den > 0
-        {
-            duration = 1 / av_q2d(s.avg_frame_rate)
-        }
-        let end = Double(stamp) * av_q2d(s.time_base) + duration
-        if end.isFinite, end > packetEnds[index] ?? -Double.infinity { packetEnds[index] = end }
+        // In Double: a hostile timestamp near Int64.max must not trap. A picture without a duration lasts
+        // one frame, or its stream would seem to end a frame early.
+        let clock = packetClocks[index]
+        let duration = packet.duration > 0 ? Double(packet.duration) * clock.secondsPerTick : clock.pictureSeconds
+        let end = Double(stamp) * clock.secondsPerTick + duration
+        if end.isFinite, end > packetEnds[index] ?? -.infinity { packetEnds[index] = end }
     }
 
     /// Seeks so that the next packets start at or before `seconds` (from the file's time origin).

@@ -60,7 +60,8 @@ public struct ItemTiming: Sendable, Equatable {
         return !shortestTrack && videoEnd > audioEnd
     }
 
-    private static func earlier(_ a: Double?, _ b: Double?) -> Double? {
+    /// The earlier of two ends, either of which may be unknown.
+    static func earlier(_ a: Double?, _ b: Double?) -> Double? {
         switch (a, b) {
         case let (a?, b?): return min(a, b)
         case let (a?, nil): return a

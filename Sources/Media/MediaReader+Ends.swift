@@ -20,7 +20,7 @@ extension MediaReader {
     /// Once the file is read through: the furthest any stream reached must be the container's duration.
     func requireFileReachedItsEnd(beyond reachedTime: Double) throws(MediaError) {
         guard let fileEnd else { return }
-        let furthest = demuxer.packetEnds.values.max().map { $0 - origin } ?? reachedTime
+        let furthest = demuxer.furthestPacketEnd.map { $0 - origin } ?? reachedTime
         try requireReached(max(reachedTime, furthest), of: fileEnd)
     }
 
@@ -49,7 +49,7 @@ extension MediaReader {
     func lookAhead(past time: Double) throws(MediaError) {
         guard timing.shortestTrack, timing.audioEnd == nil || timing.videoEnd == nil, !lookAheadSettled else { return }
         if let end = timing.end, time >= end { return }  // a declared end comes first anyway
-        func end(of stream: Int) -> Double? { demuxer.packetEnds[stream].map { $0 - origin } }
+        func end(of stream: Int) -> Double? { demuxer.packetEnd(of: stream).map { $0 - origin } }
         var behind: [Int] = []
         while !demuxFinished {
             behind = trackStreams.filter { (end(of: $0) ?? -.infinity) <= time }

@@ -95,12 +95,9 @@ extension MediaReader {
         }
     }
 
-    /// Where the item's picture ends: the planned end, or the end of the last picture once all are out;
-    /// under shortest track with a learned end, that end (or the end of pictures handed out past it).
-    public var videoEnd: Double? {
-        guard let learnedEnd else { return timing.end ?? video?.endTime }
-        return min(timing.end ?? .infinity, max(learnedEnd, video?.endTime ?? learnedEnd))
-    }
+    /// Where the item's picture ends: the planned (or learned) end, or the end of the last picture once all
+    /// are out.
+    public var videoEnd: Double? { knownEnd ?? video?.endTime }
 
     private func finish(_ track: VideoTrack) -> VideoFrame? {
         track.finished = true

@@ -94,6 +94,7 @@ public final class MediaReader {
             if guess.num > 0 && guess.den > 0 { rate = av_q2d(guess) }
         }
         frameRate = rate
+        let streamOrientation = videoStream.map { Self.orientation(of: demuxer.stream($0.index)) } ?? .upright
         displaySize = videoStream.flatMap { found -> (width: Int, height: Int)? in
             let stream = demuxer.stream(found.index)
             let width = Int(stream.pointee.codecpar.pointee.width)
@@ -101,7 +102,7 @@ public final class MediaReader {
             guard width > 0, height > 0 else { return nil }
             let aspect = Self.sampleAspect(of: stream, frame: nil, format: demuxer.format)
             return PictureOrientation.displayedSize(
-                width: width, height: height, sampleAspect: aspect, orientation: Self.orientation(of: stream))
+                width: width, height: height, sampleAspect: aspect, orientation: streamOrientation)
         }
 
         let windowEnd = options.end.map { $0 - (options.start ?? 0) }
@@ -155,7 +156,7 @@ public final class MediaReader {
                     index: videoStream.index,
                     decoder: Decoder(stream: demuxer.stream(videoStream.index), codec: videoStream.codec, path: path)),
                 frameDuration: 1 / rate, converter: VideoConverter(rgba: options.rgbaPictures),
-                orientation: Self.orientation(of: demuxer.stream(videoStream.index)))
+                orientation: streamOrientation)
         }
         if let start = options.start, start > 0 {
             try demuxer.seek(to: origin)
@@ -165,10 +166,8 @@ public final class MediaReader {
     /// The item's length in seconds as far as the file declares it before playing it through: where the
     /// play ends when that is known, else the latest end anything declares (the container's duration too).
     public var duration: Double? {
-        if let end = timing.end { return end }
         let latest = [timing.audioEnd, timing.videoEnd, fileEnd].compactMap { $0 }.max()
-        guard let window = timing.windowEnd else { return latest }
-        return latest.map { min($0, window) } ?? window
+        return timing.end ?? ItemTiming.earlier(latest, timing.windowEnd)
     }
 
     /// Restarts reading at `seconds` of item time (a user's seek).

@@ -1,6 +1,5 @@
 // What the engine tells its observers (the control layer, the daemon's log, tests), in the order it happened.
 
-import CacheControl
 import Media
 import QueueModel
 

@@ -6,6 +6,7 @@ import Logging
 import Media
 import Playback
 import QueueModel
+import Testing
 
 final class EventRecorder: @unchecked Sendable {
     private let condition = NSCondition()
@@ -119,6 +120,20 @@ func makeEngine(
     }
     try engine.start()
     return (engine, recorder)
+}
+
+/// Plays `item` untimed on the null outputs (the picture decoded, the samples counted) until the engine
+/// goes idle: the frames written and what was recorded.
+func playUntimed(
+    _ item: MediaItem, configure: (inout EngineConfig) -> Void = { _ in }
+) throws -> (frames: Int64, recorder: EventRecorder) {
+    let sink = NullAudioSink(mode: .untimed)
+    let (engine, recorder) = try makeEngine(audio: sink, video: NullVideoSink(), untimed: true, configure: configure)
+    defer { engine.shutdown() }
+    try engine.add([item])
+    try engine.play()
+    #expect(recorder.waitUntilDone(timeout: 60))
+    return (sink.writtenFrames(), recorder)
 }
 
 /// Converts float output samples the way the PulseAudio sink does.

@@ -14,14 +14,8 @@ import Testing
     func play(
         _ item: MediaItem, configure: (inout EngineConfig) -> Void = { _ in }
     ) throws -> (frames: Int64, starts: [Double]) {
-        let sink = NullAudioSink(mode: .untimed)
-        let (engine, recorder) = try makeEngine(
-            audio: sink, video: NullVideoSink(), untimed: true, configure: configure)
-        defer { engine.shutdown() }
-        try engine.add([item])
-        try engine.play()
-        #expect(recorder.waitUntilDone(timeout: 30))
-        return (sink.writtenFrames(), recorder.started.map(\.timeline))
+        let played = try playUntimed(item, configure: configure)
+        return (played.frames, played.recorder.started.map(\.timeline))
     }
 
     @Test func defaultEndsLoopSeamsAtTheShortestTrackAndTheLastPlayAtTheLongest() throws {

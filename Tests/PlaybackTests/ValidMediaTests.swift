@@ -22,16 +22,10 @@ import Testing
         var ended: [(reason: EndReason, error: String?)]
     }
 
-    func play(_ item: MediaItem, configure: (inout EngineConfig) -> Void = { _ in }) throws -> Played {
-        let sink = NullAudioSink(mode: .untimed)
-        let (engine, recorder) = try makeEngine(
-            audio: sink, video: NullVideoSink(), untimed: true, configure: configure)
-        defer { engine.shutdown() }
-        try engine.add([item])
-        try engine.play()
-        #expect(recorder.waitUntilDone(timeout: 60))
+    func play(_ item: MediaItem) throws -> Played {
+        let (frames, recorder) = try playUntimed(item)
         return Played(
-            seconds: Double(sink.writtenFrames()) / 48_000, starts: recorder.started.map(\.timeline),
+            seconds: Double(frames) / 48_000, starts: recorder.started.map(\.timeline),
             ended: recorder.ended.map { ($0.reason, $0.error) })
     }
 
