@@ -43,31 +43,21 @@ final class DecodeLoop: @unchecked Sendable {
     /// False once a newer decode thread took over.
     func isCurrent(in state: EngineState) -> Bool { state.decoderGeneration == generation }
 
+    /// Asks the state what to do next (EngineState.decoderNext) and does it, until told to leave. An idle
+    /// answer waits inside the same hold of the lock, so no wake-up is lost between question and wait; a
+    /// stale active play is dropped first, unlocked (closing a reader may take a network source's lock).
     func run() {
-        while true {
-            core.lock()
-            // A request stays visible to commands (as what is about to play) until its segment exists.
-            func newRequest() -> StartRequest? { core.state.startRequest.flatMap { $0.serial > serial ? $0 : nil } }
-            while !core.state.shuttingDown && isCurrent(in: core.state) && newRequest() == nil
-                && (active == nil || active?.serial != core.state.serial)
-            {
-                active = nil
-                // Waiting for a schedule's window: looked at twice a second (reading the local time is
-                // a computation, not a wait, so it may run under the lock).
-                core.state.resumeIfScheduleOpens()
-                if newRequest() != nil { break }
-                core.wait(timeout: 0.5)
+        loop: while true {
+            let step = core.locked { state -> DecoderStep in
+                let step = state.decoderNext(generation: generation, serial: serial, activeSerial: active?.serial)
+                if case .idle(let timeout) = step, active == nil { core.wait(timeout: timeout) }
+                return step
             }
-            if core.state.shuttingDown || !isCurrent(in: core.state) {
-                core.unlock()
-                break
-            }
-            let request = newRequest()
-            core.unlock()
-            if let request {
-                begin(request)
-            } else {
-                step()
+            switch step {
+            case .leave: break loop
+            case .begin(let request): begin(request)
+            case .feed: self.step()
+            case .idle: active = nil
             }
         }
         active = nil
@@ -89,9 +79,7 @@ final class DecodeLoop: @unchecked Sendable {
             engine.audio.flush()
             start(play, at: engine.audio.writtenFrames())
         }
-        core.locked { shared in
-            if shared.startRequest?.serial == request.serial { shared.startRequest = nil }
-        }
+        core.locked { $0.startHandled(request) }
     }
 
     /// Opens `first`'s item and makes it the active one, starting at `startFrame` on the timeline (nil: an

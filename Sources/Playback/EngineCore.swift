@@ -1,5 +1,6 @@
 // The engine's one lock around its EngineState, and the owner that carries out the state's actions.
-// Commands (any thread), the decode thread and the presenter thread all go through `locked`.
+// Commands (any thread), the decode thread and the presenter thread all go through `locked`, which
+// ends every batch of changes with `commitAndUnlock`.
 //
 // The lock (`condition`) protects `state` and nothing else. Rules:
 // - Nothing under it waits for a device or a server: no PulseAudio round trip, no SDL call, no file I/O.
@@ -39,26 +40,38 @@ final class EngineCore: @unchecked Sendable {
         self.observer = observer
     }
 
-    /// Runs `body` under the lock, then carries out the actions it recorded (see the rules above).
+    /// Runs `body` under the lock, then commits what it changed (see the rules above). The only way in:
+    /// the threads touch the state nowhere else.
     @discardableResult
     func locked<R, E: Error>(_ body: (inout EngineState) throws(E) -> R) throws(E) -> R {
-        lock()
-        defer { unlock() }
+        condition.lock()
+        defer { commitAndUnlock() }
         return try body(&state)
     }
 
-    func lock() { condition.lock() }
-
-    /// Carries out the recorded audio requests, wakes waiting threads if asked to, releases the lock, then
-    /// delivers the events. The delivery lock is taken before the state lock is released, so a later batch
-    /// can never overtake this one.
-    func unlock() {
+    /// Ends a batch of changes: wakes the waiting threads if the batch concerns them, hands the queue's
+    /// changes to the recorder, carries out the audio requests, releases the lock, then delivers the events
+    /// (in the order recorded; the delivery lock is taken before the state lock is released, so a later
+    /// batch can never overtake this one).
+    private func commitAndUnlock() {
         if state.wakeWaiters {
             state.wakeWaiters = false
             condition.broadcast()
         }
         if let recorder { recordLocked(recorder) }
-        let actions = state.takeActions()
+        let events = carryOutAudioRequests(state.takeActions())
+        guard !events.isEmpty else {
+            condition.unlock()
+            return
+        }
+        deliveryLock.lock()
+        condition.unlock()
+        for event in events { observer(event) }
+        deliveryLock.unlock()
+    }
+
+    /// Asks the audio output what the batch requested (each returns at once); returns the events, in order.
+    private func carryOutAudioRequests(_ actions: [EngineAction]) -> [PlayerEvent] {
         var events: [PlayerEvent] = []
         for action in actions {
             switch action {
@@ -69,14 +82,7 @@ final class EngineCore: @unchecked Sendable {
             case .setAudioVolume(let volume, let muted): audio.setVolume(volume, muted: muted)
             }
         }
-        guard !events.isEmpty else {
-            condition.unlock()
-            return
-        }
-        deliveryLock.lock()
-        condition.unlock()
-        for event in events { observer(event) }
-        deliveryLock.unlock()
+        return events
     }
 
     /// Starts recording: the whole queue's later changes and the player's state go to `recorder`.
@@ -111,7 +117,8 @@ final class EngineCore: @unchecked Sendable {
         }
     }
 
-    /// Waits for a change (the caller holds the lock), at most `timeout` seconds.
+    /// Waits for a change, at most `timeout` seconds; only inside `locked` (the lock is released while
+    /// waiting, and the batch is committed when `locked` returns).
     func wait(timeout: Double) {
         _ = condition.wait(until: Date(timeIntervalSinceNow: timeout))
     }

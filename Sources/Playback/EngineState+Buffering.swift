@@ -5,25 +5,35 @@
 
 import QueueModel
 
+/// Plays whose readers wait for network bytes now; the one reported buffering, and whether its outputs
+/// had run dry when last reported. Owned by EngineState.
+struct BufferingWaits {
+    var plays: Set<Cursor> = []
+    var reported: Cursor?
+    var empty = false
+}
+
 extension EngineState {
     /// The play the decode thread is writing, or about to open.
     var fedCursor: Cursor? {
-        if let request = startRequest { return request.cursor }
-        if let upcoming { return upcoming }
-        return segments.last { $0.serial == serial }?.cursor
+        switch phase.run?.feed {
+        case .requested(let request)?: request.cursor
+        case .opening(let play)?: play.cursor
+        case .feeding?, .waitingForSchedule?, .complete?, nil: segments.last { $0.serial == serial }?.cursor
+        }
     }
 
     /// `cursor`'s reader waits for bytes (`waiting`, repeated every few tenths of a second) or stopped
     /// waiting. `ahead`: seconds written to the outputs beyond what is heard now.
     mutating func noteSourceWaiting(_ cursor: Cursor, waiting: Bool, ahead: Double) {
-        if waiting { waitingPlays.insert(cursor) } else { waitingPlays.remove(cursor) }
+        if waiting { buffering.plays.insert(cursor) } else { buffering.plays.remove(cursor) }
         let fed = fedCursor
-        let isBuffering = fed.map { waitingPlays.contains($0) } ?? false
+        let isBuffering = fed.map { buffering.plays.contains($0) } ?? false
         let empty = isBuffering && ahead < 0.01
-        guard isBuffering != status.buffering || (isBuffering && empty != bufferEmpty) else { return }
-        guard let reported = isBuffering ? fed : bufferingPlay else { return }
-        bufferingPlay = isBuffering ? fed : nil
-        bufferEmpty = empty
+        guard isBuffering != status.buffering || (isBuffering && empty != buffering.empty) else { return }
+        guard let reported = isBuffering ? fed : buffering.reported else { return }
+        buffering.reported = isBuffering ? fed : nil
+        buffering.empty = empty
         if isBuffering != status.buffering { updateStatus { $0.buffering = isBuffering } }
         emit(
             .buffering(

@@ -70,12 +70,12 @@ extension EngineState {
         // One under way will go on to this one when its last play is written.
         guard interruptions.waiting.count == 1 else { return }
         let first = interrupt.cursor(play: 1)
-        switch status.state {
+        switch phase {
         case .idle, .stopped:
             interruptions.back = .idle
             cut(to: first, endReason: nil)
             resume()
-        case .playing, .paused:
+        case .running(let run):
             if let wait = scheduleWait, segments.isEmpty {
                 interruptions.back = .scheduleWait(wait)
                 cut(to: first, endReason: nil)
@@ -88,7 +88,7 @@ extension EngineState {
             } else {
                 splice(first)
             }
-            if status.state == .paused { resume() }
+            if run.motion == .paused { resume() }
         }
     }
 
@@ -96,13 +96,19 @@ extension EngineState {
     /// keeping what is on the timeline before it (segments and pictures go on under the new serial).
     private mutating func splice(_ cursor: Cursor) {
         if interruptions.back == nil { interruptions.back = .pending }
+        // What the decode thread was about to open after the play being cut: where the queue goes back to
+        // if the splice lands past everything written.
+        let opening: NextPlay? = if case .opening(let play)? = phase.run?.feed, !play.cursor.isInterrupt { play } else { nil }
         serial += 1
         for index in segments.indices { segments[index].serial = serial }
         for index in frames.indices { frames[index].serial = serial }
         // Whatever interrupt is still on the timeline plays to its end: this one goes after it.
         let after = segments.filter { $0.cursor.isInterrupt }.compactMap(\.endFrame).max() ?? 0
-        startRequest = StartRequest(
-            serial: serial, cursor: cursor, position: 0, continuesPlay: false, splice: true, spliceAfter: after)
+        var request = StartRequest(serial: serial, cursor: cursor, position: 0, continuesPlay: false)
+        request.splice = true
+        request.spliceAfter = after
+        request.openingBeforeSplice = opening
+        setFeed(.requested(request))
         wakeWaiters = true
         // The decode thread may be waiting for room in the output (up to a server request away): the
         // splice is measured from the moment it gets to it.
@@ -113,7 +119,7 @@ extension EngineState {
     /// the interrupt starts at timeline frame `frame`. The play that frame falls in is cut there and is what
     /// resumes afterwards; nothing decoded beyond it is kept.
     mutating func spliced(at frame: Int64, serial: Int) {
-        guard serial == self.serial else { return }
+        guard serial == self.serial, let request = startRequest else { return }
         var back: NextPlay?
         if let index = segments.firstIndex(where: { $0.startFrame < frame && ($0.endFrame ?? .max) > frame }),
             !segments[index].cursor.isInterrupt
@@ -126,17 +132,16 @@ extension EngineState {
             // Not heard beyond its first frame, if at all: it goes back from its start (a play already
             // announced is suspended, as above).
             back = NextPlay(
-                cursor: later.cursor, position: later.itemOffset, continuesPlay: later.continuesPlay || later.announcedStart)
-            if later.announcedStart { interruptions.suspended = later.cursor }
+                cursor: later.cursor, position: later.itemOffset, continuesPlay: later.continuesPlay || later.heard != .ahead)
+            if later.heard != .ahead { interruptions.suspended = later.cursor }
         } else if let resuming = interruptions.resuming {
             back = resuming
-        } else if let upcoming, !upcoming.isInterrupt {
-            back = NextPlay(cursor: upcoming)
+        } else if let opening = request.openingBeforeSplice {
+            back = opening
         }
         segments.removeAll { $0.startFrame >= frame && $0.endFrame != $0.startFrame }
         let cut = Double(frame) / sampleRate - 1e-9
         frames.removeAll { $0.time >= cut }
-        upcoming = nil
         interruptions.resuming = nil
         if let back {
             interruptions.back = .play(back)
@@ -144,7 +149,6 @@ extension EngineState {
             // The queue had been written to its end: nothing to go back to.
             interruptions.back = .idle
         }
-        timelineComplete = false
         wakeWaiters = true
     }
 
@@ -165,11 +169,17 @@ extension EngineState {
     /// rest of that interrupt is dropped). Returns what goes on the timeline after it.
     mutating func interruptSuccessor(after cursor: Cursor, failed: Bool) -> NextPlay? {
         if let first = interruptions.waiting.first, first.id == cursor.id {
-            if !failed && cursor.play < first.plays { return NextPlay(cursor: first.cursor(play: cursor.play + 1)) }
+            if !failed && cursor.play < first.plays { return opening(first.cursor(play: cursor.play + 1)) }
             interruptions.waiting.removeFirst()
         }
-        if let next = interruptions.waiting.first { return NextPlay(cursor: next.cursor(play: 1)) }
+        if let next = interruptions.waiting.first { return opening(next.cursor(play: 1)) }
         return goBack()
+    }
+
+    /// The decode thread opens `cursor`'s play next.
+    private mutating func opening(_ cursor: Cursor) -> NextPlay {
+        updateRun { $0.feed = .opening(NextPlay(cursor: cursor)) }
+        return NextPlay(cursor: cursor)
     }
 
     /// The interrupts are all written: playback goes back to where it was.
@@ -179,16 +189,16 @@ extension EngineState {
         switch back {
         case .play(let play) where queue.entry(play.cursor.id) != nil:
             interruptions.resuming = play
-            upcoming = play.cursor
+            updateRun { $0.feed = .opening(play) }
             return play
         case .play(let play):
             // Its item was removed meanwhile (its play ended then): the queue goes on after it.
             return successorOrStop(after: play.cursor, lastError: nil)
         case .scheduleWait(let cursor):
-            scheduleWait = cursor
+            updateRun { $0.feed = .waitingForSchedule(cursor) }
             return nil
         case .idle, .pending, nil:
-            timelineComplete = true
+            updateRun { $0.feed = .complete(error: nil) }
             return nil
         }
     }
@@ -218,7 +228,7 @@ extension EngineState {
             interruptions.resuming = play
         case .scheduleWait(let wait):
             cut(to: nil, endReason: .skipped, keepInterrupts: true)
-            scheduleWait = wait
+            setFeed(.waitingForSchedule(wait))
             showWaiting()
         case .play(let play):
             if !startOrWait(from: queue.successor(of: play.cursor), endReason: .skipped) { goIdle() }
@@ -229,8 +239,8 @@ extension EngineState {
     }
 
     private mutating func goIdle() {
+        enter(.idle)
         updateStatus {
-            $0.state = .idle
             $0.currentID = nil
             $0.play = 0
             $0.duration = nil

@@ -50,7 +50,7 @@ extension EngineState {
     /// `item` is then the heard play, whose position the picture's item takes when it is the same item
     /// (a still's `{position}` moves on).
     func overlayItemWithoutPicture(heard: Int64) -> (item: PlayingItem?, keepsPictureItem: Bool) {
-        if status.state == .idle || status.state == .stopped { return (nil, false) }
+        if phase.run == nil { return (nil, false) }
         guard let segment = audibleSegment else { return (nil, true) }
         let item = playingItem(segment.cursor, position: position(in: segment, heard: heard), duration: segment.duration)
         return (item, segment.showsVideo)

@@ -18,7 +18,7 @@ extension EngineState {
     /// one that took its place.
     mutating func remove(_ ids: [ItemID], heard: Int64) -> [ItemID] {
         let before = queue.version
-        let current = startedPlay ?? audibleSegment?.cursor ?? startRequest?.cursor
+        let current = self.current?.cursor
         // The queue remembers where its current item stood; a play not yet begun needs its successor
         // found before the removal.
         let survivor = current.flatMap { $0 == queue.current ? nil : successor(of: $0, skipping: Set(ids)) }
@@ -33,9 +33,7 @@ extension EngineState {
         }
         if let current, removed.contains(current.id) {
             // Its successor, or the first one after it in its window (when none is, playback waits).
-            if !startOrWait(from: survivor ?? queue.successor(of: current), endReason: .removed) {
-                updateStatus { $0.state = .idle }
-            }
+            if !startOrWait(from: survivor ?? queue.successor(of: current), endReason: .removed) { enter(.idle) }
         } else {
             refeedIfNextChanged(heard: heard)
         }
@@ -45,16 +43,16 @@ extension EngineState {
     /// Empties the queue; what is playing ends (`removed`).
     mutating func clear() {
         let before = queue.version
-        let playing = startedPlay != nil || audibleSegment != nil || startRequest != nil
+        let playing = current != nil
         let ids = Set(queue.entries.map(\.id.rawValue))
         queue.clear()
         noteQueueChange(from: before)
         if !overlays.removeScoped(to: ids).isEmpty { wakeWaiters = true }
         if playing {
             cut(to: nil, endReason: .removed)
-            updateStatus { $0.state = .idle }
+            enter(.idle)
         }
-        resumeCursor = nil
+        if case .stopped(_, let error) = phase { enter(.stopped(resume: nil, error: error)) }
     }
 
     /// The first play after `cursor` whose item is not in `removed` (at most one pass around the queue).
@@ -73,10 +71,10 @@ extension EngineState {
     /// listener is, so the new successor follows it (at the cost of a short re-buffer).
     private mutating func refeedIfNextChanged(heard: Int64) {
         guard let current = startedPlay,
-            let ahead = segments.first(where: { $0.serial == serial && !$0.announcedStart && $0.cursor != current }),
+            let ahead = segments.first(where: { $0.serial == serial && $0.heard == .ahead && $0.cursor != current }),
             ahead.cursor != nextPlay(after: current).cursor,
-            let now = currentPlay(heard: heard), now.cursor == current
+            let now = self.current, now.cursor == current
         else { return }
-        cut(to: current, position: now.position, endReason: nil, continuesPlay: true)
+        cut(to: current, position: position(of: now, heard: heard), endReason: nil, continuesPlay: true)
     }
 }

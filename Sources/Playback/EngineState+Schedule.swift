@@ -42,7 +42,7 @@ extension EngineState {
         for skipped in choice.skipped {
             emit(.itemSkipped(id: skipped.id, play: skipped.play, reason: .schedule))
         }
-        if choice.waiting { scheduleWait = candidate }
+        if choice.waiting, let candidate { setFeed(.waitingForSchedule(candidate)) }
     }
 
     /// Starts the first play from `candidate` that is in its window (after the started play ends with
@@ -69,9 +69,7 @@ extension EngineState {
     /// Decode thread, idle: while playback waits for a window and the last play before the wait has been
     /// heard, starts the first item whose window is open now. Quiet (no events) while all stay closed.
     mutating func resumeIfScheduleOpens() {
-        guard var candidate = scheduleWait, status.state == .playing, segments.isEmpty, startRequest == nil else {
-            return
-        }
+        guard var candidate = scheduleWait, phase.run?.motion == .playing, segments.isEmpty else { return }
         // The item to go on from was removed while waiting: start over from the top of its pass.
         if queue.entry(candidate.id) == nil {
             guard let first = queue.first() else { return }
@@ -82,9 +80,9 @@ extension EngineState {
         cut(to: cursor, endReason: nil)
     }
 
-    /// The wait (if any) is over: a cut started something else, stopped, or cleared the queue.
+    /// The wait (if any) is over: a cut started something else, stopped, or cleared the queue (the cut
+    /// replaces the run's feed; this takes the wait out of the status).
     mutating func endScheduleWait() {
-        scheduleWait = nil
         if status.waitingForSchedule { updateStatus { $0.waitingForSchedule = false } }
     }
 }

@@ -22,19 +22,17 @@ extension EngineState {
         if let id {
             guard let found = queue.cursor(for: id) else { throw .itemNotFound(id) }
             cursor = found
-        } else if let current = referenceCursor {
-            cursor = current
+        } else if let now = current {
+            cursor = now.cursor
         } else {
             guard let open = firstOpen(from: startingPlay).cursor else { throw .queueEmpty }
             cursor = open
         }
         cut(to: cursor, endReason: startedPlay == nil ? nil : .skipped)
         actions.append(.setAudioPaused(true))
-        scheduledStart = start
-        stopError = nil
+        updateRun { $0.motion = .armed(start) }
         wakeWaiters = true
         updateStatus {
-            $0.state = .playing
             $0.error = nil
             $0.startsAt = start.wall
         }
@@ -43,18 +41,18 @@ extension EngineState {
     /// Presenter thread, at the instant: the sound goes on and the first picture may be shown.
     mutating func releaseScheduledStart() {
         guard scheduledStart != nil else { return }
-        scheduledStart = nil
+        updateRun { $0.motion = .playing }
         actions.append(.setAudioPaused(false))
         updateStatus { $0.startsAt = nil }
     }
 
-    /// A cut, an interrupt or a pause before the instant calls the synchronized start off. The output was
-    /// corked for the instant: a play that goes on (a cut to another item, an interrupt) needs it going
-    /// again now; a pause or a stop corks it anyway.
+    /// A cut or an interrupt before the instant calls the synchronized start off. The output was corked
+    /// for the instant: the play that goes on (a cut to another item, an interrupt, a stop that corks
+    /// nothing itself) needs it going again now.
     mutating func cancelScheduledStart() {
         guard scheduledStart != nil else { return }
-        scheduledStart = nil
-        if status.state == .playing { actions.append(.setAudioPaused(false)) }
+        updateRun { $0.motion = .playing }
+        actions.append(.setAudioPaused(false))
         updateStatus { $0.startsAt = nil }
     }
 }

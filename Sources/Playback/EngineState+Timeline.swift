@@ -14,7 +14,7 @@ extension EngineState {
     mutating func playOpened(_ segment: Segment, knownDuration: Double?) -> Bool {
         guard segment.serial == serial else { return false }
         segments.append(segment)
-        upcoming = nil
+        updateRun { $0.feed = .feeding }
         if let knownDuration { queue.setKnownDuration(segment.cursor.id, knownDuration) }
         if let size = segment.pictureSize, !segment.cursor.isInterrupt { queue.setKnownSize(segment.cursor.id, size) }
         return true
@@ -78,16 +78,18 @@ extension EngineState {
     /// pass of failures.
     mutating func successorOrStop(after cursor: Cursor, lastError: String?) -> NextPlay? {
         if let lastError, consecutiveFailures >= max(1, queue.count) {
-            stopError = "every item in the queue failed to play (last: \(lastError))"
-            timelineComplete = true
+            updateRun { $0.feed = .complete(error: "every item in the queue failed to play (last: \(lastError))") }
             return nil
         }
         let candidate = queue.successor(of: cursor)
         let choice = firstOpen(from: candidate)
         noteScheduled(choice, from: candidate)
-        if choice.cursor == nil && !choice.waiting { timelineComplete = true }
-        upcoming = choice.cursor
-        return choice.cursor.map { NextPlay(cursor: $0) }
+        guard let next = choice.cursor else {
+            if !choice.waiting { updateRun { $0.feed = .complete(error: nil) } }
+            return nil
+        }
+        updateRun { $0.feed = .opening(NextPlay(cursor: next)) }
+        return NextPlay(cursor: next)
     }
 
     // MARK: From the presenter
@@ -99,11 +101,9 @@ extension EngineState {
         guard scheduledStart == nil else { return }
         announce(heard: heard, wallClock: wallClock)
         // Played through once everything was heard and every picture shown.
-        if segments.isEmpty && timelineComplete && frames.isEmpty {
-            timelineComplete = false
-            let error = stopError
+        if segments.isEmpty && frames.isEmpty, case .complete(let error)? = phase.run?.feed {
+            enter(error == nil ? .idle : .stopped(resume: nil, error: error))
             updateStatus {
-                $0.state = error == nil ? .idle : .stopped
                 $0.error = error
                 $0.currentID = nil
                 $0.play = 0
@@ -112,7 +112,7 @@ extension EngineState {
         }
         // Waiting for a window, and the last play before the wait has been heard.
         if scheduleWait != nil && segments.isEmpty && frames.isEmpty && !status.waitingForSchedule
-            && status.state == .playing
+            && phase.run?.motion == .playing
         {
             showWaiting()
         }
@@ -122,11 +122,11 @@ extension EngineState {
     /// A picture of `cursor`'s play (of `serial`) is on screen: that play starts now if it had not, and
     /// every play before it on the timeline is over.
     mutating func picturePresented(serial: Int, cursor: Cursor, wallClock: Double) {
-        func index() -> Int? { segments.firstIndex { $0.serial == serial && $0.cursor == cursor && !$0.announcedEnd } }
-        guard let found = index(), !segments[found].announcedStart else { return }
+        func index() -> Int? { segments.firstIndex { $0.serial == serial && $0.cursor == cursor && $0.heard != .ended } }
+        guard let found = index(), segments[found].heard == .ahead else { return }
         // Announcing the ones before may remove segments, so look it up again.
         announce(heard: segments[found].startFrame, upTo: found, closingEarlier: true, wallClock: wallClock)
-        if let again = index(), !segments[again].announcedStart { announceStart(again, wallClock: wallClock) }
+        if let again = index(), segments[again].heard == .ahead { announceStart(again, wallClock: wallClock) }
     }
 
     /// Announces starts and ends of segments the listener has reached, in timeline order (at most up to
@@ -142,10 +142,9 @@ extension EngineState {
                 index += 1
                 continue
             }
-            if !segment.announcedStart {
+            if segment.heard == .ahead {
                 guard closingEarlier || heard >= segment.startFrame else { break }
                 if segment.failure != nil, segment.endFrame == segment.startFrame {
-                    segments[index].announcedStart = true
                     announceEnd(index)
                     index += 1
                     continue
@@ -157,7 +156,7 @@ extension EngineState {
             announceEnd(index)
             index += 1
         }
-        segments.removeAll { $0.announcedEnd }
+        segments.removeAll { $0.heard == .ended }
     }
 
     /// A play with pictures starts when its first picture is shown. Timed, one that shows none within half
@@ -169,11 +168,11 @@ extension EngineState {
     }
 
     private mutating func announceStart(_ index: Int, wallClock: Double) {
-        segments[index].announcedStart = true
+        segments[index].heard = .started
         let segment = segments[index]
         lastProgressFrame = .min
         // A seek goes on with the play started already; so does an interrupted play going back.
-        startedPlay = segment.cursor
+        updateRun { $0.started = segment.cursor }
         if interruptions.resuming?.cursor == segment.cursor || interruptions.suspended == segment.cursor {
             interruptions.resuming = nil
             interruptions.suspended = nil
@@ -198,10 +197,10 @@ extension EngineState {
     }
 
     private mutating func announceEnd(_ index: Int) {
-        segments[index].announcedEnd = true
+        segments[index].heard = .ended
         let segment = segments[index]
         let reason: EndReason = segment.failure == nil ? .eof : .error
-        if startedPlay == segment.cursor { startedPlay = nil }
+        if startedPlay == segment.cursor { updateRun { $0.started = nil } }
         // Interrupted: not ended, it goes on after the interrupt.
         if segment.suspends {
             interruptions.suspended = segment.cursor

@@ -15,9 +15,8 @@ extension EngineState {
             resume()
             return
         }
-        switch status.state {
-        case .playing: return
-        case .paused: resume()
+        switch phase {
+        case .running(let run): if run.motion == .paused { resume() }
         case .idle, .stopped:
             guard let cursor = startingPlay else { throw .queueEmpty }
             // Items outside their schedule are skipped; when all are, playback waits for a window.
@@ -27,24 +26,27 @@ extension EngineState {
 
     /// Where `play` starts when nothing is current: the stopped play if still queued, else the front.
     var startingPlay: Cursor? {
-        resumeCursor.flatMap { queue.entry($0.id) != nil ? $0 : nil } ?? queue.first()
+        if case .stopped(let resume?, _) = phase, queue.entry(resume.id) != nil { return resume }
+        return queue.first()
     }
 
+    /// Pauses a run (an armed synchronized start is called off: nothing starts until `play`).
     mutating func pause() {
-        guard status.state == .playing else { return }
-        updateStatus { $0.state = .paused }
-        cancelScheduledStart()
+        guard let run = phase.run, run.motion != .paused else { return }
+        updateRun { $0.motion = .paused }
+        updateStatus { $0.startsAt = nil }
         actions.append(.setAudioPaused(true))
     }
 
     /// Stops: the play ends (`stopped`), the screen goes black; `play` starts that item again.
     mutating func stop() {
-        guard status.state == .playing || status.state == .paused else { return }
-        let reference = referenceCursor?.isInterrupt == true ? interruptedPlay?.cursor : referenceCursor
-        resumeCursor = (reference ?? scheduleWait).map { Cursor(id: $0.id, play: 1, pass: $0.pass) }
+        guard phase.run != nil else { return }
+        let now = current?.cursor
+        let reference = now?.isInterrupt == true ? interruptedPlay?.cursor : now
+        let resume = (reference ?? scheduleWait).map { Cursor(id: $0.id, play: 1, pass: $0.pass) }
         cut(to: nil, endReason: .stopped)
+        enter(.stopped(resume: resume, error: nil))
         updateStatus {
-            $0.state = .stopped
             $0.currentID = nil
             $0.play = 0
             $0.duration = nil
@@ -53,16 +55,14 @@ extension EngineState {
 
     /// Skips to the next play (the current one ends `skipped`); past the last one playback goes idle.
     mutating func next() throws(PlayerError) {
-        guard let cursor = referenceCursor ?? scheduleWait else { throw .nothingPlaying }
+        guard let cursor = current?.cursor ?? scheduleWait else { throw .nothingPlaying }
         if cursor.isInterrupt {
             skipInterrupt(cursor)
             return
         }
         if !startOrWait(from: queue.following(cursor), endReason: .skipped) {
-            updateStatus {
-                $0.state = .idle
-                $0.currentID = nil
-            }
+            enter(.idle)
+            updateStatus { $0.currentID = nil }
         }
     }
 
@@ -70,7 +70,7 @@ extension EngineState {
     /// `message` — announced or not, it is reported ended — the play after it is requested, and a new
     /// decode thread takes over (the stuck one may never return). False when nothing is playing.
     mutating func abandonStalledPlay(message: String) -> Bool {
-        guard status.state == .playing, let cursor = referenceCursor else { return false }
+        guard phase.reportedState == .playing, let cursor = current?.cursor else { return false }
         let target = cursor.isInterrupt ? interruptedPlay?.cursor : queue.following(cursor)
         if startedPlay == cursor {
             cut(to: target, endReason: .error, error: message)
@@ -80,16 +80,14 @@ extension EngineState {
         }
         decoderGeneration += 1
         if target == nil {
-            updateStatus {
-                $0.state = .idle
-                $0.currentID = nil
-            }
+            enter(.idle)
+            updateStatus { $0.currentID = nil }
         }
         return true
     }
 
     mutating func previous() throws(PlayerError) {
-        guard let cursor = referenceCursor else { throw .nothingPlaying }
+        guard let cursor = current?.cursor else { throw .nothingPlaying }
         // An interrupt has nothing before it: its play starts again.
         if cursor.isInterrupt {
             cut(to: cursor, endReason: nil, continuesPlay: true)
@@ -100,8 +98,8 @@ extension EngineState {
 
     /// Moves within the current play (seconds; `relative` adds to the position at `heard`).
     mutating func seek(to position: Double, relative: Bool, heard: Int64) throws(PlayerError) {
-        guard let now = currentPlay(heard: heard) else { throw .nothingPlaying }
-        var target = relative ? now.position + position : position
+        guard let now = current else { throw .nothingPlaying }
+        var target = relative ? self.position(of: now, heard: heard) + position : position
         if let duration = now.duration { target = min(target, max(0, duration - 0.001)) }
         cut(to: now.cursor, position: max(0, target), endReason: nil, continuesPlay: true)
     }
@@ -120,8 +118,8 @@ extension EngineState {
         guard rate.isFinite, (0.5...2.0).contains(rate) else { throw .rateOutOfRange(rate) }
         guard rate != status.rate else { return }
         updateStatus { $0.rate = rate }
-        if let now = currentPlay(heard: heard) {
-            cut(to: now.cursor, position: now.position, endReason: nil, continuesPlay: true)
+        if let now = current {
+            cut(to: now.cursor, position: position(of: now, heard: heard), endReason: nil, continuesPlay: true)
         }
     }
 
@@ -143,13 +141,26 @@ extension EngineState {
         updateStatus { $0.rotation = rotation }
     }
 
+    /// The run moves: the audio output is uncorked, and an error left by a stop is cleared.
     mutating func resume() {
         actions.append(.setAudioPaused(false))
-        stopError = nil
-        updateStatus {
-            $0.state = .playing
-            $0.error = nil
+        updateRun { $0.motion = .playing }
+        updateStatus { $0.error = nil }
+    }
+
+    /// Moves to `phase` (a run ends, or a stop leaves its resume point); the status reports it.
+    mutating func enter(_ phase: PlaybackPhase) {
+        self.phase = phase
+        if phase.reportedState != status.state { updateStatus { _ in } }
+    }
+
+    /// Sets what the decode thread does next, starting a run (moving) if none was under way.
+    mutating func setFeed(_ feed: PlaybackRun.Feed) {
+        guard phase.run != nil else {
+            enter(.running(PlaybackRun(motion: .playing, feed: feed)))
+            return
         }
+        updateRun { $0.feed = feed }
     }
 
     /// Ends the started play with `endReason` (nil: a seek, the play goes on), drops everything decoded
@@ -164,7 +175,7 @@ extension EngineState {
         endScheduleWait()
         cancelScheduledStart()
         if let endReason, let heard = startedPlay {
-            startedPlay = nil
+            updateRun { $0.started = nil }
             endPlay(heard, reason: endReason, error: error)
         }
         let resumesInterrupted = keepInterrupts && target != nil && target == interruptions.suspended
@@ -174,13 +185,14 @@ extension EngineState {
         segments.removeAll()
         frames.removeAll()
         wakeWaiters = true
-        upcoming = nil
-        timelineComplete = false
         // Only a play that was announced started goes on without a new start (a seek before its first
         // picture still owes its itemStarted).
         let continues = continuesPlay && target != nil && (target == startedPlay || resumesInterrupted)
-        startRequest = target.map {
-            StartRequest(serial: serial, cursor: $0, position: position, continuesPlay: continues)
+        if let target {
+            setFeed(.requested(StartRequest(serial: serial, cursor: target, position: position, continuesPlay: continues)))
+        } else {
+            // The caller says what the run becomes (stopped, idle, a wait); left as it is, it ends once heard.
+            updateRun { $0.feed = .complete(error: nil) }
         }
         // Drops what is queued and wakes a decode thread blocked in write; it completes the flush before
         // it writes the new start.

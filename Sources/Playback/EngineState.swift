@@ -5,8 +5,8 @@
 // `localClock` (schedules), so it is tested without threads (EngineStateTests). Owned by EngineCore,
 // which guards it with its lock; every engine thread goes through EngineCore.locked.
 //
-// One notion of "current": `currentPlay(heard:)` — the play the listener is in, else the play about to
-// start (its segment, or the decode thread's start request). Status, seek and the commands use it.
+// One notion of "current": `current` — the play the listener is in, else the play about to start (its
+// segment, or the start the decode thread owes). Every command, the status and the durable record use it.
 
 import DequeModule
 import Media
@@ -18,19 +18,11 @@ struct EngineState {
     var status = PlayerStatus()
     /// Bumped by every cut (next, seek, stop…): work of an older serial is stale.
     var serial = 0
-    var startRequest: StartRequest?
-    /// The play announced started and not yet ended (what a cut ends, even mid-seek).
-    var startedPlay: Cursor?
-    /// The play the decode thread is about to open after finishing one (until its segment exists).
-    var upcoming: Cursor?
+    /// What playback is doing (see PlaybackPhase): what the status's `state` reports, the start the decode
+    /// thread owes, the play announced started, a resume point, a schedule wait, an armed start.
+    var phase: PlaybackPhase = .idle
     var segments: [Segment] = []
     var frames = Deque<TimedFrame>()
-    /// The decode thread wrote the queue's last item: once heard, playback is idle.
-    var timelineComplete = false
-    /// Why playback stopped on its own (every item failed).
-    var stopError: String?
-    /// Where play resumes after `stop` (the stopped item, from its start).
-    var resumeCursor: Cursor?
     var shuttingDown = false
     /// Which decode thread is the live one: a stalled one is replaced and, once whatever held it returns,
     /// sees a newer generation and leaves.
@@ -41,16 +33,8 @@ struct EngineState {
     var lastProgressFrame: Int64 = .min
     /// Plays in a row that failed without putting anything on the timeline (a full pass of them stops).
     var consecutiveFailures = 0
-    /// Plays whose readers wait for network bytes now; the one reported buffering, and whether its
-    /// outputs had run dry when last reported (see EngineState+Buffering).
-    var waitingPlays: Set<Cursor> = []
-    var bufferingPlay: Cursor?
-    var bufferEmpty = false
-    /// Every item is outside its schedule: playback waits, to go on from this play (or the first open one
-    /// after it) when a window opens (see EngineState+Schedule).
-    var scheduleWait: Cursor?
-    /// A synchronized start waiting for its instant (see EngineState+SyncStart).
-    var scheduledStart: ScheduledStart?
+    /// Plays whose readers wait for network bytes, and what was last reported of it (EngineState+Buffering).
+    var buffering = BufferingWaits()
     /// Items played now, outside the queue, and where the queue resumes after them (see EngineState+Interrupt).
     var interruptions = Interruptions()
     /// Layers drawn above the video; the presenter thread draws a copy (see EngineState+Overlays).
@@ -100,6 +84,7 @@ struct EngineState {
         updated.queueLoops = queue.loops
         updated.queueVersion = queue.version
         describeCurrentItem(in: &updated)
+        updated.state = phase.reportedState
         guard updated != status else { return }
         if updated.state != status.state { wakeWaiters = true }
         status = updated
@@ -144,10 +129,10 @@ struct EngineState {
     /// (before its first picture or sample), the seek target while the seek is in flight — as mpv reports.
     func status(heard: Int64) -> PlayerStatus {
         var status = self.status
-        if let now = currentPlay(heard: heard) {
+        if let now = current {
             status.currentID = now.cursor.id
             status.play = now.cursor.play
-            status.position = now.position
+            status.position = position(of: now, heard: heard)
             status.duration = now.duration ?? queue.entry(now.cursor.id)?.knownDuration
         }
         describeCurrentItem(in: &status)
@@ -158,7 +143,7 @@ struct EngineState {
 
     /// The segment the listener is in now: started and not yet ended.
     var audibleSegment: Segment? {
-        segments.first { $0.announcedStart && !$0.announcedEnd }
+        segments.first { $0.heard == .started }
     }
 
     /// Seconds into the segment's item when the listener is at timeline frame `heard`.
@@ -168,24 +153,85 @@ struct EngineState {
             * segment.rate
     }
 
-    /// The play commands act on, with its position: the one heard now, else the one about to start
-    /// (right after a cut, before its first sound or picture).
-    func currentPlay(heard: Int64) -> (cursor: Cursor, position: Double, duration: Double?)? {
-        if let segment = audibleSegment {
-            return (segment.cursor, position(in: segment, heard: heard), segment.duration)
-        }
-        // Not a play that failed without reaching the timeline: that one is only about to be reported.
+    /// The play every command, report and record refers to: the one the listener is in, else the one
+    /// about to start — its first segment on the timeline (not one that failed without reaching it: that
+    /// one is only about to be reported), else the start the decode thread owes. Nil outside a run, and
+    /// while a run waits for a schedule window or has been written to its end.
+    var current: CurrentPlay? {
+        if let segment = audibleSegment { return CurrentPlay(cursor: segment.cursor, segment: segment) }
         if let segment = segments.first(where: {
             $0.serial == serial && !($0.failure != nil && $0.endFrame == $0.startFrame)
         }) {
-            return (segment.cursor, segment.itemOffset, segment.duration)
+            return CurrentPlay(cursor: segment.cursor, segment: segment)
         }
-        if let request = startRequest { return (request.cursor, request.position, nil) }
+        switch phase.run?.feed {
+        case .requested(let request)?:
+            return CurrentPlay(cursor: request.cursor, startPosition: request.position)
+        case .opening(let play)?:
+            return CurrentPlay(cursor: play.cursor, startPosition: play.position)
+        case .feeding?, .waitingForSchedule?, .complete?, nil:
+            return nil
+        }
+    }
+
+    /// Where the listener is in `play` at timeline frame `heard` (where it will start, before it is on the
+    /// timeline).
+    func position(of play: CurrentPlay, heard: Int64) -> Double {
+        guard let segment = play.segment else { return play.startPosition }
+        return position(in: segment, heard: heard)
+    }
+
+    // MARK: The phase's parts
+
+    /// The run under way, changed in place (nothing happens outside a run); the status reports a pause.
+    mutating func updateRun(_ change: (inout PlaybackRun) -> Void) {
+        guard case .running(var run) = phase else { return }
+        change(&run)
+        phase = .running(run)
+        if phase.reportedState != status.state { updateStatus { _ in } }
+    }
+
+    /// The start a command asked for and the decode thread has not taken yet.
+    var startRequest: StartRequest? {
+        if case .requested(let request)? = phase.run?.feed { return request }
         return nil
     }
 
-    /// The play that `next`/`previous`/`stop` refer to: the one heard now, else the one about to start.
-    var referenceCursor: Cursor? {
-        startedPlay ?? audibleSegment?.cursor ?? startRequest?.cursor ?? segments.first?.cursor ?? upcoming
+    /// The play announced started and not yet ended (see PlaybackRun.started).
+    var startedPlay: Cursor? { phase.run?.started }
+
+    /// The play a run waiting for a schedule window goes on from.
+    var scheduleWait: Cursor? {
+        if case .waitingForSchedule(let cursor)? = phase.run?.feed { return cursor }
+        return nil
     }
+
+    /// The instant an armed synchronized start waits for.
+    var scheduledStart: ScheduledStart? {
+        if case .armed(let start)? = phase.run?.motion { return start }
+        return nil
+    }
+}
+
+/// The play that is current (see `EngineState.current`).
+struct CurrentPlay: Equatable {
+    let cursor: Cursor
+    /// Its segment on the timeline; nil while the decode thread has yet to open it.
+    var segment: Segment?
+    /// Where it starts in the item (before it is on the timeline).
+    var startPosition: Double
+
+    init(cursor: Cursor, segment: Segment) {
+        self.cursor = cursor
+        self.segment = segment
+        startPosition = segment.itemOffset
+    }
+
+    init(cursor: Cursor, startPosition: Double) {
+        self.cursor = cursor
+        self.startPosition = startPosition
+    }
+
+    /// The item's length when the play knows it.
+    var duration: Double? { segment?.duration }
 }

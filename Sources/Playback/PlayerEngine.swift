@@ -121,7 +121,6 @@ public final class PlayerEngine: @unchecked Sendable {
         core.locked { shared in
             shared.shuttingDown = true
             shared.wakeWaiters = true
-            shared.startRequest = nil
         }
         audio.close()
         finished.wait()

@@ -63,7 +63,7 @@ public protocol StateRecorder: AnyObject, Sendable {
 extension EngineState {
     /// The player as a snapshot, its place read at `heard`.
     func playerSnapshot(heard: Int64) -> PlayerSnapshot {
-        let place = recordedPlay(heard: heard) ?? (resumeCursor ?? scheduleWait).map { (cursor: $0, position: 0.0) }
+        let place = recordedPlay(heard: heard) ?? restingPlace.map { (cursor: $0, position: 0.0) }
         return PlayerSnapshot(
             state: status.state, current: place?.cursor, position: place?.position ?? 0, volume: status.volume,
             muted: status.muted, rate: status.rate, fit: status.fit, rotation: status.rotation, overlays: overlays)
@@ -72,7 +72,7 @@ extension EngineState {
     /// Whether anything but the position differs from `snapshot` (cheap: no clock is read, since which
     /// play is current does not depend on where the listener is in it).
     func playerDiffers(from snapshot: PlayerSnapshot) -> Bool {
-        let cursor = recordedPlay(heard: 0)?.cursor ?? resumeCursor ?? scheduleWait
+        let cursor = recordedPlay(heard: 0)?.cursor ?? restingPlace
         return snapshot.state != status.state || snapshot.current != cursor || snapshot.volume != status.volume
             || snapshot.muted != status.muted || snapshot.rate != status.rate || snapshot.fit != status.fit
             || snapshot.rotation != status.rotation || snapshot.overlays != overlays
@@ -81,9 +81,19 @@ extension EngineState {
     /// The play kept: the current one, or during an interrupt (not kept: it is played now or never) the
     /// play it interrupted, where it resumes.
     private func recordedPlay(heard: Int64) -> (cursor: Cursor, position: Double)? {
-        guard let now = currentPlay(heard: heard) else { return nil }
-        guard now.cursor.isInterrupt else { return (now.cursor, now.position) }
+        guard let now = current else { return nil }
+        guard now.cursor.isInterrupt else { return (now.cursor, position(of: now, heard: heard)) }
         return interruptedPlay.map { ($0.cursor, $0.position) }
+    }
+
+    /// Where playback goes on from when nothing is current: a stop's resume point, or the play a schedule
+    /// wait goes on from.
+    private var restingPlace: Cursor? {
+        switch phase {
+        case .stopped(let resume, _): resume
+        case .running: scheduleWait
+        case .idle: nil
+        }
     }
 
     /// Puts the player back where a snapshot left it, before the engine starts: the queue's item `cursor`
@@ -110,8 +120,7 @@ extension EngineState {
         switch player.state {
         case .playing, .paused:
             guard let position else {
-                resumeCursor = cursor
-                updateStatus { $0.state = .stopped }
+                enter(.stopped(resume: cursor, error: nil))
                 return
             }
             // An item whose window closed while the daemon was down is skipped like any other.
@@ -122,13 +131,12 @@ extension EngineState {
             }
             if player.state == .paused {
                 actions.append(.setAudioPaused(true))
-                updateStatus { $0.state = .paused }
+                updateRun { $0.motion = .paused }
             } else {
                 resume()
             }
         case .stopped:
-            resumeCursor = cursor
-            updateStatus { $0.state = .stopped }
+            enter(.stopped(resume: cursor, error: nil))
         case .idle:
             break
         }

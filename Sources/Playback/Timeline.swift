@@ -5,7 +5,7 @@
 import Media
 import QueueModel
 
-struct Segment {
+struct Segment: Equatable {
     /// Retagged when an interrupt keeps what was decoded ahead (see EngineState+Interrupt).
     var serial: Int
     let cursor: Cursor
@@ -30,8 +30,12 @@ struct Segment {
     var failure: String?
     /// An interrupt cut it short here: its end suspends the play (no itemEnded; it resumes later).
     var suspends = false
-    var announcedStart = false
-    var announcedEnd = false
+    /// How far the listener has been told: nothing yet, started, or started and ended.
+    var heard = Heard.ahead
+
+    enum Heard: Equatable {
+        case ahead, started, ended
+    }
 }
 
 /// A decoded picture waiting for its moment on the output timeline.
@@ -44,7 +48,7 @@ struct TimedFrame {
 }
 
 /// What the decode thread must start next: set by commands, taken by the decode thread.
-struct StartRequest {
+struct StartRequest: Equatable {
     let serial: Int
     let cursor: Cursor
     let position: Double
@@ -54,6 +58,9 @@ struct StartRequest {
     var splice = false
     /// With `splice`: the new play never starts before this frame (the end of an interrupt still queued).
     var spliceAfter: Int64 = 0
+    /// With `splice`: the queue's play the decode thread was about to open when the interrupt came (where
+    /// playback goes back to when the splice lands past everything written).
+    var openingBeforeSplice: NextPlay?
 }
 
 /// What the decode thread opens next: a play, from where, and whether it goes on with a play already

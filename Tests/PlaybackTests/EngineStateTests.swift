@@ -16,6 +16,8 @@ final class EngineStateDriver {
     var heard: Int64 = 0
     /// Everything recorded so far, in order.
     var log: [EngineAction] = []
+    /// The serial the "decode thread" last began (what EngineState.decoderNext compares requests with).
+    var decoderSerial = -1
 
     init(items: [MediaItem], queueLoops: Int = 1) throws {
         var queue = PlayQueue(loops: queueLoops)
@@ -25,12 +27,21 @@ final class EngineStateDriver {
 
     var ids: [ItemID] { state.queue.entries.map(\.id) }
 
+    /// The decode thread asks what to do, as DecodeLoop.run does, and takes a start request if there is one.
+    func takeRequest() -> StartRequest? {
+        guard case .begin(let request) = state.decoderNext(
+            generation: state.decoderGeneration, serial: decoderSerial, activeSerial: nil)
+        else { return nil }
+        decoderSerial = request.serial
+        return request
+    }
+
     /// The decode thread takes the start request and opens that play at the current end of the timeline.
     func openRequested(duration: Double? = nil) -> Cursor? {
-        guard let request = state.startRequest else { return nil }
-        state.startRequest = nil
+        guard let request = takeRequest() else { return nil }
         written = heard  // the cut flushed what was not heard
         open(request.cursor, offset: request.position, continuesPlay: request.continuesPlay, duration: duration)
+        state.startHandled(request)
         return request.cursor
     }
 
@@ -206,8 +217,7 @@ final class EngineStateDriver {
     @Test func aPassWhereEveryItemFailsStopsWithTheReason() throws {
         let driver = try EngineStateDriver(items: items, queueLoops: 0)
         try driver.state.play(id: nil)
-        var cursor = driver.state.startRequest?.cursor
-        driver.state.startRequest = nil
+        var cursor = driver.takeRequest()?.cursor
         var attempts = 0
         while let failing = cursor, attempts < 10 {
             cursor = driver.state.openFailed(failing, serial: driver.state.serial, at: 0, error: "broken \(failing.id)")?

@@ -10,12 +10,12 @@ extension EngineStateDriver {
     /// The decode thread takes an interrupt's splice request: the audio output still held `unsent` frames
     /// (dropped), so the interrupt's first play opens where they began.
     func spliceRequested(unsent: Int64) -> Cursor? {
-        guard let request = state.startRequest, request.splice else { return nil }
-        state.startRequest = nil
+        guard state.startRequest?.splice == true, let request = takeRequest() else { return nil }
         let at = max(request.spliceAfter, written - unsent)
         state.spliced(at: at, serial: state.serial)
         written = at
         open(request.cursor)
+        state.startHandled(request)
         return request.cursor
     }
 
@@ -148,7 +148,7 @@ extension EngineStateDriver {
         driver.hear(260)
         driver.state.stop()
         #expect(driver.story() == ["start !\(c).1", "end !\(c).1 stopped", "end 1.1 stopped", "flush"])
-        #expect(driver.state.resumeCursor == Cursor(id: a.id, play: 1, pass: a.pass), "play starts the interrupted item again, not the interrupt")
+        #expect(driver.state.phase == .stopped(resume: Cursor(id: a.id, play: 1, pass: a.pass), error: nil), "play starts the interrupted item again, not the interrupt")
         #expect(driver.state.interruptions.isEmpty)
         _ = b
     }

@@ -1,0 +1,130 @@
+// The threads' half of the protocol, as decisions: the decode thread and the presenter thread each ask
+// what to do next (`decoderNext`, `presenterNext`), under the lock, and carry the answer out after it —
+// opening, feeding, showing, waiting. What they must remember between questions (the decode thread's
+// serial and active play, what the presenter's screen shows) they pass in, so EngineStateTests drive both
+// sides without threads, through these same methods.
+
+import Media
+import QueueModel
+
+/// What the decode thread does next.
+enum DecoderStep: Equatable {
+    /// The engine shuts down, or a newer decode thread took over: leave.
+    case leave
+    /// Start this request (a cut, a seek, an interrupt's splice): open its play.
+    case begin(StartRequest)
+    /// Go on writing the active play.
+    case feed
+    /// Nothing to write: drop the active play (stale) and wait up to this many seconds for a change.
+    case idle(wait: Double)
+}
+
+/// What the presenter thread does next.
+enum PresenterStep {
+    /// The engine shuts down.
+    case leave
+    /// Apply these video settings (only the presenter talks to the video sink).
+    case configure(DisplayChange)
+    /// Show this picture now; `dropped` pictures before it were already late and are skipped.
+    case show(TimedFrame, dropped: Int)
+    /// Nothing plays: black.
+    case black
+    /// Every item is outside its schedule: the configured fallback picture.
+    case fallback
+    /// A synchronized start is due within a couple of milliseconds: wait it out precisely, unlocked.
+    case spin(until: Double)
+    /// Nothing is due: wait up to this many seconds (woken early by any change that concerns the presenter).
+    case wait(Double)
+}
+
+/// What the presenter's screen shows, as far as the decisions care. Owned by the presenter thread (or a
+/// test driver); updated by `presenterNext` as it decides.
+struct ScreenShows: Equatable {
+    var black = true
+    /// The schedule fallback is on screen (shown once per wait).
+    var fallback = false
+}
+
+extension EngineState {
+    // MARK: The decode thread
+
+    /// The decode thread of `generation`, working for `serial` with an active play of `activeSerial` (nil:
+    /// none), asks what to do. A start request is the thread's until its play is opened (it stays what is
+    /// current meanwhile); while idle, a schedule window that opens starts the play waiting for it.
+    mutating func decoderNext(generation: Int, serial: Int, activeSerial: Int?) -> DecoderStep {
+        if shuttingDown || decoderGeneration != generation { return .leave }
+        if let request = startRequest, request.serial > serial { return .begin(request) }
+        if activeSerial == self.serial { return .feed }
+        // Reading the local time is a computation, not a wait: it may run under the lock.
+        resumeIfScheduleOpens()
+        if let request = startRequest, request.serial > serial { return .begin(request) }
+        return .idle(wait: 0.5)
+    }
+
+    /// The decode thread finished `request`'s start: if it did not open a play (the item went away
+    /// meanwhile), nothing more will come of it and the run ends once what was heard is over.
+    mutating func startHandled(_ request: StartRequest) {
+        guard startRequest == request else { return }
+        updateRun { $0.feed = .complete(error: nil) }
+    }
+
+    // MARK: The presenter thread
+
+    /// The presenter asks what to show, the listener at timeline frame `heard`; `now` is monotonic seconds
+    /// and `wallClock` Unix seconds (for itemStarted). Tells the state what the listener reached, counts
+    /// pictures dropped for being late, and hands over video settings once.
+    mutating func presenterNext(heard: Int64, now: Double, wallClock: Double, screen: inout ScreenShows) -> PresenterStep {
+        if shuttingDown { return .leave }
+        if !pendingDisplay.isEmpty {
+            defer { pendingDisplay = DisplayChange() }
+            return .configure(pendingDisplay)
+        }
+        if let start = scheduledStart {
+            // A timed wait is only as exact as the scheduler: wait to 2 ms before, then spin.
+            let remaining = start.monotonic - now
+            if remaining > 0.002 { return .wait(min(0.01, remaining - 0.002)) }
+            if remaining > 0 { return .spin(until: start.monotonic) }
+            releaseScheduledStart()
+        }
+        listenerReached(heard, wallClock: wallClock)
+        let state = status.state
+        if status.waitingForSchedule && frames.isEmpty {
+            if !screen.fallback {
+                screen.fallback = true
+                return .fallback
+            }
+        } else {
+            screen.fallback = false
+        }
+        if (state == .idle || state == .stopped) && frames.isEmpty && !screen.black {
+            screen.black = true
+            return .black
+        }
+        guard let head = frames.first, state != .paused else {
+            // Nothing to show: wake at 100 Hz while playing (to announce what is heard), 20 Hz otherwise.
+            return .wait(idleWait(state == .playing ? 0.01 : 0.05))
+        }
+        if untimed {
+            wakeWaiters = true  // room for the decode thread
+            screen.black = false
+            return .show(frames.removeFirst(), dropped: 0)
+        }
+        let heardTime = Double(heard) / sampleRate
+        guard head.time <= heardTime + 0.001 else { return .wait(min(0.01, head.time - heardTime)) }
+        wakeWaiters = true  // room for the decode thread
+        var due = frames.removeFirst()
+        var dropped = 0
+        while let next = frames.first, next.time <= heardTime + 0.001 {
+            dropped += 1
+            due = frames.removeFirst()
+        }
+        if dropped > 0 { status.droppedFrames += dropped }
+        screen.black = false
+        return .show(due, dropped: dropped)
+    }
+
+    /// The wait while nothing is due: a moving overlay (a ticker) wants redraws at display rate.
+    private func idleWait(_ seconds: Double) -> Double {
+        overlays.animates ? min(seconds, 1.0 / 60) : seconds
+    }
+}
