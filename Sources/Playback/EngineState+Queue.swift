@@ -40,6 +40,38 @@ extension EngineState {
         return removed
     }
 
+    /// Swaps the whole queue for `items` in one step (see PlayQueue+Replace), refused when `ifVersion` is
+    /// not the queue's version. `now`: what plays ends (`removed`) and a run goes on from the new queue's
+    /// top. `itemEnd`: the queue's play under way (heard, or suspended by an interrupt) ends whole, then
+    /// the new queue follows it gaplessly; with none under way it is `now`. Returns the new items' ids.
+    mutating func replaceQueue(
+        with items: [MediaItem], loops: Int?, rev: Int64?, at moment: ReplaceMoment, ifVersion: UInt64?,
+        heard: Int64
+    ) throws -> [ItemID] {
+        if let ifVersion, ifVersion != queue.version {
+            throw PlayerError.queueChanged(expected: ifVersion, actual: queue.version)
+        }
+        let before = queue.version
+        let kept = moment == .itemEnd ? queue.current?.id : nil
+        let running = phase.run != nil && (current != nil || scheduleWait != nil)
+        var gone = Set(queue.entries.map(\.id.rawValue))
+        if let kept { gone.remove(kept.rawValue) }
+        let ids = try queue.replace(with: items, loops: loops, rev: rev, keeping: kept)
+        noteQueueChange(from: before)
+        // Layers tied to a removed item could never show again.
+        if !overlays.removeScoped(to: gone).isEmpty { wakeWaiters = true }
+        if kept != nil {
+            refeedIfNextChanged(heard: heard)
+            return ids
+        }
+        if running {
+            if !startOrWait(from: queue.first(), endReason: .removed) { enter(.idle) }
+        } else if case .stopped(_, let error) = phase {
+            enter(.stopped(resume: nil, error: error))
+        }
+        return ids
+    }
+
     /// Empties the queue; what is playing ends (`removed`).
     mutating func clear() {
         let before = queue.version
@@ -77,4 +109,12 @@ extension EngineState {
         else { return }
         cut(to: current, position: position(of: now, heard: heard), endReason: nil, continuesPlay: true)
     }
+}
+
+/// When a replaced queue takes over (`queue.replace`'s `at`).
+public enum ReplaceMoment: String, Sendable, CaseIterable {
+    /// At once: what plays ends `removed`.
+    case now
+    /// Once the play under way has ended whole.
+    case itemEnd
 }

@@ -83,6 +83,7 @@ struct EngineState {
         change(&updated)
         updated.queueLoops = queue.loops
         updated.queueVersion = queue.version
+        updated.appliedRev = queue.appliedRev
         describeCurrentItem(in: &updated)
         updated.state = phase.reportedState
         guard updated != status else { return }

@@ -49,6 +49,18 @@ extension PlayerEngine {
         }
     }
 
+    /// Swaps the whole queue in one step (see EngineState.replaceQueue); returns the new ids and version.
+    public func replace(
+        with items: [MediaItem], loops: Int? = nil, rev: Int64? = nil, at moment: ReplaceMoment = .now,
+        ifVersion: UInt64? = nil
+    ) throws -> (ids: [ItemID], version: UInt64) {
+        try core.locked { (state: inout EngineState) throws -> ([ItemID], UInt64) in
+            let ids = try state.replaceQueue(
+                with: items, loops: loops, rev: rev, at: moment, ifVersion: ifVersion, heard: audio.playedFrames())
+            return (ids, state.queue.version)
+        }
+    }
+
     /// Empties the queue; what is playing ends (`removed`).
     public func clear() {
         core.locked { $0.clear() }

@@ -13,6 +13,8 @@ public enum PlayerError: Error, Equatable, Sendable, CustomStringConvertible {
     case noVideoOutput
     case nothingOnScreen
     case overlayNotFound(Int)
+    /// An edit guarded by `ifVersion` found the queue at another version (it changed meanwhile).
+    case queueChanged(expected: UInt64, actual: UInt64)
 
     public var description: String {
         switch self {
@@ -23,6 +25,8 @@ public enum PlayerError: Error, Equatable, Sendable, CustomStringConvertible {
         case .noVideoOutput: return "no video output"
         case .nothingOnScreen: return "nothing is on screen"
         case .overlayNotFound(let id): return "no overlay with id \(id)"
+        case .queueChanged(let expected, let actual):
+            return "the queue changed meanwhile (version \(actual), not \(expected))"
         }
     }
 }

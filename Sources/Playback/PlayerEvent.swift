@@ -32,6 +32,8 @@ public struct PlayerStatus: Sendable, Equatable {
     public var rotation = VideoRotation.upright
     public var queueLoops = 1
     public var queueVersion: UInt64 = 0
+    /// The desired-state revision the queue was last replaced with (`queue.replace` `rev`); nil: never.
+    public var appliedRev: Int64?
     /// Why playback stopped on its own, when it did.
     public var error: String?
     /// Pictures dropped because they were late, since the daemon started. Counted without raising

@@ -47,6 +47,7 @@ extension PlayQueue {
         }
         entries.remove(atAscending: doomed)
         positions.remove(atAscending: doomed, ids: removedIDs)
+        if let leaving, removedIDs.contains(leaving) { self.leaving = nil }
         version += 1
         record(.remove(removedIDs))
         return removedIDs
@@ -83,6 +84,7 @@ extension PlayQueue {
         }
         entries.removeAll()
         positions.removeAll()
+        leaving = nil
         version += 1
         record(.clear)
     }

@@ -11,6 +11,7 @@ extension PlayQueue {
         case remove([ItemID])
         case move(ItemID, to: Int)
         case clear
+        case replace([MediaItem], loops: Int?, rev: Int64?, keeping: ItemID?)
         case replaceItem(ItemID, MediaItem)
         case setLoops(Int)
         case setKnownDuration(ItemID, Double)
@@ -28,6 +29,8 @@ extension PlayQueue {
         public var nextID: Int
         public var lastPass: Int?
         var vacancy: Vacancy?
+        public var leaving: ItemID?
+        public var appliedRev: Int64?
 
         /// Where a removed current item was (its id, and the position of the entry that now follows it),
         /// for encoders outside this module.
@@ -37,7 +40,7 @@ extension PlayQueue {
     public var snapshot: Snapshot {
         Snapshot(
             entries: entries, version: version, loops: loops, current: current, nextID: nextID, lastPass: lastPass,
-            vacancy: vacancy)
+            vacancy: vacancy, leaving: leaving, appliedRev: appliedRev)
     }
 
     /// The queue a snapshot describes, or nil when it contradicts itself (duplicate ids, an id at or past
@@ -52,6 +55,8 @@ extension PlayQueue {
         nextID = snapshot.nextID
         lastPass = snapshot.lastPass
         vacancy = snapshot.vacancy
+        leaving = snapshot.leaving
+        appliedRev = snapshot.appliedRev
         guard Set(entries.map(\.id)).count == entries.count else { return nil }
         positions.insert(entries.map(\.id), at: 0)
         guard invariantViolations().isEmpty, entries.allSatisfy({ $0.item.loops >= 0 && $0.playsDone >= 0 }) else {
@@ -73,6 +78,7 @@ extension PlayQueue {
         case .remove(let ids): remove(ids)
         case .move(let id, let index): try move(id, to: index)
         case .clear: clear()
+        case .replace(let items, let loops, let rev, let kept): try replace(with: items, loops: loops, rev: rev, keeping: kept)
         case .replaceItem(let id, let item): try update(id) { $0 = item }
         case .setLoops(let loops): try setLoops(loops)
         case .setKnownDuration(let id, let seconds): setKnownDuration(id, seconds)
@@ -93,5 +99,6 @@ extension PlayQueue.Snapshot {
     public mutating func forgetCurrent() {
         current = nil
         vacancy = nil
+        leaving = nil
     }
 }

@@ -15,7 +15,8 @@ extension PlayQueue {
         switch place(of: cursor) {
         case .entry(let position):
             let itemLoops = entries[position].item.loops
-            if itemLoops == 0 || cursor.play < itemLoops {
+            // A leaving entry (see PlayQueue+Replace) plays no more than the play under way.
+            if cursor.id != leaving && (itemLoops == 0 || cursor.play < itemLoops) {
                 return Cursor(id: cursor.id, play: cursor.play + 1, pass: cursor.pass)
             }
             return start(at: position + 1, pass: cursor.pass)

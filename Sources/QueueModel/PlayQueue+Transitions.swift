@@ -51,6 +51,7 @@ extension PlayQueue {
             current = nil
             changed = true
         }
+        removeLeaving(after: cursor)
         if changed {
             version += 1
             record(.finish(cursor, reason, error: error))

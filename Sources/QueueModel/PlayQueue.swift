@@ -33,6 +33,10 @@ public struct PlayQueue: Sendable {
     var lastPass: Int?
     /// Where the current item stood when it was removed, so that playback continues from its place.
     var vacancy: Vacancy?
+    /// An entry kept by `replace` only until its current play ends (see PlayQueue+Replace).
+    public internal(set) var leaving: ItemID?
+    /// The desired-state revision the queue was last replaced with (`replace(…, rev:)`); nil: never.
+    public internal(set) var appliedRev: Int64?
     /// Whether edits and transitions are kept in `recordedChanges` for a journal (see PlayQueue+Journal).
     public var recordsChanges = false
     /// Changes since the last `takeChanges()`, oldest first; only while `recordsChanges`.
@@ -75,6 +79,7 @@ public struct PlayQueue: Sendable {
         if let current, index(of: current.id) == nil { broken.append("current item is not queued") }
         if let vacancy, !(0...entries.count).contains(vacancy.gap) { broken.append("vacancy gap out of range") }
         if loops < 0 { broken.append("negative loops") }
+        if let leaving, index(of: leaving) == nil { broken.append("leaving item is not queued") }
         return broken
     }
 }

@@ -26,6 +26,7 @@ public struct RPCError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let mediaError = -32002
         public static let uriNotAllowed = -32003
         public static let badState = -32004
+        public static let queueChanged = -32005
     }
 
     /// -32700: the line is not JSON. `detail` is the parser's "reason at byte N".
@@ -91,6 +92,13 @@ public struct RPCError: Error, Sendable, Equatable, CustomStringConvertible {
     /// -32004: the request is fine but the player is not in a state to do it.
     public static func badState(_ message: String) -> RPCError {
         RPCError(code: Code.badState, message: message)
+    }
+
+    /// -32005 with `data: {"version": actual}`: an edit guarded by `ifVersion` found the queue changed.
+    public static func queueChanged(expected: Int64, actual: Int64) -> RPCError {
+        RPCError(
+            code: Code.queueChanged, message: "the queue changed meanwhile (version \(actual), not \(expected))",
+            data: ["version": .int(actual)])
     }
 
     /// The wire form: `{"code":…,"message":…}` plus `"data"` when there is some.

@@ -35,13 +35,16 @@ public struct RPCStatus: Sendable, Equatable {
     public var startsAt: Double?
     /// The current item is an interrupt (`queue.interrupt`): the queue resumes after it.
     public var interrupt: Bool
+    /// The desired-state revision the queue was last replaced with (absent from older daemons: nil).
+    public var appliedRev: Int64?
 
     public init(
         state: String = "idle", currentId: Int64? = nil, position: Double = 0, duration: Double? = nil,
         play: Int64 = 0, volume: Int64 = 100, muted: Bool = false, rate: Double = 1, queueLoops: Int64 = 1,
         error: String? = nil, title: String? = nil, uri: String? = nil, loops: Int64? = nil, fit: String = "fit",
         fullscreen: Bool = false, rotate: Int64 = 0, queueVersion: Int64 = 0, droppedFrames: Int64 = 0,
-        buffering: Bool = false, waitingForSchedule: Bool = false, startsAt: Double? = nil, interrupt: Bool = false
+        buffering: Bool = false, waitingForSchedule: Bool = false, startsAt: Double? = nil, interrupt: Bool = false,
+        appliedRev: Int64? = nil
     ) {
         self.state = state
         self.currentId = currentId
@@ -65,6 +68,7 @@ public struct RPCStatus: Sendable, Equatable {
         self.waitingForSchedule = waitingForSchedule
         self.startsAt = startsAt
         self.interrupt = interrupt
+        self.appliedRev = appliedRev
     }
 
     /// nil unless `json` is an object with a string `state` (the one field no status lacks).
@@ -81,7 +85,7 @@ public struct RPCStatus: Sendable, Equatable {
             queueVersion: json["queueVersion"]?.intValue ?? 0,
             droppedFrames: json["droppedFrames"]?.intValue ?? 0, buffering: json["buffering"]?.boolValue ?? false,
             waitingForSchedule: json["waitingForSchedule"]?.boolValue ?? false, startsAt: json["startsAt"]?.doubleValue,
-            interrupt: json["interrupt"]?.boolValue ?? false)
+            interrupt: json["interrupt"]?.boolValue ?? false, appliedRev: json["appliedRev"]?.intValue)
     }
 
     /// Every key, in the document's order.
@@ -109,6 +113,7 @@ public struct RPCStatus: Sendable, Equatable {
             "waitingForSchedule": .bool(waitingForSchedule),
             "startsAt": startsAt.map(JSONValue.double) ?? .null,
             "interrupt": .bool(interrupt),
+            "appliedRev": appliedRev.map(JSONValue.int) ?? .null,
         ])
     }
 }

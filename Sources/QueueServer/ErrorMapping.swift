@@ -23,6 +23,7 @@ enum ErrorMapping {
             case .nothingPlaying, .noVideoOutput, .nothingOnScreen: return .badState(error.description)
             case .rateOutOfRange: return .invalidParams(param: "rate", reason: "must be between 0.5 and 2")
             case .overlayNotFound: return .invalidParams(param: nil, reason: error.description)
+            case .queueChanged(let expected, let actual): return .queueChanged(expected: Int64(expected), actual: Int64(actual))
             }
         default:
             return .internalError(String(describing: error))

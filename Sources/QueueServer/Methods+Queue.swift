@@ -48,6 +48,13 @@ extension Dispatcher {
                 engine.clear()
                 return .init(version: Int64(engine.queue().version))
             },
+            .answering(API.QueueReplace.self, .change) { params, _ in
+                let items = params.items.isEmpty ? [] : try ItemInputs.mediaItems(params.items)
+                let replaced = try engine.replace(
+                    with: items, loops: params.loops.map { Int($0) }, rev: params.rev,
+                    at: params.at == .itemEnd ? .itemEnd : .now, ifVersion: params.ifVersion.map { UInt64($0) })
+                return .init(ids: Wire.ids(replaced.ids), version: Int64(replaced.version))
+            },
             .answering(API.QueueUpdate.self, .change) { params, _ in
                 let id = ItemID(Int(params.id))
                 let schedule = try params.schedule.newValue.map { value throws(RPCError) in

@@ -29,7 +29,8 @@ enum Wire {
             fullscreen: status.fullscreen, rotate: Int64(status.rotation.rawValue),
             queueVersion: Int64(status.queueVersion),
             droppedFrames: Int64(status.droppedFrames), buffering: status.buffering,
-            waitingForSchedule: status.waitingForSchedule, startsAt: status.startsAt, interrupt: status.interrupt
+            waitingForSchedule: status.waitingForSchedule, startsAt: status.startsAt, interrupt: status.interrupt,
+            appliedRev: status.appliedRev
         )
     }
 

@@ -71,6 +71,16 @@ enum StateEncoding {
             }
         case .clear:
             enumCase("clear", to: &json) { _ in }
+        case .replace(let items, let loops, let rev, let kept):
+            enumCase("replace", to: &json) { json in
+                json.key("_0")
+                json.beginArray()
+                for item in items { write(item, to: &json) }
+                json.endArray()
+                json.member("loops", loops)
+                json.member("rev", rev.map { Int($0) })
+                json.member("keeping", kept?.rawValue)
+            }
         case .replaceItem(let id, let item):
             enumCase("replaceItem", to: &json) { json in
                 json.member("_0", id.rawValue)
@@ -142,6 +152,8 @@ enum StateEncoding {
             json.member("gap", vacancy.gap)
             json.endObject()
         }
+        json.member("leaving", queue.leaving?.rawValue)
+        json.member("appliedRev", queue.appliedRev.map { Int($0) })
         json.endObject()
     }
 

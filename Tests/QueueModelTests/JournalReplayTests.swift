@@ -21,7 +21,15 @@ import Testing
             if let id = ids.randomElement(using: &random), !ids.isEmpty {
                 try? queue.move(id, to: Int.random(in: 0..<ids.count, using: &random))
             }
-        case 6: if Int.random(in: 0..<8, using: &random) == 0 { queue.clear() }
+        case 6:
+            switch Int.random(in: 0..<8, using: &random) {
+            case 0: queue.clear()
+            case 1:
+                let kept = Bool.random(using: &random) ? queue.current?.id : nil
+                _ = try? queue.replace(
+                    with: makeItems(Int.random(in: 0...3, using: &random), prefix: "r"), rev: Int64(pass), keeping: kept)
+            default: break
+            }
         case 7:
             if let id = ids.randomElement(using: &random) {
                 try? queue.update(id) { $0.title = "t\(Int.random(in: 0..<100, using: &random))" }

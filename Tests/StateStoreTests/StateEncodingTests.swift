@@ -44,6 +44,8 @@ import Testing
     @Test func everyJournalRecordDecodesToWhatWasWritten() throws {
         let (_, changes) = try editedQueue()
         var records = changes.map(StateRecord.queue) + [.queue(.clear)]
+        records.append(.queue(.replace([fullItem, bareItem], loops: 2, rev: 1 << 40, keeping: ItemID(3))))
+        records.append(.queue(.replace([], loops: nil, rev: nil, keeping: nil)))
         records.append(.player(PlayerSnapshot()))
         records.append(
             .player(
@@ -61,7 +63,10 @@ import Testing
     @Test func snapshotsDecodeToWhatWasWritten() throws {
         let (queue, _) = try editedQueue()
         #expect(queue.snapshot.removedCurrentPlace != nil, "the fixture has a vacancy to encode")
-        for snapshot in [queue.snapshot, PlayQueue().snapshot] {
+        var replaced = queue
+        _ = try replaced.replace(with: [bareItem], loops: 2, rev: 12, keeping: replaced.entries.first?.id)
+        #expect(replaced.snapshot.leaving != nil && replaced.snapshot.appliedRev == 12)
+        for snapshot in [queue.snapshot, PlayQueue().snapshot, replaced.snapshot] {
             let header = SnapshotHeader(
                 format: SnapshotHeader.currentFormat, generation: 1 << 40, queue: snapshot,
                 entryCount: snapshot.entries.count, player: PlayerSnapshot(state: .playing, position: 3))

@@ -138,6 +138,72 @@ extension API {
         public typealias Result = VersionResult
     }
 
+    public enum QueueReplace: RPCMethodDefinition {
+        public static let name = "queue.replace"
+
+        /// When the new queue takes over.
+        public enum Moment: String, Sendable, CaseIterable {
+            case now, itemEnd
+        }
+
+        public struct Params: RPCMethodParams, Equatable {
+            public static let order = ["items", "at", "ifVersion", "loops", "rev"]
+            public var items: [RPCItemInput]
+            public var at: Moment?
+            public var ifVersion: Int64?
+            public var loops: Int64?
+            public var rev: Int64?
+
+            public init(
+                items: [RPCItemInput], at: Moment? = nil, ifVersion: Int64? = nil, loops: Int64? = nil,
+                rev: Int64? = nil
+            ) {
+                self.items = items
+                self.at = at
+                self.ifVersion = ifVersion
+                self.loops = loops
+                self.rev = rev
+            }
+            public init(reading params: ParamReader) throws(RPCError) {
+                // Unlike queue.add, an empty list is a queue emptied in the same step.
+                let values = try params.requiredArray("items")
+                var inputs: [RPCItemInput] = []
+                for (index, value) in values.enumerated() {
+                    inputs.append(try RPCItemInput(json: value, name: "items[\(index)]"))
+                }
+                items = inputs
+                at = try params.enum("at", Moment.self)
+                ifVersion = try params.int("ifVersion", in: 0...Int64.max)
+                loops = try params.int("loops", in: 0...Int64(Int32.max))
+                rev = try params.int("rev", in: 0...Int64.max)
+            }
+            public var json: JSONValue? {
+                var object: JSONObject = ["items": .array(items.map(\.json))]
+                if let at { object["at"] = .string(at.rawValue) }
+                if let ifVersion { object["ifVersion"] = .int(ifVersion) }
+                if let loops { object["loops"] = .int(loops) }
+                if let rev { object["rev"] = .int(rev) }
+                return .object(object)
+            }
+        }
+
+        public struct Result: RPCMethodResult, Equatable {
+            public var ids: [Int64]
+            public var version: Int64
+
+            public init(ids: [Int64], version: Int64) {
+                self.ids = ids
+                self.version = version
+            }
+            public init?(json: JSONValue) {
+                guard let ids = json["ids"]?.int64Array, let version = json["version"]?.intValue else { return nil }
+                self.ids = ids
+                self.version = version
+            }
+            public var json: JSONValue { ["ids": .ints(ids), "version": .int(version)] }
+        }
+    }
+
     public enum QueueUpdate: RPCMethodDefinition {
         public static let name = "queue.update"
 

@@ -109,7 +109,7 @@ extension JSONValue {
 public enum API {
     /// Every method the daemon implements, in the document's order.
     public static let all: [any RPCMethodDefinition.Type] = [
-        QueueAdd.self, QueueInsert.self, QueueRemove.self, QueueMove.self, QueueClear.self, QueueUpdate.self,
+        QueueAdd.self, QueueInsert.self, QueueRemove.self, QueueMove.self, QueueClear.self, QueueReplace.self, QueueUpdate.self,
         QueueSetLoops.self, QueueList.self, QueueGet.self, QueueInterrupt.self, PlayerPlay.self, PlayerPause.self,
         PlayerToggle.self, PlayerStop.self, PlayerNext.self, PlayerPrevious.self, PlayerSeek.self, PlayerStatus.self,
         PlayerSet.self, PlayerScreenshot.self, OverlayAdd.self, OverlayUpdate.self, OverlayRemove.self,

@@ -1,0 +1,71 @@
+// queue.replace as EngineState decisions, driven step by step (see EngineStateDriver): `now` ends what plays
+// and starts the new top; `itemEnd` lets the play under way end whole and puts the new queue right after it
+// on the timeline — re-feeding the kept play when the old next play was already written — and a stale
+// `ifVersion` changes nothing.
+
+import QueueModel
+import Testing
+
+@testable import Playback
+
+@Suite struct ReplaceStateTests {
+    let items = [MediaItem(uri: "/a.wav", title: "A"), MediaItem(uri: "/b.wav")]
+    let newItems = [MediaItem(uri: "/c.wav", title: "C")]
+
+    @Test func nowEndsWhatPlaysAndStartsTheNewTop() throws {
+        let driver = try EngineStateDriver(items: items)
+        try driver.state.play(id: nil)
+        _ = driver.openRequested()
+        driver.hear(1)
+        #expect(driver.story() == ["flush", "start 1.1"])
+        let ids = try driver.state.replaceQueue(
+            with: newItems, loops: nil, rev: 5, at: .now, ifVersion: nil, heard: driver.heard)
+        #expect(driver.story() == ["end 1.1 removed", "flush"])
+        #expect(driver.state.startRequest?.cursor.id == ids[0])
+        #expect(driver.state.status.appliedRev == 5 && driver.state.queue.entries.map(\.id) == ids)
+    }
+
+    @Test func itemEndLetsThePlayEndWholeThenTheNewQueueFollows() throws {
+        let driver = try EngineStateDriver(items: [MediaItem(uri: "/a.wav", loops: 0), MediaItem(uri: "/b.wav")])
+        try driver.state.play(id: nil)
+        let a = try #require(driver.openRequested())
+        driver.hear(1)
+        _ = driver.story()
+        let ids = try driver.state.replaceQueue(
+            with: newItems, loops: nil, rev: 1, at: .itemEnd, ifVersion: nil, heard: driver.heard)
+        #expect(driver.story().isEmpty, "nothing ends, nothing is flushed")
+        #expect(driver.state.queue.entries.map(\.id) == [a.id] + ids)
+        let next = try #require(driver.write(a, frames: 100))
+        #expect(next.id == ids[0], "the new queue right after, not A's next loop")
+        driver.hear(101)
+        #expect(driver.story() == ["end 1.1 eof", "start 3.1"])
+        #expect(driver.state.queue.entries.map(\.id) == ids)
+    }
+
+    @Test func aNextPlayAlreadyWrittenIsReplacedByRefeedingTheKeptPlay() throws {
+        let driver = try EngineStateDriver(items: items)
+        try driver.state.play(id: nil)
+        let a = try #require(driver.openRequested(duration: 1))
+        driver.hear(1)
+        #expect(driver.write(a, frames: 100)?.id == driver.ids[1], "B is on the timeline after A")
+        driver.hear(50)
+        _ = driver.story()
+        let ids = try driver.state.replaceQueue(
+            with: newItems, loops: nil, rev: nil, at: .itemEnd, ifVersion: nil, heard: driver.heard)
+        #expect(driver.story() == ["flush"], "B's head start is dropped; A is not ended")
+        let request = try #require(driver.state.startRequest)
+        #expect(request.cursor == a && request.continuesPlay && abs(request.position - 0.5) < 1e-9)
+        _ = driver.openRequested()
+        #expect(driver.write(a, frames: 50)?.id == ids[0])
+    }
+
+    @Test func aStaleIfVersionChangesNothing() throws {
+        let driver = try EngineStateDriver(items: items)
+        let before = driver.state.queue.snapshot
+        #expect(throws: PlayerError.queueChanged(expected: before.version - 1, actual: before.version)) {
+            try driver.state.replaceQueue(
+                with: newItems, loops: nil, rev: 9, at: .now, ifVersion: before.version - 1, heard: 0)
+        }
+        #expect(driver.state.queue.snapshot == before && driver.state.status.appliedRev == nil)
+    }
+}
