@@ -1,6 +1,7 @@
 // Keeping a CacheEntry's stored copy true: asking the server whether a complete file is still its
 // version (conditional HEAD), the file's SHA-256 for items that carry one, and the first-play scrub that
-// finds pieces damaged on disk. Same threads and lock rules as CacheEntry.swift.
+// finds pieces damaged on disk. What to do is CacheEntryState's (CacheEntryState+Upkeep.swift); the
+// threads and lock rules are CacheEntry.swift's.
 
 import AsyncHTTPClient
 import Foundation
@@ -14,49 +15,38 @@ extension CacheEntry {
     /// than `interval` seconds ago (nil: now) — with a conditional HEAD (If-None-Match/If-Modified-Since).
     /// `changed` runs when the server has another version. The current version keeps playing meanwhile.
     func revalidate(every interval: Double?, changed: @escaping @Sendable () -> Void) {
-        condition.lock()
-        let now = Monotonic.now()
-        guard completeLocked, !revalidating, !retired, !superseded, let known = meta,
-            interval.map({ interval in validatedAt.map { now - $0 >= interval } ?? true }) ?? true
-        else {
-            condition.unlock()
-            return
-        }
-        revalidating = true
-        let target = location
-        condition.unlock()
+        let asked = condition.withLock { state.beginRevalidation(every: interval, now: Monotonic.now()) }
+        guard let (known, target) = asked else { return }
         var headers = HTTPHeaders()
         headers.add(name: "User-Agent", value: "queued")
         headers.add(name: "Accept-Encoding", value: "identity")
         if let etag = known.etag { headers.add(name: "If-None-Match", value: etag) }
         if let lastModified = known.lastModified { headers.add(name: "If-Modified-Since", value: lastModified) }
         guard let request = try? HTTPClient.Request(url: target, method: .HEAD, headers: headers) else {
-            condition.withLock { revalidating = false }
+            condition.withLock { state.endRevalidation(confirmed: nil, now: Monotonic.now()) }
             return
         }
         client.execute(request: request).whenComplete { [self] result in
-            condition.lock()
-            revalidating = false
-            var isChanged = false
+            // The HTTP client's event loop.
+            var confirmed: Bool?
             switch result {
             case .success(let response) where response.status.code == 304:
-                validatedAt = Monotonic.now()
+                confirmed = true
             case .success(let response) where response.status.code == 200:
                 let head = HTTPResponseHead(
                     version: response.version, status: response.status, headers: response.headers)
-                if case .whole(_, let differs) = ResponseVerdict.judge(head, requestedStart: 0, cached: known), differs
-                {
-                    isChanged = true
+                if case .whole(_, let differs) = ResponseVerdict.judge(head, requestedStart: 0, cached: known) {
+                    confirmed = !differs
                 } else {
-                    validatedAt = Monotonic.now()
+                    confirmed = true
                 }
             case .success(let response):
                 logger.info("cache: revalidation answered \(response.status.code)", metadata: ["url": "\(url)"])
             case .failure(let error):
                 logger.info("cache: cannot revalidate (\(Self.describe(error)))", metadata: ["url": "\(url)"])
             }
-            condition.unlock()
-            if isChanged {
+            condition.withLock { state.endRevalidation(confirmed: confirmed, now: Monotonic.now()) }
+            if confirmed == false {
                 logger.info(
                     "cache: the file changed on the server; fetching the new version", metadata: ["url": "\(url)"])
                 changed()
@@ -70,7 +60,7 @@ extension CacheEntry {
     /// nil while incomplete or unreadable. The first call reads the whole file: any thread but the
     /// HTTP client's.
     func sha256() -> String? {
-        let known = condition.withLock { completeLocked ? meta : nil }
+        let known = condition.withLock { state.completeMeta }
         guard let known, let length = known.length else { return nil }
         if let digest = known.sha256 { return digest }
         let digest: String
@@ -80,14 +70,7 @@ extension CacheEntry {
             logger.warning("cache: \(error)", metadata: ["url": "\(url)"])
             return nil
         }
-        condition.withLock {
-            guard meta == known, var updated = meta else { return }  // a new version meanwhile: not its digest
-            updated.sha256 = digest
-            meta = updated
-            let files = self.files
-            let written = updated
-            diskQueue.async { try? files.writeMeta(written) }
-        }
+        decide { state, _ in ((), state.recordDigest(digest, of: known)) }
         return digest
     }
 
@@ -96,33 +79,12 @@ extension CacheEntry {
     /// Those bytes are fetched again — before the play reads them when it has not got there yet. Begun a
     /// second after the play opened, so that it does not compete with the play's start for the CPU.
     func scrubOnce() {
-        let first = condition.withLock { () -> Bool in
-            defer { scrubbed = true }
-            return !scrubbed && !retired
-        }
+        let first = condition.withLock { state.beginScrub() }
         guard first else { return }
         diskQueue.asyncAfter(deadline: .now() + Self.scrubDelay) { [self] in
-            // On the disk queue: no write runs meanwhile, so the log and `present` agree.
+            // On the disk queue: no write runs meanwhile, so the log and the state's `present` agree.
             let verified = files.verifiedRanges(checkAll: true).kept
-            condition.lock()
-            defer { unlockAndTell() }
-            let kept = present.intersection(verified)
-            guard !retired, kept.count < present.count else { return }
-            logger.warning(
-                "cache: \(present.count - kept.count) cached bytes no longer match their checksum; fetching them again",
-                metadata: ["url": "\(url)"])
-            present = kept
-            toldComplete = false
-            if var known = meta, known.sha256 != nil {
-                known.sha256 = nil
-                meta = known
-                let files = self.files
-                let written = known
-                diskQueue.async { try? files.writeMeta(written) }
-            }
-            noteProgressLocked(force: true)
-            fillNextGapLocked()
-            condition.broadcast()
+            decide { state, now in ((), state.endScrub(verified: verified, now: now)) }
         }
     }
 }

@@ -69,26 +69,18 @@ enum ResponseVerdict: Equatable {
 final class HTTPTransfer: HTTPClientResponseDelegate, @unchecked Sendable {
     typealias Response = Void
 
-    /// The byte this transfer asked for first.
-    let start: Int64
-    /// The next byte it will deliver. Guarded by the entry's lock (the entry reads it to decide).
-    var position: Int64
-    /// Cancelled by the entry (superseded, or the rest is already cached): its errors mean nothing.
+    /// Its id in the entry's state (`CacheEntryState.transfers`), where its position and progress are.
+    let id: Int
+    /// The entry asked to cancel it (superseded, stalled, retired): a task attached later is cancelled at
+    /// once. Guarded by the entry's lock, like `task`.
     var isCancelled = false
-    /// The server answered (an error before that means it could not be reached at all).
-    var answered = false
-    /// Sent with If-Range: a 200 then means the cached bytes are another version.
-    var askedIfUnchanged = false
     var task: HTTPClient.Task<Void>?
-    /// Bytes handed to the disk queue and not yet written. Guarded by the entry's lock.
-    var queuedBytes = 0
     static let maxQueuedBytes = 4 << 20
     private weak var entry: CacheEntry?
 
-    init(entry: CacheEntry, start: Int64) {
+    init(entry: CacheEntry, id: Int) {
         self.entry = entry
-        self.start = start
-        position = start
+        self.id = id
     }
 
     func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {

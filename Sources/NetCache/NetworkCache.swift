@@ -1,6 +1,7 @@
 // The daemon's network items: one HTTP client, one cache directory, one CacheEntry per URL. The engine
 // asks it for a ByteSource when an item's URI is http(s); FFmpeg then reads the cached bytes through
-// AVIOBridge and never sees the URL. Thread-safe: `entries` is guarded by `lock`.
+// AVIOBridge and never sees the URL. Thread-safe: `entries` is guarded by `lock`, a leaf lock: nothing
+// else is locked or called out to under it (see Sources/queued/LockOrder.swift).
 
 import AsyncHTTPClient
 import CacheControl
@@ -142,15 +143,17 @@ public final class NetworkCache: NetworkCacheControl, @unchecked Sendable {
     /// The SHA-256 (lowercase hex) each URL's file must have, from the queued items that carry one. A
     /// complete file is checked against it now, a downloading one when complete.
     public func expectDigests(_ digests: [String: String]) {
-        let changed = lock.withLock { () -> [String] in
+        let candidates = lock.withLock { () -> [(String, CacheEntry)] in
             let changed = Set(expectedDigests.keys).union(digests.keys).filter { expectedDigests[$0] != digests[$0] }
             for uri in changed {
                 digestRefetches.remove(uri)
                 digestRefusals[uri] = nil
             }
             expectedDigests = digests
-            return changed.filter { digests[$0] != nil && entries[$0]?.isComplete == true }
+            return changed.compactMap { uri in digests[uri] == nil ? nil : entries[uri].map { (uri, $0) } }
         }
+        // Asked outside the cache's lock: an entry's lock is never taken under it (Sources/queued/LockOrder.swift).
+        let changed = candidates.filter { $0.1.isComplete }.map(\.0)
         guard !changed.isEmpty else { return }
         DispatchQueue.global().async { [self] in
             for uri in changed {
@@ -266,7 +269,9 @@ public final class NetworkCache: NetworkCacheControl, @unchecked Sendable {
         }
         if let successor, successor.isComplete { promote(successor, for: uri) }
         pumpPrefetches()
-        trimToLimits()
+        // Not on this entry's disk queue (where idleness is often told): eviction waits for the evicted
+        // entry's disk queue, and two disk queues must never wait for each other.
+        DispatchQueue.global().async { [weak self] in self?.trimToLimits() }
     }
 
     /// The server has a newer version of `uri`: download it beside the cached one (`<key>.next.*`), which

@@ -1,0 +1,61 @@
+// The daemon's lock order, in one place: every lock in Sources/, who holds it, what may be taken under it,
+// and what never may. This executable is where all the modules meet, so the table lives here; it has no
+// code. A lock may be taken only under locks above it in the order; calling a closure that belongs to
+// someone else (news, events, `isCancelled`) counts as taking whatever that closure takes.
+//
+// THE ORDER (outer first; "→" = may be taken while holding):
+//
+//   1 engine lock          EngineCore.condition (Playback)
+//   2 engine delivery lock EngineCore.deliveryLock            taken before 1 is released, held while
+//                                                             events are delivered (1 is no longer held)
+//   3 reconnect lock       ReconnectingPulseSink.lock (AudioPulse)
+//   4 sink locks           PulseAudio mainloop lock (PulseConnection.withLock, pa_threaded_mainloop_lock;
+//                          libpulse holds it in its callbacks) | NullAudioSink.condition
+//   5 state writer         StateWriter.condition (StateStore)
+//   leaves (nothing is taken under them): NetworkItems.lock, NetworkCache.lock, CacheEntry.condition,
+//     Prefetcher.condition, PlayerEngine.decodeLock, DecodeLoop.leaveLock, ScreenshotMailbox.condition,
+//     SDLVideoSink.quitLock, EventHub.lock, ChannelBox.lock (QueueServer), Supervision.lock, PlayedFlag.lock,
+//     LogSink.lock (LogOutput: held around one write(2) of a log line; any lock above may log).
+//
+// Edges that exist (each read in the code):
+//   1 → 3 → 4  the engine's audio requests under its lock (requestFlush, cancelWrite, setPaused, setVolume,
+//              playedFrames) go through the reconnect lock to the sink's own lock.
+//   1 → 5      EngineCore.unlock/recordPlaceNow hand changes to StateRecorder.record (queue only);
+//              StateWriter.lastRecorded is read inside the engine's withConsistentState.
+//   1 → 2      EngineCore.unlock takes the delivery lock, then releases the engine lock.
+//   2 → leaves the event observer (Daemon): EventHub.publish, the event log, Supervision.observe,
+//              NetworkItems.queueChanged (an async hop); never the engine lock.
+//   3 → leaves goOfflineLocked calls onChange (EventHub, event log) under the reconnect lock.
+//
+// Per lock: who holds it / may take under it / must never take under it:
+//   engine lock (1): commands (any thread), the decode thread, the presenter. Under it: 2, 3, 4, 5 and
+//     leaves, for calls that return at once. Never: a wait for a device or server (flush, write, drain),
+//     file I/O, a cache entry (readers wait in the cache without it), the network.
+//   delivery lock (2): the thread that released 1 with events. Under it: observers, i.e. leaves. Never: 1.
+//   reconnect lock (3): any audio caller, the reconnect thread (`queued.pulse-reconnect`). Under it: 4, for
+//     calls that return at once. Never: 1, 2, 5, a cache entry; never a blocking sink call.
+//   PulseAudio mainloop lock (4): libpulse's mainloop thread in callbacks, and sink calls. Under it: only
+//     libpulse and the sink's own fields (its waits release it). Never: 1, 2, 3 (libpulse callbacks never
+//     call the engine or the reconnecting sink).
+//   state writer (5): the engine (record, under 1), the writer thread, the socket (hold/releaseWakeup,
+//     whenKept). Under it: leaves only; whenKept callbacks and `source?.recordPlaceNow()` run after it is
+//     released. Never: 1 (the writer thread takes the engine lock only without 5).
+//   cache entry (CacheEntry.condition, NetCache): readers (decode and prefetch threads), the HTTP client's
+//     event loops, the entry's disk queue. Under it: nothing — HTTP requests and cancels, news, idleness
+//     and the reader's `isCancelled`/`onWaiting` (which take 1 and 3) run after it is released; disk work
+//     is only enqueued (`diskQueue.async`, which never waits) so that the disk sees it in decided order.
+//     Never: 1, 2, 3, 4, the cache's lock, `diskQueue.sync`.
+//   cache (NetworkCache.lock, NetCache): any thread. Under it: nothing (its observer and entries are read
+//     out and called after it is released). Never: an entry's lock, 1, NetworkItems.lock.
+//   entry disk queue (CacheEntry.diskQueue, a serial queue used as a lock by `retire`'s `sync`): `sync` only
+//     from outside every disk queue, or from the same queue (run inline); eviction (`trimToLimits`) runs off
+//     the disk queues so two of them never wait for each other.
+//   NetworkItems.lock (queued): the cache's news threads and its `work` queue. Under it: nothing (the engine
+//     is asked for the queue, and news published, after it is released).
+//
+// Known violations outside NetCache (reported, not fixed here: those files are edited elsewhere):
+//   - ReconnectingPulseSink.adopt writes the silence gap to the fresh PulseAudioSink (`fresh.write`, which
+//     may wait for the server) under the reconnect lock, against its own rule; an engine command calling
+//     setPaused/setVolume under 1 then waits on 3 behind a server round trip (1 → 3 → server wait).
+//   - ReconnectingPulseSink.goOfflineLocked calls `onChange` (someone else's closure: EventHub, event log)
+//     and the dead sink's playedFrames/writtenFrames (mainloop lock) under the reconnect lock.
