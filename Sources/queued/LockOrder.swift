@@ -20,9 +20,9 @@
 // Edges that exist (each read in the code):
 //   1 → 3 → 4  the engine's audio requests under its lock (requestFlush, cancelWrite, setPaused, setVolume,
 //              playedFrames) go through the reconnect lock to the sink's own lock.
-//   1 → 5      EngineCore.unlock/recordPlaceNow hand changes to StateRecorder.record (queue only);
+//   1 → 5      EngineCore.commitAndUnlock/recordPlaceNow hand changes to StateRecorder.record (queue only);
 //              StateWriter.lastRecorded is read inside the engine's withConsistentState.
-//   1 → 2      EngineCore.unlock takes the delivery lock, then releases the engine lock.
+//   1 → 2      EngineCore.commitAndUnlock takes the delivery lock, then releases the engine lock.
 //   2 → leaves the event observer (Daemon): EventHub.publish, the event log, Supervision.observe,
 //              NetworkItems.queueChanged (an async hop); never the engine lock.
 //   3 → leaves goOfflineLocked calls onChange (EventHub, event log) under the reconnect lock.
@@ -53,9 +53,11 @@
 //   NetworkItems.lock (queued): the cache's news threads and its `work` queue. Under it: nothing (the engine
 //     is asked for the queue, and news published, after it is released).
 //
-// Known violations outside NetCache (reported, not fixed here: those files are edited elsewhere):
-//   - ReconnectingPulseSink.adopt writes the silence gap to the fresh PulseAudioSink (`fresh.write`, which
-//     may wait for the server) under the reconnect lock, against its own rule; an engine command calling
-//     setPaused/setVolume under 1 then waits on 3 behind a server round trip (1 → 3 → server wait).
-//   - ReconnectingPulseSink.goOfflineLocked calls `onChange` (someone else's closure: EventHub, event log)
-//     and the dead sink's playedFrames/writtenFrames (mainloop lock) under the reconnect lock.
+// Two edges that bend the rules, kept on purpose (AudioPulse):
+//   - ReconnectingPulseSink.adopt writes the silence gap (at most the null sink's 0.1 s) to the fresh
+//     PulseAudioSink under the reconnect lock, so no sample of the decode thread can land before it; the
+//     fresh stream's buffer is empty and larger than that, so the write returns without waiting for the
+//     server. An engine command (setPaused/setVolume under 1) may queue behind it for that long.
+//   - ReconnectingPulseSink.goOfflineLocked calls `onChange` (EventHub, the event log: leaves) and the dead
+//     sink's playedFrames/writtenFrames (its mainloop lock, 4) under the reconnect lock; nothing they take
+//     leads back to 3.
