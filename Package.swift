@@ -79,6 +79,8 @@ let package = Package(
         .target(
             name: "StateStore",
             dependencies: ["Playback", "QueueModel", "JSONText", "SystemClock", "CZlib", "Overlays"]),
+        // Proof of play: one record per play, kept durably until a consumer (the fleet bridge) acknowledges it.
+        .target(name: "PlayLog", dependencies: ["JSONText"]),
         // systemd's notify protocol (READY, STATUS, STOPPING, WATCHDOG), a no-op without systemd.
         .target(name: "ServiceNotify"),
         // Control surface: wire types (no I/O) → server (socket, dispatch, events) / client → apps.
@@ -89,7 +91,7 @@ let package = Package(
             name: "QueueServer",
             dependencies: [
                 "QueueRPC", "QueueModel", "Playback", "Media", "CacheControl", "SystemClock", "MediaPaths", "Overlays",
-                .product(name: "NIOCore", package: "swift-nio"),
+                "PlayLog", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.copy("queued.openrpc.json")]),
@@ -113,7 +115,7 @@ let package = Package(
             dependencies: [
                 "QueueModel", "Media", "CacheControl", "Playback", "AudioPulse", "VideoSDL", "QueueServer", "CMalloc",
                 "SystemClock", "StateStore", "ServiceNotify", "NetCache", "MediaPaths", "QueueRPC", "ConfigFile",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "PlayLog", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // contrib/bench/rpc: the wire layer's requests per second (a benchmark, not a test).
@@ -124,6 +126,7 @@ let package = Package(
         .testTarget(name: "OverlaysTests", dependencies: ["Overlays"]),
         .testTarget(name: "QueueRPCTests", dependencies: ["QueueRPC", "JSONText"]),
         .testTarget(name: "NetCacheTests", dependencies: ["NetCache"]),
+        .testTarget(name: "PlayLogTests", dependencies: ["PlayLog", "JSONText", "TestSupport"]),
         .testTarget(
             name: "StateStoreTests",
             dependencies: ["StateStore", "Playback", "QueueModel", "QueueRPC", "TestSupport", "Overlays"]),

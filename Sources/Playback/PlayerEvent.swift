@@ -58,9 +58,11 @@ public enum PlayerEvent: Sendable, Equatable {
     /// `interrupt` (here and in the three below): a play of an interrupt (`queue.interrupt`), not of the queue.
     case progress(id: ItemID, position: Double, duration: Double?, play: Int, interrupt: Bool = false)
     /// `wallClock` is when the first picture was on screen (first sample heard for audio-only items), in
-    /// seconds since the Unix epoch; `timeline` is the same instant on the output timeline.
+    /// seconds since the Unix epoch; `timeline` is the same instant on the output timeline; `item` what it
+    /// plays, as queued (or as interrupted with), for records of what played.
     case itemStarted(
-        id: ItemID, play: Int, wallClock: Double, timeline: Double, interrupt: Bool = false, size: PictureSize? = nil)
+        id: ItemID, play: Int, wallClock: Double, timeline: Double, interrupt: Bool = false, size: PictureSize? = nil,
+        item: MediaItem? = nil)
     case itemEnded(id: ItemID, play: Int, reason: EndReason, error: String?, interrupt: Bool = false)
     /// A play passed over without starting (not a failure: the item stays queued for its next turn).
     case itemSkipped(id: ItemID, play: Int, reason: SkipReason)

@@ -6,6 +6,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import Playback
+import PlayLog
 import QueueRPC
 
 public struct ControlServerConfig: Sendable {
@@ -55,9 +56,12 @@ public final class ControlServer: Sendable {
 
     /// Binds the socket and starts answering. Throws with a clear message if another daemon owns it.
     /// `keeper`: answer changes only once it has kept them (nil: answer at once).
-    public func start(engine: PlayerEngine, info: DaemonInfo, keeper: ChangeKeeper? = nil) throws {
+    public func start(
+        engine: PlayerEngine, info: DaemonInfo, keeper: ChangeKeeper? = nil, plays: (any PlayLogControl)? = nil
+    ) throws {
         try SocketFile.prepare(config.socketPath, ownsDirectory: config.ownsDirectory)
-        let dispatcher = Dispatcher(engine: engine, info: info, document: try Self.description(), keeper: keeper)
+        let dispatcher = Dispatcher(
+            engine: engine, info: info, document: try Self.description(), keeper: keeper, plays: plays)
         let hub = self.hub
         let access = config.access
         let limits = ConnectionHandler.Limits(lineLimit: config.lineLimit, maxPendingBytes: config.maxPendingBytes)

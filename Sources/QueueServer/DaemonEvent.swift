@@ -5,6 +5,7 @@
 
 import CacheControl
 import Playback
+import QueueRPC
 import QueueModel
 
 public enum DaemonEvent: Sendable {
@@ -14,4 +15,6 @@ public enum DaemonEvent: Sendable {
     case output(OutputChange)
     /// News of a network item's download (per item using the URL).
     case cache(id: ItemID, news: CacheNews)
+    /// A play's proof-of-play record was kept (PlayLog; the JSON the plays.* methods give).
+    case played(JSONValue)
 }

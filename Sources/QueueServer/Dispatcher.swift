@@ -5,6 +5,7 @@
 
 import NIOCore
 import Playback
+import PlayLog
 import QueueRPC
 
 /// A connection as methods see it: its event subscriptions.
@@ -96,14 +97,17 @@ final class Dispatcher: Sendable {
     /// Where changes are kept before they are acknowledged (nil: --no-state).
     let keeper: ChangeKeeper?
 
-    init(engine: PlayerEngine, info: DaemonInfo, document: JSONValue, keeper: ChangeKeeper? = nil) {
+    init(
+        engine: PlayerEngine, info: DaemonInfo, document: JSONValue, keeper: ChangeKeeper? = nil,
+        plays: (any PlayLogControl)? = nil
+    ) {
         self.engine = engine
         self.info = info
         self.document = document
         self.keeper = keeper
         methods = Self.registry(
             Self.queueMethods(engine) + Self.playerMethods(engine) + Self.cacheMethods(engine)
-                + Self.overlayMethods(engine)
+                + Self.overlayMethods(engine) + Self.playsMethods(plays ?? PlayLogStore(directory: nil))
                 + Self.sessionMethods(engine: engine, info: info, document: document))
     }
 

@@ -37,6 +37,10 @@ extension Dispatcher {
                 cache?.revalidate(items.map(\.uri))
                 return .init(ids: items.map(\.id))
             },
+            .answering(API.CacheFetch.self, .query) { params, _ in
+                cache?.prefetch(params.uris)
+                return .init(items: params.uris.map { .init(uri: $0, cache: Wire.cacheStatus(cache?.status(of: $0))) })
+            },
             .answering(API.CacheEvict.self, .query) { params, _ in
                 let items = networkItems(params.ids)
                 cache?.evict(items.map(\.uri))

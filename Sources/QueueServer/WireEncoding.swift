@@ -90,6 +90,7 @@ enum Wire {
         case .cache(_, .progress): .cacheProgress
         case .cache(_, .complete): .cacheComplete
         case .cache(_, .error): .cacheError
+        case .played: .played
         }
     }
 
@@ -115,6 +116,8 @@ enum Wire {
                 Events.CacheError.name,
                 Events.CacheError.Params(id: Int64(id.rawValue), reason: reason, retryIn: retryIn).json
             )
+        case .played(let record):
+            return (Events.Played.name, Events.Played.Params(record: record).json)
         }
     }
 
@@ -132,7 +135,7 @@ enum Wire {
                     interrupt: interrupt
                 ).json
             )
-        case .itemStarted(let id, let play, let wallClock, _, let interrupt, let size):
+        case .itemStarted(let id, let play, let wallClock, _, let interrupt, let size, _):
             return (
                 Events.ItemStarted.name,
                 Events.ItemStarted.Params(

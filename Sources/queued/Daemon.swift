@@ -9,6 +9,7 @@ import Media
 import MediaPaths
 import NetCache
 import Playback
+import PlayLog
 import QueueModel
 import QueueRPC
 import QueueServer
@@ -82,6 +83,9 @@ struct Daemon {
         let exitWhenDone = options.exitWhenDone
         let played = PlayedFlag()
         let state = options.noState ? nil : try DurableState(options: self.options, logger: logger)
+        let plays = PlayRecording(store: PlayLogStore(directory: state?.directory.path)) { record in
+            server?.publish(.played(record))
+        }
         let engine = PlayerEngine(
             config: config, audio: audio, video: video, queueLoops: options.loops ?? 1, queue: state?.queue,
             logger: logger
@@ -90,6 +94,7 @@ struct Daemon {
             server?.publish(.engine(event))
             eventLog.log(.engine(event))
             supervision.observe(event)
+            plays.observe(event)
             if case .queueChanged = event { networkItems?.queueChanged() }
             guard exitWhenDone, case .statusChanged(let status) = event else { return }
             if status.state == .playing { played.set() }
@@ -118,7 +123,7 @@ struct Daemon {
                     info: DaemonInfo(
                         version: QueuedVersion.number, socket: server.socketPath, audio: audioName, video: videoName,
                         startedAt: Monotonic.now(), health: { supervision.health() }),
-                    keeper: writer)
+                    keeper: writer, plays: plays)
             } catch {
                 writer?.close()
                 engine.shutdown()
@@ -150,6 +155,7 @@ struct Daemon {
         server?.shutdown()
         // Before the engine stops: its shutdown is not a change to keep (the next start resumes).
         writer?.close()
+        plays.flush()
         if let failure = writer?.failure { logger.error("state: changes were not all kept: \(failure)") }
         engine.shutdown()
     }
@@ -205,7 +211,7 @@ final class EventLog: @unchecked Sendable {
             logger.info(
                 "progress item \(id) play \(play): \(String(format: "%.1f", position))s / \(duration.map { String(format: "%.1f", $0) } ?? "?")s"
             )
-        case .engine(.itemStarted(let id, let play, _, _, let interrupt, _)):
+        case .engine(.itemStarted(let id, let play, _, _, let interrupt, _, _)):
             lastProgress = -Double.infinity
             logger.info("started \(interrupt ? "interrupt" : "item") \(id) play \(play)")
         case .engine(.itemEnded(let id, let play, let reason, let error, let interrupt)):
@@ -232,6 +238,8 @@ final class EventLog: @unchecked Sendable {
                 "item \(id): download failed: \(reason)\(retryIn.map { "; retrying in \(Int($0)) s" } ?? "")")
         case .cache(_, .progress):
             break
+        case .played(let record):
+            logger.debug("kept the record of a play (seq \(record["seq"]?.intValue ?? 0))")
         }
     }
 }

@@ -15,7 +15,8 @@
 //   leaves (nothing is taken under them): NetworkItems.lock, NetworkCache.lock, CacheEntry.condition,
 //     Prefetcher.condition, PlayerEngine.decodeLock, DecodeLoop.leaveLock, ScreenshotMailbox.condition,
 //     SDLVideoSink.quitLock, EventHub.lock, ChannelBox.lock (QueueServer), Supervision.lock, PlayedFlag.lock,
-//     LogSink.lock (LogOutput: held around one write(2) of a log line; any lock above may log).
+//     LogSink.lock (LogOutput: held around one write(2) of a log line; any lock above may log),
+//     PlayLogStore.lock (PlayLog: the in-memory records only; the file work runs on the plays queue without it).
 //
 // Edges that exist (each read in the code):
 //   1 → 3 → 4  the engine's audio requests under its lock (requestFlush, cancelWrite, setPaused, setVolume,

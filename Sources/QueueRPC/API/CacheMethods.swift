@@ -56,6 +56,56 @@ extension API {
         public typealias Result = IdsResult
     }
 
+    /// Downloads http(s) URLs into the cache whether or not they are queued (a fleet fetches a desired
+    /// queue before swapping to it), and says how far each one is; asked again, it only reports.
+    public enum CacheFetch: RPCMethodDefinition {
+        public static let name = "cache.fetch"
+
+        public struct Params: RPCMethodParams, Equatable {
+            public static let order = ["uris"]
+            public var uris: [String]
+
+            public init(uris: [String]) { self.uris = uris }
+            public init(reading params: ParamReader) throws(RPCError) {
+                guard let uris = try params.stringArray("uris"), !uris.isEmpty, uris.count <= 1000 else {
+                    throw .invalidParams(param: "uris", reason: "must be an array of 1 to 1000 http(s) URLs")
+                }
+                for uri in uris where !(uri.hasPrefix("http://") || uri.hasPrefix("https://")) {
+                    throw .uriNotAllowed(uri, reason: "cache.fetch takes http(s) URLs only")
+                }
+                self.uris = uris
+            }
+            public var json: JSONValue? { ["uris": .array(uris.map(JSONValue.string))] }
+        }
+
+        public struct Entry: Sendable, Equatable {
+            public var uri: String
+            public var cache: RPCCacheStatus
+
+            public init(uri: String, cache: RPCCacheStatus) {
+                self.uri = uri
+                self.cache = cache
+            }
+            var json: JSONValue { ["uri": .string(uri), "cache": cache.json] }
+        }
+
+        public struct Result: RPCMethodResult, Equatable {
+            /// One per URL asked for, in the order asked.
+            public var items: [Entry]
+
+            public init(items: [Entry]) { self.items = items }
+            public init?(json: JSONValue) {
+                guard let items = json["items"]?.arrayValue else { return nil }
+                self.items = items.compactMap { item in
+                    guard let uri = item["uri"]?.stringValue, let cache = item["cache"].flatMap(RPCCacheStatus.init(json:))
+                    else { return nil }
+                    return Entry(uri: uri, cache: cache)
+                }
+            }
+            public var json: JSONValue { ["items": .array(items.map(\.json))] }
+        }
+    }
+
     public enum CacheEvict: RPCMethodDefinition {
         public static let name = "cache.evict"
         public typealias Params = IdsParams

@@ -26,7 +26,22 @@ public enum Events {
     public static let all: [any RPCEventDefinition.Type] = [
         Status.self, Progress.self, ItemStarted.self, ItemEnded.self, ItemSkipped.self, QueueChanged.self,
         Output.self, ItemLoading.self, Buffering.self, CacheProgress.self, CacheComplete.self, CacheError.self,
+        Played.self,
     ]
+
+    /// A play's proof-of-play record was kept (the record as plays.list gives it).
+    public enum Played: RPCEventDefinition {
+        public static let name = EventName.played
+        public struct Params: RPCEventParams {
+            public var record: JSONValue
+            public init(record: JSONValue) { self.record = record }
+            public init?(json: JSONValue) {
+                guard json["seq"]?.intValue != nil else { return nil }
+                record = json
+            }
+            public var json: JSONValue { record }
+        }
+    }
 
     /// The player's status changed (the same shape as player.status).
     public enum Status: RPCEventDefinition {
