@@ -81,6 +81,9 @@ let package = Package(
             dependencies: ["Playback", "QueueModel", "JSONText", "SystemClock", "CZlib", "Overlays"]),
         // Proof of play: one record per play, kept durably until a consumer (the fleet bridge) acknowledges it.
         .target(name: "PlayLog", dependencies: ["JSONText"]),
+        // The fleet bridge's decisions (queued-mqtt): desired-state documents read and checked, which one a
+        // player shows and when to apply it. Pure: no broker, no socket.
+        .target(name: "Fleet", dependencies: ["JSONText"]),
         // systemd's notify protocol (READY, STATUS, STOPPING, WATCHDOG), a no-op without systemd.
         .target(name: "ServiceNotify"),
         // Control surface: wire types (no I/O) → server (socket, dispatch, events) / client → apps.
@@ -127,6 +130,7 @@ let package = Package(
         .testTarget(name: "QueueRPCTests", dependencies: ["QueueRPC", "JSONText"]),
         .testTarget(name: "NetCacheTests", dependencies: ["NetCache"]),
         .testTarget(name: "PlayLogTests", dependencies: ["PlayLog", "JSONText", "TestSupport"]),
+        .testTarget(name: "FleetTests", dependencies: ["Fleet", "JSONText"]),
         .testTarget(
             name: "StateStoreTests",
             dependencies: ["StateStore", "Playback", "QueueModel", "QueueRPC", "TestSupport", "Overlays"]),
