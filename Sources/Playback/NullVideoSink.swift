@@ -12,6 +12,6 @@ public final class NullVideoSink: VideoSink, @unchecked Sendable {
     public func setFit(_ fit: VideoFit) {}
     public func setFullscreen(_ fullscreen: Bool) {}
     public func setRotation(_ rotation: VideoRotation) {}
-    public func screenshot() -> [UInt8]? { nil }
+    public func screenshot(_ request: ScreenshotRequest) -> Screenshot? { nil }
     public func close() {}
 }

@@ -74,10 +74,10 @@ extension PlayerEngine {
         core.locked { $0.setRotation(rotation) }
     }
 
-    /// A PNG of what is on screen now.
-    public func screenshot() throws -> [UInt8] {
+    /// What is on screen now, as `request` asks (PNG at full size by default).
+    public func screenshot(_ request: ScreenshotRequest = ScreenshotRequest()) throws -> Screenshot {
         guard let video else { throw PlayerError.noVideoOutput }
-        guard let png = video.screenshot() else { throw PlayerError.nothingOnScreen }
-        return png
+        guard let shot = video.screenshot(request) else { throw PlayerError.nothingOnScreen }
+        return shot
     }
 }

@@ -80,9 +80,9 @@ public protocol VideoSink: AnyObject, Sendable {
     func setFullscreen(_ fullscreen: Bool)
     /// Turns the picture on the screen (a panel mounted on its side); takes effect at the next `show`.
     func setRotation(_ rotation: VideoRotation)
-    /// A PNG of what is on screen now (nil when nothing is shown). Any thread: the sink marshals the
-    /// request to its thread and waits for the next `pump`.
-    func screenshot() -> [UInt8]?
+    /// What is on screen now as a file (nil when nothing is shown). Any thread: the sink marshals the
+    /// read-back to its thread and waits for the next `pump`; the encoding runs on the caller's thread.
+    func screenshot(_ request: ScreenshotRequest) -> Screenshot?
     /// The layers to draw above the picture from now on, and the item they describe (item-scoped layers,
     /// placeholders; nil when nothing plays). Called before `show` when either changed; a sink redraws
     /// the current picture with them at its next `pump` when no `show` comes first.
@@ -126,4 +126,32 @@ struct DisplayChange: Sendable, Equatable {
     var rotation: VideoRotation?
 
     var isEmpty: Bool { self == DisplayChange() }
+}
+
+/// How a screenshot is wanted: its file format, and a width it is scaled down to (a thumbnail).
+public struct ScreenshotRequest: Sendable, Equatable {
+    public var format: PictureFormat
+    public var maxWidth: Int?
+
+    public init(format: PictureFormat = .png, maxWidth: Int? = nil) {
+        self.format = format
+        self.maxWidth = maxWidth
+    }
+}
+
+/// A screenshot's file and the size it shows.
+public struct Screenshot: Sendable, Equatable {
+    public var bytes: [UInt8]
+    public var format: PictureFormat
+    public var width: Int
+    public var height: Int
+
+    public init(bytes: [UInt8], format: PictureFormat, width: Int, height: Int) {
+        (self.bytes, self.format, self.width, self.height) = (bytes, format, width, height)
+    }
+}
+
+extension VideoSink {
+    /// A full-size PNG of what is on screen now.
+    public func screenshot() -> [UInt8]? { screenshot(ScreenshotRequest())?.bytes }
 }

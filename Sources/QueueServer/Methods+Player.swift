@@ -57,12 +57,18 @@ extension Dispatcher {
                 }
                 return Wire.status(engine.status())
             },
-            .answeringLater(API.PlayerScreenshot.self) { _, loop in
+            .answeringLater(API.PlayerScreenshot.self) { params, loop in
                 let promise = loop.makePromise(of: API.PlayerScreenshot.Result.self)
+                let request = ScreenshotRequest(
+                    format: params.format == .jpeg ? .jpeg : .png, maxWidth: params.maxWidth.map { Int($0) })
                 DispatchQueue.global().async {
                     do {
-                        let png = try engine.screenshot()
-                        promise.succeed(.init(png: Data(png).base64EncodedString()))
+                        let shot = try engine.screenshot(request)
+                        let text = Data(shot.bytes).base64EncodedString()
+                        promise.succeed(
+                            .init(
+                                png: shot.format == .png ? text : nil, jpeg: shot.format == .jpeg ? text : nil,
+                                width: Int64(shot.width), height: Int64(shot.height)))
                     } catch {
                         promise.fail(error)
                     }

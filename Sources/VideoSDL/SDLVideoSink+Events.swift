@@ -83,10 +83,10 @@ extension SDLVideoSink {
         return readPixels(width: output.width, height: output.height)
     }
 
-    /// PNG bytes of the picture on screen; nil when no picture is shown (never shown, after `showBlack`,
+    /// The picture on screen as a file; nil when no picture is shown (never shown, after `showBlack`,
     /// closed) or when the presenter thread did not answer within 2 s. Any thread: on the presenter thread
-    /// it reads back at once, elsewhere it waits for the next `show` or `pump`.
-    public func screenshot() -> [UInt8]? {
+    /// it reads back at once, elsewhere it waits for the next `show` or `pump`; it encodes on the caller's.
+    public func screenshot(_ request: ScreenshotRequest) -> Screenshot? {
         let readback: Readback?
         if mailbox.callerIsOwner {
             readback = readBackCurrentPicture()
@@ -95,7 +95,10 @@ extension SDLVideoSink {
         }
         guard let readback else { return nil }
         do {
-            return try PNGEncoder.encode(rgba: readback.rgba, width: readback.width, height: readback.height)
+            let encoded = try ScreenshotEncoder.encode(
+                rgba: readback.rgba, width: readback.width, height: readback.height, as: request.format,
+                maxWidth: request.maxWidth)
+            return Screenshot(bytes: encoded.bytes, format: request.format, width: encoded.width, height: encoded.height)
         } catch {
             logger.error("screenshot encoding failed", metadata: ["error": "\(error)"])
             return nil

@@ -84,18 +84,33 @@ struct Rotate: ParsableCommand {
 
 struct Screenshot: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Save the picture on screen as a PNG file.",
-        discussion: "With --json, prints {\"file\": PATH, \"bytes\": N} rather than the base64 PNG itself.")
+        abstract: "Save the picture on screen as a PNG (or JPEG) file.",
+        discussion: """
+            A file name ending in .jpg or .jpeg asks for a JPEG. With --json, prints {"file": PATH, "bytes": N} \
+            rather than the picture itself.
+            """)
     @OptionGroup(title: "Global Options") var options: GlobalOptions
     @Argument(
-        help: ArgumentHelp("Where to write the PNG.", valueName: "file.png"), completion: .file(extensions: ["png"]))
+        help: ArgumentHelp("Where to write the picture.", valueName: "file.png"),
+        completion: .file(extensions: ["png", "jpg", "jpeg"]))
     var file: String
+
+    @Option(help: ArgumentHelp("Scale it down to at most this width (a thumbnail).", valueName: "pixels"))
+    var maxWidth: Int64?
+
+    func validate() throws {
+        if let maxWidth, !(16...16_384).contains(maxWidth) { throw ValidationError("--max-width takes 16 to 16384") }
+    }
 
     func run() throws {
         let session = try Session(options)
-        let result = try session.call(API.PlayerScreenshot.self).result
-        guard let data = Data(base64Encoded: result.png) else {
-            throw QueuectlError("queued's screenshot answer has no valid base64 \"png\"")
+        let lowercased = file.lowercased()
+        let jpeg = lowercased.hasSuffix(".jpg") || lowercased.hasSuffix(".jpeg")
+        let result = try session.call(
+            API.PlayerScreenshot.self, .init(format: jpeg ? .jpeg : nil, maxWidth: maxWidth)
+        ).result
+        guard let text = jpeg ? result.jpeg : result.png, let data = Data(base64Encoded: text) else {
+            throw QueuectlError("queued's screenshot answer has no valid base64 \"\(jpeg ? "jpeg" : "png")\"")
         }
         let png = [UInt8](data)
         try Screenshot.write(png, to: file)

@@ -22,7 +22,7 @@ import Testing
     /// The screenshot's pixels: (width, height, RGBA bytes).
     static func pixels(_ client: QueueClient) throws -> (width: Int, height: Int, rgba: [UInt8]) {
         let shot = try client.call(API.PlayerScreenshot.self, .init())
-        return try PNGPixels.decode(Array(Data(base64Encoded: shot.png) ?? Data()))
+        return try PNGPixels.decode(Array(Data(base64Encoded: shot.png ?? "") ?? Data()))
     }
 
     /// Which quadrant of the 9:16 picture pillarboxed in the 320x240 window is yellow, as (column, row);
@@ -64,6 +64,11 @@ import Testing
             }
             try #require(!started.isEmpty, "\(daemon.log())")
             #expect(try client.call(API.PlayerStatus.self).rotate == 90)
+            // A JPEG thumbnail through the socket: asked size, a JPEG file, the size it shows.
+            let thumbnail = try client.call(API.PlayerScreenshot.self, .init(format: .jpeg, maxWidth: 160))
+            let jpeg = [UInt8](Data(base64Encoded: thumbnail.jpeg ?? "") ?? Data())
+            #expect(thumbnail.png == nil && thumbnail.width == 160 && thumbnail.height == 120)
+            #expect(jpeg.prefix(2) == [0xFF, 0xD8] && jpeg.count > 100)
             let turned = try Self.yellowQuadrant(client)
             #expect(
                 turned.map { $0 == (1, 0) } == true,

@@ -41,7 +41,7 @@ final class ShowLog: VideoSink, @unchecked Sendable {
     func setFit(_ fit: VideoFit) {}
     func setFullscreen(_ fullscreen: Bool) {}
     func setRotation(_ rotation: VideoRotation) {}
-    func screenshot() -> [UInt8]? { nil }
+    func screenshot(_ request: ScreenshotRequest) -> Screenshot? { nil }
     func close() {}
 }
 

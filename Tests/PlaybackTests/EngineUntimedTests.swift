@@ -210,7 +210,7 @@ final class ClosedWindowSink: VideoSink, @unchecked Sendable {
     func setFit(_ fit: VideoFit) {}
     func setFullscreen(_ fullscreen: Bool) {}
     func setRotation(_ rotation: VideoRotation) {}
-    func screenshot() -> [UInt8]? { nil }
+    func screenshot(_ request: ScreenshotRequest) -> Screenshot? { nil }
     func close() {}
     var closeRequested: Bool { true }
 }

@@ -7,6 +7,7 @@ import Foundation
 import Logging
 import Media
 import Playback
+import TestSupport
 import Testing
 
 @testable import VideoSDL
@@ -274,6 +275,33 @@ struct SDLVideoSinkTests {
             try expectPNG(png, width: 640, height: 360)
             // On the sink thread it reads back directly.
             try expectPNG(try #require(sink.screenshot()), width: 640, height: 360)
+        }
+    }
+
+    @Test("a screenshot scaled to a thumbnail, as PNG and as JPEG, shows the picture's colour")
+    func thumbnails() throws {
+        try withOffscreenSink { sink, _ in
+            sink.show(try solid(320, 240))
+            let png = try #require(sink.screenshot(ScreenshotRequest(format: .png, maxWidth: 160)))
+            #expect(png.width == 160 && png.height == 90 && png.format == .png)
+            try expectPNG(png.bytes, width: 160, height: 90)
+            let pixels = try PNGPixels.decode(png.bytes)
+            let centre = (45 * 160 + 80) * 4
+            #expect(abs(Int(pixels.rgba[centre]) - Int(expectedRGB.0)) <= 3, "\(pixels.rgba[centre..<centre + 3])")
+
+            let jpeg = try #require(sink.screenshot(ScreenshotRequest(format: .jpeg, maxWidth: 160)))
+            #expect(jpeg.width == 160 && jpeg.height == 90)
+            #expect(Array(jpeg.bytes.prefix(2)) == [0xFF, 0xD8] && Array(jpeg.bytes.suffix(2)) == [0xFF, 0xD9])
+            let directory = try TemporaryDirectory(prefix: "queued-jpeg")
+            try Data(jpeg.bytes).write(to: URL(fileURLWithPath: directory.path + "/shot.jpg"))
+            let decoded = try ChildProcess.runCapturingData(
+                "ffmpeg", ["-v", "error", "-i", directory.path + "/shot.jpg", "-f", "rawvideo", "-pix_fmt", "rgb24", "pipe:1"])
+            let rgb = [UInt8](decoded.stdout)
+            try #require(rgb.count == 160 * 90 * 3)
+            let middle = (45 * 160 + 80) * 3
+            for (channel, expected) in [expectedRGB.0, expectedRGB.1, expectedRGB.2].enumerated() {
+                #expect(abs(Int(rgb[middle + channel]) - Int(expected)) <= 8, "JPEG channel \(channel): \(rgb[middle + channel]) vs \(expected)")
+            }
         }
     }
 

@@ -152,18 +152,59 @@ extension API {
 
     public enum PlayerScreenshot: RPCMethodDefinition {
         public static let name = "player.screenshot"
-        public typealias Params = NoParams
+
+        /// The file format asked for.
+        public enum Format: String, Sendable, CaseIterable {
+            case png, jpeg
+        }
+
+        public struct Params: RPCMethodParams, Equatable {
+            public static let order = ["format", "maxWidth"]
+            public var format: Format?
+            public var maxWidth: Int64?
+
+            public init(format: Format? = nil, maxWidth: Int64? = nil) {
+                self.format = format
+                self.maxWidth = maxWidth
+            }
+            public init(reading params: ParamReader) throws(RPCError) {
+                format = try params.enum("format", Format.self)
+                maxWidth = try params.int("maxWidth", in: 16...16_384)
+            }
+            public var json: JSONValue? {
+                var object: JSONObject = [:]
+                if let format { object["format"] = .string(format.rawValue) }
+                if let maxWidth { object["maxWidth"] = .int(maxWidth) }
+                return object.isEmpty ? nil : .object(object)
+            }
+        }
 
         public struct Result: RPCMethodResult, Equatable {
-            /// The PNG file, base64 (RFC 4648, with padding).
-            public var png: String
+            /// The PNG file, base64 (RFC 4648, with padding); nil when a JPEG was asked for.
+            public var png: String?
+            /// The JPEG file, base64; nil unless asked for.
+            public var jpeg: String?
+            /// The size the file shows (absent from daemons before 0.6).
+            public var width: Int64?
+            public var height: Int64?
 
-            public init(png: String) { self.png = png }
-            public init?(json: JSONValue) {
-                guard let png = json["png"]?.stringValue else { return nil }
-                self.png = png
+            public init(png: String? = nil, jpeg: String? = nil, width: Int64? = nil, height: Int64? = nil) {
+                (self.png, self.jpeg, self.width, self.height) = (png, jpeg, width, height)
             }
-            public var json: JSONValue { ["png": .string(png)] }
+            public init?(json: JSONValue) {
+                let png = json["png"]?.stringValue
+                let jpeg = json["jpeg"]?.stringValue
+                guard png != nil || jpeg != nil else { return nil }
+                self.init(png: png, jpeg: jpeg, width: json["width"]?.intValue, height: json["height"]?.intValue)
+            }
+            public var json: JSONValue {
+                var object: JSONObject = [:]
+                if let png { object["png"] = .string(png) }
+                if let jpeg { object["jpeg"] = .string(jpeg) }
+                if let width { object["width"] = .int(width) }
+                if let height { object["height"] = .int(height) }
+                return .object(object)
+            }
         }
     }
 }
