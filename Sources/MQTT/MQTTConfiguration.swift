@@ -97,7 +97,9 @@ public struct MQTTConfiguration: Sendable, Equatable {
             }
             host = authority[authority.index(after: authority.startIndex)..<close]
             authority = authority[authority.index(after: close)...]
-            if authority.hasPrefix(":") { portText = authority.dropFirst() } else if !authority.isEmpty {
+            if authority.hasPrefix(":") {
+                portText = authority.dropFirst()
+            } else if !authority.isEmpty {
                 throw MQTTError.invalidConfiguration("unexpected text after ] in broker URL: \(url)")
             }
         } else if let colon = authority.lastIndex(of: ":") {

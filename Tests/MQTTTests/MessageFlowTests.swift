@@ -3,8 +3,8 @@
 
 import Foundation
 import MQTT
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct MessageFlowTests {
     @Test func qos1RoundTripIsAcknowledged() throws {
@@ -26,6 +26,45 @@ import TestSupport
         #expect(message.qos == .atLeastOnce)
         #expect(!message.retain)
         #expect(message.responseTopic == nil && message.correlationData == nil && message.messageExpiryInterval == nil)
+        #expect(Self.threadNames().filter { $0 == "mqtt.network" }.count >= 2, "\(Self.threadNames())")
+    }
+
+    @Test func publishesFromManyThreadsAreEachAcknowledgedOnce() throws {
+        let broker = try MosquittoBroker(users: ["screen": "pw"])
+        let receiver = try ClientFixture(url: broker.url, id: "receiver", user: "screen", password: "pw")
+        try receiver.client.subscribe("queued/screen/pop")
+        #expect(receiver.waitConnected(subscriptions: 1))
+        let sender = try ClientFixture(url: broker.url, id: "sender", user: "screen", password: "pw")
+        #expect(sender.waitConnected())
+
+        let threads = 4
+        let each = 100
+        let ids = NSLock()
+        nonisolated(unsafe) var published: [Int32] = []
+        DispatchQueue.concurrentPerform(iterations: threads) { thread in
+            for index in 0..<each {
+                if let id = try? sender.client.publish(topic: "queued/screen/pop", payload: bytes("\(thread)/\(index)"))
+                {
+                    ids.withLock { published.append(id) }
+                }
+            }
+        }
+        let all = ids.withLock { published }
+        #expect(all.count == threads * each)
+        #expect(Set(all).count == all.count)
+        #expect(sender.events.wait(10) { events in all.allSatisfy { events.ack($0) != nil } })
+        #expect(sender.client.pendingAcknowledgements == 0)
+        #expect(receiver.events.wait(10) { $0.messages.count == threads * each })
+        #expect(Set(receiver.events.all.messages.map(\.text)).count == threads * each)
+    }
+
+    /// The names of this process's threads (/proc/self/task/*/comm).
+    static func threadNames() -> [String] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        return tasks.compactMap {
+            try? String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8)
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+        }
     }
 
     @Test func retainedMessageArrivesWithTheRetainFlag() throws {
@@ -78,7 +117,8 @@ import TestSupport
         let sender = try ClientFixture(url: broker.url, id: "sender", user: "screen", password: "pw")
         #expect(sender.waitConnected())
 
-        try sender.client.publish(topic: "queued/screen/rpc/req", payload: bytes("soon stale"), messageExpiryInterval: 30)
+        try sender.client.publish(
+            topic: "queued/screen/rpc/req", payload: bytes("soon stale"), messageExpiryInterval: 30)
         let message = try #require(receiver.events.message(on: "queued/screen/rpc/req"))
         // The broker forwards what is left of the lifetime.
         let left = try #require(message.messageExpiryInterval)

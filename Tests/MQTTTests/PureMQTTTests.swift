@@ -1,8 +1,8 @@
 // The parts without a broker: the reconnect backoff's arithmetic and the broker URL.
 
 import MQTT
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct PureMQTTTests {
     @Test func backoffDoublesFromOneSecondToSixtyWithJitter() {
