@@ -81,6 +81,8 @@ extension MosquittoClient {
                 }
             } else if !attemptConnected && now - attemptStarted > configuration.connectTimeout {
                 // The next mosquitto_connect_bind_v5 closes this socket (lib/connect.c, mosquitto__reconnect).
+                // This bound also ends a known 2.0.11 wrinkle: if the peer closes mid-TLS-handshake, SSL_connect's
+                // SSL_ERROR_SYSCALL leaves want_connect set and mosquitto_loop returns at once, every time.
                 return .ended(.connectTimedOut, hadSession: false)
             }
             let loopRC = mosquitto_loop(handle, loopTimeout, 1)
