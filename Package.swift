@@ -36,6 +36,8 @@ let package = Package(
         .systemLibrary(name: "CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig-dev"])]),
         .systemLibrary(name: "CMalloc"),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // MQTT 5 client library (fleet control, issue 25); the runtime package is libmosquitto1.
+        .systemLibrary(name: "CMosquitto", providers: [.apt(["libmosquitto-dev"])]),
 
         .target(name: "QueueModel"),
         // Overlays: layers above the video as plain values (what, where, when) and the pure layout and
@@ -84,6 +86,9 @@ let package = Package(
         // The fleet bridge's decisions (queued-mqtt): desired-state documents read and checked, which one a
         // player shows and when to apply it. Pure: no broker, no socket.
         .target(name: "Fleet", dependencies: ["JSONText"]),
+        // An MQTT 5 client over libmosquitto: one owned handle, its own network thread, jittered reconnects
+        // (the broker link of the future queued-mqtt bridge).
+        .target(name: "MQTT", dependencies: ["CMosquitto"]),
         // systemd's notify protocol (READY, STATUS, STOPPING, WATCHDOG), a no-op without systemd.
         .target(name: "ServiceNotify"),
         // Control surface: wire types (no I/O) → server (socket, dispatch, events) / client → apps.
@@ -131,6 +136,7 @@ let package = Package(
         .testTarget(name: "NetCacheTests", dependencies: ["NetCache"]),
         .testTarget(name: "PlayLogTests", dependencies: ["PlayLog", "JSONText", "TestSupport"]),
         .testTarget(name: "FleetTests", dependencies: ["Fleet", "JSONText"]),
+        .testTarget(name: "MQTTTests", dependencies: ["MQTT", "TestSupport"]),
         .testTarget(
             name: "StateStoreTests",
             dependencies: ["StateStore", "Playback", "QueueModel", "QueueRPC", "TestSupport", "Overlays"]),

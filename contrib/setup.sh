@@ -2,8 +2,10 @@
 # Installs what queued needs to build, run and test on Debian 12: FFmpeg, SDL2, SDL2_ttf, fontconfig and
 # libpulse development packages, the DejaVu fonts (overlay text's default), a PulseAudio server and its
 # tools (tests start a private one), Xvfb (video tests), the ffmpeg CLI (test fixtures and the demo loop),
-# nginx (network-item tests, on loopback), dpkg-dev and binutils (contrib/deb/build.sh's dpkg-shlibdeps,
-# install.sh's strip). Idempotent: it installs only what is missing.
+# nginx (network-item tests, on loopback), libmosquitto-dev (the MQTT module) with the mosquitto broker and its
+# tools (MQTT tests start a private broker on loopback) and openssl (their TLS test certificates), dpkg-dev and
+# binutils (contrib/deb/build.sh's dpkg-shlibdeps, install.sh's strip). Idempotent: it installs only what is
+# missing.
 # Usage: contrib/setup.sh [--bench]   (--bench adds mpv for contrib/bench/)
 set -euo pipefail
 
@@ -12,6 +14,7 @@ packages=(
   libavformat-dev libavcodec-dev libavutil-dev libswresample-dev libswscale-dev libavfilter-dev
   libsdl2-dev libsdl2-ttf-dev libfontconfig-dev fonts-dejavu-core libpulse-dev zlib1g-dev
   pulseaudio pulseaudio-utils xvfb ffmpeg python3 nginx-light dpkg-dev binutils
+  libmosquitto-dev mosquitto mosquitto-clients openssl
 )
 [[ "${1:-}" == "--bench" ]] && packages+=(mpv time)
 

@@ -28,7 +28,7 @@ public final class NginxServer: @unchecked Sendable {
         self.root = root
         self.slowRate = slowRate
         scratch = try TemporaryDirectory(prefix: "queued-nginx")
-        port = try Self.freeLoopbackPort()
+        port = try LoopbackPort.free()
         try start()
     }
 
@@ -71,7 +71,7 @@ public final class NginxServer: @unchecked Sendable {
             "nginx", ["-c", dir + "/nginx.conf", "-p", dir], stdoutPath: dir + "/stdout.log",
             stderrPath: dir + "/stderr.log")
         let port = self.port
-        guard waitUntil(timeout: 10, { !child.isRunning || Self.accepts(port: port) }), child.isRunning else {
+        guard waitUntil(timeout: 10, { !child.isRunning || LoopbackPort.accepts(port) }), child.isRunning else {
             child.terminate(signal: SIGKILL)
             let errors = (try? String(contentsOfFile: dir + "/error.log", encoding: .utf8)) ?? ""
             throw TestSupportError.timeout("nginx did not start on 127.0.0.1:\(port)\n\(errors)")
@@ -95,42 +95,6 @@ public final class NginxServer: @unchecked Sendable {
             return LoggedResponse(
                 uri: String(fields[0]), status: status, bodyBytes: bytes,
                 range: String(fields[3].trimmingCharacters(in: CharacterSet(charactersIn: "\""))))
-        }
-    }
-
-    private static func freeLoopbackPort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw TestSupportError.timeout("socket(): \(errno)") }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard bound == 0 else { throw TestSupportError.timeout("bind(127.0.0.1:0): \(errno)") }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    private static func accepts(port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = UInt16(port).bigEndian
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
         }
     }
 }
