@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .executable(name: "queued", targets: ["queued"]),
         .executable(name: "queuectl", targets: ["queuectl"]),
+        .executable(name: "queued-mqtt", targets: ["queued-mqtt"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -126,6 +127,13 @@ let package = Package(
                 "PlayLog", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        // The fleet bridge: a screen's daemon (through its socket only) ↔ an MQTT broker.
+        .executableTarget(
+            name: "queued-mqtt",
+            dependencies: [
+                "Fleet", "MQTT", "QueueClient", "QueueRPC", "JSONText", "MediaPaths", "ConfigFile",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
         // contrib/bench/rpc: the wire layer's requests per second (a benchmark, not a test).
         .executableTarget(name: "rpc-throughput-bench", dependencies: ["QueueRPC"], path: "contrib/bench/rpc"),
 
@@ -144,7 +152,7 @@ let package = Package(
             name: "ControlTests",
             dependencies: [
                 "QueueServer", "QueueClient", "QueuectlPresentation", "QueueRPC", "Playback", "QueueModel",
-                "TestSupport", "MediaPaths", "ConfigFile",
+                "TestSupport", "MediaPaths", "ConfigFile", "MQTT", "JSONText",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
             ]),

@@ -48,7 +48,8 @@ extension MosquittoClient {
         }
         for subscription in patterns {
             // Only NOMEM or a lost socket can fail here; a lost socket means a reconnect, which subscribes again.
-            _ = mosquitto_subscribe_v5(handle, nil, subscription.pattern, subscription.qos.rawValue, 0, nil)
+            _ = mosquitto_subscribe_v5(
+                handle, nil, subscription.pattern, subscription.qos.rawValue, subscription.options, nil)
         }
         onEvent(.connected(sessionPresent: flags & 1 != 0))
     }

@@ -44,7 +44,7 @@ public final class MosquittoClient: @unchecked Sendable {
     /// Never held across a libmosquitto call.
     let state = NSCondition()
     /// Guarded by state: the patterns subscribed again after every CONNACK, in the order given.
-    var subscriptions: [(pattern: String, qos: MQTTQoS)] = []
+    var subscriptions: [(pattern: String, qos: MQTTQoS, options: Int32)] = []
     /// Guarded by state: a session is up (CONNACK success, not yet lost). Written by the network thread.
     var sessionUp = false
     /// Guarded by state.
@@ -154,20 +154,24 @@ public final class MosquittoClient: @unchecked Sendable {
         return messageID
     }
 
-    /// Subscribes now if a session is up, and again after every reconnect. Any thread.
-    public func subscribe(_ pattern: String, qos: MQTTQoS = .atLeastOnce) throws {
+    /// Subscribes now if a session is up, and again after every reconnect. Any thread. `retainAsPublished`
+    /// (MQTT 5): messages keep the retain flag they were published with, also when delivered live — so a
+    /// receiver can tell a retained message it must not act on (a command) from a live one.
+    public func subscribe(_ pattern: String, qos: MQTTQoS = .atLeastOnce, retainAsPublished: Bool = false) throws {
         try MQTTError.check(mosquitto_sub_topic_check(pattern), "subscribe to \(pattern)")
+        let options = retainAsPublished ? Int32(MQTT_SUB_OPT_RETAIN_AS_PUBLISHED.rawValue) : 0
         let live: Bool = try state.withLock {
             guard lifecycle == .created || lifecycle == .running else { throw MQTTError.stopped }
             if let index = subscriptions.firstIndex(where: { $0.pattern == pattern }) {
                 subscriptions[index].qos = qos
+                subscriptions[index].options = options
             } else {
-                subscriptions.append((pattern, qos))
+                subscriptions.append((pattern, qos, options))
             }
             return sessionUp
         }
         guard live else { return }  // didConnect subscribes
-        let rc = mosquitto_subscribe_v5(handle, nil, pattern, qos.rawValue, 0, nil)
+        let rc = mosquitto_subscribe_v5(handle, nil, pattern, qos.rawValue, options, nil)
         if rc == Int32(MOSQ_ERR_NO_CONN.rawValue) { return }  // lost meanwhile: the next CONNACK subscribes
         try MQTTError.check(rc, "subscribe to \(pattern)")
     }

@@ -1,0 +1,86 @@
+// JSON-RPC requests through the broker (`…/rpc/req` → `…/rpc/res`, or the MQTT 5 response topic with its
+// correlation data): forwarded to the daemon's socket on a connection and a queue of their own, so a slow
+// request never holds up the bridge. Never replayed: a request delivered with the retain flag (left on the
+// broker, delivered again on every reconnect) or past its `expires` time (Unix seconds in the request) is
+// refused and never run. Requests that would add local files (a path on this screen, chosen by someone else)
+// are refused too: through the broker only http(s) items may be added.
+
+import Dispatch
+import Foundation
+import JSONText
+import MQTT
+import QueueClient
+import QueueRPC
+
+final class RPCForwarding: @unchecked Sendable {
+    private let socketPath: String
+    private let topics: Topics
+    private let queue = DispatchQueue(label: "queued-mqtt.rpc")
+    /// `queue` only.
+    private var daemon: QueueClient?
+    /// Set once before any message arrives.
+    weak var bridge: Bridge?
+
+    static let addingMethods: Set<String> = ["queue.add", "queue.insert", "queue.replace", "queue.interrupt"]
+
+    init(socketPath: String, topics: Topics) {
+        self.socketPath = socketPath
+        self.topics = topics
+    }
+
+    /// Work queue: hands the request to the forwarding queue.
+    func forward(_ message: MQTTMessage) {
+        queue.async { self.handle(message) }
+    }
+
+    private func handle(_ message: MQTTMessage) {
+        let request = try? JSON.parse(message.payload)
+        let id = request?["id"] ?? .null
+        let reply: JSONValue
+        if let refusal = Self.refusal(message, request) {
+            bridge?.log.warning("rpc request refused: \(refusal)")
+            reply = ["jsonrpc": "2.0", "error": RPCError.badState("refused: \(refusal)").json, "id": id]
+        } else {
+            reply = run(request!, id: id)
+        }
+        // A request without an id is a notification: it gets no answer.
+        guard id != .null || request?["id"] != nil else { return }
+        let topic = message.responseTopic ?? topics.rpcResponse
+        bridge?.work.async { _ = self.bridge?.publish(topic, reply, correlation: message.correlationData) }
+    }
+
+    /// Why a request must not run, or nil.
+    static func refusal(_ message: MQTTMessage, _ request: JSONValue?) -> String? {
+        if message.retain { return "a retained request is never run (it would run again on every reconnect)" }
+        guard let request, request["jsonrpc"]?.stringValue == "2.0", let method = request["method"]?.stringValue else {
+            return "not a JSON-RPC 2.0 request"
+        }
+        if let expires = request["expires"] {
+            guard let time = expires.doubleValue else { return "'expires' must be Unix seconds" }
+            if time < Date().timeIntervalSince1970 { return "expired at \(time)" }
+        }
+        if addingMethods.contains(method) {
+            let items = (request["params"]?["items"]?.arrayValue ?? []) + [request["params"]?["item"]].compactMap { $0 }
+            for item in items {
+                let uri = item.stringValue ?? item["uri"]?.stringValue ?? ""
+                if !(uri.hasPrefix("http://") || uri.hasPrefix("https://")) {
+                    return "through the broker only http(s) items may be added (got \(uri))"
+                }
+            }
+        }
+        return nil
+    }
+
+    /// Forwards the request (without `expires`) and returns the daemon's answer as a response object.
+    private func run(_ request: JSONValue, id: JSONValue) -> JSONValue {
+        do throws(ClientError) {
+            if daemon == nil { daemon = try QueueClient(socketPath: socketPath, timeout: 30) }
+            let result = try daemon!.call(request["method"]?.stringValue ?? "", request["params"])
+            return ["jsonrpc": "2.0", "result": result, "id": id]
+        } catch {
+            if case .rpc(let rpcError) = error { return ["jsonrpc": "2.0", "error": rpcError.json, "id": id] }
+            daemon = nil
+            return ["jsonrpc": "2.0", "error": RPCError.internalError("the daemon did not answer: \(error)").json, "id": id]
+        }
+    }
+}

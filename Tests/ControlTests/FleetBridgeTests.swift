@@ -1,0 +1,179 @@
+// queued-mqtt against a real Mosquitto on loopback and real daemons (null outputs, on the clock): status
+// online (retained) and offline by the Last Will when a bridge is killed with -9; a group's desired document
+// applied by every player and reported; a player's own document winning over its group's; an older rev
+// ignored; a document with one refused item refused whole with the reason reported and the old queue still
+// playing; proof of play for every play, seqs in order without a gap, acknowledged back to the daemon; a
+// retained JSON-RPC request never run, a live one answered on its MQTT 5 response topic with its
+// correlation data.
+
+import Foundation
+import JSONText
+import MQTT
+import QueueClient
+import QueueRPC
+import TestSupport
+import Testing
+
+/// Every message the test's own client sees. Events arrive on its network thread.
+private final class Inbox: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var messages: [MQTTMessage] = []
+    private var connected = false
+
+    func take(_ event: MQTTEvent) {
+        condition.withLock {
+            switch event {
+            case .message(let message): messages.append(message)
+            case .connected: connected = true
+            default: break
+            }
+            condition.broadcast()
+        }
+    }
+
+    func wait(_ timeout: Double, _ predicate: ([MQTTMessage]) -> Bool) -> Bool {
+        let limit = Date(timeIntervalSinceNow: timeout)
+        return condition.withLock {
+            while !predicate(messages) {
+                if !condition.wait(until: limit) { return predicate(messages) }
+            }
+            return true
+        }
+    }
+
+    var all: [MQTTMessage] { condition.withLock { messages } }
+
+    func latest(_ topic: String) -> JSONValue? {
+        all.last { $0.topic == topic }.flatMap { try? JSON.parse($0.payload) }
+    }
+}
+
+private struct Screen {
+    let daemon: RunningDaemon
+    let bridge: ChildProcess
+    let name: String
+}
+
+@Suite(.serialized) struct FleetBridgeTests {
+    private func startScreen(
+        _ name: String, groups: [String], broker: MosquittoBroker, credentials: String, scratch: String
+    ) throws -> Screen {
+        let daemon = try RunningDaemon(
+            outputs: .null(untimed: false), ["--state-dir", scratch + "/state-" + name], logLevel: "warning")
+        var arguments = [
+            "--no-config", "--broker", broker.url, "--player", name, "--credentials", credentials, "--socket",
+            daemon.socket, "--keepalive", "5", "--log-level", "info",
+        ]
+        for group in groups { arguments += ["--group", group] }
+        let bridge = try ChildProcess(
+            BuiltProduct.path("queued-mqtt"), arguments, stderrPath: scratch + "/bridge-" + name + ".log")
+        return Screen(daemon: daemon, bridge: bridge, name: name)
+    }
+
+    @Test func aFleetOfScreensFollowsItsDocumentsReportsAndProvesEveryPlay() throws {
+        let tones = try [440.0, 550, 660].map { try Fixtures.tone(frequency: $0, seconds: 0.4, format: .wav) }
+        let scratch = try TemporaryDirectory(prefix: "queued-fleet")
+        let broker = try MosquittoBroker(users: ["screen": "screen-secret", "operator": "operator-secret"])
+        defer { broker.stop() }
+        let credentials = scratch.path + "/credentials"
+        try "username=screen\npassword=screen-secret\n".write(toFile: credentials, atomically: true, encoding: .utf8)
+        chmod(credentials, 0o600)
+
+        let inbox = Inbox()
+        let observer = try MosquittoClient(
+            configuration: try MQTTConfiguration(
+                url: broker.url, clientID: "test-operator", username: "operator", password: "operator-secret"),
+            onEvent: inbox.take)
+        try observer.subscribe("queued/#", qos: .atLeastOnce)
+        observer.start()
+        defer { observer.stop() }
+
+        let screens = try ["p1", "p2"].map {
+            try startScreen($0, groups: ["lobby"], broker: broker, credentials: credentials, scratch: scratch.path)
+        }
+        defer {
+            for screen in screens {
+                _ = screen.bridge.terminate()
+                screen.daemon.stop()
+            }
+        }
+        let online = inbox.wait(20) { messages in
+            screens.allSatisfy { screen in
+                messages.contains { $0.topic == "queued/\(screen.name)/status" && $0.text.contains("\"online\"") }
+            }
+        }
+        #expect(online, "both bridges online; p1's log:\n\(scratch.path)")
+
+        func publishDocument(_ topic: String, _ text: String) throws {
+            _ = try observer.publish(topic: topic, payload: Array(text.utf8), qos: .atLeastOnce, retain: true)
+        }
+        func reported(_ name: String, _ predicate: @escaping (JSONValue) -> Bool) -> Bool {
+            inbox.wait(20) { messages in
+                messages.last { $0.topic == "queued/\(name)/reported" }.flatMap { try? JSON.parse($0.payload) }
+                    .map(predicate) ?? false
+            }
+        }
+        func queueURIs(_ screen: Screen) throws -> [String] {
+            let list = try screen.daemon.client().call("queue.list")
+            return list["items"]?.arrayValue?.compactMap { $0["uri"]?.stringValue } ?? []
+        }
+
+        // A group's document: applied by both, and reported.
+        try publishDocument(
+            "queued/group/lobby/desired", #"{"rev": 1, "queue": ["\#(tones[0])", "\#(tones[1])"], "loops": 0}"#)
+        for screen in screens {
+            #expect(reported(screen.name) { $0["appliedRev"]?.intValue == 1 && $0["state"]?.stringValue == "playing" })
+            #expect(try queueURIs(screen) == [tones[0], tones[1]])
+        }
+        // The player's own document wins over its group's.
+        try publishDocument("queued/p2/desired", #"{"rev": 2, "queue": ["\#(tones[2])"], "loops": 0}"#)
+        #expect(reported("p2") { $0["appliedRev"]?.intValue == 2 })
+        #expect(try queueURIs(screens[1]) == [tones[2]])
+        // An older rev changes nothing; a document with one refused item is refused whole, with the reason.
+        try publishDocument("queued/group/lobby/desired", #"{"rev": 0, "queue": ["\#(tones[2])"]}"#)
+        try publishDocument(
+            "queued/group/lobby/desired", #"{"rev": 3, "queue": ["\#(tones[2])", "ftp://example.com/x.mp4"]}"#)
+        #expect(reported("p1") { ($0["error"]?.stringValue ?? "").contains("rev 3") })
+        #expect(inbox.latest("queued/p1/reported")?["appliedRev"]?.intValue == 1)
+        #expect(try queueURIs(screens[0]) == [tones[0], tones[1]], "the old queue plays on")
+        #expect(try screens[0].daemon.client().call("player.status")["appliedRev"]?.intValue == 1)
+
+        // Proof of play: every play of p1, in seq order with no gap, then acknowledged back to the daemon.
+        func records(_ messages: [MQTTMessage]) -> [JSONValue] {
+            messages.filter { $0.topic == "queued/p1/events" }.compactMap { try? JSON.parse($0.payload) }
+        }
+        #expect(inbox.wait(20) { Set(records($0).compactMap { $0["seq"]?.intValue }).count >= 4 })
+        let seqs = Array(Set(records(inbox.all).compactMap { $0["seq"]?.intValue })).sorted()
+        #expect(seqs == Array(1...Int64(seqs.count)), "\(seqs)")
+        #expect(records(inbox.all).allSatisfy { $0["player"]?.stringValue == "p1" && $0["end"]?.stringValue != nil })
+        let acknowledged = waitUntil(timeout: 10, pollInterval: 0.1) {
+            let left = try? screens[0].daemon.client().call("plays.list")
+            return (left?["ackedThrough"]?.intValue ?? 0) >= seqs.last ?? 1
+        }
+        #expect(acknowledged, "the broker's acknowledgements reach the daemon")
+
+        // A retained request is never run; a live one is answered on its response topic.
+        _ = try observer.publish(
+            topic: "queued/p1/rpc/req", payload: Array(#"{"jsonrpc":"2.0","id":7,"method":"player.pause"}"#.utf8),
+            qos: .atLeastOnce, retain: true)
+        #expect(inbox.wait(10) { $0.contains { $0.topic == "queued/p1/rpc/res" && $0.text.contains("retained") } })
+        #expect(try screens[0].daemon.client().call("player.status")["state"]?.stringValue == "playing")
+        _ = try observer.publish(topic: "queued/p1/rpc/req", payload: [], qos: .atLeastOnce, retain: true)  // cleared
+        try observer.subscribe("answers/test", qos: .atLeastOnce)
+        _ = try observer.publish(
+            topic: "queued/p1/rpc/req", payload: Array(#"{"jsonrpc":"2.0","id":8,"method":"player.status"}"#.utf8),
+            qos: .atLeastOnce, retain: false, responseTopic: "answers/test", correlationData: [1, 2, 3])
+        #expect(inbox.wait(10) { $0.contains { $0.topic == "answers/test" } })
+        let answer = try #require(inbox.all.first { $0.topic == "answers/test" })
+        #expect(answer.correlationData == [1, 2, 3])
+        #expect((try? JSON.parse(answer.payload))?["result"]?["appliedRev"]?.intValue == 1)
+
+        // A bridge killed with -9: the broker says offline (its Last Will) within 1.5 × keepalive.
+        kill(screens[0].bridge.pid, SIGKILL)
+        _ = screens[0].bridge.wait()
+        #expect(inbox.wait(12) { messages in
+            messages.last { $0.topic == "queued/p1/status" }?.text.contains("\"offline\"") == true
+        })
+        #expect(try screens[0].daemon.client().call("player.status")["state"]?.stringValue == "playing", "playback untouched")
+    }
+}
