@@ -36,4 +36,11 @@ if ! python3 -c "import jsonschema" 2>/dev/null; then
     "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends python3-jsonschema >/dev/null
   }
 fi
+# The fleet contract's check (Tests/conformance/validate_asyncapi.py) reads YAML.
+if ! python3 -c "import yaml" 2>/dev/null; then
+  echo "setup: installing PyYAML for python3" >&2
+  python3 -m pip install --quiet pyyaml 2>/dev/null || {
+    "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends python3-yaml >/dev/null
+  }
+fi
 echo "setup: all packages present" >&2

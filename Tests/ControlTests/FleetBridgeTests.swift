@@ -175,5 +175,34 @@ private struct Screen {
             messages.last { $0.topic == "queued/p1/status" }?.text.contains("\"offline\"") == true
         })
         #expect(try screens[0].daemon.client().call("player.status")["state"]?.stringValue == "playing", "playback untouched")
+
+        // Every message seen on the broker, the bridges' and the operator's, against Protocol/queued.asyncapi.yaml.
+        // (The answer sent to the request's own response topic is a Response like those on rpc/res.)
+        let validation = try validateMQTTMessages(
+            inbox.all, as: ["answers/test": "queued/p1/rpc/res"], in: scratch.path)
+        if validation.failed != 0 { print(validation.output) }
+        #expect(validation.failed == 0)
+        #expect(validation.passed > 20)
     }
+}
+
+/// Runs Tests/conformance/validate_asyncapi.py over `messages`; returns its counts and output.
+private func validateMQTTMessages(
+    _ messages: [MQTTMessage], as aliases: [String: String] = [:], in directory: String
+) throws -> (passed: Int, failed: Int, output: String) {
+    let path = directory + "/mqtt-messages.jsonl"
+    var lines = ""
+    for message in messages {
+        let payload = message.payload.isEmpty ? JSONValue.null : (try? JSON.parse(message.payload)) ?? .string(message.text)
+        let topic = aliases[message.topic] ?? message.topic
+        lines += JSON.string(["topic": .string(topic), "payload": payload]) + "\n"
+    }
+    try lines.write(toFile: path, atomically: true, encoding: .utf8)
+    let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("conformance/validate_asyncapi.py").path
+    let result = try ChildProcess.run("python3", [script, path], timeout: 120)
+    let output = result.stdout + result.stderr
+    let closing = output.split(separator: "\n").last { $0.contains(" passed, ") } ?? ""
+    let numbers = closing.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+    return (numbers.first ?? 0, numbers.count > 1 ? numbers[1] : -1, output)
 }
