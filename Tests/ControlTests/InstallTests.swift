@@ -42,6 +42,8 @@ import Testing
             "share/bash-completion/completions/queuectl", "share/zsh/vendor-completions/_queued",
             "share/fish/vendor_completions.d/queuectl.fish", "lib/systemd/user/queued.service",
             "lib/systemd/system/queued-signage.service", "etc/queued/queued.conf",
+            "bin/queued-mqtt", "share/man/man1/queued-mqtt.1.gz", "lib/systemd/system/queued-mqtt.service",
+            "etc/queued/queued-mqtt.conf", "share/bash-completion/completions/queued-mqtt",
         ]
         for path in installed {
             #expect(FileManager.default.fileExists(atPath: prefix + "/" + path), "\(path) installed")
@@ -49,7 +51,11 @@ import Testing
         let unit = try String(contentsOfFile: prefix + "/lib/systemd/system/queued-signage.service", encoding: .utf8)
         #expect(unit.contains("ExecStart=\(prefix)/bin/queued "), "the unit starts the installed queued")
 
-        for product in ["queued", "queuectl"] {
+        let bridgeUnit = try String(contentsOfFile: prefix + "/lib/systemd/system/queued-mqtt.service", encoding: .utf8)
+        #expect(
+            bridgeUnit.contains("ExecStart=\(prefix)/bin/queued-mqtt --config \(prefix)/etc/queued/queued-mqtt.conf"),
+            "the bridge's unit starts the installed bridge with the installed config")
+        for product in ["queued", "queuectl", "queued-mqtt"] {
             let needs = try Self.toolchainLibraries(prefix + "/bin/" + product)
             #expect(needs.isEmpty, "\(product) needs \(needs)")
         }
@@ -87,7 +93,7 @@ import Testing
         try "volume=50\n".write(toFile: config, atomically: true, encoding: .utf8)
         let uninstall = try ChildProcess.run("/bin/bash", [Self.script, "--uninstall", "--prefix", prefix])
         #expect(uninstall.status == 0, "\(uninstall.stderr)")
-        for path in installed.dropLast() {
+        for path in installed where path != "etc/queued/queued.conf" {
             #expect(!FileManager.default.fileExists(atPath: prefix + "/" + path), "\(path) removed")
         }
         #expect(FileManager.default.fileExists(atPath: config), "the edited config is kept")
@@ -109,7 +115,10 @@ import Testing
         let info = try ChildProcess.check("/usr/bin/dpkg-deb", ["--field", package, "Depends"])
         let depends = info.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
         let names = depends.map { String($0.prefix { $0 != " " }) }
-        for library in ["libavformat", "libavcodec", "libsdl2", "libsdl2-ttf", "libfontconfig", "libpulse0", "libc6", "fonts-dejavu-core"] {
+        for library in [
+            "libavformat", "libavcodec", "libsdl2", "libsdl2-ttf", "libfontconfig", "libpulse0", "libc6", "fonts-dejavu-core",
+            "libmosquitto1",
+        ] {
             #expect(names.contains { $0.hasPrefix(library) }, "Depends: names \(library): \(info)")
         }
         #expect(!names.contains { $0.hasSuffix("-dev") }, "no -dev package in Depends: \(info)")
@@ -118,14 +127,17 @@ import Testing
         for path in [
             "./usr/bin/queued", "./usr/bin/queuectl", "./usr/share/man/man1/queued.1.gz",
             "./usr/lib/systemd/user/queued.service", "./usr/lib/systemd/system/queued-signage.service",
-            "./etc/queued/queued.conf",
+            "./etc/queued/queued.conf", "./usr/bin/queued-mqtt", "./usr/lib/systemd/system/queued-mqtt.service",
+            "./etc/queued/queued-mqtt.conf",
         ] {
             #expect(contents.contains(path + "\n") || contents.contains(path + " "), "\(path) in the package")
         }
         let control = scratch.path + "/DEBIAN"
         try ChildProcess.check("/usr/bin/dpkg-deb", ["--control", package, control])
         let conffiles = try String(contentsOfFile: control + "/conffiles", encoding: .utf8)
-        #expect(conffiles == "/etc/queued/queued.conf\n", "an edited config survives upgrades: \(conffiles)")
+        #expect(
+            conffiles == "/etc/queued/queued.conf\n/etc/queued/queued-mqtt.conf\n",
+            "edited configs survive upgrades: \(conffiles)")
 
         // Unpacked under a temporary root, its queued runs with an empty environment.
         let root = scratch.path + "/root"
@@ -134,5 +146,7 @@ import Testing
         #expect(version.status == 0 && version.stdout.contains("SDL 2."), "\(version)")
         let queuectl = try ChildProcess.run("/usr/bin/env", ["-i", root + "/usr/bin/queuectl", "--version"])
         #expect(queuectl.status == 0 && queuectl.stdout.contains(QueuedVersion.number), "\(queuectl)")
+        let bridge = try ChildProcess.run("/usr/bin/env", ["-i", root + "/usr/bin/queued-mqtt", "--help"])
+        #expect(bridge.status == 0 && bridge.stdout.contains("--broker"), "\(bridge)")
     }
 }

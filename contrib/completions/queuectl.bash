@@ -184,13 +184,13 @@ _queuectl() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    add|next|prev|play|pause|toggle|stop|seek|rm|mv|clear|ls|status|loop|loops|volume|mute|unmute|fit|rotate|screenshot|watch|current|wait|crop|interrupt|overlay|save|cache|call|help)
+    add|replace|next|prev|play|pause|toggle|stop|seek|rm|mv|clear|ls|status|loop|loops|volume|mute|unmute|fit|rotate|screenshot|watch|current|wait|crop|interrupt|overlay|save|cache|call|help)
         # Offer subcommand argument completions
         "_queuectl_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'add next prev play pause toggle stop seek rm mv clear ls status loop loops volume mute unmute fit rotate screenshot watch current wait crop interrupt overlay save cache call help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'add replace next prev play pause toggle stop seek rm mv clear ls status loop loops volume mute unmute fit rotate screenshot watch current wait crop interrupt overlay save cache call help' -- "${cur}"))
         ;;
     esac
 }
@@ -236,6 +236,39 @@ _queuectl_add() {
         return
         ;;
     '--end-date')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    *)
+        __queuectl_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_queuectl_replace() {
+    repeating_flags=()
+    non_repeating_flags=(--json --at-item-end --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--socket --timeout --if-version --queue-loops)
+    __queuectl_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--socket')
+        __queuectl_add_completions -f
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--if-version')
+        return
+        ;;
+    '--queue-loops')
         return
         ;;
     esac
@@ -641,7 +674,7 @@ _queuectl_screenshot() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--socket --timeout)
+    non_repeating_options=(--socket --timeout --max-width)
     __queuectl_offer_flags_options 1
 
     # Offer option value completions
@@ -653,12 +686,15 @@ _queuectl_screenshot() {
     '--timeout')
         return
         ;;
+    '--max-width')
+        return
+        ;;
     esac
 
     # Offer positional completions
     case "${positional_number}" in
     1)
-        __queuectl_add_completions -o plusdirs -fX '!*.@(png)'
+        __queuectl_add_completions -o plusdirs -fX '!*.@(png|jpg|jpeg)'
         return
         ;;
     esac
@@ -688,7 +724,7 @@ _queuectl_watch() {
     # Offer positional completions
     case "${positional_number}" in
     *)
-        __queuectl_add_completions -W 'status'$'\n''progress'$'\n''itemStarted'$'\n''itemEnded'$'\n''queueChanged'$'\n''output'$'\n''itemLoading'$'\n''buffering'$'\n''cacheProgress'$'\n''cacheComplete'$'\n''cacheError'$'\n''itemSkipped'
+        __queuectl_add_completions -W 'status'$'\n''progress'$'\n''itemStarted'$'\n''itemEnded'$'\n''queueChanged'$'\n''output'$'\n''itemLoading'$'\n''buffering'$'\n''cacheProgress'$'\n''cacheComplete'$'\n''cacheError'$'\n''itemSkipped'$'\n''played'
         return
         ;;
     esac
@@ -740,7 +776,7 @@ _queuectl_wait() {
     # Offer positional completions
     case "${positional_number}" in
     1)
-        __queuectl_add_completions -W 'status'$'\n''progress'$'\n''itemStarted'$'\n''itemEnded'$'\n''queueChanged'$'\n''output'$'\n''itemLoading'$'\n''buffering'$'\n''cacheProgress'$'\n''cacheComplete'$'\n''cacheError'$'\n''itemSkipped'
+        __queuectl_add_completions -W 'status'$'\n''progress'$'\n''itemStarted'$'\n''itemEnded'$'\n''queueChanged'$'\n''output'$'\n''itemLoading'$'\n''buffering'$'\n''cacheProgress'$'\n''cacheComplete'$'\n''cacheError'$'\n''itemSkipped'$'\n''played'
         return
         ;;
     esac

@@ -9,6 +9,7 @@ cd "$(dirname "$0")/../.."
 scratch="${SCRATCH_PATH:-.build}"
 swift build --scratch-path "$scratch" --product queuectl
 swift build --scratch-path "$scratch" --product queued
+swift build --scratch-path "$scratch" --product queued-mqtt
 # generate-manual is the tool behind the package's generate-manual plugin; running it directly avoids the
 # plugin's sandbox and work directory.
 swift build --scratch-path "$scratch" --product generate-manual
@@ -20,10 +21,13 @@ bin="$(swift build --scratch-path "$scratch" --show-bin-path)"
 "$bin/queued" --generate-completion-script bash > contrib/completions/queued.bash
 "$bin/queued" --generate-completion-script zsh > contrib/completions/_queued
 "$bin/queued" --generate-completion-script fish > contrib/completions/queued.fish
+"$bin/queued-mqtt" --generate-completion-script bash > contrib/completions/queued-mqtt.bash
+"$bin/queued-mqtt" --generate-completion-script zsh > contrib/completions/_queued-mqtt
+"$bin/queued-mqtt" --generate-completion-script fish > contrib/completions/queued-mqtt.fish
 
 # A fixed date keeps the page reproducible: regenerating without changes gives no diff.
 date="${MAN_DATE:-$(git log -1 --format=%cs 2>/dev/null || date -u +%F)}"
-for tool in queuectl queued; do
+for tool in queuectl queued queued-mqtt; do
     "$bin/generate-manual" "$bin/$tool" --date "$date" --section 1 --authors "the queued authors" \
         --output-directory contrib/man
     # The generator writes a stock EXIT STATUS; the hand-written one, ENVIRONMENT and FILES replace it.
@@ -36,4 +40,4 @@ assert stock in text, "generate-manual's EXIT STATUS changed"
 open(page, "w").write(text.replace(stock, sections))
 PY
 done
-echo "regenerated contrib/completions/{queuectl,queued}.{bash,fish}, _queuectl, _queued and contrib/man/{queuectl,queued}.1"
+echo "regenerated contrib/completions/{queuectl,queued,queued-mqtt}.{bash,fish}, _queuectl, _queued, _queued-mqtt and contrib/man/{queuectl,queued,queued-mqtt}.1"
