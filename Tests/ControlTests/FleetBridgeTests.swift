@@ -221,6 +221,70 @@ private struct Screen {
     }
 }
 
+extension FleetBridgeTests {
+    /// Plays go on while the broker is down and while the bridge is dead (killed with -9 during the outage);
+    /// once a broker and a bridge are back, every record the daemon made arrives, none missing.
+    @Test func proofOfPlaySurvivesABrokerOutageAndABridgeKilledWithMinusNine() throws {
+        let tones = try [440.0, 550].map { try Fixtures.tone(frequency: $0, seconds: 0.25, format: .wav) }
+        let scratch = try TemporaryDirectory(prefix: "queued-fleet-outage")
+        let broker = try MosquittoBroker(users: ["p1": "p1-secret", "operator": "operator-secret"])
+        defer { broker.stop() }
+        let credentials = scratch.path + "/credentials"
+        try "username=p1\npassword=p1-secret\n".write(toFile: credentials, atomically: true, encoding: .utf8)
+        chmod(credentials, 0o600)
+        let inbox = Inbox()
+        let observer = try MosquittoClient(
+            configuration: try MQTTConfiguration(
+                url: broker.url, clientID: "test-operator", username: "operator", password: "operator-secret"),
+            onEvent: inbox.take)
+        try observer.subscribe("queued/p1/events", qos: .atLeastOnce)
+        observer.start()
+        defer { observer.stop() }
+        let daemon = try RunningDaemon(
+            outputs: .null(untimed: false), ["--state-dir", scratch.path + "/state", "--loops", "0"], logLevel: "warning")
+        defer { daemon.stop() }
+        let control = try daemon.client()
+        _ = try control.call("queue.add", ["items": .array(tones.map { .string($0) })])
+        _ = try control.call("player.play")
+        func bridge(_ name: String) throws -> ChildProcess {
+            try ChildProcess(
+                BuiltProduct.path("queued-mqtt"),
+                [
+                    "--no-config", "--broker", broker.url, "--player", "p1", "--credentials", credentials, "--socket",
+                    daemon.socket, "--keepalive", "5",
+                ], stderrPath: scratch.path + "/" + name + ".log")
+        }
+        func seen(_ messages: [MQTTMessage]) -> Set<Int64> {
+            Set(messages.filter { $0.topic == "queued/p1/events" }.compactMap { try? JSON.parse($0.payload) }
+                .compactMap { $0["seq"]?.intValue })
+        }
+        func daemonNextSeq() -> Int64 { (try? control.call("plays.list", ["limit": 1]))?["nextSeq"]?.intValue ?? 0 }
+
+        var first = try bridge("bridge-1")
+        defer { _ = first.terminate() }
+        #expect(inbox.wait(20) { seen($0).count >= 2 }, "records flow")
+        broker.kill()
+        let beforeOutage = daemonNextSeq()
+        #expect(waitUntil(timeout: 10, pollInterval: 0.1) { daemonNextSeq() >= beforeOutage + 3 }, "plays go on")
+        kill(first.pid, SIGKILL)
+        _ = first.wait()
+        let beforeKill = daemonNextSeq()
+        #expect(waitUntil(timeout: 10, pollInterval: 0.1) { daemonNextSeq() >= beforeKill + 3 }, "and on")
+        try broker.restart()
+        // The consumer is back and subscribed before a bridge publishes again.
+        #expect(waitUntil(timeout: 20, pollInterval: 0.1) { observer.isConnected })
+        try observer.subscribe("queued/p1/events", qos: .atLeastOnce)
+        first = try bridge("bridge-2")
+        var expected: [Int64] = []
+        let complete = inbox.wait(30) { messages in
+            let made = Int64(daemonNextSeq()) - 1
+            expected = made >= 1 ? Array(1...made) : []
+            return made >= beforeKill + 3 && Set(expected).isSubset(of: seen(messages))
+        }
+        #expect(complete, "every record the daemon made arrived: missing \(Set(expected).subtracting(seen(inbox.all)).sorted())")
+    }
+}
+
 /// Runs Tests/conformance/validate_asyncapi.py over `messages`; returns its counts and output.
 private func validateMQTTMessages(
     _ messages: [MQTTMessage], as aliases: [String: String] = [:], in directory: String
