@@ -43,8 +43,9 @@ final class RPCForwarding: @unchecked Sendable {
         } else {
             reply = run(request!, id: id)
         }
-        // A request without an id is a notification: it gets no answer.
-        guard id != .null || request?["id"] != nil else { return }
+        // A well-formed request without an id is a notification: it gets no answer (a malformed one does, with
+        // id null, as JSON-RPC says).
+        guard request?["method"] == nil || request?["id"] != nil else { return }
         let topic = message.responseTopic ?? topics.rpcResponse
         bridge?.work.async { _ = self.bridge?.publish(topic, reply, correlation: message.correlationData) }
     }

@@ -285,6 +285,81 @@ extension FleetBridgeTests {
     }
 }
 
+extension FleetBridgeTests {
+    /// Twenty screens in one group: one retained document reaches all of them (the time from publishing to
+    /// the last `appliedRev` is printed, not asserted); a daemon restarted under its running bridge is found
+    /// again and re-reported; garbage on a screen's request topic gets an error answer and the bridge lives.
+    @Test func twentyScreensFollowOneGroupDocument() throws {
+        let tone = try Fixtures.tone(frequency: 440, seconds: 0.5, format: .wav)
+        let scratch = try TemporaryDirectory(prefix: "queued-fleet-twenty")
+        let names = (1...20).map { "s\($0)" }
+        var users = ["operator": "operator-secret"]
+        for name in names { users[name] = name + "-secret" }
+        let broker = try MosquittoBroker(users: users)
+        defer { broker.stop() }
+        let inbox = Inbox()
+        let observer = try MosquittoClient(
+            configuration: try MQTTConfiguration(
+                url: broker.url, clientID: "test-operator", username: "operator", password: "operator-secret"),
+            onEvent: inbox.take)
+        try observer.subscribe("queued/+/reported", qos: .atLeastOnce)
+        try observer.subscribe("queued/+/status", qos: .atLeastOnce)
+        try observer.subscribe("queued/s1/rpc/res", qos: .atLeastOnce)
+        observer.start()
+        defer { observer.stop() }
+        var screens: [Screen] = []
+        defer {
+            for screen in screens {
+                _ = screen.bridge.terminate()
+                screen.daemon.stop()
+            }
+        }
+        for name in names {
+            let credentials = scratch.path + "/credentials-" + name
+            try "username=\(name)\npassword=\(name)-secret\n".write(toFile: credentials, atomically: true, encoding: .utf8)
+            chmod(credentials, 0o600)
+            screens.append(
+                try startScreen(name, groups: ["all"], broker: broker, credentials: credentials, scratch: scratch.path))
+        }
+        func appliedEverywhere(_ rev: Int64, _ messages: [MQTTMessage]) -> Bool {
+            names.allSatisfy { name in
+                messages.last { $0.topic == "queued/\(name)/reported" }.flatMap { try? JSON.parse($0.payload) }?[
+                    "appliedRev"]?.intValue == rev
+            }
+        }
+        #expect(inbox.wait(30) { messages in
+            names.allSatisfy { name in messages.contains { $0.topic == "queued/\(name)/status" && $0.text.contains("online") } }
+        })
+        let published = Date()
+        _ = try observer.publish(
+            topic: "queued/group/all/desired", payload: Array(#"{"rev": 5, "queue": ["\#(tone)"], "loops": 0}"#.utf8),
+            qos: .atLeastOnce, retain: true)
+        #expect(inbox.wait(60) { appliedEverywhere(5, $0) })
+        print("fleet: 20 screens applied rev 5 \(Int(Date().timeIntervalSince(published) * 1000)) ms after it was published")
+
+        // s1's daemon restarts under its bridge: found again, re-reported (state playing, rev kept).
+        let first = screens[0]
+        kill(first.daemon.process.pid, SIGKILL)
+        _ = first.daemon.stop()
+        #expect(inbox.wait(20) { messages in
+            messages.last { $0.topic == "queued/s1/reported" }?.text.contains("unreachable") == true
+        }, "the bridge reports the daemon gone")
+        let restarted = try RunningDaemon(
+            outputs: .null(untimed: false), ["--state-dir", scratch.path + "/state-s1"], logLevel: "warning",
+            socketPath: first.daemon.socket)
+        screens[0] = Screen(daemon: restarted, bridge: first.bridge, name: "s1")
+        #expect(inbox.wait(30) { messages in
+            let last = messages.last { $0.topic == "queued/s1/reported" }.flatMap { try? JSON.parse($0.payload) }
+            return last?["state"]?.stringValue == "playing" && last?["appliedRev"]?.intValue == 5
+        }, "re-reported after the restart")
+
+        // Garbage on the request topic: an error answer, and the bridge lives.
+        _ = try observer.publish(topic: "queued/s1/rpc/req", payload: Array("{not json".utf8), qos: .atLeastOnce)
+        #expect(inbox.wait(10) { $0.contains { $0.topic == "queued/s1/rpc/res" && $0.text.contains("not a JSON-RPC") } })
+        #expect(first.bridge.isRunning)
+    }
+}
+
 /// Runs Tests/conformance/validate_asyncapi.py over `messages`; returns its counts and output.
 private func validateMQTTMessages(
     _ messages: [MQTTMessage], as aliases: [String: String] = [:], in directory: String

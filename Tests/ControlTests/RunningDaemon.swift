@@ -27,10 +27,11 @@ final class RunningDaemon: @unchecked Sendable {
 
     init(
         outputs: Outputs, _ extra: [String] = [], logLevel: String = "info", environment: [String: String] = [:],
-        launcher: [String] = []
+        launcher: [String] = [], socketPath: String? = nil
     ) throws {
         directory = try TemporaryDirectory(prefix: "queued-e2e")
-        socket = directory.path + "/run/queued.sock"
+        // `socketPath`: a daemon restarted where its clients (a bridge) expect the one before it.
+        socket = socketPath ?? directory.path + "/run/queued.sock"
         logPath = directory.path + "/queued.log"
         var arguments = ["--socket", socket, "--log-level", logLevel]
         // Durable state only where a test asks for it (a --state-dir of its own): test daemons start empty.
