@@ -22,6 +22,16 @@ private final class Inbox: @unchecked Sendable {
     /// Acknowledgements of the test's own publishes (the intruder's; ids are per client, so one client at a time).
     private var acks: [(id: Int32, reason: MQTTReasonCode)] = []
 
+    func waitConnected(_ timeout: Double) -> Bool {
+        let limit = Date(timeIntervalSinceNow: timeout)
+        return condition.withLock {
+            while !connected {
+                if !condition.wait(until: limit) { return connected }
+            }
+            return true
+        }
+    }
+
     func waitAck(_ id: Int32, _ timeout: Double) -> MQTTReasonCode? {
         let limit = Date(timeIntervalSinceNow: timeout)
         return condition.withLock {
@@ -337,6 +347,29 @@ extension FleetBridgeTests {
         #expect(inbox.wait(60) { appliedEverywhere(5, $0) })
         print("fleet: 20 screens applied rev 5 \(Int(Date().timeIntervalSince(published) * 1000)) ms after it was published")
 
+        // The operator's side: queuectl fleet ls, push (a rev of its own), call.
+        let operatorCredentials = scratch.path + "/credentials-operator"
+        try "username=operator\npassword=operator-secret\n".write(toFile: operatorCredentials, atomically: true, encoding: .utf8)
+        chmod(operatorCredentials, 0o600)
+        let fleet = ["fleet"]
+        let options = ["--broker", broker.url, "--credentials", operatorCredentials]
+        let queuectl = BuiltProduct.path("queuectl")
+        let listed = try ChildProcess.run(queuectl, fleet + ["ls"] + options + ["--json"], timeout: 30)
+        let rows = (try? JSON.parse(listed.stdout))?.arrayValue ?? []
+        #expect(rows.count == 20, "\(listed.stdout.prefix(500)) \(listed.stderr)")
+        #expect(rows.allSatisfy { $0["status"]?["state"]?.stringValue == "online" && $0["reported"]?["appliedRev"]?.intValue == 5 })
+        let document = scratch.path + "/desired.json"
+        try #"{"queue": ["\#(tone)", "\#(tone)"], "loops": 0}"#.write(toFile: document, atomically: true, encoding: .utf8)
+        let pushed = try ChildProcess.run(queuectl, fleet + ["push", document, "--group", "all"] + options + ["--json"], timeout: 30)
+        let rev = try #require((try? JSON.parse(pushed.stdout))?["rev"]?.intValue, "\(pushed.stdout) \(pushed.stderr)")
+        #expect(rev > 5)
+        #expect(inbox.wait(60) { appliedEverywhere(rev, $0) }, "the pushed document is applied everywhere")
+        let called = try ChildProcess.run(queuectl, fleet + ["call", "s2", "player.status"] + options, timeout: 30)
+        #expect((try? JSON.parse(called.stdout))?["appliedRev"]?.intValue == rev, "\(called.stdout) \(called.stderr)")
+        let refused = try ChildProcess.run(
+            queuectl, fleet + ["call", "s2", "queue.add", #"{"items": ["/etc/passwd"]}"#] + options, timeout: 30)
+        #expect(refused.status == 1 && refused.stderr.contains("only http(s) items"), "\(refused.stderr)")
+
         // s1's daemon restarts under its bridge: found again, re-reported (state playing, rev kept).
         let first = screens[0]
         kill(first.daemon.process.pid, SIGKILL)
@@ -350,13 +383,54 @@ extension FleetBridgeTests {
         screens[0] = Screen(daemon: restarted, bridge: first.bridge, name: "s1")
         #expect(inbox.wait(30) { messages in
             let last = messages.last { $0.topic == "queued/s1/reported" }.flatMap { try? JSON.parse($0.payload) }
-            return last?["state"]?.stringValue == "playing" && last?["appliedRev"]?.intValue == 5
+            return last?["state"]?.stringValue == "playing" && last?["appliedRev"]?.intValue == rev
         }, "re-reported after the restart")
 
         // Garbage on the request topic: an error answer, and the bridge lives.
         _ = try observer.publish(topic: "queued/s1/rpc/req", payload: Array("{not json".utf8), qos: .atLeastOnce)
         #expect(inbox.wait(10) { $0.contains { $0.topic == "queued/s1/rpc/res" && $0.text.contains("not a JSON-RPC") } })
         #expect(first.bridge.isRunning)
+    }
+}
+
+extension FleetBridgeTests {
+    /// `queuectl fleet ls` over a thousand players' retained statuses and reports (published by the test):
+    /// every one listed; the time it took is printed (the benchmark's business, not an assertion).
+    @Test func fleetListShowsAThousandPlayers() throws {
+        let scratch = try TemporaryDirectory(prefix: "queued-fleet-thousand")
+        let broker = try MosquittoBroker(users: ["operator": "operator-secret"])
+        defer { broker.stop() }
+        let inbox = Inbox()
+        let publisher = try MosquittoClient(
+            configuration: try MQTTConfiguration(
+                url: broker.url, clientID: "test-publisher", username: "operator", password: "operator-secret"),
+            onEvent: inbox.take)
+        publisher.start()
+        defer { publisher.stop() }
+        #expect(inbox.waitConnected(10))
+        var last: Int32 = 0
+        for index in 1...1000 {
+            let name = "screen-\(index)"
+            _ = try publisher.publish(
+                topic: "queued/\(name)/status", payload: Array(#"{"state":"online","version":"0.6.0","since":1}"#.utf8),
+                qos: .atLeastOnce, retain: true)
+            last = try publisher.publish(
+                topic: "queued/\(name)/reported",
+                payload: Array(#"{"appliedRev":3,"pendingRev":null,"error":null,"state":"playing","queueVersion":1,"current":null}"#.utf8),
+                qos: .atLeastOnce, retain: true)
+        }
+        #expect(inbox.waitAck(last, 30).map { !$0.isFailure } == true)
+        let credentials = scratch.path + "/credentials"
+        try "username=operator\npassword=operator-secret\n".write(toFile: credentials, atomically: true, encoding: .utf8)
+        chmod(credentials, 0o600)
+        let started = Date()
+        let listed = try ChildProcess.run(
+            BuiltProduct.path("queuectl"), ["fleet", "ls", "--broker", broker.url, "--credentials", credentials], timeout: 60)
+        let seconds = Date().timeIntervalSince(started)
+        let lines = listed.stdout.split(separator: "\n").dropFirst()
+        #expect(lines.count == 1000, "\(listed.stderr)")
+        #expect(lines.allSatisfy { $0.contains("\tonline\t3\t") })
+        print("fleet: queuectl fleet ls listed 1000 players in \(Int(seconds * 1000)) ms")
     }
 }
 
