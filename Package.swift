@@ -116,7 +116,7 @@ let package = Package(
         .executableTarget(
             name: "queuectl",
             dependencies: [
-                "QueueClient", "QueuectlPresentation", "QueueRPC", "MediaPaths", "ConfigFile",
+                "QueueClient", "QueuectlPresentation", "QueueRPC", "MediaPaths", "ConfigFile", "MQTT", "JSONText",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(

@@ -184,13 +184,13 @@ _queuectl() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    add|replace|next|prev|play|pause|toggle|stop|seek|rm|mv|clear|ls|status|loop|loops|volume|mute|unmute|fit|rotate|screenshot|watch|current|wait|crop|interrupt|overlay|save|cache|call|help)
+    add|replace|next|prev|play|pause|toggle|stop|seek|rm|mv|clear|ls|status|loop|loops|volume|mute|unmute|fit|rotate|screenshot|watch|current|wait|crop|interrupt|overlay|save|cache|call|fleet|help)
         # Offer subcommand argument completions
         "_queuectl_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'add replace next prev play pause toggle stop seek rm mv clear ls status loop loops volume mute unmute fit rotate screenshot watch current wait crop interrupt overlay save cache call help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'add replace next prev play pause toggle stop seek rm mv clear ls status loop loops volume mute unmute fit rotate screenshot watch current wait crop interrupt overlay save cache call fleet help' -- "${cur}"))
         ;;
     esac
 }
@@ -1186,6 +1186,199 @@ _queuectl_call() {
         return
         ;;
     '--timeout')
+        return
+        ;;
+    esac
+}
+
+_queuectl_fleet() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __queuectl_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    ls|push|events|call|screenshot)
+        # Offer subcommand argument completions
+        "_queuectl_fleet_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'ls push events call screenshot' -- "${cur}"))
+        ;;
+    esac
+}
+
+_queuectl_fleet_ls() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--broker --credentials --ca --topic-prefix --socket --timeout)
+    __queuectl_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--broker')
+        return
+        ;;
+    '--credentials')
+        return
+        ;;
+    '--ca')
+        return
+        ;;
+    '--topic-prefix')
+        return
+        ;;
+    '--socket')
+        __queuectl_add_completions -f
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    esac
+}
+
+_queuectl_fleet_push() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--broker --credentials --ca --topic-prefix --socket --timeout --group --player)
+    __queuectl_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--broker')
+        return
+        ;;
+    '--credentials')
+        return
+        ;;
+    '--ca')
+        return
+        ;;
+    '--topic-prefix')
+        return
+        ;;
+    '--socket')
+        __queuectl_add_completions -f
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--group')
+        return
+        ;;
+    '--player')
+        return
+        ;;
+    esac
+}
+
+_queuectl_fleet_events() {
+    repeating_flags=()
+    non_repeating_flags=(--json --follow --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--broker --credentials --ca --topic-prefix --socket --timeout --player)
+    __queuectl_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--broker')
+        return
+        ;;
+    '--credentials')
+        return
+        ;;
+    '--ca')
+        return
+        ;;
+    '--topic-prefix')
+        return
+        ;;
+    '--socket')
+        __queuectl_add_completions -f
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--player')
+        return
+        ;;
+    esac
+}
+
+_queuectl_fleet_call() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--broker --credentials --ca --topic-prefix --socket --timeout)
+    __queuectl_offer_flags_options 3
+
+    # Offer option value completions
+    case "${prev}" in
+    '--broker')
+        return
+        ;;
+    '--credentials')
+        return
+        ;;
+    '--ca')
+        return
+        ;;
+    '--topic-prefix')
+        return
+        ;;
+    '--socket')
+        __queuectl_add_completions -f
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    esac
+}
+
+_queuectl_fleet_screenshot() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--broker --credentials --ca --topic-prefix --socket --timeout --output -o --max-width)
+    __queuectl_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--broker')
+        return
+        ;;
+    '--credentials')
+        return
+        ;;
+    '--ca')
+        return
+        ;;
+    '--topic-prefix')
+        return
+        ;;
+    '--socket')
+        __queuectl_add_completions -f
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--output'|'-o')
+        return
+        ;;
+    '--max-width')
         return
         ;;
     esac
