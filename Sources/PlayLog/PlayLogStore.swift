@@ -12,10 +12,18 @@ import Foundation
 import JSONText
 
 public final class PlayLogStore: PlayLogControl, @unchecked Sendable {
+    /// A screen nobody collects from keeps its newest records up to these (a week of one-minute plays);
+    /// in memory only (no state directory: nothing survives a restart anyway), the newest 256.
     public struct Limits: Sendable {
-        public var records = 100_000
-        public var bytes = 32 << 20
+        public var records = 10_000
+        public var bytes = 8 << 20
         public init() {}
+
+        public static let inMemory: Limits = {
+            var limits = Limits()
+            limits.records = 256
+            return limits
+        }()
     }
 
     public struct Summary: Sendable, Equatable {
@@ -29,10 +37,11 @@ public final class PlayLogStore: PlayLogControl, @unchecked Sendable {
         public var count: Int
     }
 
+    /// A record as its JSON text (a few hundred bytes; parsed again only when listed).
     private struct Kept {
         let seq: Int64
-        let json: JSONValue
-        let bytes: Int
+        let line: [UInt8]
+        var bytes: Int { line.count }
     }
 
     /// nil: in memory only (no state directory).
@@ -57,9 +66,9 @@ public final class PlayLogStore: PlayLogControl, @unchecked Sendable {
 
     /// Opens the log in `directory` (created if missing), reading what a previous run left. A damaged
     /// file never stops this: unreadable lines are skipped, an unreadable meta counts from the records.
-    public init(directory: String?, limits: Limits = Limits()) {
+    public init(directory: String?, limits: Limits? = nil) {
         self.directory = directory
-        self.limits = limits
+        self.limits = limits ?? (directory == nil ? .inMemory : Limits())
         guard let directory else { return }
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { writtenMeta = (ackedThrough, dropped) }
@@ -78,8 +87,8 @@ public final class PlayLogStore: PlayLogControl, @unchecked Sendable {
                 guard let value = try? JSON.parse(line), let seq = value["seq"]?.intValue else { continue }
                 nextSeq = max(nextSeq, seq + 1)
                 guard seq > ackedThrough, seq > (kept.last?.seq ?? 0) else { continue }
-                kept.append(Kept(seq: seq, json: value, bytes: line.count + 1))
-                keptBytes += line.count + 1
+                kept.append(Kept(seq: seq, line: Array(line)))
+                keptBytes += line.count
             }
         }
     }
@@ -98,8 +107,8 @@ public final class PlayLogStore: PlayLogControl, @unchecked Sendable {
         tornTail = false
         fileLines += 1
         lock.withLock {
-            kept.append(Kept(seq: seq, json: record, bytes: line.count))
-            keptBytes += line.count
+            kept.append(Kept(seq: seq, line: Array(line.dropLast())))
+            keptBytes += line.count - 1
             while kept.count > limits.records || (keptBytes > limits.bytes && kept.count > 1) {
                 let oldest = kept.removeFirst()
                 keptBytes -= oldest.bytes
@@ -112,10 +121,11 @@ public final class PlayLogStore: PlayLogControl, @unchecked Sendable {
 
     /// Any thread: up to `limit` records after `seq`, oldest first.
     public func list(after seq: Int64, limit: Int) -> [JSONValue] {
-        lock.withLock {
+        let lines = lock.withLock {
             let start = firstIndex(after: seq)
-            return kept[start..<min(kept.count, start + max(0, limit))].map(\.json)
+            return kept[start..<min(kept.count, start + max(0, limit))].map(\.line)
         }
+        return lines.compactMap { try? JSON.parse($0) }
     }
 
     /// Any thread: records through `seq` are with their consumer; they are forgotten (the file catches up
@@ -155,7 +165,7 @@ public final class PlayLogStore: PlayLogControl, @unchecked Sendable {
         guard compact else { return }
         var bytes: [UInt8] = []
         for record in live {
-            bytes += JSON.serialize(record.json)
+            bytes += record.line
             bytes.append(UInt8(ascii: "\n"))
         }
         Self.replaceDurably(logPath, with: bytes)
