@@ -46,6 +46,8 @@ extension Bridge {
                     "title": status.title.map(JSONValue.string) ?? .null, "position": .double(status.position),
                 ]
             } ?? .null
+        // The daemon's own figures (daemon.health: memory, descriptors, pictures shown and dropped, stalls…).
+        if let health = try? daemonCall(API.DaemonHealth.self, NoParams()) { object["health"] = health.json }
         if let usage = try? daemonCall(API.CacheStatus.self, .init()) {
             let complete = usage.items.filter { $0.cache.state == "complete" }.count
             let partial = usage.items.filter { $0.cache.state == "partial" }.count

@@ -159,6 +159,7 @@ private struct Screen {
             "queued/group/lobby/desired", #"{"rev": 1, "queue": ["\#(tones[0])", "\#(tones[1])"], "loops": 0}"#)
         for screen in screens {
             #expect(reported(screen.name) { $0["appliedRev"]?.intValue == 1 && $0["state"]?.stringValue == "playing" })
+            #expect((inbox.latest("queued/\(screen.name)/reported")?["health"]?["rss"]?.intValue ?? 0) > 0, "the daemon's health")
             #expect(try queueURIs(screen) == [tones[0], tones[1]])
         }
         // The player's own document wins over its group's.
