@@ -3,6 +3,7 @@
 // Messages and acknowledgements arrive on the client's network thread and are kept under one condition.
 
 import ArgumentParser
+import ConfigFile
 import Foundation
 import JSONText
 import MQTT
@@ -35,24 +36,17 @@ final class FleetBroker: @unchecked Sendable {
     var onMessage: (@Sendable (MQTTMessage) -> Void)?
 
     init(_ options: FleetOptions, timeout: Double) throws {
-        var username: String?
-        var password: String?
+        var credentials = Credentials()
         if let path = options.credentials {
-            var info = stat()
-            guard stat(path, &info) == 0, info.st_mode & 0o077 == 0 else {
-                throw QueuectlError("\(path): refused: missing, or others may read it (chmod 600)")
-            }
-            let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
-            for line in text.split(separator: "\n") {
-                let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-                guard parts.count == 2 else { continue }
-                if parts[0] == "username" { username = parts[1] }
-                if parts[0] == "password" { password = parts[1] }
+            do {
+                credentials = try Credentials.read(path: path)
+            } catch {
+                throw QueuectlError(error.description)
             }
         }
         let configuration = try MQTTConfiguration(
             url: options.broker, clientID: "queuectl-fleet-\(getpid())-\(UInt32.random(in: 0...UInt32.max))",
-            username: username, password: password, tls: options.ca.map { .init(caFile: $0) })
+            username: credentials.username, password: credentials.password, tls: options.ca.map { .init(caFile: $0) })
         let relay = Relay()
         client = try MosquittoClient(configuration: configuration) { event in relay.target?.take(event) }
         relay.target = self

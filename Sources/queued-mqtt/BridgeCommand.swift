@@ -78,28 +78,13 @@ struct BridgeCommand: ParsableCommand {
     }
 
     /// `username=` and `password=` from the credentials file, which only its owner may read.
-    func readCredentials() throws -> (username: String?, password: String?) {
-        guard let credentials else { return (nil, nil) }
-        var info = stat()
-        guard stat(credentials, &info) == 0 else { throw ValidationError("\(credentials): cannot read it") }
-        guard info.st_mode & 0o077 == 0 else {
-            throw ValidationError("\(credentials): refused: others may read it (chmod 600 \(credentials))")
+    func readCredentials() throws -> Credentials {
+        guard let credentials else { return Credentials() }
+        do {
+            return try Credentials.read(path: credentials)
+        } catch {
+            throw ValidationError(error.description)
         }
-        guard let file = try ConfigFile.read(path: credentials) else {
-            throw ValidationError("\(credentials): cannot read it")
-        }
-        var username: String?
-        var password: String?
-        for setting in file.settings {
-            let arguments = setting.arguments
-            guard arguments.count == 2 else { continue }
-            switch arguments[0] {
-            case "--username": username = arguments[1]
-            case "--password": password = arguments[1]
-            default: throw ValidationError("\(credentials):\(setting.line): only username= and password= lines")
-            }
-        }
-        return (username, password)
     }
 
     func run() throws {

@@ -181,7 +181,7 @@ private struct Screen {
         // An older rev changes nothing; a document with one refused item is refused whole, with the reason.
         try publishDocument("queued/group/lobby/desired", #"{"rev": 0, "queue": ["\#(tones[2])"]}"#)
         try publishDocument(
-            "queued/group/lobby/desired", #"{"rev": 3, "queue": ["\#(tones[2])", "ftp://example.com/x.mp4"]}"#)
+            "queued/group/lobby/desired", #"{"rev": 3, "queue": ["\#(tones[2])", "ftp://127.0.0.1/x.mp4"]}"#)
         #expect(reported("p1") { ($0["error"]?.stringValue ?? "").contains("rev 3") })
         #expect(inbox.latest("queued/p1/reported")?["appliedRev"]?.intValue == 1)
         #expect(try queueURIs(screens[0]) == [tones[0], tones[1]], "the old queue plays on")

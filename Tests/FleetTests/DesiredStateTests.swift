@@ -24,14 +24,14 @@ private func applied(_ steps: [FleetStep]) -> (rev: Int64, source: DocumentSourc
 @Suite struct DesiredDocumentTests {
     @Test func aFullDocumentReads() throws {
         let text = """
-            {"rev": 7, "queue": ["/srv/a.mp4", {"uri": "https://cdn.example.com/b.mp4", "sha256": "\(String(repeating: "a", count: 64))", "loops": 2, "title": "B"}],
+            {"rev": 7, "queue": ["/srv/a.mp4", {"uri": "https://127.0.0.1:9/b.mp4", "sha256": "\(String(repeating: "a", count: 64))", "loops": 2, "title": "B"}],
              "loops": 0, "volume": 80, "fit": "fill", "rotate": 90, "overlays": [{"type": "text", "text": "Sale"}]}
             """
         let parsed = try DesiredDocument(bytes: Array(text.utf8))
         #expect(parsed.rev == 7 && parsed.queue.count == 2 && parsed.loops == 0 && parsed.volume == 80)
         #expect(parsed.fit == "fill" && parsed.rotate == 90 && parsed.overlays?.count == 1)
         #expect(parsed.queue[0] == ["uri": "/srv/a.mp4"], "a URI string becomes an item")
-        #expect(parsed.networkURIs == ["https://cdn.example.com/b.mp4"])
+        #expect(parsed.networkURIs == ["https://127.0.0.1:9/b.mp4"])
     }
 
     @Test(arguments: [

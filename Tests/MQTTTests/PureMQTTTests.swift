@@ -27,7 +27,7 @@ import Testing
         #expect(secure.port == 9883 && secure.tls == MQTTConfiguration.TLS())
         let ipv6 = try MQTTConfiguration(url: "mqtts://[::1]", clientID: "s")
         #expect(ipv6.host == "::1" && ipv6.port == 8883)
-        #expect(throws: MQTTError.self) { try MQTTConfiguration(url: "http://broker", clientID: "s") }
+        #expect(throws: MQTTError.self) { try MQTTConfiguration(url: "http://127.0.0.1:1883", clientID: "s") }
         #expect(throws: MQTTError.self) { try MQTTConfiguration(url: "mqtt://broker:0", clientID: "s") }
         #expect(throws: MQTTError.self) { try MQTTConfiguration(url: "mqtt://user:pw@broker", clientID: "s") }
         #expect(throws: MQTTError.self) {

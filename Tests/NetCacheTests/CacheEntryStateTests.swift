@@ -10,7 +10,7 @@ import Testing
 @testable import NetCache
 
 @Suite struct CacheEntryStateTests {
-    static let url = "http://media.test/clip.mp4"
+    static let url = "http://127.0.0.1:9/clip.mp4"
     static let length: Int64 = 10 << 20
 
     // MARK: Helpers
@@ -171,7 +171,7 @@ import Testing
                 Issue.record("no error news: \(actions)")
                 return
             }
-            #expect(reason == "cannot connect to media.test: refused")
+            #expect(reason == "cannot connect to 127.0.0.1:9: refused")
             delays.append(retryIn ?? -1)
             #expect(state.retryAt == now + (retryIn ?? 0))
             // No attempt before retryAt: the prefetcher waits, a play fails at once with the wait left.
@@ -226,7 +226,7 @@ import Testing
             let answer = state.accept(head(.found, [("Location", "/hop\(hop).mp4")]), from: id, now: 0)
             #expect(!answer.keepGoing)
             let next = starts(answer.actions)
-            #expect(next.map(\.location) == ["http://media.test/hop\(hop).mp4"])
+            #expect(next.map(\.location) == ["http://127.0.0.1:9/hop\(hop).mp4"])
             id = next[0].id
         }
         let sixth = state.accept(head(.found, [("Location", "/hop6.mp4")]), from: id, now: 0)

@@ -166,12 +166,7 @@ extension API {
             }
             public init(reading params: ParamReader) throws(RPCError) {
                 // Unlike queue.add, an empty list is a queue emptied in the same step.
-                let values = try params.requiredArray("items")
-                var inputs: [RPCItemInput] = []
-                for (index, value) in values.enumerated() {
-                    inputs.append(try RPCItemInput(json: value, name: "items[\(index)]"))
-                }
-                items = inputs
+                items = try API.itemInputs(params, allowEmpty: true)
                 at = try params.enum("at", Moment.self)
                 ifVersion = try params.int("ifVersion", in: 0...Int64.max)
                 loops = try params.int("loops", in: 0...Int64(Int32.max))
@@ -425,10 +420,10 @@ extension API {
         public var json: JSONValue { ["version": .int(version)] }
     }
 
-    /// `items`: required, not empty, each entry an ItemInput.
-    static func itemInputs(_ params: ParamReader) throws(RPCError) -> [RPCItemInput] {
+    /// `items`: required, not empty (unless `allowEmpty`), each entry an ItemInput.
+    static func itemInputs(_ params: ParamReader, allowEmpty: Bool = false) throws(RPCError) -> [RPCItemInput] {
         let values = try params.requiredArray("items")
-        guard !values.isEmpty else { throw .invalidParams(param: "items", reason: "must not be empty") }
+        guard allowEmpty || !values.isEmpty else { throw .invalidParams(param: "items", reason: "must not be empty") }
         var inputs: [RPCItemInput] = []
         inputs.reserveCapacity(values.count)
         for (index, value) in values.enumerated() {
