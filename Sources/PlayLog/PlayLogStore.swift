@@ -5,8 +5,12 @@
 // atomically. A torn last line (power cut mid-append) is skipped; a seq is never handed out twice, even
 // after every record was acknowledged and the file compacted away. Over its cap (count or bytes) the
 // oldest records fall off and are counted.
+// In memory each kept record is its seq and where its line is in `plays.jsonl` (24 bytes, so 10,000 kept
+// records cost ~250 KiB, not the ~3 MiB their text would); `list` reads the lines back from the file.
+// Without a state directory the lines themselves are kept (256 at most).
 // Threads: `append` and the file work run on the owner's one recording queue; `list`, `ack` and `summary`
-// from any thread read and change the in-memory copy under `lock` (no I/O under it).
+// from any thread read and change the in-memory index under `lock` (no I/O under it: `list` takes the
+// open file and the places under the lock and reads after it).
 
 import Foundation
 import JSONText
@@ -37,11 +41,39 @@ public final class PlayLogStore: PlayLogControl, @unchecked Sendable {
         public var count: Int
     }
 
-    /// A record as its JSON text (a few hundred bytes; parsed again only when listed).
+    /// A kept record: where its JSON text is (parsed again only when listed).
     private struct Kept {
+        enum Text {
+            /// In memory only (no state directory).
+            case line([UInt8])
+            /// In `plays.jsonl`, as the current `LogFile` sees it.
+            case file(offset: Int64, length: Int)
+        }
         let seq: Int64
-        let line: [UInt8]
-        var bytes: Int { line.count }
+        let text: Text
+        var bytes: Int {
+            switch text {
+            case .line(let line): line.count
+            case .file(_, let length): length
+            }
+        }
+    }
+
+    /// `plays.jsonl` open for reading; replaced (with every kept offset) when the file is compacted, while a
+    /// reader that took the old one still reads the old, renamed-over file. Closed when the last user lets go.
+    private final class LogFile: Sendable {
+        let descriptor: Int32
+        init?(path: String) {
+            descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { return nil }
+        }
+        deinit { close(descriptor) }
+
+        func read(offset: Int64, length: Int) -> [UInt8]? {
+            var bytes = [UInt8](repeating: 0, count: length)
+            let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, length, off_t(offset)) }
+            return count == length ? bytes : nil
+        }
     }
 
     /// nil: in memory only (no state directory).
@@ -54,6 +86,10 @@ public final class PlayLogStore: PlayLogControl, @unchecked Sendable {
     private var nextSeq: Int64 = 1
     private var ackedThrough: Int64 = 0
     private var dropped: Int64 = 0
+    /// Guarded by `lock`: where `.file` texts are read from (nil until the file exists).
+    private var logFile: LogFile?
+    /// Recording queue only: the length of `plays.jsonl`, where the next line goes.
+    private var fileSize: Int64 = 0
     /// Recording queue only: lines in `plays.jsonl` (kept or not), to know when to compact.
     private var fileLines = 0
     /// Recording queue only: the file ends in a torn line (see init).
@@ -79,17 +115,24 @@ public final class PlayLogStore: PlayLogControl, @unchecked Sendable {
             ackedThrough = max(0, value["ackedThrough"]?.intValue ?? 0)
             dropped = max(0, value["dropped"]?.intValue ?? 0)
         }
-        if let data = logPath.flatMap({ FileManager.default.contents(atPath: $0) }) {
+        if let logPath, let data = FileManager.default.contents(atPath: logPath) {
             // A power cut mid-append leaves a torn last line: the next record starts on a line of its own.
             tornTail = data.last.map { $0 != UInt8(ascii: "\n") } ?? false
-            for line in data.split(separator: UInt8(ascii: "\n")) {
+            fileSize = Int64(data.count)
+            let bytes = [UInt8](data)
+            var start = 0
+            while start < bytes.count {
+                let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+                defer { start = end + 1 }
+                guard end > start else { continue }
                 fileLines += 1
-                guard let value = try? JSON.parse(line), let seq = value["seq"]?.intValue else { continue }
+                guard let value = try? JSON.parse(bytes[start..<end]), let seq = value["seq"]?.intValue else { continue }
                 nextSeq = max(nextSeq, seq + 1)
                 guard seq > ackedThrough, seq > (kept.last?.seq ?? 0) else { continue }
-                kept.append(Kept(seq: seq, line: Array(line)))
-                keptBytes += line.count
+                kept.append(Kept(seq: seq, text: .file(offset: Int64(start), length: end - start)))
+                keptBytes += end - start
             }
+            logFile = LogFile(path: logPath)
         }
     }
 
@@ -101,14 +144,25 @@ public final class PlayLogStore: PlayLogControl, @unchecked Sendable {
             return nextSeq
         }
         let record = make(seq)
-        var line = JSON.serialize(record)
-        line.append(UInt8(ascii: "\n"))
-        if let logPath { Self.appendDurably(tornTail ? [UInt8(ascii: "\n")] + line : line, to: logPath) }
-        tornTail = false
+        let line = JSON.serialize(record)
+        var text = Kept.Text.line(line)
+        var opened: LogFile?
+        if let logPath {
+            let lead = tornTail ? 1 : 0
+            var bytes = tornTail ? [UInt8(ascii: "\n")] : []
+            bytes += line
+            bytes.append(UInt8(ascii: "\n"))
+            Self.appendDurably(bytes, to: logPath)
+            text = .file(offset: fileSize + Int64(lead), length: line.count)
+            fileSize += Int64(bytes.count)
+            tornTail = false
+            if lock.withLock({ logFile == nil }) { opened = LogFile(path: logPath) }
+        }
         fileLines += 1
         lock.withLock {
-            kept.append(Kept(seq: seq, line: Array(line.dropLast())))
-            keptBytes += line.count - 1
+            if let opened { logFile = opened }
+            kept.append(Kept(seq: seq, text: text))
+            keptBytes += line.count
             while kept.count > limits.records || (keptBytes > limits.bytes && kept.count > 1) {
                 let oldest = kept.removeFirst()
                 keptBytes -= oldest.bytes
@@ -121,11 +175,16 @@ public final class PlayLogStore: PlayLogControl, @unchecked Sendable {
 
     /// Any thread: up to `limit` records after `seq`, oldest first.
     public func list(after seq: Int64, limit: Int) -> [JSONValue] {
-        let lines = lock.withLock {
+        let (texts, file) = lock.withLock {
             let start = firstIndex(after: seq)
-            return kept[start..<min(kept.count, start + max(0, limit))].map(\.line)
+            return (kept[start..<min(kept.count, start + max(0, limit))].map(\.text), logFile)
         }
-        return lines.compactMap { try? JSON.parse($0) }
+        return texts.compactMap { text in
+            switch text {
+            case .line(let line): try? JSON.parse(line)
+            case .file(let offset, let length): file?.read(offset: offset, length: length).flatMap { try? JSON.parse($0) }
+            }
+        }
     }
 
     /// Any thread: records through `seq` are with their consumer; they are forgotten (the file catches up
@@ -151,7 +210,9 @@ public final class PlayLogStore: PlayLogControl, @unchecked Sendable {
     /// most of its lines are gone. Call after acks (cheap when nothing changed).
     public func tidy(force: Bool = false) {
         guard let logPath, let metaPath else { return }
-        let (summary, live) = lock.withLock { (Summary(nextSeq: nextSeq, ackedThrough: ackedThrough, dropped: dropped, count: kept.count), kept) }
+        let (summary, live, liveFile) = lock.withLock {
+            (Summary(nextSeq: nextSeq, ackedThrough: ackedThrough, dropped: dropped, count: kept.count), kept, logFile)
+        }
         let compact = force || fileLines > max(1000, 2 * live.count)
         // The meta goes first: compaction may remove the only line that held the highest seq.
         if compact || summary.ackedThrough != writtenMeta.ackedThrough || summary.dropped != writtenMeta.dropped {
@@ -163,13 +224,32 @@ public final class PlayLogStore: PlayLogControl, @unchecked Sendable {
             writtenMeta = (summary.ackedThrough, summary.dropped)
         }
         guard compact else { return }
+        // Appends and compaction both run on this queue, so `live` is still every kept record but those
+        // acknowledged meanwhile (which the new index simply leaves out).
         var bytes: [UInt8] = []
+        var places: [Int64: (offset: Int64, length: Int)] = [:]
         for record in live {
-            bytes += record.line
+            let text: [UInt8]?
+            switch record.text {
+            case .line(let line): text = line
+            case .file(let offset, let length): text = liveFile?.read(offset: offset, length: length)
+            }
+            guard let text else { continue }
+            places[record.seq] = (Int64(bytes.count), text.count)
+            bytes += text
             bytes.append(UInt8(ascii: "\n"))
         }
-        Self.replaceDurably(logPath, with: bytes)
-        fileLines = live.count
+        guard Self.replaceDurably(logPath, with: bytes) else { return }
+        fileSize = Int64(bytes.count)
+        fileLines = places.count
+        let reopened = LogFile(path: logPath)
+        lock.withLock {
+            logFile = reopened
+            kept = kept.compactMap { record in
+                places[record.seq].map { Kept(seq: record.seq, text: .file(offset: $0.offset, length: $0.length)) }
+            }
+            keptBytes = kept.reduce(0) { $0 + $1.bytes }
+        }
     }
 
     /// Under `lock`: the index of the first kept record with a seq after `seq`.
@@ -192,19 +272,21 @@ public final class PlayLogStore: PlayLogControl, @unchecked Sendable {
     }
 
     /// Writes a temporary file, syncs it, renames it over `path` and syncs the directory.
-    private static func replaceDurably(_ path: String, with bytes: [UInt8]) {
+    @discardableResult
+    private static func replaceDurably(_ path: String, with bytes: [UInt8]) -> Bool {
         let temporary = path + ".tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return }
+        guard fd >= 0 else { return false }
         bytes.withUnsafeBytes { _ = write(fd, $0.baseAddress, $0.count) }
         fsync(fd)
         close(fd)
-        guard rename(temporary, path) == 0 else { return }
+        guard rename(temporary, path) == 0 else { return false }
         let directory = open((path as NSString).deletingLastPathComponent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if directory >= 0 {
             fsync(directory)
             close(directory)
         }
+        return true
     }
 }
 

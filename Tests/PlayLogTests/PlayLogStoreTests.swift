@@ -61,6 +61,27 @@ import Testing
         #expect(seqs(again.list(after: 0, limit: 100)) == [1, 2, 3], "the torn line does not hide what follows")
     }
 
+    @Test func recordsReadBackFromTheFileAfterCompactionAndTheCap() throws {
+        let directory = try TemporaryDirectory()
+        var limits = PlayLogStore.Limits()
+        limits.records = 1_150
+        let store = PlayLogStore(directory: directory.path, limits: limits)
+        for index in 0..<1_200 { _ = store.append { self.record($0, id: Int64(index)) } }
+        #expect(store.summary().dropped == 50)
+        _ = store.ack(through: 1_100)
+        store.tidy()  // 1,200 lines in the file, 100 kept: compacted
+        let size = try FileManager.default.attributesOfItem(atPath: directory.path + "/plays.jsonl")[.size] as? Int
+        #expect((size ?? 0) < 100 * 60, "the file holds only the kept records")
+        var listed = store.list(after: 0, limit: 1_000)
+        #expect(seqs(listed) == Array(1_101...1_200))
+        #expect(listed.map { $0["id"]?.intValue } == (1_100..<1_200).map { Int64($0) }, "each record its own text")
+        _ = store.append { self.record($0, id: 9_999) }
+        listed = store.list(after: 1_199, limit: 10)
+        #expect(seqs(listed) == [1_200, 1_201] && listed.last?["id"]?.intValue == 9_999)
+        let reopened = PlayLogStore(directory: directory.path, limits: limits)
+        #expect(seqs(reopened.list(after: 1_150, limit: 1_000)) == Array(1_151...1_201))
+    }
+
     @Test func overTheCapTheOldestFallOffAndAreCounted() throws {
         var limits = PlayLogStore.Limits()
         limits.records = 3
