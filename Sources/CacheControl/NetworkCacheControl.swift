@@ -64,6 +64,9 @@ public protocol NetworkCacheControl: ByteSourceProvider {
     func status(of uri: String) -> CacheStatus
     /// Starts downloading these URLs in the background (at most two transfers at once, in order).
     func prefetch(_ uris: [String])
+    /// The digests files fetched for a caller (`cache.fetch`) must have, beside the queued items' own
+    /// (which win): each of `uris` gets its entry in `digests`, or none.
+    func expectFetchDigests(_ uris: [String], _ digests: [String: String])
     /// Asks the server whether these complete files changed (nil: every complete entry); a changed one is
     /// fetched in the background and used from its next play.
     func revalidate(_ uris: [String]?)

@@ -28,6 +28,19 @@ public struct DesiredDocument: Sendable, Equatable {
         queue.compactMap { $0["uri"]?.stringValue }.filter { $0.hasPrefix("http://") || $0.hasPrefix("https://") }
     }
 
+    /// The SHA-256 each http(s) item's file must have, where the document gives one (lowercase): the
+    /// download counts as done only when the file matches.
+    public var networkDigests: [String: String] {
+        var digests: [String: String] = [:]
+        for item in queue {
+            guard let uri = item["uri"]?.stringValue, uri.hasPrefix("http://") || uri.hasPrefix("https://"),
+                let digest = item["sha256"]?.stringValue?.lowercased(), digests[uri] == nil
+            else { continue }
+            digests[uri] = digest
+        }
+        return digests
+    }
+
     public init(
         rev: Int64, queue: [JSONValue], loops: Int64? = nil, volume: Int64? = nil, fit: String? = nil,
         rotate: Int64? = nil, overlays: [JSONObject]? = nil

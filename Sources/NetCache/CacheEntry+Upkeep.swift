@@ -59,6 +59,9 @@ extension CacheEntry {
     /// The SHA-256 of the complete file (lowercase hex), computed once per version and kept in its meta;
     /// nil while incomplete or unreadable. The first call reads the whole file: any thread but the
     /// HTTP client's.
+    /// The digest if `sha256()` has computed it already (cheap: never reads the file).
+    var knownSHA256: String? { condition.withLock { state.completeMeta?.sha256 } }
+
     func sha256() -> String? {
         let known = condition.withLock { state.completeMeta }
         guard let known, let length = known.length else { return nil }

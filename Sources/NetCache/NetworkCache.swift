@@ -42,6 +42,11 @@ public final class NetworkCache: NetworkCacheControl, @unchecked Sendable {
     /// Guarded. The digest each URL's file must have; URLs fetched again after a mismatch; URLs refused
     /// after a second one, with the reason.
     private var expectedDigests: [String: String] = [:]
+    /// Guarded. Where `expectedDigests` comes from: the queued items' digests and `cache.fetch`'s (the
+    /// queue's win; a fetch's are kept for the last 1,000 URLs fetched with one).
+    private var queueDigests: [String: String] = [:]
+    private var fetchDigests: [String: String] = [:]
+    private var fetchDigestOrder: [String] = []
     private var digestRefetches: Set<String> = []
     private var digestRefusals: [String: String] = [:]
     /// Guarded. Where news goes.
@@ -133,9 +138,12 @@ public final class NetworkCache: NetworkCacheControl, @unchecked Sendable {
     public func status(of uri: String) -> CacheStatus {
         guard let entry = try? entry(for: uri) else { return CacheStatus(state: .none) }
         var status = entry.status()
-        if let refusal = lock.withLock({ digestRefusals[uri] }) {
+        let (refusal, expected) = lock.withLock { (digestRefusals[uri], expectedDigests[uri]) }
+        if let refusal {
             status.state = .error
             status.error = refusal
+        } else if let expected, status.state == .complete || status.state == .stale, entry.knownSHA256 != expected {
+            status.state = .partial  // every byte is here, its digest not yet checked
         }
         return status
     }
@@ -143,7 +151,25 @@ public final class NetworkCache: NetworkCacheControl, @unchecked Sendable {
     /// The SHA-256 (lowercase hex) each URL's file must have, from the queued items that carry one. A
     /// complete file is checked against it now, a downloading one when complete.
     public func expectDigests(_ digests: [String: String]) {
+        lock.withLock { queueDigests = digests }
+        updateExpectedDigests()
+    }
+
+    public func expectFetchDigests(_ uris: [String], _ digests: [String: String]) {
+        lock.withLock {
+            for uri in uris {
+                fetchDigests[uri] = digests[uri]
+                fetchDigestOrder.removeAll { $0 == uri }
+                if digests[uri] != nil { fetchDigestOrder.append(uri) }
+            }
+            while fetchDigestOrder.count > 1000 { fetchDigests[fetchDigestOrder.removeFirst()] = nil }
+        }
+        updateExpectedDigests()
+    }
+
+    private func updateExpectedDigests() {
         let candidates = lock.withLock { () -> [(String, CacheEntry)] in
+            let digests = fetchDigests.merging(queueDigests) { _, queued in queued }
             let changed = Set(expectedDigests.keys).union(digests.keys).filter { expectedDigests[$0] != digests[$0] }
             for uri in changed {
                 digestRefetches.remove(uri)

@@ -38,6 +38,7 @@ extension Dispatcher {
                 return .init(ids: items.map(\.id))
             },
             .answering(API.CacheFetch.self, .query) { params, _ in
+                cache?.expectFetchDigests(params.uris, params.sha256)
                 cache?.prefetch(params.uris)
                 return .init(items: params.uris.map { .init(uri: $0, cache: Wire.cacheStatus(cache?.status(of: $0))) })
             },

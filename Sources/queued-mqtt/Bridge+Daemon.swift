@@ -99,7 +99,7 @@ extension Bridge {
     private func apply(_ document: DesiredDocument) -> String? {
         do {
             let uris = Array(Set(document.networkURIs)).sorted()
-            if !uris.isEmpty, let failure = try fetch(uris) { return failure }
+            if !uris.isEmpty, let failure = try fetch(uris, digests: document.networkDigests) { return failure }
             let items = try document.queue.enumerated().map { index, item throws(RPCError) in
                 try RPCItemInput(json: item, name: "queue[\(index)]")
             }
@@ -124,11 +124,12 @@ extension Bridge {
     }
 
     /// Has the daemon download `uris` and waits (at most 30 min, polling twice a second) until each is
-    /// complete; returns the first failure.
-    private func fetch(_ uris: [String]) throws -> String? {
+    /// complete — with the digest the document gives it, if any: a file whose digest never matches (the
+    /// daemon fetches it twice) fails the document before anything is swapped; returns the first failure.
+    private func fetch(_ uris: [String], digests: [String: String]) throws -> String? {
         let deadline = Date(timeIntervalSinceNow: 1800)
         while Date() < deadline {
-            let result = try daemonCall(API.CacheFetch.self, .init(uris: uris))
+            let result = try daemonCall(API.CacheFetch.self, .init(uris: uris, sha256: digests))
             if let failed = result.items.first(where: { $0.cache.state == "error" }) {
                 return "\(failed.uri): \(failed.cache.error ?? "download failed")"
             }

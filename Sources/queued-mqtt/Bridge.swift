@@ -29,12 +29,12 @@ final class Bridge: @unchecked Sendable {
     let rpc: RPCForwarding
     private let done = DispatchSemaphore(value: 0)
 
-    init(mqtt: MQTTConfiguration, topics: Topics, socketPath: String, logLevel: String) throws {
+    init(mqtt: MQTTConfiguration, topics: Topics, socketPath: String, policy: RPCPolicy, logLevel: String) throws {
         self.topics = topics
         self.socketPath = socketPath
         log = BridgeLog(level: logLevel)
         desired = DesiredState(groups: topics.groups)
-        rpc = RPCForwarding(socketPath: socketPath, topics: topics)
+        rpc = RPCForwarding(socketPath: socketPath, topics: topics, policy: policy)
         let owner = WeakBridge()
         client = try MosquittoClient(configuration: mqtt) { event in
             guard let bridge = owner.bridge else { return }
@@ -87,7 +87,14 @@ final class Bridge: @unchecked Sendable {
             reportIfDue(force: true)
             resendUnacknowledgedPlays()
         case .connectFailed(let error, let retryIn):
-            log.warning("broker refused or unreachable: \(error); trying again in \(retryIn)")
+            // Said plainly, because the fix is the operator's: retrying alone will not help these two.
+            let what =
+                error.isCredentialsRefusal
+                ? "the broker refused this player's credentials (check --credentials and the broker's password file)"
+                : error.isTLSFailure
+                    ? "TLS to the broker failed: its certificate is not trusted (check --ca) or ours was refused"
+                    : "broker refused or unreachable"
+            log.warning("\(what): \(error); trying again in \(retryIn)")
         case .disconnected(let error, _):
             log.warning("broker connection lost\(error.map { ": \($0)" } ?? "")")
         case .message(let message):

@@ -5,6 +5,7 @@
 
 import ArgumentParser
 import ConfigFile
+import Fleet
 import Foundation
 import MQTT
 import MediaPaths
@@ -50,6 +51,18 @@ struct BridgeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The daemon's control socket (default: as queuectl finds it).", valueName: "path"))
     var socket: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Methods the fleet may call through rpc/req: a name, family.* or * (repeat; default *).",
+            valueName: "pattern"))
+    var rpcAllow: [String] = []
+
+    @Option(help: ArgumentHelp("Methods the fleet may not call through rpc/req, even if allowed (repeat).", valueName: "pattern"))
+    var rpcDeny: [String] = []
+
+    @Flag(help: "Let requests through the broker add local files too (default: only http(s) items).")
+    var rpcLocalFiles = false
+
     @Option(help: ArgumentHelp("Read options from this file (default: queued-mqtt.conf in the usual places).", valueName: "file"))
     var config: String?
 
@@ -68,6 +81,9 @@ struct BridgeCommand: ParsableCommand {
             throw ValidationError("--group must be a non-empty topic level without / + #")
         }
         guard (5...3600).contains(keepalive) else { throw ValidationError("--keepalive takes 5 to 3600 seconds") }
+        for pattern in rpcAllow + rpcDeny where !RPCPolicy.isPattern(pattern) {
+            throw ValidationError("--rpc-allow and --rpc-deny take a method name, family.* or * (got \(pattern))")
+        }
         guard broker.hasPrefix("mqtt://") || broker.hasPrefix("mqtts://") else {
             throw ValidationError("--broker must be mqtt://host[:port] or mqtts://host[:port]")
         }
@@ -97,6 +113,7 @@ struct BridgeCommand: ParsableCommand {
             password: credentials.password, tls: tls,
             will: .init(topic: topics.status, payload: Array(#"{"state":"offline"}"#.utf8), qos: .atLeastOnce, retain: true))
         mqtt.keepalive = keepalive
-        try Bridge(mqtt: mqtt, topics: topics, socketPath: socketPath, logLevel: logLevel).run()
+        let policy = RPCPolicy(allow: rpcAllow.isEmpty ? ["*"] : rpcAllow, deny: rpcDeny, localFiles: rpcLocalFiles)
+        try Bridge(mqtt: mqtt, topics: topics, socketPath: socketPath, policy: policy, logLevel: logLevel).run()
     }
 }

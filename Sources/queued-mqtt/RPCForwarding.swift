@@ -2,10 +2,12 @@
 // correlation data): forwarded to the daemon's socket on a connection and a queue of their own, so a slow
 // request never holds up the bridge. Never replayed: a request delivered with the retain flag (left on the
 // broker, delivered again on every reconnect) or past its `expires` time (Unix seconds in the request) is
-// refused and never run. Requests that would add local files (a path on this screen, chosen by someone else)
-// are refused too: through the broker only http(s) items may be added.
+// refused and never run. Which methods may be called is the operator's `RPCPolicy` (default: every method,
+// but requests that would add local files — a path on this screen, chosen by someone else — are refused:
+// through the broker only http(s) items may be added).
 
 import Dispatch
+import Fleet
 import Foundation
 import JSONText
 import MQTT
@@ -15,17 +17,17 @@ import QueueRPC
 final class RPCForwarding: @unchecked Sendable {
     private let socketPath: String
     private let topics: Topics
+    private let policy: RPCPolicy
     private let queue = DispatchQueue(label: "queued-mqtt.rpc")
     /// `queue` only.
     private var daemon: QueueClient?
     /// Set once before any message arrives.
     weak var bridge: Bridge?
 
-    static let addingMethods: Set<String> = ["queue.add", "queue.insert", "queue.replace", "queue.interrupt"]
-
-    init(socketPath: String, topics: Topics) {
+    init(socketPath: String, topics: Topics, policy: RPCPolicy) {
         self.socketPath = socketPath
         self.topics = topics
+        self.policy = policy
     }
 
     /// Work queue: hands the request to the forwarding queue.
@@ -37,7 +39,7 @@ final class RPCForwarding: @unchecked Sendable {
         let request = try? JSON.parse(message.payload)
         let id = request?["id"] ?? .null
         let reply: JSONValue
-        if let refusal = Self.refusal(message, request) {
+        if let refusal = Self.refusal(message, request, policy: policy) {
             bridge?.log.warning("rpc request refused: \(refusal)")
             reply = ["jsonrpc": "2.0", "error": RPCError.badState("refused: \(refusal)").json, "id": id]
         } else {
@@ -51,7 +53,7 @@ final class RPCForwarding: @unchecked Sendable {
     }
 
     /// Why a request must not run, or nil.
-    static func refusal(_ message: MQTTMessage, _ request: JSONValue?) -> String? {
+    static func refusal(_ message: MQTTMessage, _ request: JSONValue?, policy: RPCPolicy) -> String? {
         if message.retain { return "a retained request is never run (it would run again on every reconnect)" }
         guard let request, request["jsonrpc"]?.stringValue == "2.0", let method = request["method"]?.stringValue else {
             return "not a JSON-RPC 2.0 request"
@@ -60,16 +62,7 @@ final class RPCForwarding: @unchecked Sendable {
             guard let time = expires.doubleValue else { return "'expires' must be Unix seconds" }
             if time < Date().timeIntervalSince1970 { return "expired at \(time)" }
         }
-        if addingMethods.contains(method) {
-            let items = (request["params"]?["items"]?.arrayValue ?? []) + [request["params"]?["item"]].compactMap { $0 }
-            for item in items {
-                let uri = item.stringValue ?? item["uri"]?.stringValue ?? ""
-                if !(uri.hasPrefix("http://") || uri.hasPrefix("https://")) {
-                    return "through the broker only http(s) items may be added (got \(uri))"
-                }
-            }
-        }
-        return nil
+        return policy.refusal(method: method, params: request["params"])
     }
 
     /// Forwards the request (without `expires`) and returns the daemon's answer as a response object.

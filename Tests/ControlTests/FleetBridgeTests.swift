@@ -15,7 +15,7 @@ import TestSupport
 import Testing
 
 /// Every message the test's own client sees. Events arrive on its network thread.
-private final class Inbox: @unchecked Sendable {
+final class Inbox: @unchecked Sendable {
     private let condition = NSCondition()
     private var messages: [MQTTMessage] = []
     private var connected = false

@@ -123,6 +123,35 @@ import Testing
         #expect(wrongBytes() == before)
     }
 
+    /// What a fleet bridge relies on before it swaps a queue: `cache.fetch` with digests says `complete`
+    /// only for a file that matches, and `error` with both digests for one that never does.
+    @Test func cacheFetchWithDigestsIsCompleteOnlyWhenTheFileMatches() throws {
+        let rig = try NetworkFaultTests.Rig(clips: [("right.mp4", 0, 2), ("wrong.mp4", 120, 2)], events: [.itemEnded])
+        let rightDigest = try Self.sha256(of: rig.site.path + "/right.mp4")
+        let wrongDigest = String(repeating: "0f", count: 32)
+        let uris = [rig.url("right.mp4"), rig.url("wrong.mp4")]
+        let params = API.CacheFetch.Params(uris: uris, sha256: [uris[0]: rightDigest.uppercased(), uris[1]: wrongDigest])
+        var states: [String: [String]] = [:]
+        var last: API.CacheFetch.Result?
+        let settled = try waitUntil(timeout: 40, pollInterval: 0.05) {
+            let result = try rig.client.call(API.CacheFetch.self, params)
+            last = result
+            for item in result.items where states[item.uri]?.last != item.cache.state {
+                states[item.uri, default: []].append(item.cache.state)
+            }
+            return result.items[0].cache.state == "complete" && result.items[1].cache.state == "error"
+        }
+        #expect(settled, "\(String(describing: last))\n\(rig.daemon.log())")
+        #expect(!(states[uris[1]] ?? []).contains("complete"), "the wrong file is never called complete: \(states)")
+        #expect(last?.items[1].cache.error?.contains(wrongDigest) == true, "\(String(describing: last))")
+        #expect(try rig.client.call(API.QueueList.self, .init()).items.isEmpty, "nothing was queued")
+        #expect(
+            throws: (any Error).self, "a digest for a URL not asked for is refused",
+            performing: {
+                try rig.client.call(API.CacheFetch.self, .init(uris: [uris[0]], sha256: [uris[1]: wrongDigest]))
+            })
+    }
+
     /// `sha256sum` of a file (coreutils), lowercase hex.
     static func sha256(of path: String) throws -> String {
         let process = Process()

@@ -163,8 +163,8 @@ _queued-mqtt() {
     local -a unparsed_words=("${COMP_WORDS[@]:1:${COMP_CWORD}}")
 
     local -a repeating_flags=()
-    local -a non_repeating_flags=(--no-config -h --help)
-    local -a repeating_options=(--group)
+    local -a non_repeating_flags=(--rpc-local-files --no-config -h --help)
+    local -a repeating_options=(--group --rpc-allow --rpc-deny)
     local -a non_repeating_options=(--broker --player --credentials --ca --cert --key --keepalive --topic-prefix --socket --config --log-level)
     __queued-mqtt_offer_flags_options 0
 
@@ -198,6 +198,12 @@ _queued-mqtt() {
         return
         ;;
     '--socket')
+        return
+        ;;
+    '--rpc-allow')
+        return
+        ;;
+    '--rpc-deny')
         return
         ;;
     '--config')

@@ -62,10 +62,15 @@ extension API {
         public static let name = "cache.fetch"
 
         public struct Params: RPCMethodParams, Equatable {
-            public static let order = ["uris"]
+            public static let order = ["uris", "sha256"]
             public var uris: [String]
+            /// URL → the SHA-256 its file must have (lowercase hex): complete only once it matches.
+            public var sha256: [String: String]
 
-            public init(uris: [String]) { self.uris = uris }
+            public init(uris: [String], sha256: [String: String] = [:]) {
+                self.uris = uris
+                self.sha256 = sha256
+            }
             public init(reading params: ParamReader) throws(RPCError) {
                 guard let uris = try params.stringArray("uris"), !uris.isEmpty, uris.count <= 1000 else {
                     throw .invalidParams(param: "uris", reason: "must be an array of 1 to 1000 http(s) URLs")
@@ -74,8 +79,25 @@ extension API {
                     throw .uriNotAllowed(uri, reason: "cache.fetch takes http(s) URLs only")
                 }
                 self.uris = uris
+                var digests: [String: String] = [:]
+                for (uri, value) in try params.object("sha256") ?? [:] {
+                    guard uris.contains(uri) else {
+                        throw .invalidParams(param: "sha256", reason: "\(uri) is not among the uris")
+                    }
+                    guard let digest = value.stringValue?.lowercased(), RPCItemInput.isSHA256(digest) else {
+                        throw .invalidParams(param: "sha256", reason: "\(uri): must be 64 hex digits")
+                    }
+                    digests[uri] = digest
+                }
+                self.sha256 = digests
             }
-            public var json: JSONValue? { ["uris": .array(uris.map(JSONValue.string))] }
+            public var json: JSONValue? {
+                var object: JSONObject = ["uris": .array(uris.map(JSONValue.string))]
+                if !sha256.isEmpty {
+                    object["sha256"] = .object(JSONObject(sha256.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))
+                }
+                return .object(object)
+            }
         }
 
         public struct Entry: Sendable, Equatable {
