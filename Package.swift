@@ -10,6 +10,7 @@ let package = Package(
         .executable(name: "queued", targets: ["queued"]),
         .executable(name: "queuectl", targets: ["queuectl"]),
         .executable(name: "queued-mqtt", targets: ["queued-mqtt"]),
+        .executable(name: "queued-web", targets: ["queued-web"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -18,6 +19,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        // queued-web's HTTP and WebSocket server, and bcrypt for a stored password hash.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // C boundary: modulemap + shim header only.
@@ -134,6 +140,32 @@ let package = Package(
                 "Fleet", "MQTT", "QueueClient", "QueueRPC", "JSONText", "MediaPaths", "ConfigFile",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+        // The web page: a Hummingbird server that is one more client of the daemon's socket (sessions, the
+        // browser's allowlist of methods, uploads into the media folder, events over a WebSocket, the preview),
+        // and the page itself (plain HTML, CSS and JavaScript modules, embedded in the program).
+        .target(
+            name: "WebControl",
+            dependencies: [
+                "QueueClient", "QueueRPC", "JSONText", "MediaPaths",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "_NIOFileSystem", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [
+                .embedInCode("Page/index.html"), .embedInCode("Page/app.js"), .embedInCode("Page/queue.js"),
+                .embedInCode("Page/link.js"), .embedInCode("Page/style.css"),
+            ]),
+        .executableTarget(
+            name: "queued-web",
+            dependencies: [
+                "WebControl", "MediaPaths", "ConfigFile",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         // contrib/bench/rpc: the wire layer's requests per second (a benchmark, not a test).
         .executableTarget(name: "rpc-throughput-bench", dependencies: ["QueueRPC"], path: "contrib/bench/rpc"),
 
@@ -145,6 +177,13 @@ let package = Package(
         .testTarget(name: "PlayLogTests", dependencies: ["PlayLog", "JSONText", "TestSupport"]),
         .testTarget(name: "FleetTests", dependencies: ["Fleet", "JSONText"]),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "TestSupport"]),
+        .testTarget(
+            name: "WebControlTests",
+            dependencies: [
+                "WebControl", "TestSupport", "QueueClient", "QueueRPC", "JSONText",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+            ]),
         .testTarget(
             name: "StateStoreTests",
             dependencies: ["StateStore", "Playback", "QueueModel", "QueueRPC", "TestSupport", "Overlays"]),

@@ -18,8 +18,15 @@ extension PlayerEngine {
         try edit { try $0.insert(items, after: id) }
     }
 
-    public func move(_ id: ItemID, to index: Int) throws {
-        try edit { try $0.move(id, to: index) }
+    /// `ifVersion`: refused (`queueChanged`) unless the queue is at that version — a page that dragged an
+    /// item in the list it had does not move it in a list that changed meanwhile.
+    public func move(_ id: ItemID, to index: Int, ifVersion: UInt64? = nil) throws {
+        try edit { queue throws in
+            if let ifVersion, ifVersion != queue.version {
+                throw PlayerError.queueChanged(expected: ifVersion, actual: queue.version)
+            }
+            try queue.move(id, to: index)
+        }
     }
 
     public func update(_ id: ItemID, _ change: (inout MediaItem) -> Void) throws {

@@ -31,7 +31,7 @@ extension Dispatcher {
                 .init(removed: Wire.ids(engine.remove(params.ids.map { ItemID(Int($0)) })))
             },
             .answering(API.QueueMove.self, .change) { params, _ in
-                try engine.move(ItemID(Int(params.id)), to: Int(params.index))
+                try engine.move(ItemID(Int(params.id)), to: Int(params.index), ifVersion: params.ifVersion.map { UInt64($0) })
                 return .init(version: Int64(engine.queue().version))
             },
             .answering(API.QueueInterrupt.self, .change) { params, _ in

@@ -75,20 +75,28 @@ extension API {
         public typealias Result = VersionResult
 
         public struct Params: RPCMethodParams, Equatable {
-            public static let order = ["id", "index"]
+            public static let order = ["id", "index", "ifVersion"]
             public var id: Int64
             public var index: Int64
+            /// Move only if the queue is still at this version (else -32005, nothing moved).
+            public var ifVersion: Int64?
 
-            public init(id: Int64, index: Int64) {
+            public init(id: Int64, index: Int64, ifVersion: Int64? = nil) {
                 self.id = id
                 self.index = index
+                self.ifVersion = ifVersion
             }
             public init(reading params: ParamReader) throws(RPCError) {
                 id = try params.requiredInt("id")
                 index = try params.requiredInt("index")
                 guard index >= 0 else { throw .invalidParams(param: "index", reason: "must be >= 0") }
+                ifVersion = try params.int("ifVersion", in: 0...Int64.max)
             }
-            public var json: JSONValue? { ["id": .int(id), "index": .int(index)] }
+            public var json: JSONValue? {
+                var object: JSONObject = ["id": .int(id), "index": .int(index)]
+                if let ifVersion { object["ifVersion"] = .int(ifVersion) }
+                return .object(object)
+            }
         }
     }
 

@@ -1,0 +1,248 @@
+// The page: sign-in, then what plays now (with a position bar that moves between events), the queue, adding
+// URLs and uploads, overlays, health and a live preview. Everything is asked of the daemon through
+// queued-web; the WebSocket's events say when to ask again. Text from the queue is only ever set as text.
+
+import { Api, EventLink } from './link.js';
+import { QueueView, formatSeconds } from './queue.js';
+
+const api = new Api();
+const $ = (id) => document.getElementById(id);
+let queue;
+let link;
+let status = null;
+let statusAt = 0;
+let seeking = false;
+let previewTimer = null;
+let reloadTimer = null;
+
+function say(text) {
+  const banner = $('banner');
+  banner.textContent = text;
+  banner.hidden = !text;
+}
+
+function show(signedIn) {
+  $('signin').hidden = signedIn;
+  $('app').hidden = !signedIn;
+  if (!signedIn) $('secret').focus();
+}
+
+function setLinkState(state) {
+  const text = { live: 'live', 'daemon-away': 'the daemon is not running', reconnecting: 'disconnected: reconnecting…' }[state];
+  $('link-state').textContent = text;
+  $('link-state').className = 'link-' + state;
+  document.body.classList.toggle('offline', state !== 'live');
+}
+
+// MARK: now playing
+
+function position() {
+  if (!status) return 0;
+  const running = status.state === 'playing' && !status.buffering;
+  const moved = running ? ((performance.now() - statusAt) / 1000) * (status.rate || 1) : 0;
+  return Math.min(status.duration ?? Infinity, status.position + moved);
+}
+
+function drawNow() {
+  if (!status) return;
+  const title = status.title || (status.uri ? status.uri.split('/').pop() : 'Nothing is playing');
+  $('now-title').textContent = title;
+  const loops = status.loops == null ? '' : status.loops === 0 ? 'loops forever' : `play ${status.play} of ${status.loops}`;
+  $('now-detail').textContent = [status.state, loops, status.interrupt ? 'interrupt' : '', status.error ? 'error: ' + status.error : ''].filter(Boolean).join(' · ');
+  $('toggle').textContent = status.state === 'playing' ? 'Pause' : 'Play';
+  if (document.activeElement !== $('volume')) $('volume').value = String(status.volume);
+  drawPosition();
+}
+
+function drawPosition() {
+  if (!status || seeking) return;
+  const now = position();
+  $('pos-text').textContent = `${formatSeconds(now)} / ${formatSeconds(status.duration)}`;
+  $('position').disabled = !status.duration;
+  $('position').value = status.duration ? String(Math.round((1000 * now) / status.duration)) : '0';
+}
+
+async function refreshStatus() {
+  try {
+    status = await api.rpc('player.status');
+    statusAt = performance.now();
+    drawNow();
+    drawNextUp();
+  } catch (error) { say(error.message); }
+}
+
+function drawNextUp() {
+  const items = queue?.items || [];
+  const index = items.findIndex((item) => item.id === status?.currentId);
+  const next = index >= 0 ? items[index + 1] : null;
+  $('next-up').textContent = next ? 'Next: ' + (next.title || next.uri.split('/').pop()) : '';
+}
+
+// MARK: preview: asked only while the page is visible, every 1.5 s and right after an item starts
+
+async function refreshPreview() {
+  clearTimeout(previewTimer);
+  if (document.visibilityState !== 'visible' || $('app').hidden) return;
+  try {
+    const response = await fetch('/api/preview.jpg?maxWidth=480', { cache: 'no-store', credentials: 'same-origin' });
+    if (response.ok) {
+      const url = URL.createObjectURL(await response.blob());
+      const image = $('preview');
+      const old = image.src;
+      image.src = url;
+      if (old.startsWith('blob:')) URL.revokeObjectURL(old);
+    }
+  } catch (_) { /* the next try will do */ }
+  previewTimer = setTimeout(refreshPreview, 1500);
+}
+
+// MARK: health and overlays
+
+async function refreshHealth() {
+  try {
+    const [info, health, usage] = await Promise.all([api.rpc('daemon.info'), api.rpc('daemon.health'), api.rpc('cache.usage')]);
+    const rows = [
+      ['Version', info.version], ['Uptime', formatSeconds(health.uptime ?? info.uptime)],
+      ['Dropped frames', String(status?.droppedFrames ?? health.droppedFrames ?? 0)],
+      ['Errors', String(health.errors ?? health.itemErrors ?? 0)],
+      ['Cache', `${Math.round((usage.bytes || 0) / 1048576)} MiB` + (usage.cap ? ` of ${Math.round(usage.cap / 1048576)} MiB` : '')],
+      ['Memory', health.rss ? `${Math.round(health.rss / 1048576)} MiB` : '–'],
+    ];
+    $('health-list').replaceChildren(...rows.flatMap(([name, value]) => {
+      const term = document.createElement('dt'); term.textContent = name;
+      const detail = document.createElement('dd'); detail.textContent = value ?? '–';
+      return [term, detail];
+    }));
+  } catch (error) { say(error.message); }
+}
+
+async function refreshOverlays() {
+  try {
+    const { overlays } = await api.rpc('overlay.list');
+    $('overlay-list').replaceChildren(...overlays.map((overlay) => {
+      const row = document.createElement('li');
+      const text = document.createElement('span');
+      text.textContent = `${overlay.type}: ${overlay.text ?? overlay.format ?? overlay.path ?? ''}`;
+      const remove = document.createElement('button');
+      remove.type = 'button';
+      remove.textContent = 'Remove';
+      remove.setAttribute('aria-label', `Remove overlay ${overlay.id}`);
+      remove.addEventListener('click', () => api.rpc('overlay.remove', { ids: [overlay.id] }).then(refreshOverlays, (e) => say(e.message)));
+      row.append(text, ' ', remove);
+      return row;
+    }));
+  } catch (error) { say(error.message); }
+}
+
+// MARK: events
+
+function reloadQueueSoon() {
+  clearTimeout(reloadTimer);
+  reloadTimer = setTimeout(() => queue.load().then(drawNextUp, (e) => say(e.message)), 50);
+}
+
+function onEvent(method, params) {
+  switch (method) {
+    case 'daemon.connected':
+      say('');
+      refreshStatus(); reloadQueueSoon(); refreshOverlays(); refreshHealth();
+      break;
+    case 'event.status':
+      status = params; statusAt = performance.now(); drawNow(); drawNextUp();
+      break;
+    case 'event.itemStarted':
+      refreshStatus(); reloadQueueSoon(); refreshPreview();
+      break;
+    case 'event.queueChanged': case 'event.itemEnded': case 'event.itemSkipped':
+    case 'event.cacheComplete': case 'event.cacheError': case 'event.cacheProgress':
+      reloadQueueSoon();
+      break;
+  }
+}
+
+// MARK: start
+
+async function start() {
+  show(true);
+  queue = new QueueView($('queue'), api, say);
+  link = new EventLink(onEvent, setLinkState);
+  link.open();
+  await Promise.all([refreshStatus(), queue.load(), refreshOverlays(), refreshHealth()]);
+  drawNextUp();
+  refreshPreview();
+}
+
+function wire() {
+  $('signin-form').addEventListener('submit', async (event) => {
+    event.preventDefault();
+    try {
+      await api.signIn($('secret').value);
+      $('secret').value = '';
+      $('signin-error').textContent = '';
+      await start();
+    } catch (error) { $('signin-error').textContent = error.message; }
+  });
+  $('signout').addEventListener('click', async () => {
+    try { await api.signOut(); } catch (_) { /* signed out anyway */ }
+    link?.close();
+    show(false);
+  });
+  const call = (method, params) => api.rpc(method, params).then(refreshStatus, (e) => say(e.message));
+  $('prev').addEventListener('click', () => call('player.previous'));
+  $('next').addEventListener('click', () => call('player.next'));
+  $('toggle').addEventListener('click', () => call('player.toggle'));
+  $('volume').addEventListener('change', () => call('player.set', { volume: Number($('volume').value) }));
+  $('position').addEventListener('input', () => { seeking = true; $('pos-text').textContent = formatSeconds((Number($('position').value) / 1000) * (status?.duration || 0)); });
+  $('position').addEventListener('change', () => {
+    seeking = false;
+    if (status?.duration) call('player.seek', { position: (Number($('position').value) / 1000) * status.duration });
+  });
+  $('page-prev').addEventListener('click', () => { queue.offset = Math.max(0, queue.offset - 100); queue.load(); });
+  $('page-next').addEventListener('click', () => { queue.offset += 100; queue.load(); });
+  $('add-url').addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const item = { uri: $('url').value.trim() };
+    if ($('sha').value.trim()) item.sha256 = $('sha').value.trim();
+    try {
+      await api.rpc('queue.add', { items: [item] });
+      $('url').value = ''; $('sha').value = '';
+      say('');
+    } catch (error) { say(error.message); }
+  });
+  $('upload-form').addEventListener('submit', async (event) => {
+    event.preventDefault();
+    for (const file of $('files').files) {
+      const row = document.createElement('li');
+      const label = document.createElement('span');
+      label.textContent = file.name + ' ';
+      const bar = document.createElement('progress');
+      bar.max = file.size || 1; bar.value = 0;
+      bar.setAttribute('aria-label', `Upload of ${file.name}`);
+      const note = document.createElement('span');
+      row.append(label, bar, note);
+      $('uploads').append(row);
+      try {
+        const stored = await api.upload(file, (sent, total) => { bar.max = total; bar.value = sent; });
+        bar.value = bar.max;
+        await api.rpc('queue.add', { items: [{ uri: stored.path, title: file.name }] });
+        note.textContent = ' queued as ' + stored.name;
+      } catch (error) { note.textContent = ' refused: ' + error.message; row.classList.add('failed'); }
+    }
+    $('files').value = '';
+  });
+  $('overlay-form').addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const type = $('ov-type').value;
+    const value = $('ov-text').value;
+    const params = { type };
+    if (type === 'image') params.path = value; else if (type === 'clock') { if (value) params.format = value; } else params.text = value;
+    try { await api.rpc('overlay.add', params); $('ov-text').value = ''; await refreshOverlays(); } catch (error) { say(error.message); }
+  });
+  document.addEventListener('visibilitychange', refreshPreview);
+  setInterval(drawPosition, 250);
+  setInterval(refreshStatus, 10000);
+  setInterval(refreshHealth, 15000);
+}
+
+wire();
+api.resume().then((signedIn) => (signedIn ? start() : show(false)), (error) => { say(error.message); show(false); });

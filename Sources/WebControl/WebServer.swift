@@ -1,0 +1,222 @@
+// queued-web's server: the page (embedded), sign-in, the daemon's methods through the page's allowlist
+// (`POST /api/rpc`), uploads into the media folder, the live preview, and the events WebSocket. Every request
+// passes `WebGuard` first (Host, session or bearer token, Origin and CSRF on changes, security headers).
+// Hummingbird 2 serves it (HTTP/1.1 with WebSocket upgrade); the server never plays, stores or decides
+// anything itself: it asks the daemon.
+
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdWebSocket
+import JSONText
+import Logging
+import NIOCore
+import QueueClient
+
+public struct WebSettings: Sendable {
+    public var host = "127.0.0.1"
+    public var port = 8080
+    public var mediaDirectory: String
+    public var access: AccessKey
+    public var hosts = HostPolicy()
+    public var uploads = UploadLimits()
+    /// Behind a TLS-terminating proxy: the page's origin is https://.
+    public var secureOrigin = false
+
+    public init(mediaDirectory: String, access: AccessKey) {
+        self.mediaDirectory = mediaDirectory
+        self.access = access
+    }
+}
+
+public struct WebContext: RequestContext {
+    public var coreContext: CoreRequestContextStorage
+    /// Set by WebGuard: the signed-in session (nil for a bearer token or a public route).
+    var session: Session?
+    var bearer = false
+
+    public init(source: ApplicationRequestContextSource) { coreContext = .init(source: source) }
+    /// JSON bodies (sign-in, requests) are small; uploads stream and count their own bytes.
+    public var maxUploadSize: Int { 1 << 20 }
+}
+
+/// Answers with a JSON value.
+func jsonResponse(_ value: JSONValue, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
+    var fields = headers
+    fields[.contentType] = "application/json; charset=utf-8"
+    fields[.cacheControl] = "no-store"
+    return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: JSON.serialize(value))))
+}
+
+/// The request's JSON body (at most 1 MiB).
+func jsonBody(_ request: Request, _ context: WebContext) async throws -> JSONValue {
+    var request = request
+    let buffer = try await request.collectBody(upTo: context.maxUploadSize)
+    guard let value = try? JSON.parse(Array(buffer.readableBytesView)) else {
+        throw HTTPError(.badRequest, message: "the body is not JSON")
+    }
+    return value
+}
+
+public enum WebServer {
+    static let csrfHeader = HTTPField.Name("X-CSRF-Token")!
+
+    /// The application serving `settings` with `link` to the daemon.
+    public static func application(
+        settings: WebSettings, link: DaemonLink, sessions: SessionStore = SessionStore(), logger: Logger,
+        onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) -> some ApplicationProtocol {
+        MediaFolder.removeLeftovers(in: settings.mediaDirectory)
+        let router = Router(context: WebContext.self)
+        router.add(middleware: WebGuard(settings: settings, sessions: sessions, logger: logger))
+        PageAssets.add(to: router)
+        addSessionRoutes(router, settings: settings, sessions: sessions)
+        addDaemonRoutes(router, settings: settings, link: link)
+        let events = Router(context: BasicWebSocketRequestContext.self)
+        addEventSocket(events, settings: settings, sessions: sessions, link: link)
+        return Application(
+            router: router,
+            server: .http1WebSocketUpgrade(
+                webSocketRouter: events,
+                configuration: .init(
+                    http1: .init(idleTimeout: .seconds(120)),
+                    ws: .init(maxFrameSize: 1 << 16, autoPing: .enabled(timePeriod: .seconds(20))))),
+            configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "queued-web"),
+            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? settings.port) },
+            logger: logger)
+    }
+
+    static func addSessionRoutes(_ router: Router<WebContext>, settings: WebSettings, sessions: SessionStore) {
+        router.post("/api/login") { request, context -> Response in
+            let body = try await jsonBody(request, context)
+            guard let secret = body["secret"]?.stringValue, await settings.access.admits(secret) else {
+                throw HTTPError(.unauthorized, message: "wrong token or password")
+            }
+            let (cookie, session) = await sessions.create()
+            var response = jsonResponse(["csrf": .string(session.csrf)])
+            response.setCookie(
+                Cookie(
+                    name: SessionStore.cookieName, value: cookie, maxAge: Int(SessionStore.lifetime), path: "/",
+                    secure: settings.secureOrigin, httpOnly: true, sameSite: .strict))
+            return response
+        }
+        router.get("/api/session") { _, context -> Response in
+            guard let session = context.session else {
+                return jsonResponse(["bearer": .bool(context.bearer)])
+            }
+            return jsonResponse(["csrf": .string(session.csrf)])
+        }
+        router.post("/api/logout") { request, _ -> Response in
+            if let cookie = request.cookies[SessionStore.cookieName]?.value { await sessions.end(cookie) }
+            var response = jsonResponse([:])
+            response.setCookie(
+                Cookie(
+                    name: SessionStore.cookieName, value: "", maxAge: 0, path: "/", secure: settings.secureOrigin,
+                    httpOnly: true, sameSite: .strict))
+            return response
+        }
+    }
+
+    static func addDaemonRoutes(_ router: Router<WebContext>, settings: WebSettings, link: DaemonLink) {
+        let methods = BrowserMethods(mediaDirectory: settings.mediaDirectory)
+        let folder = MediaFolder(path: settings.mediaDirectory, limits: settings.uploads)
+        let preview = PreviewCache(link: link)
+        router.post("/api/rpc") { request, context -> Response in
+            let body = try await jsonBody(request, context)
+            guard let method = body["method"]?.stringValue else { throw HTTPError(.badRequest, message: "no method") }
+            let params = body["params"]
+            if let refusal = methods.refusal(method: method, params: params) {
+                throw HTTPError(.forbidden, message: refusal)
+            }
+            do {
+                return jsonResponse(["result": try await link.call(method, params)])
+            } catch ClientError.rpc(let error) {
+                return jsonResponse(["error": error.json])
+            } catch {
+                throw HTTPError(.serviceUnavailable, message: "the daemon is not reachable: \(error)")
+            }
+        }
+        router.post("/api/upload") { request, context -> Response in
+            let name = request.uri.queryParameters["name"].map(String.init) ?? "upload"
+            let length = request.headers[.contentLength].flatMap { Int64($0) }
+            let result = try await folder.receive(request.body, requestedName: name, declaredLength: length)
+            context.logger.info("upload: \(result.name), \(result.bytes) bytes")
+            return jsonResponse(
+                ["name": .string(result.name), "path": .string(result.path), "bytes": .int(result.bytes)],
+                status: .created)
+        }
+        router.get("/api/preview.jpg") { request, _ -> Response in
+            let width = request.uri.queryParameters["maxWidth"].flatMap { Int($0) }.map { min(1920, max(64, $0)) } ?? 480
+            do {
+                let jpeg = try await preview.picture(maxWidth: width)
+                return Response(
+                    status: .ok, headers: [.contentType: "image/jpeg", .cacheControl: "no-store"],
+                    body: .init(byteBuffer: ByteBuffer(bytes: jpeg)))
+            } catch {
+                throw HTTPError(.serviceUnavailable, message: "no picture: \(error)")
+            }
+        }
+    }
+
+    /// `/api/events`: the daemon's events as JSON text frames, `{"method", "params"}`, beginning with
+    /// `daemon.connected` or `daemon.disconnected`.
+    static func addEventSocket(
+        _ router: Router<BasicWebSocketRequestContext>, settings: WebSettings, sessions: SessionStore, link: DaemonLink
+    ) {
+        router.ws(
+            "/api/events",
+            shouldUpgrade: { request, _ in
+                guard settings.hosts.accepts(host: request.head.authority),
+                    HostPolicy.isSameOrigin(request.headers[.origin], host: request.head.authority, secure: settings.secureOrigin),
+                    let cookie = request.cookies[SessionStore.cookieName]?.value, await sessions.lookup(cookie) != nil
+                else { return .dontUpgrade }
+                return .upgrade([:])
+            },
+            onUpgrade: { inbound, outbound, _ in
+                let stream = link.events.subscribe()
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        for await event in stream {
+                            var message: JSONObject = ["method": .string(event.method)]
+                            if let params = event.params { message["params"] = params }
+                            try await outbound.write(.text(String(decoding: JSON.serialize(.object(message)), as: UTF8.self)))
+                        }
+                    }
+                    // Reading drives pings and the close handshake; the page sends nothing else.
+                    for try await _ in inbound.messages(maxSize: 4096) {}
+                    group.cancelAll()
+                }
+            })
+    }
+}
+
+/// The preview: one screenshot shared by every page that asks within a second (the screen pays for one
+/// encode, however many pages are open), taken only when a page asks.
+actor PreviewCache {
+    private let link: DaemonLink
+    private var last: (at: ContinuousClock.Instant, width: Int, jpeg: [UInt8])?
+    private var pending: Task<[UInt8], any Error>?
+
+    init(link: DaemonLink) { self.link = link }
+
+    func picture(maxWidth: Int) async throws -> [UInt8] {
+        if let last, last.width == maxWidth, ContinuousClock.now - last.at < .seconds(1) { return last.jpeg }
+        if let pending { return try await pending.value }
+        let task = Task { try await link.screenshot(maxWidth: maxWidth) }
+        pending = task
+        defer { pending = nil }
+        let jpeg = try await task.value
+        last = (ContinuousClock.now, maxWidth, jpeg)
+        return jpeg
+    }
+}
+
+extension MediaFolder {
+    /// Temporary files of uploads a crash interrupted.
+    static func removeLeftovers(in directory: String) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        for name in names where name.hasPrefix(".upload-") && name.hasSuffix(".part") {
+            unlink(directory + "/" + name)
+        }
+    }
+}
