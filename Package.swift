@@ -177,13 +177,7 @@ let package = Package(
         .testTarget(name: "PlayLogTests", dependencies: ["PlayLog", "JSONText", "TestSupport"]),
         .testTarget(name: "FleetTests", dependencies: ["Fleet", "JSONText"]),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "TestSupport"]),
-        .testTarget(
-            name: "WebControlTests",
-            dependencies: [
-                "WebControl", "TestSupport", "QueueClient", "QueueRPC", "JSONText",
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
-            ]),
+        .testTarget(name: "WebControlTests", dependencies: ["WebControl", "TestSupport", "JSONText"]),
         .testTarget(
             name: "StateStoreTests",
             dependencies: ["StateStore", "Playback", "QueueModel", "QueueRPC", "TestSupport", "Overlays"]),
@@ -191,7 +185,8 @@ let package = Package(
             name: "ControlTests",
             dependencies: [
                 "QueueServer", "QueueClient", "QueuectlPresentation", "QueueRPC", "Playback", "QueueModel",
-                "TestSupport", "MediaPaths", "ConfigFile", "MQTT", "JSONText",
+                "TestSupport", "MediaPaths", "ConfigFile", "MQTT", "JSONText", "WebControl",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
             ]),

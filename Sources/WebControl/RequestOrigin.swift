@@ -20,7 +20,10 @@ public struct HostPolicy: Sendable {
     /// `authority` without its port: `host`, `[v6]`.
     static func hostPart(_ authority: String) -> String {
         let lower = authority.lowercased()
-        if lower.hasPrefix("[") { return lower.split(separator: "]").first.map { String($0) + "]" } ?? lower }
+        if lower.hasPrefix("[") {
+            guard let close = lower.firstIndex(of: "]") else { return lower }
+            return String(lower[...close])
+        }
         return lower.split(separator: ":", maxSplits: 1).first.map(String.init) ?? lower
     }
 
