@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds queued, queuectl and queued-mqtt for release with the Swift runtime and Foundation linked in
+# Builds queued, queuectl, queued-mqtt and queued-web for release with the Swift runtime and Foundation linked in
 # (--static-swift-stdlib: the binaries need only Debian's libraries, not the toolchain) and installs them
 # with their man pages, shell completions, the systemd units and an example config file.
 #
@@ -127,7 +127,7 @@ case "$configuration" in
   *) echo "install.sh: --configuration is release or debug" >&2; exit 64 ;;
 esac
 if ((build)); then
-  for product in queued queuectl queued-mqtt; do
+  for product in queued queuectl queued-mqtt queued-web; do
     echo "install.sh: building $product ($configuration, static Swift runtime)" >&2
     swift build -c "$configuration" --static-swift-stdlib "${link_options[@]}" --product "$product" \
       --scratch-path "$scratch"
@@ -135,7 +135,7 @@ if ((build)); then
 fi
 ((build_only)) && exit 0
 built="$scratch/$configuration"
-for product in queued queuectl queued-mqtt; do
+for product in queued queuectl queued-mqtt queued-web; do
   [[ -x "$built/$product" ]] || { echo "install.sh: $built/$product is missing; run without --no-build" >&2; exit 1; }
   # The point of --static-swift-stdlib: nothing from the toolchain at run time.
   toolchain_libs=$(ldd "$built/$product" | grep -E 'libswift|libFoundation|libdispatch|libBlocksRuntime|not found' || true)
@@ -157,7 +157,7 @@ put() {
 staging="$(mktemp -d)"
 trap 'rm -rf "$staging"' EXIT
 
-for product in queued queuectl queued-mqtt; do
+for product in queued queuectl queued-mqtt queued-web; do
   cp "$built/$product" "$staging/$product"
   strip --strip-unneeded "$staging/$product" 2>/dev/null || true
   put "$staging/$product" "$bin_dir/$product" 0755
@@ -180,6 +180,10 @@ if [[ -n "$system_unit_dir" ]]; then
     -e "s|--config /etc/queued/|--config $config_dir/|" \
     contrib/systemd/queued-mqtt.service >"$staging/queued-mqtt.service"
   put "$staging/queued-mqtt.service" "$system_unit_dir/queued-mqtt.service" 0644
+  sed -e "s|^ExecStart=/usr/local/bin/queued-web|ExecStart=$bin_dir/queued-web|" \
+    -e "s|--config /etc/queued/|--config $config_dir/|" \
+    contrib/systemd/queued-web.service >"$staging/queued-web.service"
+  put "$staging/queued-web.service" "$system_unit_dir/queued-web.service" 0644
 fi
 # The config file is the operator's: installed once (every line commented), never overwritten.
 if [[ -e "$destdir$config_dir/queued.conf" ]]; then
@@ -191,6 +195,11 @@ if [[ -e "$destdir$config_dir/queued-mqtt.conf" ]]; then
   echo "install.sh: keeping $config_dir/queued-mqtt.conf" >&2
 else
   put contrib/queued-mqtt.conf "$config_dir/queued-mqtt.conf" 0644
+fi
+if [[ -e "$destdir$config_dir/queued-web.conf" ]]; then
+  echo "install.sh: keeping $config_dir/queued-web.conf" >&2
+else
+  put contrib/queued-web.conf "$config_dir/queued-web.conf" 0644
 fi
 # Lines of an earlier install of the same kind that this one did not write again stay listed.
 if [[ -f "$manifest" ]]; then

@@ -4,7 +4,8 @@
 # tools (tests start a private one), Xvfb (video tests), the ffmpeg CLI (test fixtures and the demo loop),
 # nginx (network-item tests, on loopback), libmosquitto-dev (the MQTT module) with the mosquitto broker and its
 # tools (MQTT tests start a private broker on loopback) and openssl (their TLS test certificates), dpkg-dev and
-# binutils (contrib/deb/build.sh's dpkg-shlibdeps, install.sh's strip). Idempotent: it installs only what is
+# binutils (contrib/deb/build.sh's dpkg-shlibdeps, install.sh's strip), Chromium and its driver (the web
+# page's browser test, headless, with selenium from PyPI). Idempotent: it installs only what is
 # missing.
 # Usage: contrib/setup.sh [--bench]   (--bench adds mpv for contrib/bench/)
 set -euo pipefail
@@ -15,8 +16,9 @@ packages=(
   libsdl2-dev libsdl2-ttf-dev libfontconfig-dev fonts-dejavu-core libpulse-dev zlib1g-dev
   pulseaudio pulseaudio-utils xvfb ffmpeg python3 nginx-light dpkg-dev binutils
   libmosquitto-dev mosquitto mosquitto-clients openssl
+  chromium chromium-driver
 )
-[[ "${1:-}" == "--bench" ]] && packages+=(mpv time)
+[[ "${1:-}" == "--bench" ]] && packages+=(mpv time iproute2)
 
 missing=()
 for p in "${packages[@]}"; do
@@ -41,6 +43,13 @@ if ! python3 -c "import yaml" 2>/dev/null; then
   echo "setup: installing PyYAML for python3" >&2
   python3 -m pip install --quiet pyyaml 2>/dev/null || {
     "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends python3-yaml >/dev/null
+  }
+fi
+# The web page's browser test drives Chromium with Selenium.
+if ! python3 -c "import selenium" 2>/dev/null; then
+  echo "setup: installing selenium for python3" >&2
+  python3 -m pip install --quiet selenium 2>/dev/null || {
+    "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends python3-selenium >/dev/null
   }
 fi
 echo "setup: all packages present" >&2

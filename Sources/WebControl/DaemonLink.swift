@@ -15,12 +15,17 @@ final class DaemonConnection: @unchecked Sendable {
     private let socketPath: String
     private let timeout: Double
     private let queue: DispatchQueue
-    /// `queue` only: opened on first use, dropped after a transport error (opened again on the next call).
+    /// Which daemon the events thread last found (it counts the daemon's comings); a connection opened to
+    /// an earlier one is dead even if nothing has told it yet, so the next call opens a new one.
+    private let daemonGeneration: @Sendable () -> Int
+    /// `queue` only: opened on first use, dropped after a transport error or when the daemon came back.
     private var client: QueueClient?
+    private var openedFor = 0
 
-    init(socketPath: String, label: String, timeout: Double) {
+    init(socketPath: String, label: String, timeout: Double, daemonGeneration: @escaping @Sendable () -> Int) {
         self.socketPath = socketPath
         self.timeout = timeout
+        self.daemonGeneration = daemonGeneration
         queue = DispatchQueue(label: label)
     }
 
@@ -29,7 +34,11 @@ final class DaemonConnection: @unchecked Sendable {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<JSONValue, any Error>) in
             queue.async {
                 do throws(ClientError) {
-                    if self.client == nil { self.client = try QueueClient(socketPath: self.socketPath, timeout: self.timeout) }
+                    let generation = self.daemonGeneration()
+                    if self.client == nil || self.openedFor != generation {
+                        self.client = try QueueClient(socketPath: self.socketPath, timeout: self.timeout)
+                        self.openedFor = generation
+                    }
                     continuation.resume(returning: try self.client!.call(method, params))
                 } catch {
                     if case .rpc = error {} else { self.client = nil }
@@ -55,6 +64,8 @@ public final class DaemonEvents: @unchecked Sendable {
     private var subscribers: [UUID: AsyncStream<Event>.Continuation] = [:]
     private var connected = false
     private var started = false
+    /// Guarded by `lock`: how many times the daemon was found (see DaemonConnection).
+    private var generation = 0
 
     /// What a page follows: enough to redraw what it shows.
     static let followed: [EventName] = [
@@ -65,6 +76,7 @@ public final class DaemonEvents: @unchecked Sendable {
     init(socketPath: String) { self.socketPath = socketPath }
 
     public var isConnected: Bool { lock.withLock { connected } }
+    var daemonGeneration: Int { lock.withLock { generation } }
 
     /// Any thread: a stream of events until the subscriber cancels; it begins with the daemon's state now.
     public func subscribe() -> AsyncStream<Event> {
@@ -99,6 +111,7 @@ public final class DaemonEvents: @unchecked Sendable {
     private func setConnected(_ value: Bool, reason: String? = nil) {
         let changed = lock.withLock {
             defer { connected = value }
+            if value && !connected { generation += 1 }
             return connected != value
         }
         if changed {
@@ -138,9 +151,12 @@ public final class DaemonLink: Sendable {
 
     public init(socketPath: String) {
         self.socketPath = socketPath
-        commands = DaemonConnection(socketPath: socketPath, label: "queued-web.commands", timeout: 15)
-        pictures = DaemonConnection(socketPath: socketPath, label: "queued-web.screenshots", timeout: 15)
-        events = DaemonEvents(socketPath: socketPath)
+        let events = DaemonEvents(socketPath: socketPath)
+        self.events = events
+        commands = DaemonConnection(
+            socketPath: socketPath, label: "queued-web.commands", timeout: 15, daemonGeneration: { events.daemonGeneration })
+        pictures = DaemonConnection(
+            socketPath: socketPath, label: "queued-web.screenshots", timeout: 15, daemonGeneration: { events.daemonGeneration })
     }
 
     public func call(_ method: String, _ params: JSONValue? = nil) async throws -> JSONValue {

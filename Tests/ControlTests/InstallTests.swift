@@ -44,6 +44,8 @@ import Testing
             "lib/systemd/system/queued-signage.service", "etc/queued/queued.conf",
             "bin/queued-mqtt", "share/man/man1/queued-mqtt.1.gz", "lib/systemd/system/queued-mqtt.service",
             "etc/queued/queued-mqtt.conf", "share/bash-completion/completions/queued-mqtt",
+            "bin/queued-web", "share/man/man1/queued-web.1.gz", "lib/systemd/system/queued-web.service",
+            "etc/queued/queued-web.conf", "share/fish/vendor_completions.d/queued-web.fish",
         ]
         for path in installed {
             #expect(FileManager.default.fileExists(atPath: prefix + "/" + path), "\(path) installed")
@@ -55,7 +57,9 @@ import Testing
         #expect(
             bridgeUnit.contains("ExecStart=\(prefix)/bin/queued-mqtt --config \(prefix)/etc/queued/queued-mqtt.conf"),
             "the bridge's unit starts the installed bridge with the installed config")
-        for product in ["queued", "queuectl", "queued-mqtt"] {
+        let webUnit = try String(contentsOfFile: prefix + "/lib/systemd/system/queued-web.service", encoding: .utf8)
+        #expect(webUnit.contains("ExecStart=\(prefix)/bin/queued-web --config \(prefix)/etc/queued/queued-web.conf"))
+        for product in ["queued", "queuectl", "queued-mqtt", "queued-web"] {
             let needs = try Self.toolchainLibraries(prefix + "/bin/" + product)
             #expect(needs.isEmpty, "\(product) needs \(needs)")
         }
@@ -128,7 +132,8 @@ import Testing
             "./usr/bin/queued", "./usr/bin/queuectl", "./usr/share/man/man1/queued.1.gz",
             "./usr/lib/systemd/user/queued.service", "./usr/lib/systemd/system/queued-signage.service",
             "./etc/queued/queued.conf", "./usr/bin/queued-mqtt", "./usr/lib/systemd/system/queued-mqtt.service",
-            "./etc/queued/queued-mqtt.conf",
+            "./etc/queued/queued-mqtt.conf", "./usr/bin/queued-web", "./usr/lib/systemd/system/queued-web.service",
+            "./etc/queued/queued-web.conf",
         ] {
             #expect(contents.contains(path + "\n") || contents.contains(path + " "), "\(path) in the package")
         }
@@ -136,7 +141,7 @@ import Testing
         try ChildProcess.check("/usr/bin/dpkg-deb", ["--control", package, control])
         let conffiles = try String(contentsOfFile: control + "/conffiles", encoding: .utf8)
         #expect(
-            conffiles == "/etc/queued/queued.conf\n/etc/queued/queued-mqtt.conf\n",
+            conffiles == "/etc/queued/queued.conf\n/etc/queued/queued-mqtt.conf\n/etc/queued/queued-web.conf\n",
             "edited configs survive upgrades: \(conffiles)")
 
         // Unpacked under a temporary root, its queued runs with an empty environment.
@@ -148,5 +153,7 @@ import Testing
         #expect(queuectl.status == 0 && queuectl.stdout.contains(QueuedVersion.number), "\(queuectl)")
         let bridge = try ChildProcess.run("/usr/bin/env", ["-i", root + "/usr/bin/queued-mqtt", "--help"])
         #expect(bridge.status == 0 && bridge.stdout.contains("--broker"), "\(bridge)")
+        let web = try ChildProcess.run("/usr/bin/env", ["-i", root + "/usr/bin/queued-web", "--help"])
+        #expect(web.status == 0 && web.stdout.contains("--listen"), "\(web)")
     }
 }

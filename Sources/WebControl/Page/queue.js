@@ -70,8 +70,16 @@ export class QueueView {
     this.render();
   }
 
+  /// Rows whose item did not change are kept as they are (an open schedule editor stays open while a
+  /// download's progress redraws its neighbours); the others are made anew.
   render() {
-    this.list.replaceChildren(...this.items.map((item, index) => this.row(item, this.offset + index)));
+    const kept = new Map([...this.list.children].map((row) => [row.dataset.key, row]));
+    this.list.replaceChildren(...this.items.map((item, index) => {
+      const key = JSON.stringify([item, item.id === this.currentId, this.offset + index]);
+      const row = kept.get(key) || this.row(item, this.offset + index);
+      row.dataset.key = key;
+      return row;
+    }));
     this.list.setAttribute('start', String(this.offset + 1));
     document.getElementById('queue-count').textContent = `(${this.total})`;
     const last = Math.min(this.total, this.offset + PAGE_SIZE);

@@ -1,0 +1,297 @@
+#!/usr/bin/env python3
+"""queued-web in a real browser: Debian's headless Chromium driven by Selenium, against a real daemon (SDL
+offscreen, a private PulseAudio server's null sink) and nginx on loopback. Started by the Swift test
+WebPageBrowserTests, which passes what it made in the environment; this script starts the daemon and
+queued-web itself (it kills and restarts the daemon). Every wait is bounded; any failed check exits 1.
+
+Environment: QUEUED, QUEUED_WEB, QUEUECTL (binaries), PULSE_SERVER_ADDRESS, SITE_URL (nginx serving
+SITE_DIR), CLIPS (red,green,blue clip paths, comma separated), BIG_CLIP (a ~20 MB clip to upload),
+WORK (a scratch directory), SCREENSHOTS (a directory for the pictures).
+"""
+import base64, json, os, signal, socket, subprocess, sys, threading, time
+
+from selenium import webdriver
+from selenium.common.exceptions import NoAlertPresentException, TimeoutException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+env = os.environ
+WORK = env["WORK"]
+SOCKET = os.path.join(WORK, "queued.sock")
+failures = []
+
+
+def check(condition, what):
+    print(("ok   " if condition else "FAIL ") + what, flush=True)
+    if not condition:
+        failures.append(what)
+    return condition
+
+
+def rpc(method, params=None, timeout=10):
+    """One JSON-RPC call on the daemon's socket (what queuectl does)."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+        s.settimeout(timeout)
+        s.connect(SOCKET)
+        request = {"jsonrpc": "2.0", "id": 1, "method": method}
+        if params is not None:
+            request["params"] = params
+        s.sendall((json.dumps(request) + "\n").encode())
+        data = b""
+        while not data.endswith(b"\n"):
+            chunk = s.recv(1 << 20)
+            if not chunk:
+                break
+            data += chunk
+    reply = json.loads(data)
+    if "error" in reply:
+        raise RuntimeError(f"{method}: {reply['error']}")
+    return reply["result"]
+
+
+def wait_for(what, predicate, timeout=15, interval=0.05):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            value = predicate()
+            if value:
+                return value
+        except Exception:  # the page or the daemon between states
+            pass
+        time.sleep(interval)
+    check(False, f"{what} (within {timeout} s)")
+    return None
+
+
+class Daemon:
+    def __init__(self):
+        self.process = None
+
+    def start(self):
+        log = open(os.path.join(WORK, "queued.log"), "a")
+        self.process = subprocess.Popen(
+            [env["QUEUED"], "--no-config", "--socket", SOCKET, "--state-dir", os.path.join(WORK, "state"),
+             "--audio", "pulse", "--pulse-server", env["PULSE_SERVER_ADDRESS"], "--video", "sdl",
+             "--video-driver", "offscreen", "--geometry", "320x240", "--log-level", "info"],
+            stdout=log, stderr=log)
+        wait_for("the daemon answers", lambda: rpc("daemon.info", timeout=2), timeout=30)
+
+    def kill(self):
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(timeout=10)
+
+
+def start_web():
+    process = subprocess.Popen(
+        [env["QUEUED_WEB"], "--no-config", "--listen", "127.0.0.1:0", "--socket", SOCKET,
+         "--token-file", os.path.join(WORK, "web-token"), "--media-dir", os.path.join(WORK, "media"),
+         "--upload-limit", "64", "--log-level", "warning"],
+        stderr=subprocess.PIPE, text=True)
+    port = []
+    ready = threading.Event()
+
+    def read():
+        for line in process.stderr:
+            sys.stderr.write("queued-web: " + line)
+            if "listening on" in line and not port:
+                port.append(int(line.rsplit(":", 1)[1]))
+                ready.set()
+    threading.Thread(target=read, daemon=True).start()
+    if not ready.wait(20):
+        raise SystemExit("queued-web did not start")
+    with open(os.path.join(WORK, "web-token")) as f:
+        return process, port[0], f.read().strip()
+
+
+def browser(width, height):
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", f"--window-size={width},{height}",
+                     "--disable-dev-shm-usage"]:
+        options.add_argument(argument)
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+def rows(driver):
+    return driver.find_elements(By.CSS_SELECTOR, "#queue li.item")
+
+
+def row_titles(driver):
+    # Read in one script: the list is redrawn whole on every change, so elements found earlier go stale.
+    return driver.execute_script(
+        "return [...document.querySelectorAll('#queue li.item .title')].map((e) => e.textContent)")
+
+
+def play_now(driver, item_id):
+    """Clicks the item's "Play now" (found again on each try: a redrawn list leaves old elements stale)."""
+    def click():
+        driver.find_element(By.CSS_SELECTOR, f'#queue li[data-id="{item_id}"]').find_element(
+            By.XPATH, ".//button[text()='Play now']").click()
+        return True
+    return wait_for(f"Play now on item {item_id}", click)
+
+
+def expected_titles():
+    return [item["title"] or os.path.basename(item["uri"]) for item in rpc("queue.list", {"limit": 100})["items"]]
+
+
+AVERAGE = """
+let [source, done] = arguments;
+if (source.startsWith('base64:')) {
+  // The page's policy allows blob: pictures only (no data: URLs): the daemon's PNG goes through a Blob.
+  const bytes = Uint8Array.from(atob(source.slice(7)), (c) => c.charCodeAt(0));
+  source = URL.createObjectURL(new Blob([bytes], { type: 'image/png' }));
+}
+const image = new Image();
+image.onload = () => {
+  const canvas = document.createElement('canvas');
+  canvas.width = image.naturalWidth; canvas.height = image.naturalHeight;
+  const g = canvas.getContext('2d');
+  g.drawImage(image, 0, 0);
+  const data = g.getImageData(0, 0, canvas.width, canvas.height).data;
+  const sum = [0, 0, 0];
+  for (let i = 0; i < data.length; i += 4) { sum[0] += data[i]; sum[1] += data[i + 1]; sum[2] += data[i + 2]; }
+  const n = data.length / 4;
+  done(sum.map((v) => Math.round(v / n)));
+};
+image.onerror = () => done(null);
+image.src = source;
+"""
+
+
+def main():
+    red, green, blue = env["CLIPS"].split(",")
+    daemon = Daemon()
+    daemon.start()
+    rpc("queue.add", {"items": [red, green, blue, {"uri": red, "title": "<img src=x onerror=alert(1)>"}]})
+    rpc("queue.setLoops", {"loops": 0})
+    rpc("player.play")
+    web, port, token = start_web()
+    base = f"http://127.0.0.1:{port}"
+    driver = browser(1280, 1000)
+    try:
+        driver.set_script_timeout(15)
+        # Sign in.
+        driver.get(base + "/")
+        wait_for("the sign-in form", lambda: driver.find_element(By.ID, "secret").is_displayed())
+        driver.find_element(By.ID, "secret").send_keys(token)
+        driver.find_element(By.CSS_SELECTOR, "#signin-form button").click()
+        wait_for("the queue after sign-in", lambda: len(row_titles(driver)) == 4)
+        check(row_titles(driver) == expected_titles(), f"the queue shown equals queue.list: {row_titles(driver)}")
+
+        # A title is text, never HTML, and runs nothing.
+        check(row_titles(driver)[3] == "<img src=x onerror=alert(1)>", "a title with markup shows as that text")
+        check(not driver.find_elements(By.CSS_SELECTOR, "#queue img"), "no element made from a title")
+        try:
+            driver.switch_to.alert
+            check(False, "no script ran from a title")
+        except NoAlertPresentException:
+            check(True, "no script ran from a title")
+
+        # Drag the third item above the first (pointer events: mouse here, a finger on a phone).
+        before = [item["id"] for item in rpc("queue.list")["items"]]
+        handle = rows(driver)[2].find_element(By.CSS_SELECTOR, ".handle")
+        first = rows(driver)[0]
+        ActionChains(driver).click_and_hold(handle).move_by_offset(0, -20).move_to_element_with_offset(
+            first, 0, -first.size["height"] // 2 + 3).release().perform()
+        after = wait_for("the daemon's order changed by the drag",
+                         lambda: (lambda ids: ids if ids != before else None)([i["id"] for i in rpc("queue.list")["items"]]))
+        check(after == [before[2], before[0], before[1], before[3]], f"the third item is first: {before} -> {after}")
+        wait_for("the page shows the new order", lambda: row_titles(driver) == expected_titles())
+
+        # A change made with queuectl appears on the page.
+        started = time.monotonic()
+        subprocess.run([env["QUEUECTL"], "--socket", SOCKET, "add", env["SITE_URL"] + "/blue.mp4"], check=True,
+                       stdout=subprocess.DEVNULL)
+        shown = wait_for("a queuectl change on the page", lambda: len(row_titles(driver)) == 5, timeout=10, interval=0.01)
+        if shown:
+            print(f"measure: queuectl change to page: {time.monotonic() - started:.3f} s", flush=True)
+
+        # Add a URL with the form; play it now; it plays.
+        url = env["SITE_URL"] + "/green.mp4"
+        driver.find_element(By.ID, "url").send_keys(url)
+        driver.find_element(By.CSS_SELECTOR, "#add-url button").click()
+        item = wait_for("the URL queued", lambda: next((i for i in rpc("queue.list")["items"] if i["uri"] == url), None))
+        if item:
+            play_now(driver, item["id"])
+            check(bool(wait_for("the URL plays", lambda: rpc("player.status")["currentId"] == item["id"]
+                                and rpc("player.status")["position"] > 0.2)), "an added URL plays")
+
+        # Upload a 20 MB file: its progress bar fills, it is queued and plays.
+        driver.find_element(By.ID, "files").send_keys(env["BIG_CLIP"])
+        driver.find_element(By.CSS_SELECTOR, "#upload-form button").click()
+        note = wait_for("the upload's note", lambda: "queued as" in driver.find_element(By.ID, "uploads").text
+                        and driver.find_element(By.ID, "uploads").text, timeout=60)
+        bar = driver.find_element(By.CSS_SELECTOR, "#uploads progress")
+        size = os.path.getsize(env["BIG_CLIP"])
+        check(float(bar.get_attribute("max")) >= size and bar.get_attribute("value") == bar.get_attribute("max"),
+              f"the progress bar filled ({bar.get_attribute('value')} of {bar.get_attribute('max')}; {note})")
+        uploaded = wait_for("the upload queued", lambda: next(
+            (i for i in rpc("queue.list")["items"] if i["uri"].startswith(os.path.join(WORK, "media"))), None))
+        if uploaded:
+            check(os.path.getsize(uploaded["uri"]) == size, "the uploaded file is whole")
+            play_now(driver, uploaded["id"])
+            check(bool(wait_for("the upload plays", lambda: rpc("player.status")["currentId"] == uploaded["id"]
+                                and rpc("player.status")["position"] > 0.2)), "an uploaded file plays")
+
+        # The preview shows what the screen shows: a red clip, red in both.
+        red_id = next(i["id"] for i in rpc("queue.list")["items"] if i["uri"] == red and not i["title"])
+        rpc("player.play", {"id": red_id})
+        wait_for("the red clip plays", lambda: rpc("player.status")["currentId"] == red_id
+                 and rpc("player.status")["position"] > 0.3)
+
+        def preview_colour():
+            source = driver.find_element(By.ID, "preview").get_attribute("src")
+            return driver.execute_async_script(AVERAGE, source) if source.startswith("blob:") else None
+
+        page = wait_for("a red preview", lambda: (lambda c: c if c and c[0] > 180 and c[1] < 80 and c[2] < 80 else None)(
+            preview_colour()), timeout=10)
+        shot = rpc("player.screenshot", {"format": "png"})
+        daemon_colour = driver.execute_async_script(AVERAGE, "base64:" + shot["png"])
+        check(page is not None and daemon_colour is not None
+              and all(abs(a - b) <= 16 for a, b in zip(page, daemon_colour)),
+              f"the preview's colours match player.screenshot: page {page}, daemon {daemon_colour}")
+        driver.execute_script("window.scrollTo(0, 0)")
+        driver.save_screenshot(os.path.join(env["SCREENSHOTS"], "page-desktop.png"))
+
+        # The daemon killed: the page says so; restarted: the page recovers, with the durable queue.
+        daemon.kill()
+        check(bool(wait_for("the page says the daemon is away", lambda: "not running" in
+                            driver.find_element(By.ID, "link-state").text, timeout=10)), "the page says the daemon is away")
+        daemon.start()
+        check(bool(wait_for("the page recovers", lambda: driver.find_element(By.ID, "link-state").text == "live"
+                            and row_titles(driver) == expected_titles(), timeout=15)), "the page recovers after a restart")
+        check(bool(wait_for("no error left shown", lambda: not driver.find_element(By.ID, "banner").is_displayed(), timeout=5)),
+              "no error left on the page after the restart")
+
+        # A 360-px-wide phone: every control there, nothing wider than the screen.
+        driver.set_window_size(360, 800)
+        wait_for("the narrow layout", lambda: driver.execute_script("return window.innerWidth") <= 360)
+        overflow = driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
+        check(overflow <= 0, f"no horizontal scrolling at 360 px (overflow {overflow} px)")
+        hidden = driver.execute_script("""
+          return [...document.querySelectorAll('#app button, #app input, #app select')]
+            .filter((c) => c.offsetParent !== null && c.getBoundingClientRect().right > window.innerWidth + 1)
+            .map((c) => c.id || c.textContent || c.type);""")
+        check(not hidden, f"every control within the width: {hidden}")
+        for control in ["prev", "toggle", "next", "volume", "position", "url", "files", "signout"]:
+            element = driver.find_element(By.ID, control)
+            driver.execute_script("arguments[0].scrollIntoView()", element)
+            check(element.is_displayed(), f"#{control} shown at 360 px")
+        driver.execute_script("window.scrollTo(0, 0)")
+        driver.save_screenshot(os.path.join(env["SCREENSHOTS"], "page-phone.png"))
+    finally:
+        driver.quit()
+        web.terminate()
+        web.wait(timeout=10)
+        if daemon.process and daemon.process.poll() is None:
+            daemon.process.terminate()
+            daemon.process.wait(timeout=10)
+    print(f"{len(failures)} failed" if failures else "all browser checks passed", flush=True)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
