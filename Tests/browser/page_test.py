@@ -181,6 +181,11 @@ def main():
         wait_for("the queue after sign-in", lambda: len(row_titles(driver)) == 4)
         check(row_titles(driver) == expected_titles(), f"the queue shown equals queue.list: {row_titles(driver)}")
 
+        version = rpc("daemon.info")["version"]
+        check(bool(wait_for("the health section", lambda: version in driver.find_element(By.ID, "health-list").text
+                            and "Dropped frames" in driver.find_element(By.ID, "health-list").text)),
+              f"health shows the daemon's version {version} and its dropped frames")
+
         # A title is text, never HTML, and runs nothing.
         check(row_titles(driver)[3] == "<img src=x onerror=alert(1)>", "a title with markup shows as that text")
         check(not driver.find_elements(By.CSS_SELECTOR, "#queue img"), "no element made from a title")

@@ -103,8 +103,11 @@ async function refreshHealth() {
     const [info, health, usage] = await Promise.all([api.rpc('daemon.info'), api.rpc('daemon.health'), api.rpc('cache.usage')]);
     const rows = [
       ['Version', info.version], ['Uptime', formatSeconds(health.uptime ?? info.uptime)],
-      ['Dropped frames', String(status?.droppedFrames ?? health.droppedFrames ?? 0)],
-      ['Errors', String(health.errors ?? health.itemErrors ?? 0)],
+      ['Frames shown', String(health.framesShown ?? 0)],
+      ['Dropped frames', String(health.framesDropped ?? status?.droppedFrames ?? 0)],
+      ['Items failed', String(health.itemsFailed ?? 0)],
+      ['Stalls', String(health.stalls ?? 0)],
+      ['Audio underruns', String(health.audioUnderruns ?? 0)],
       ['Cache', `${Math.round((usage.bytes || 0) / 1048576)} MiB` + (usage.cap ? ` of ${Math.round(usage.cap / 1048576)} MiB` : '')],
       ['Memory', health.rss ? `${Math.round(health.rss / 1048576)} MiB` : '–'],
     ];
