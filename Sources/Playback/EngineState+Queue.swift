@@ -98,15 +98,16 @@ extension EngineState {
         return next.flatMap { removed.contains($0.id) ? nil : $0 }
     }
 
-    /// The play after the current one is decoded a little ahead (up to the audio buffer). If an edit
-    /// changed what comes next, that head start is wrong: the current play is fed again from where the
-    /// listener is, so the new successor follows it (at the cost of a short re-buffer).
+    /// The play after the current one is decoded a little ahead (up to the audio buffer), or being opened
+    /// by the decode thread (outside the lock, to be accepted when it is). If an edit changed what comes
+    /// next, that head start is wrong: the current play is fed again from where the listener is, so the new
+    /// successor follows it (at the cost of a short re-buffer). Missing the opening case once let a replaced
+    /// queue's kept item play one loop more, after its entry had left, and the run then ended idle.
     private mutating func refeedIfNextChanged(heard: Int64) {
-        guard let current = startedPlay,
-            let ahead = segments.first(where: { $0.serial == serial && $0.heard == .ahead && $0.cursor != current }),
-            ahead.cursor != nextPlay(after: current).cursor,
-            let now = self.current, now.cursor == current
-        else { return }
+        guard let current = startedPlay, let now = self.current, now.cursor == current else { return }
+        let ahead = segments.first { $0.serial == serial && $0.heard == .ahead && $0.cursor != current }?.cursor
+        let opening: Cursor? = if case .opening(let play)? = phase.run?.feed, play.cursor != current { play.cursor } else { nil }
+        guard let upcoming = ahead ?? opening, upcoming != nextPlay(after: current).cursor else { return }
         cut(to: current, position: position(of: now, heard: heard), endReason: nil, continuesPlay: true)
     }
 }

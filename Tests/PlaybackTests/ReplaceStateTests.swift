@@ -59,6 +59,38 @@ import Testing
         #expect(driver.write(a, frames: 50)?.id == ids[0])
     }
 
+    /// Found by the fleet benchmark under load: the decode thread had finished writing the kept play and
+    /// was opening its next loop (outside the lock) when the queue was replaced. That loop must not be
+    /// accepted: the kept play is fed again and the new queue follows it.
+    @Test func aNextPlayBeingOpenedWhenTheQueueIsReplacedIsDropped() throws {
+        let driver = try EngineStateDriver(items: [MediaItem(uri: "/a.wav", loops: 0)])
+        try driver.state.play(id: nil)
+        let a = try #require(driver.openRequested(duration: 1))
+        driver.hear(1)
+        driver.written += 100
+        let oldSerial = driver.state.serial
+        let written = driver.state.playWritten(a, serial: oldSerial, endFrame: driver.written, failure: nil)
+        let opening = try #require(written)
+        #expect(opening.cursor.id == a.id, "A's next loop is being opened")
+        driver.hear(50)
+        _ = driver.story()
+        let ids = try driver.state.replaceQueue(
+            with: newItems, loops: nil, rev: 2, at: .itemEnd, ifVersion: nil, heard: driver.heard)
+        let request = try #require(driver.state.startRequest, "the kept play is fed again")
+        #expect(request.cursor == a && request.continuesPlay && abs(request.position - 0.5) < 1e-9)
+        // The stale open comes back from the decode thread: refused.
+        let stale = Segment(
+            serial: oldSerial, cursor: opening.cursor, startFrame: 100, itemOffset: 0, duration: 1, showsVideo: false,
+            continuesPlay: false)
+        let accepted = driver.state.playOpened(stale, knownDuration: 1)
+        #expect(!accepted)
+        _ = driver.openRequested()
+        #expect(driver.write(a, frames: 50)?.id == ids[0], "the new queue follows A")
+        driver.hear(101)
+        #expect(driver.story() == ["flush", "end 1.1 eof", "start 2.1"], "the refeed's flush, then A ends whole")
+        #expect(driver.state.queue.entries.map(\.id) == ids)
+    }
+
     @Test func aStaleIfVersionChangesNothing() throws {
         let driver = try EngineStateDriver(items: items)
         let before = driver.state.queue.snapshot
