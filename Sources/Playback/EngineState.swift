@@ -96,6 +96,9 @@ struct EngineState {
     func describeCurrentItem(in status: inout PlayerStatus) {
         let interrupt = status.currentID.flatMap { interruptions.known[$0] }
         let item = interrupt?.item ?? status.currentID.flatMap { queue.entry($0)?.item }
+        // The item heard now left the queue as its play ended (a replaced queue's kept item), a moment
+        // before the next play's start is announced: it is still what plays, as the status said.
+        if item == nil, status.currentID != nil, status.currentID == self.status.currentID { return }
         status.title = item?.title
         status.uri = item?.uri
         status.loops = interrupt?.plays ?? item?.loops

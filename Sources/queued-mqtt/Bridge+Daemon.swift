@@ -47,14 +47,16 @@ extension Bridge {
     private func daemonConnected() {
         log.info("daemon connected at \(socketPath)")
         daemon = nil
+        replacedVersion = nil
         refreshStatus()
-        resendUnacknowledgedPlays()
+        resendUnacknowledgedPlays(brokerReconnected: false)
     }
 
     private func daemonLost(_ reason: String) {
         if daemon != nil || lastStatus != nil { log.warning("daemon connection lost: \(reason)") }
         daemon = nil
         lastStatus = nil
+        replacedVersion = nil
         reporting.changed = true
     }
 
@@ -77,6 +79,9 @@ extension Bridge {
     private func statusChanged(_ status: RPCStatus) {
         lastStatus = status
         reporting.changed = true
+        // Sent before our swap (events queue up while the work queue waits for the replace's answer): its
+        // appliedRev is the one before, and taking it would apply the same document again.
+        if let replacedVersion, status.queueVersion < replacedVersion { return }
         carryOut(desired.daemonApplied(status.appliedRev))
     }
 
@@ -103,9 +108,10 @@ extension Bridge {
             let items = try document.queue.enumerated().map { index, item throws(RPCError) in
                 try RPCItemInput(json: item, name: "queue[\(index)]")
             }
-            _ = try daemonCall(
+            let replaced = try daemonCall(
                 API.QueueReplace.self,
                 .init(items: items, at: .itemEnd, loops: document.loops ?? 1, rev: document.rev))
+            replacedVersion = replaced.version
             if document.volume != nil || document.fit != nil || document.rotate != nil {
                 _ = try daemonCall(
                     API.PlayerSet.self,

@@ -32,10 +32,14 @@ extension Bridge {
         plays.pending.insert(seq)
     }
 
-    /// Everything the daemon still holds, again (after a reconnect to either side).
-    func resendUnacknowledgedPlays() {
-        plays.inFlight.removeAll()
-        plays.pending.removeAll()
+    /// Everything the daemon still holds and is not in flight; `brokerReconnected`: what was in flight may
+    /// be lost with the old connection, so all of it goes again. (Both sides connecting at start used to
+    /// send every record twice.)
+    func resendUnacknowledgedPlays(brokerReconnected: Bool) {
+        if brokerReconnected {
+            plays.inFlight.removeAll()
+            plays.pending.removeAll()
+        }
         var after: Int64 = 0
         while let page = try? daemonCall(API.PlaysList.self, .init(after: after, limit: 1000)) {
             plays.ackedThrough = max(plays.ackedThrough, page.ackedThrough)

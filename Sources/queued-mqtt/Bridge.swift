@@ -24,6 +24,9 @@ final class Bridge: @unchecked Sendable {
     var desired: DesiredState
     var daemon: QueueClient?
     var lastStatus: RPCStatus?
+    /// The queue version our last `queue.replace` made (nil: none since the daemon was found): a status
+    /// event older than it was sent before the swap and still names the rev before it.
+    var replacedVersion: Int64?
     var plays = PlayForwarding()
     var reporting = Reporting()
     let rpc: RPCForwarding
@@ -85,7 +88,7 @@ final class Bridge: @unchecked Sendable {
                 ["state": "online", "version": .string(BridgeVersion.number), "since": .double(Self.now())],
                 retain: true)
             reportIfDue(force: true)
-            resendUnacknowledgedPlays()
+            resendUnacknowledgedPlays(brokerReconnected: true)
         case .connectFailed(let error, let retryIn):
             // Said plainly, because the fix is the operator's: retrying alone will not help these two.
             let what =
