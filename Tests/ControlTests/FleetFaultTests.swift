@@ -2,7 +2,8 @@
 // broker refuses and a broker certificate from another CA are clear errors in the log, retried with a growing
 // wait and never a crash (the screen plays on, never shown online); a desired document whose file never
 // matches its sha256 is refused before the queue is touched; a method the operator did not allow is refused
-// and never run.
+// and never run; a bridge started while the broker is down connects when it comes; a retained request left
+// on the broker is never run, across a bridge killed with -9 and a broker restart.
 
 import Foundation
 import JSONText
@@ -165,5 +166,64 @@ extension FleetBridgeTests {
         #expect(try queueURIs() == [right], "queue.clear was not run")
         #expect(call(3, "player.status")?["result"]?["appliedRev"]?.intValue == 1)
         #expect(try daemon.client().call("player.status")["state"]?.stringValue == "playing")
+    }
+
+    @Test func aBridgeStartedBeforeItsBrokerConnectsAndARetainedRequestIsNeverRun() throws {
+        let scratch = try TemporaryDirectory(prefix: "queued-fleet-retained")
+        let broker = try MosquittoBroker(users: ["p1": "p1-secret", "operator": "operator-secret"], persistent: true)
+        defer { broker.stop() }
+        let tone = try Fixtures.tone(frequency: 550, seconds: 0.5, format: .wav)
+        let daemon = try RunningDaemon(outputs: .null(untimed: false), ["--loops", "0"], logLevel: "warning")
+        defer { daemon.stop() }
+        _ = try daemon.client().call("queue.add", ["items": [.string(tone)]])
+        _ = try daemon.client().call("player.play")
+        let credentials = try Self.credentialsFile(scratch.path, user: "p1", password: "p1-secret")
+        func bridge(_ name: String) throws -> ChildProcess {
+            try ChildProcess(
+                BuiltProduct.path("queued-mqtt"),
+                [
+                    "--no-config", "--broker", broker.url, "--player", "p1", "--socket", daemon.socket, "--credentials",
+                    credentials, "--keepalive", "5",
+                ], stderrPath: scratch.path + "/\(name).log")
+        }
+        func log(_ name: String) -> String { (try? String(contentsOfFile: scratch.path + "/\(name).log", encoding: .utf8)) ?? "" }
+
+        // The broker is down when the bridge starts: it retries, and connects once the broker is back.
+        broker.kill()
+        var running = try bridge("bridge-1")
+        defer { _ = running.terminate() }
+        #expect(waitUntil(timeout: 20, pollInterval: 0.05) { log("bridge-1").contains("trying again") }, "\(log("bridge-1"))")
+        try broker.start()
+        let inbox = Inbox()
+        let operatorClient = try MosquittoClient(
+            configuration: try MQTTConfiguration(
+                url: broker.url, clientID: "test-operator", username: "operator", password: "operator-secret"),
+            onEvent: inbox.take)
+        try operatorClient.subscribe("queued/p1/#", qos: .atLeastOnce)
+        operatorClient.start()
+        defer { operatorClient.stop() }
+        #expect(inbox.wait(30) { $0.contains { $0.topic == "queued/p1/status" && $0.text.contains("online") } }, "online once the broker is up")
+
+        // A request left retained on the broker: refused each time it is delivered, never run.
+        func refusals(_ messages: [MQTTMessage]) -> Int {
+            messages.filter { $0.topic == "queued/p1/rpc/res" && $0.text.contains("retained") }.count
+        }
+        _ = try operatorClient.publish(
+            topic: "queued/p1/rpc/req", payload: Array(#"{"jsonrpc":"2.0","id":41,"method":"player.pause"}"#.utf8),
+            qos: .atLeastOnce, retain: true)
+        #expect(inbox.wait(15) { refusals($0) >= 1 })
+        // The bridge killed with -9 and started again: the retained request comes again, and is refused again.
+        kill(running.pid, SIGKILL)
+        _ = running.wait()
+        running = try bridge("bridge-2")
+        #expect(inbox.wait(20) { refusals($0) >= 2 }, "\(log("bridge-2"))")
+        // The broker restarted (its retained messages saved and read back): delivered again, refused again.
+        broker.stop()
+        try broker.start()
+        // (Counted in the bridge's log: the answer may go out before the test's own client is back.)
+        func refusedInLog() -> Int { log("bridge-2").components(separatedBy: "rpc request refused").count - 1 }
+        #expect(waitUntil(timeout: 30, pollInterval: 0.05) { refusedInLog() >= 2 }, "\(log("bridge-2"))")
+        #expect(try daemon.client().call("player.status")["state"]?.stringValue == "playing", "player.pause never ran")
+        _ = try operatorClient.publish(topic: "queued/p1/rpc/req", payload: [], qos: .atLeastOnce, retain: true)
     }
 }

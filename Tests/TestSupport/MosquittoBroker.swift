@@ -30,8 +30,11 @@ public final class MosquittoBroker: @unchecked Sendable {
     ///     empty: no ACL file (every authenticated user may use every topic).
     ///   - tls: also listen with TLS (server certificate for IP:127.0.0.1 from `authority`).
     ///   - requireClientCertificate: the TLS listener demands a client certificate issued by `authority`.
+    ///   - persistent: retained messages and sessions are saved (at a clean stop) and read back at start, as
+    ///     a production broker does: what was left on it outlives a restart.
     public init(
-        users: [String: String], acl: [String] = [], tls: Bool = false, requireClientCertificate: Bool = false
+        users: [String: String], acl: [String] = [], tls: Bool = false, requireClientCertificate: Bool = false,
+        persistent: Bool = false
     ) throws {
         scratch = try TemporaryDirectory(prefix: "queued-mosquitto")
         let dir = scratch.path
@@ -69,7 +72,8 @@ public final class MosquittoBroker: @unchecked Sendable {
         let user = getuid() == 0 ? "user root" : ""
         let config = """
             \(user)
-            persistence false
+            persistence \(persistent)
+            persistence_location \(dir)/
             allow_anonymous false
             password_file \(dir)/passwords
             \(aclLine)
