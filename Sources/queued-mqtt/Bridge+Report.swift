@@ -1,6 +1,8 @@
 // The `reported` document (retained): how far the desired state is applied and what the screen does, sent
 // when something in it changed and at most once a second, so a fleet view always has a fresh copy without a
-// busy screen flooding the broker.
+// busy screen flooding the broker. What moves all the time — the daemon's health counters, the position, the
+// queue version a finished play bumps — is sent with the next real change, or once a minute: a looping 2 s
+// clip made the bridge republish 39 times a minute (~1 KB a play) before.
 
 import Foundation
 import JSONText
@@ -11,18 +13,46 @@ struct Reporting {
     var changed = true
     var lastSent = -Double.infinity
     var lastPayload: JSONValue?
+    /// The last payload sent without the fields that move all the time.
+    var lastSignificant: JSONValue?
+    /// Only those fields moved since the last send.
+    var moved = false
+    /// Seconds between sends when only those fields moved.
+    static let refreshInterval = 60.0
+
+    /// `payload` without health, position and queue version.
+    static func significant(_ payload: JSONValue) -> JSONValue {
+        guard var object = payload.objectValue else { return payload }
+        object["health"] = nil
+        object["queueVersion"] = nil
+        if var current = object["current"]?.objectValue {
+            current["position"] = nil
+            object["current"] = .object(current)
+        }
+        return .object(object)
+    }
 }
 
 extension Bridge {
     func reportIfDue(force: Bool) {
         let now = Date().timeIntervalSince1970
-        guard force || (reporting.changed && now - reporting.lastSent >= 1) else { return }
+        let refreshDue = reporting.moved && now - reporting.lastSent >= Reporting.refreshInterval
+        guard force || refreshDue || (reporting.changed && now - reporting.lastSent >= 1) else { return }
         let payload = reportedDocument()
         reporting.changed = false
-        guard force || payload != reporting.lastPayload else { return }
+        let significant = Reporting.significant(payload)
+        let send =
+            force || significant != reporting.lastSignificant
+            || (payload != reporting.lastPayload && now - reporting.lastSent >= Reporting.refreshInterval)
+        guard send else {
+            reporting.moved = payload != reporting.lastPayload
+            return
+        }
         guard publish(topics.reported, payload, retain: true) != nil else { return }
         reporting.lastPayload = payload
+        reporting.lastSignificant = significant
         reporting.lastSent = now
+        reporting.moved = false
     }
 
     private func reportedDocument() -> JSONValue {
