@@ -7,6 +7,9 @@
 // ~40 MB and stay there. A fixed threshold keeps big buffers on mmap, returned to the system on free.
 
 import CMalloc
+import Foundation
+import Playback
+import SystemClock
 
 enum AllocatorPolicy {
     /// Blocks of this size and above are mmapped and unmapped on free. Small enough for a 720p picture
@@ -15,5 +18,47 @@ enum AllocatorPolicy {
 
     static func apply() {
         _ = mallopt(M_MMAP_THRESHOLD, mmapThreshold)
+    }
+}
+
+/// Hands freed heap memory back to the system (`malloc_trim`) now and then: when playback goes idle or
+/// stops, and at most every 30 s as plays end. glibc keeps what a thread's arena freed until then, so a
+/// screen that churns through thousands of short or broken items grows by what its many threads left
+/// behind (the media fuzz test's growth over 5,000 damaged files varied from 3 to 9 MiB between runs).
+/// The trim runs on a utility queue of its own: never on a playback thread, never under the engine's lock.
+final class MemoryTrimmer: @unchecked Sendable {
+    private let queue = DispatchQueue(label: "queued.trim", qos: .utility)
+    private let lock = NSLock()
+    /// Guarded by `lock`: when the last trim ended (monotonic seconds), and whether one is on its way.
+    private var lastTrim = -Double.infinity
+    private var scheduled = false
+
+    /// Engine's event callback (any thread).
+    func observe(_ event: PlayerEvent) {
+        switch event {
+        case .statusChanged(let status) where status.state == .idle || status.state == .stopped:
+            request(minimumInterval: 1)
+        case .itemEnded:
+            request(minimumInterval: 30)
+        default:
+            break
+        }
+    }
+
+    private func request(minimumInterval: Double) {
+        let now = Monotonic.now()
+        let go = lock.withLock {
+            guard !scheduled, now - lastTrim >= minimumInterval else { return false }
+            scheduled = true
+            return true
+        }
+        guard go else { return }
+        queue.async { [self] in
+            _ = malloc_trim(0)
+            lock.withLock {
+                lastTrim = Monotonic.now()
+                scheduled = false
+            }
+        }
     }
 }

@@ -83,6 +83,7 @@ struct Daemon {
         let exitWhenDone = options.exitWhenDone
         let played = PlayedFlag()
         let state = options.noState ? nil : try DurableState(options: self.options, logger: logger)
+        let trimmer = MemoryTrimmer()
         let plays = PlayRecording(store: PlayLogStore(directory: state?.directory.path)) { record in
             server?.publish(.played(record))
         }
@@ -95,6 +96,7 @@ struct Daemon {
             eventLog.log(.engine(event))
             supervision.observe(event)
             plays.observe(event)
+            trimmer.observe(event)
             if case .queueChanged = event { networkItems?.queueChanged() }
             guard exitWhenDone, case .statusChanged(let status) = event else { return }
             if status.state == .playing { played.set() }
