@@ -47,6 +47,9 @@ let package = Package(
         .systemLibrary(name: "CMosquitto", providers: [.apt(["libmosquitto-dev"])]),
 
         .target(name: "QueueModel"),
+        // Hardware decoding decisions (issue 27): which method an item's video tries, what failed, when a
+        // running hardware decode gives up — pure, beside QueueModel; Media carries them out.
+        .target(name: "DecodeChoice"),
         // Overlays: layers above the video as plain values (what, where, when) and the pure layout and
         // resolution the presenter draws from.
         .target(name: "Overlays"),
@@ -176,6 +179,7 @@ let package = Package(
         .testTarget(name: "NetCacheTests", dependencies: ["NetCache"]),
         .testTarget(name: "PlayLogTests", dependencies: ["PlayLog", "JSONText", "TestSupport"]),
         .testTarget(name: "FleetTests", dependencies: ["Fleet", "JSONText"]),
+        .testTarget(name: "DecodeChoiceTests", dependencies: ["DecodeChoice"]),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "TestSupport"]),
         .testTarget(name: "WebControlTests", dependencies: ["WebControl", "TestSupport", "JSONText"]),
         .testTarget(
