@@ -66,7 +66,7 @@ let package = Package(
         .target(
             name: "Media",
             dependencies: [
-                "CFFmpeg", "CFFmpegLog", "SystemClock", .product(name: "DequeModule", package: "swift-collections"),
+                "CFFmpeg", "CFFmpegLog", "SystemClock", "DecodeChoice", .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .target(
