@@ -1,7 +1,12 @@
 // Owns an AVCodecContext for one stream. Fed packets and drained of frames by MediaReader on the decode
-// thread (FFmpeg may run its own codec threads inside).
+// thread (FFmpeg may run its own codec threads inside). With a hardware device (issue 27) it decodes on the
+// device and copies each picture back to memory (`av_hwframe_transfer_data`: NV12 for 8-bit video, which the
+// SDL output takes as it is); a profile or size the device refuses goes on in software in the same decoder
+// (get_format offers a software format), and a failure is handed to `hardwareFailed` so that later items do
+// not try again.
 
 import CFFmpeg
+import DecodeChoice
 
 final class Decoder {
     let context: UnsafeMutablePointer<AVCodecContext>
@@ -14,8 +19,90 @@ final class Decoder {
     private(set) var producedFrame = false
     /// Whether any packet went in since it was opened or flushed (an empty track gets none).
     private(set) var receivedPacket = false
+    /// Decoding on a device: the session get_format and receive consult (nil: software).
+    private let hardware: HardwareSession?
+    /// Hardware pictures are copied back into this frame.
+    private var transferred: UnsafeMutablePointer<AVFrame>?
 
-    init(stream: UnsafeMutablePointer<AVStream>, codec: UnsafePointer<AVCodec>, path: String) throws(MediaError) {
+    /// What get_format needs, found through the codec context's `opaque` (it is called from FFmpeg's code
+    /// on the decode thread); owned by the Decoder, so it outlives every call.
+    final class HardwareSession {
+        let method: HWMethod
+        let format: AVPixelFormat
+        var monitor: HWDecodeMonitor
+        /// Told once when the hardware gives up on this stream (the reason), on the decode thread.
+        let failed: (String) -> Void
+
+        init(method: HWMethod, format: AVPixelFormat, started: Double, failed: @escaping (String) -> Void) {
+            self.method = method
+            self.format = format
+            self.failed = failed
+            monitor = HWDecodeMonitor(method: method, started: started)
+        }
+
+        func take(_ event: HWDecodeMonitor.Event) {
+            if case .software(let reason, _) = monitor.take(event, now: 0) { failed(reason) }
+        }
+    }
+
+    /// The device's picture format for `codec`, when the codec can decode on that kind of device.
+    static func hardwareFormat(_ codec: UnsafePointer<AVCodec>, device: HWDevice) -> AVPixelFormat? {
+        guard let type = HWDevice.deviceType(device.method) else { return nil }
+        var index: Int32 = 0
+        while let config = avcodec_get_hw_config(codec, index) {
+            if config.pointee.device_type == type
+                && config.pointee.methods & Int32(AV_CODEC_HW_CONFIG_METHOD_HW_DEVICE_CTX) != 0
+            {
+                return config.pointee.pix_fmt
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    /// FFmpeg's choice of picture format: the device's if offered; otherwise the stream's profile or size is
+    /// refused by the device, and the first software format lets the same decoder go on without it.
+    private static let chooseFormat:
+        @convention(c) (UnsafeMutablePointer<AVCodecContext>?, UnsafePointer<AVPixelFormat>?) -> AVPixelFormat = {
+            context, formats in
+            guard let context, let formats else { return AV_PIX_FMT_NONE }
+            guard let opaque = context.pointee.opaque else { return formats.pointee }
+            let session = Unmanaged<HardwareSession>.fromOpaque(opaque).takeUnretainedValue()
+            var index = 0
+            var software: AVPixelFormat?
+            while formats[index] != AV_PIX_FMT_NONE {
+                let format = formats[index]
+                if format == session.format && !session.monitor.gaveUp { return format }
+                if software == nil, let description = av_pix_fmt_desc_get(format),
+                    description.pointee.flags & UInt64(AV_PIX_FMT_FLAG_HWACCEL) == 0
+                {
+                    software = format
+                }
+                index += 1
+            }
+            let profile = avcodec_profile_name(context.pointee.codec_id, context.pointee.profile).map { String(cString: $0) }
+            session.take(.formatRefused("\(profile.map { $0 + " " } ?? "")\(context.pointee.width)x\(context.pointee.height)"))
+            return software ?? formats.pointee
+        }
+
+    /// A decoder on `device`, or nil when `codec` cannot use that kind of device.
+    convenience init?(
+        stream: UnsafeMutablePointer<AVStream>, codec: UnsafePointer<AVCodec>, path: String, device: HWDevice,
+        failed: @escaping (String) -> Void
+    ) throws(MediaError) {
+        guard let format = Self.hardwareFormat(codec, device: device) else { return nil }
+        let session = HardwareSession(method: device.method, format: format, started: 0, failed: failed)
+        try self.init(stream: stream, codec: codec, path: path, hardware: (session, device))
+    }
+
+    convenience init(stream: UnsafeMutablePointer<AVStream>, codec: UnsafePointer<AVCodec>, path: String) throws(MediaError) {
+        try self.init(stream: stream, codec: codec, path: path, hardware: nil)
+    }
+
+    private init(
+        stream: UnsafeMutablePointer<AVStream>, codec: UnsafePointer<AVCodec>, path: String,
+        hardware: (session: HardwareSession, device: HWDevice)?
+    ) throws(MediaError) {
         // Allocated one at a time so a failure frees what was allocated; once both are stored, a throw
         // below runs `deinit`, which alone frees them.
         guard let context = avcodec_alloc_context3(codec) else {
@@ -28,6 +115,7 @@ final class Decoder {
         }
         self.context = context
         self.frame = frame
+        self.hardware = hardware?.session
         timeBase = stream.pointee.time_base
         do {
             try check(avcodec_parameters_to_context(context, stream.pointee.codecpar), "open decoder")
@@ -40,6 +128,14 @@ final class Decoder {
                 let load = Double(parameters.width) * Double(parameters.height) * (rate > 0 ? rate : 30)
                 context.pointee.thread_count = load <= 1920 * 1088 * 60 ? 1 : 0
             }
+            if let hardware {
+                // On the device, one thread: get_format is called on the decode thread, no frame-thread pools.
+                context.pointee.thread_count = 1
+                context.pointee.hw_device_ctx = av_buffer_ref(hardware.device.buffer)
+                context.pointee.opaque = Unmanaged.passUnretained(hardware.session).toOpaque()
+                context.pointee.get_format = Self.chooseFormat
+                transferred = av_frame_alloc()
+            }
             try check(avcodec_open2(context, codec, nil), "open decoder")
         } catch {
             throw error.at(path)
@@ -51,6 +147,14 @@ final class Decoder {
         avcodec_free_context(&optionalContext)
         var optionalFrame: UnsafeMutablePointer<AVFrame>? = frame
         av_frame_free(&optionalFrame)
+        var optionalTransferred = transferred
+        av_frame_free(&optionalTransferred)
+    }
+
+    /// The method decoding now: nil in software (also after the device refused this stream).
+    var hardwareMethod: HWMethod? {
+        guard let hardware, !hardware.monitor.gaveUp else { return nil }
+        return hardware.method
     }
 
     /// Sends a packet (nil = end of stream, to drain). Returns false if the decoder is full (receive first).
@@ -61,7 +165,10 @@ final class Decoder {
         if result == AVCodes.eof { return true }
         // A corrupt packet is not fatal for the item: FFmpeg's own tools skip it too.
         if result == qd_averror(EINVAL) || result == qd_averror(ENOMEM) { try check(result, "decode") }
-        if result < 0 { lastSkippedError = result }
+        if result < 0 {
+            lastSkippedError = result
+            hardware?.take(.decodeError(MediaError.text(for: result)))
+        }
         return true
     }
 
@@ -78,6 +185,18 @@ final class Decoder {
         if result == AVCodes.eof { return .finished }
         try check(result, "decode")
         producedFrame = true
+        if let hardware, frame.pointee.format == hardware.format.rawValue, let transferred {
+            // Back to memory (NV12 for 8-bit video), with the picture's times and side data.
+            av_frame_unref(transferred)
+            let copied = av_hwframe_transfer_data(transferred, frame, 0)
+            guard copied >= 0, av_frame_copy_props(transferred, frame) >= 0 else {
+                hardware.take(.transferFailed(MediaError.text(for: copied)))
+                throw MediaError(code: copied, operation: "decode", message: "copying a hardware picture back failed")
+            }
+            hardware.take(.picture)
+            return .frame(transferred)
+        }
+        hardware?.take(.picture)
         return .frame(frame)
     }
 

@@ -4,6 +4,7 @@
 // queue, so audio and video can be pulled at their own pace whatever the file's interleaving.
 
 import CFFmpeg
+import DecodeChoice
 import DequeModule
 
 public struct MediaReaderOptions: Sendable {
@@ -22,11 +23,25 @@ public struct MediaReaderOptions: Sendable {
     public var rgbaPictures: Bool = false
     /// How long the source may keep the reader waiting (FIFOs), and its cancellation.
     public var sourceLimits = SourceLimits()
+    /// Hardware decoding for the video (nil: software): the daemon's devices and what failed.
+    public var hwdec: HWDecodeRegistry?
     public init() {}
+}
+
+/// Which decoder the video got, and why software when hardware was asked for.
+public struct VideoDecoding: Sendable, Equatable {
+    /// FFmpeg's codec name (h264, hevc, vp9…).
+    public var codec: String
+    /// The hardware method decoding it; nil in software.
+    public var hwdec: HWMethod?
+    /// Why software, when hardware decoding was asked for (nil otherwise).
+    public var fallback: String?
 }
 
 public final class MediaReader {
     public let path: String
+    /// The video's decoder as opened (nil without decoded pictures).
+    public private(set) var videoDecoding: VideoDecoding?
     public let options: MediaReaderOptions
     public let hasAudio: Bool
     public let hasVideo: Bool
@@ -151,16 +166,48 @@ public final class MediaReader {
                 converter: AudioConverter(outputRate: options.sampleRate, outputChannels: options.channels))
         }
         if let videoStream, options.decodeVideo {
+            let (decoder, decoding) = try Self.videoDecoder(
+                demuxer.stream(videoStream.index), codec: videoStream.codec, path: path,
+                registry: isStill ? nil : options.hwdec)
+            videoDecoding = decoding
             video = try VideoTrack(
-                input: TrackInput(
-                    index: videoStream.index,
-                    decoder: Decoder(stream: demuxer.stream(videoStream.index), codec: videoStream.codec, path: path)),
+                input: TrackInput(index: videoStream.index, decoder: decoder),
                 frameDuration: 1 / rate, converter: VideoConverter(rgba: options.rgbaPictures),
                 orientation: streamOrientation)
         }
         if let start = options.start, start > 0 {
             try demuxer.seek(to: origin)
         }
+    }
+
+    /// The video's decoder: on the device the registry gives for its codec, else in software, with the
+    /// reason. A device decoder that cannot be opened is remembered as failed for that codec.
+    static func videoDecoder(
+        _ stream: UnsafeMutablePointer<AVStream>, codec: UnsafePointer<AVCodec>, path: String, registry: HWDecodeRegistry?
+    ) throws(MediaError) -> (Decoder, VideoDecoding) {
+        let name = String(cString: avcodec_get_name(stream.pointee.codecpar.pointee.codec_id))
+        guard let registry, registry.setting.methods != .no else {
+            return (try Decoder(stream: stream, codec: codec, path: path), VideoDecoding(codec: name))
+        }
+        let chosen = registry.device(for: name)
+        var fallback = chosen.reason
+        if let method = chosen.method {
+            let remember: (String) -> Void = { reason in registry.failed(method, codec: name, reason: reason) }
+            do throws(MediaError) {
+                if let device = chosen.device {
+                    if let decoder = try Decoder(stream: stream, codec: codec, path: path, device: device, failed: remember) {
+                        return (decoder, VideoDecoding(codec: name, hwdec: method))
+                    }
+                    fallback = "\(method.rawValue): \(name) has no configuration for its device"
+                } else if let wrapper = avcodec_find_decoder_by_name(name + "_v4l2m2m") {
+                    return (try Decoder(stream: stream, codec: wrapper, path: path), VideoDecoding(codec: name, hwdec: method))
+                }
+            } catch {
+                fallback = "\(method.rawValue): \(error.message)"
+            }
+            remember(fallback ?? "unusable")
+        }
+        return (try Decoder(stream: stream, codec: codec, path: path), VideoDecoding(codec: name, fallback: fallback))
     }
 
     /// The item's length in seconds as far as the file declares it before playing it through: where the

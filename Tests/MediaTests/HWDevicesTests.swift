@@ -5,6 +5,7 @@
 
 import DecodeChoice
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Media
@@ -37,5 +38,31 @@ import Testing
         let listed = HWDecodeRegistry(setting: HWDecodeSetting(methods: .list([.vaapi]), codecs: ["hevc"]))
         #expect(listed.device(for: "h264").reason?.contains("not among the hwdec codecs") == true)
         #expect(listed.attempts(.vaapi) == 0)
+    }
+}
+
+extension HWDevicesTests {
+    /// An H.264 clip opened with `auto` here: software, saying why, and its pictures are the software
+    /// decoder's, picture for picture.
+    @Test(.enabled(if: !FileManager.default.fileExists(atPath: "/dev/dri")))
+    func aClipOpenedWithAutoDecodesInSoftwareAndSaysWhy() throws {
+        let clip = try Fixtures.make(
+            "hwdec-h264.mp4",
+            ["-f", "lavfi", "-i", "testsrc2=s=320x240:r=25:d=1", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"])
+        var options = MediaReaderOptions()
+        options.hwdec = HWDecodeRegistry(setting: HWDecodeSetting(methods: .auto))
+        let auto = try MediaReader(path: clip, options: options)
+        let decoding = try #require(auto.videoDecoding)
+        #expect(decoding.codec == "h264" && decoding.hwdec == nil)
+        #expect(decoding.fallback?.contains("vaapi: cannot create a device") == true, "\(decoding)")
+        let software = try MediaReader(path: clip)
+        #expect(software.videoDecoding == VideoDecoding(codec: "h264", hwdec: nil, fallback: nil))
+        var pictures = 0
+        while let a = try auto.readVideo(), let b = try software.readVideo() {
+            let same = a.pts == b.pts && a.width == b.width && a.height == b.height
+            #expect(same && a.layout == b.layout)
+            pictures += 1
+        }
+        #expect(pictures == 25)
     }
 }
