@@ -133,7 +133,7 @@ let package = Package(
             dependencies: [
                 "QueueModel", "Media", "CacheControl", "Playback", "AudioPulse", "VideoSDL", "QueueServer", "CMalloc",
                 "SystemClock", "StateStore", "ServiceNotify", "NetCache", "MediaPaths", "QueueRPC", "ConfigFile",
-                "PlayLog", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "PlayLog", "DecodeChoice", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // The fleet bridge: a screen's daemon (through its socket only) ↔ an MQTT broker.
@@ -196,10 +196,12 @@ let package = Package(
             ]),
         .testTarget(
             name: "MediaTests",
-            dependencies: ["Media", "TestSupport", .product(name: "Logging", package: "swift-log")]),
+            dependencies: ["Media", "TestSupport", "DecodeChoice", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "PlaybackTests",
-            dependencies: ["Playback", "Media", "QueueModel", "AudioPulse", "VideoSDL", "TestSupport", "Overlays"]),
+            dependencies: [
+                "Playback", "Media", "QueueModel", "AudioPulse", "VideoSDL", "TestSupport", "Overlays", "DecodeChoice",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

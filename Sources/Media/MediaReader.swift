@@ -29,7 +29,7 @@ public struct MediaReaderOptions: Sendable {
 }
 
 /// Which decoder the video got, and why software when hardware was asked for.
-public struct VideoDecoding: Sendable, Equatable {
+public struct VideoDecoding: Sendable, Hashable {
     /// FFmpeg's codec name (h264, hevc, vp9…).
     public var codec: String
     /// The hardware method decoding it; nil in software.

@@ -113,6 +113,7 @@ final class DecodeLoop: @unchecked Sendable {
                     serial: serial, cursor: cursor, startFrame: startFrame, itemOffset: position,
                     duration: reader.duration, showsVideo: showsVideo, continuesPlay: continuesPlay)
                 segment.rate = speed
+                segment.decoding = reader.videoDecoding
                 // A still's size waits for its picture (its EXIF turn), so that no play records it twice.
                 segment.pictureSize =
                     reader.isStill ? nil : reader.displaySize.map { PictureSize(width: $0.width, height: $0.height) }
@@ -198,6 +199,7 @@ final class DecodeLoop: @unchecked Sendable {
         options.sourceLimits.readTimeout = engine.config.sourceTimeout
         options.sourceLimits.isCancelled = isCancelled
         options.sourceLimits.expectedSHA256 = item.sha256
+        options.hwdec = engine.config.hwdec
         let audio = engine.audio
         let core = engine.core
         options.sourceLimits.onWaiting = { waiting in
@@ -216,6 +218,15 @@ final class DecodeLoop: @unchecked Sendable {
                 reader = try MediaReader(path: Self.path(of: item.uri), options: options)
             }
             if position > 0 { try reader.seek(to: position) }
+            if let decoding = reader.videoDecoding, let hwdec = engine.config.hwdec, hwdec.setting.methods != .no {
+                // Chosen while the item is prepared (ahead of its join): said once per play, with the reason.
+                if let method = decoding.hwdec {
+                    engine.core.logger.info("item \(cursor.id): \(decoding.codec) decoded with \(method.rawValue)")
+                } else {
+                    engine.core.logger.info(
+                        "item \(cursor.id): \(decoding.codec) decoded in software: \(decoding.fallback ?? "hwdec not used")")
+                }
+            }
             return .success(reader)
         } catch {
             return .failure(error)

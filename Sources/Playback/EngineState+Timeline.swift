@@ -108,6 +108,7 @@ extension EngineState {
                 $0.currentID = nil
                 $0.play = 0
                 $0.duration = nil
+                $0.decoder = nil
             }
         }
         // Waiting for a window, and the last play before the wait has been heard.
@@ -193,6 +194,7 @@ extension EngineState {
             $0.currentID = segment.cursor.id
             $0.play = segment.cursor.play
             $0.duration = segment.duration
+            $0.decoder = segment.decoding
         }
     }
 

@@ -39,6 +39,8 @@ public struct EngineConfig: Sendable {
     public var networkSources: (any ByteSourceProvider)?
     /// The box's local time, which items' schedules are read in (tests inject one).
     public var localClock = LocalClock.system
+    /// Hardware video decoding (`--hwdec`): the daemon's devices and what failed; nil: software.
+    public var hwdec: HWDecodeRegistry?
     /// What the screen shows while every item is outside its schedule.
     public var scheduleFallback = ScheduleFallback.black
     public init() {}

@@ -50,6 +50,8 @@ public struct PlayerStatus: Sendable, Equatable {
     public var startsAt: Double?
     /// The current item is an interrupt (`queue.interrupt`), not a queue item; the queue resumes after it.
     public var interrupt = false
+    /// The current play's video decoder (nil without decoded pictures).
+    public var decoder: VideoDecoding?
     public init() {}
 }
 

@@ -17,6 +17,8 @@ struct Segment: Equatable {
     var duration: Double?
     /// The picture's size as seen (its stream's at open; its first picture's once decoded); nil for sound.
     var pictureSize: PictureSize?
+    /// Which decoder the play's video got (nil without decoded pictures).
+    var decoding: VideoDecoding?
     /// Item seconds per timeline second.
     var rate: Double = 1
     /// Set by the decode thread once the whole item has been written.

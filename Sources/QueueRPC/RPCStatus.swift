@@ -37,6 +37,8 @@ public struct RPCStatus: Sendable, Equatable {
     public var interrupt: Bool
     /// The desired-state revision the queue was last replaced with (absent from older daemons: nil).
     public var appliedRev: Int64?
+    /// The current play's video decoder: `{codec, hwdec}` (hwdec nil in software); nil without pictures.
+    public var decoder: RPCDecoder?
 
     public init(
         state: String = "idle", currentId: Int64? = nil, position: Double = 0, duration: Double? = nil,
@@ -44,7 +46,7 @@ public struct RPCStatus: Sendable, Equatable {
         error: String? = nil, title: String? = nil, uri: String? = nil, loops: Int64? = nil, fit: String = "fit",
         fullscreen: Bool = false, rotate: Int64 = 0, queueVersion: Int64 = 0, droppedFrames: Int64 = 0,
         buffering: Bool = false, waitingForSchedule: Bool = false, startsAt: Double? = nil, interrupt: Bool = false,
-        appliedRev: Int64? = nil
+        appliedRev: Int64? = nil, decoder: RPCDecoder? = nil
     ) {
         self.state = state
         self.currentId = currentId
@@ -69,6 +71,7 @@ public struct RPCStatus: Sendable, Equatable {
         self.startsAt = startsAt
         self.interrupt = interrupt
         self.appliedRev = appliedRev
+        self.decoder = decoder
     }
 
     /// nil unless `json` is an object with a string `state` (the one field no status lacks).
@@ -85,7 +88,8 @@ public struct RPCStatus: Sendable, Equatable {
             queueVersion: json["queueVersion"]?.intValue ?? 0,
             droppedFrames: json["droppedFrames"]?.intValue ?? 0, buffering: json["buffering"]?.boolValue ?? false,
             waitingForSchedule: json["waitingForSchedule"]?.boolValue ?? false, startsAt: json["startsAt"]?.doubleValue,
-            interrupt: json["interrupt"]?.boolValue ?? false, appliedRev: json["appliedRev"]?.intValue)
+            interrupt: json["interrupt"]?.boolValue ?? false, appliedRev: json["appliedRev"]?.intValue,
+            decoder: json["decoder"].flatMap(RPCDecoder.init(json:)))
     }
 
     /// Every key, in the document's order.
@@ -114,8 +118,25 @@ public struct RPCStatus: Sendable, Equatable {
             "startsAt": startsAt.map(JSONValue.double) ?? .null,
             "interrupt": .bool(interrupt),
             "appliedRev": appliedRev.map(JSONValue.int) ?? .null,
+            "decoder": decoder?.json ?? .null,
         ])
     }
+}
+
+/// A play's video decoder: FFmpeg's codec name and the hardware method decoding it (nil in software).
+public struct RPCDecoder: Sendable, Equatable {
+    public var codec: String
+    public var hwdec: String?
+
+    public init(codec: String, hwdec: String?) {
+        self.codec = codec
+        self.hwdec = hwdec
+    }
+    public init?(json: JSONValue) {
+        guard let codec = json["codec"]?.stringValue else { return nil }
+        self.init(codec: codec, hwdec: json["hwdec"]?.stringValue)
+    }
+    public var json: JSONValue { ["codec": .string(codec), "hwdec": hwdec.map(JSONValue.string) ?? .null] }
 }
 
 extension RPCStatus: RPCMethodResult {}

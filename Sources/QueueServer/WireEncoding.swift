@@ -30,7 +30,8 @@ enum Wire {
             queueVersion: Int64(status.queueVersion),
             droppedFrames: Int64(status.droppedFrames), buffering: status.buffering,
             waitingForSchedule: status.waitingForSchedule, startsAt: status.startsAt, interrupt: status.interrupt,
-            appliedRev: status.appliedRev
+            appliedRev: status.appliedRev,
+            decoder: status.decoder.map { RPCDecoder(codec: $0.codec, hwdec: $0.hwdec?.rawValue) }
         )
     }
 

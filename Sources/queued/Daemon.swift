@@ -2,6 +2,7 @@
 // thread, which only waits: playback lives on the engine's threads, control on the server's event loop.
 
 import AudioPulse
+import DecodeChoice
 import Foundation
 import Glibc
 import Logging
@@ -39,6 +40,11 @@ struct Daemon {
         var config = EngineConfig()
         config.trackEnd = options.shortestTrack ? .shortest : TrackEnd(rawValue: options.trackEnd.rawValue) ?? .auto
         config.stillDuration = options.stillDuration
+        let hwdec = try options.hwdecSetting()
+        if hwdec.methods != .no {
+            config.hwdec = HWDecodeRegistry(setting: hwdec)
+            logger.info("hwdec \(options.hwdec) for \(hwdec.codecs.sorted().joined(separator: ",")); this FFmpeg offers: \(FFmpegHWBackend().offered().map(\.rawValue).joined(separator: ", "))")
+        }
         config.scheduleFallback = ScheduleFallbackPicture.load(options.scheduleFallback, logger: logger)
         // Subscribers choose their own progress interval (down to 50 ms); the log keeps the option's.
         config.progressInterval = server == nil ? options.progressInterval : 0.05

@@ -3,6 +3,7 @@
 // DurableState), and runs until SIGINT/SIGTERM (or the end of the queue with --exit-when-done).
 
 import ArgumentParser
+import DecodeChoice
 import AudioPulse
 import ConfigFile
 import Foundation
@@ -99,6 +100,15 @@ struct QueuedCommand: ParsableCommand {
 
     @Flag(help: "Same as --track-end shortest.")
     var shortestTrack = false
+
+    @Option(
+        help: ArgumentHelp(
+            "Hardware video decoding: no, auto (only methods known to be safe: nvdec, vaapi, drm) or a list such as vaapi,v4l2m2m; software whenever it cannot (the reason is logged).",
+            valueName: "no|auto|list"))
+    var hwdec = "no"
+
+    @Option(help: ArgumentHelp("Codecs that may be decoded in hardware.", valueName: "list"))
+    var hwdecCodecs = "h264,hevc,vp9,av1"
 
     @Option(help: "Seconds a still image is shown.")
     var stillDuration = 10.0
@@ -206,6 +216,7 @@ struct QueuedCommand: ParsableCommand {
 
     mutating func validate() throws {
         guard (loops ?? 1) >= 0, itemLoops >= 0 else { throw ValidationError("loop counts must be >= 0") }
+        _ = try hwdecSetting()
         guard (0...100).contains(volume ?? 100) else { throw ValidationError("--volume must be 0-100") }
         if rotate != nil, videoRotation == nil {
             throw ValidationError("--rotate must be 0, 90, 180 or 270")
@@ -349,3 +360,15 @@ enum SyncChoice: String, ExpressibleByArgument, CaseIterable { case batch, alway
 enum ResumeChoice: String, ExpressibleByArgument, CaseIterable { case position, item, none }
 
 extension Logger.Level: @retroactive ExpressibleByArgument {}
+
+extension QueuedCommand {
+    /// `--hwdec` and `--hwdec-codecs` read.
+    func hwdecSetting() throws -> HWDecodeSetting {
+        do throws(HWDecodeSetting.ParseError) {
+            return HWDecodeSetting(
+                methods: try HWDecodeSetting.methods(parsing: hwdec), codecs: try HWDecodeSetting.codecs(parsing: hwdecCodecs))
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+}

@@ -6,6 +6,7 @@ import Media
 import Playback
 import QueueModel
 import TestSupport
+import DecodeChoice
 import Testing
 
 @Suite struct EngineUntimedTests {
@@ -125,6 +126,45 @@ import Testing
         let lastEnd = (frames.last?.timeline ?? 0) + 0.04
         #expect(abs(lastEnd - Double(sink.writtenFrames()) / 48000) < 1e-9)
         print("untimed 200 loops: audio \(sink.writtenFrames()) frames, \(frames.count) pictures, drift \(worst) s")
+    }
+}
+
+/// `--hwdec auto` on a machine where no device can be made ("fallback tested", not "hardware decoding
+/// works"): the joins between clips and their loop seams are the same as with software decoding, sample for
+/// sample and picture for picture, and the status names the decoder.
+@Suite struct HWDecodeFallbackEngineTests {
+    func run(hwdec: HWDecodeRegistry?) throws -> (Int64, [String], [PlayerStatus]) {
+        let red = try Fixtures.video(seconds: 1, fps: 25, hue: .red, withAudio: .aacMP4)
+        let blue = try Fixtures.video(seconds: 1, fps: 25, hue: .blue, withAudio: .aacMP4)
+        let sink = NullAudioSink(mode: .untimed)
+        let (engine, recorder) = try makeEngine(audio: sink, video: NullVideoSink(), untimed: true) {
+            $0.trackEnd = .shortest
+            $0.hwdec = hwdec
+        }
+        recorder.keepFrames = true
+        defer { engine.shutdown() }
+        try engine.add([MediaItem(uri: red, loops: 3), MediaItem(uri: blue, loops: 2)])
+        try engine.play()
+        #expect(recorder.waitUntilDone(timeout: 120))
+        let pictures = recorder.presented.map { "\($0.id) \($0.play) \($0.itemTime) \($0.timeline)" }
+        let statuses = recorder.all.compactMap { event -> PlayerStatus? in
+            if case .statusChanged(let status) = event { return status }
+            return nil
+        }
+        return (sink.writtenFrames(), pictures, statuses)
+    }
+
+    @Test(.enabled(if: !FileManager.default.fileExists(atPath: "/dev/dri")))
+    func joinsAndLoopSeamsAreUnchangedWhenHardwareFallsBack() throws {
+        let software = try run(hwdec: nil)
+        let auto = try run(hwdec: HWDecodeRegistry(setting: HWDecodeSetting(methods: .auto)))
+        #expect(auto.0 == software.0 && auto.0 == 5 * 48000, "samples written: \(auto.0) vs \(software.0)")
+        #expect(auto.1 == software.1 && auto.1.count == 5 * 25, "every picture at the same place")
+        let decoders = Set(auto.2.compactMap(\.decoder))
+        #expect(decoders.count == 1)
+        let decoder = try #require(decoders.first)
+        #expect(decoder.codec == "h264" && decoder.hwdec == nil && decoder.fallback?.contains("cannot create a device") == true)
+        #expect(software.2.compactMap(\.decoder).allSatisfy { $0.fallback == nil && $0.hwdec == nil })
     }
 }
 
