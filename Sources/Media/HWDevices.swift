@@ -46,7 +46,7 @@ public final class HWDevice: @unchecked Sendable {
             return .failure(
                 MediaError(
                     code: code, operation: "hwdec",
-                    message: "\(method.rawValue): cannot create a device: \(MediaError.text(for: code)) (\(code))"))
+                    message: "cannot create a device: \(MediaError.text(for: code)) (\(code))"))
         }
         return .success(HWDevice(method: method, buffer: buffer))
     }

@@ -20,7 +20,7 @@ function __queued_parse_tokens -S
     set -l unparsed_tokens (__queued_tokens -pc)
     switch $unparsed_tokens[1]
     case 'queued'
-        __queued_parse_subcommand -r 1 'config=' 'no-config' 'socket=' 'socket-group=' 'no-socket' 'loops=' 'item-loops=' 'audio=' 'pulse-server=' 'audio-buffer=' 'video=' 'video-driver=' 'fullscreen' 'geometry=' 'fit=' 'rotate=' 'track-end=' 'shortest-track' 'still-duration=' 'schedule-fallback=' 'volume=' 'rate=' 'state-dir=' 'no-state' 'sync=' 'resume=' 'replace' 'stall-timeout=' 'cache-dir=' 'net-timeout=' 'revalidate=' 'cache-size=' 'cache-min-free=' 'prefetch=' 'metrics-file=' 'progress-interval=' 'untimed' 'exit-when-done' 'log-level=' 'log-file=' 'version' 'h/help'
+        __queued_parse_subcommand -r 1 'config=' 'no-config' 'socket=' 'socket-group=' 'no-socket' 'loops=' 'item-loops=' 'audio=' 'pulse-server=' 'audio-buffer=' 'video=' 'video-driver=' 'fullscreen' 'geometry=' 'fit=' 'rotate=' 'track-end=' 'shortest-track' 'hwdec=' 'hwdec-codecs=' 'still-duration=' 'schedule-fallback=' 'volume=' 'rate=' 'state-dir=' 'no-state' 'sync=' 'resume=' 'replace' 'stall-timeout=' 'cache-dir=' 'net-timeout=' 'revalidate=' 'cache-size=' 'cache-min-free=' 'prefetch=' 'metrics-file=' 'progress-interval=' 'untimed' 'exit-when-done' 'log-level=' 'log-file=' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __queued_parse_subcommand -r 1 'version'
@@ -95,6 +95,8 @@ complete -c 'queued' -n '__queued_should_offer_completions_for_flags_or_options 
 complete -c 'queued' -n '__queued_should_offer_completions_for_flags_or_options "queued" rotate' -l 'rotate' -d 'Turn the picture clockwise by 0, 90, 180 or 270 degrees, for a panel mounted on its side (default: as saved, else 0).' -rfka ''
 complete -c 'queued' -n '__queued_should_offer_completions_for_flags_or_options "queued" track-end' -l 'track-end' -d 'Where audio+video items end when their tracks differ: auto (shortest at a loop seam, else longest), shortest or longest. Per item: trackEnd.' -rfka 'auto shortest longest'
 complete -c 'queued' -n '__queued_should_offer_completions_for_flags_or_options "queued" shortest-track' -l 'shortest-track' -d 'Same as --track-end shortest.'
+complete -c 'queued' -n '__queued_should_offer_completions_for_flags_or_options "queued" hwdec' -l 'hwdec' -d 'Hardware video decoding: no, auto (only methods known to be safe: nvdec, vaapi, drm) or a list such as vaapi,v4l2m2m; software whenever it cannot (the reason is logged).' -rfka ''
+complete -c 'queued' -n '__queued_should_offer_completions_for_flags_or_options "queued" hwdec-codecs' -l 'hwdec-codecs' -d 'Codecs that may be decoded in hardware.' -rfka ''
 complete -c 'queued' -n '__queued_should_offer_completions_for_flags_or_options "queued" still-duration' -l 'still-duration' -d 'Seconds a still image is shown.' -rfka ''
 complete -c 'queued' -n '__queued_should_offer_completions_for_flags_or_options "queued" schedule-fallback' -l 'schedule-fallback' -d 'What the screen shows while every item is outside its schedule: black, last (the last picture stays up) or an image file (absolute path).' -rfka ''
 complete -c 'queued' -n '__queued_should_offer_completions_for_flags_or_options "queued" volume' -l 'volume' -d 'Volume, 0-100 (default: as saved, else 100).' -rfka ''
