@@ -183,7 +183,7 @@ extension EngineState {
                 .itemStarted(
                     id: segment.cursor.id, play: segment.cursor.play, wallClock: wallClock,
                     timeline: Double(segment.startFrame) / sampleRate, interrupt: segment.cursor.isInterrupt,
-                    size: segment.pictureSize, item: item(for: segment.cursor)))
+                    size: segment.pictureSize, item: item(for: segment.cursor), decoder: segment.decoding))
             if !segment.cursor.isInterrupt {
                 let before = queue.version
                 _ = queue.begin(segment.cursor)

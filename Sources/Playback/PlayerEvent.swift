@@ -64,7 +64,7 @@ public enum PlayerEvent: Sendable, Equatable {
     /// plays, as queued (or as interrupted with), for records of what played.
     case itemStarted(
         id: ItemID, play: Int, wallClock: Double, timeline: Double, interrupt: Bool = false, size: PictureSize? = nil,
-        item: MediaItem? = nil)
+        item: MediaItem? = nil, decoder: VideoDecoding? = nil)
     case itemEnded(id: ItemID, play: Int, reason: EndReason, error: String?, interrupt: Bool = false)
     /// A play passed over without starting (not a failure: the item stays queued for its next turn).
     case itemSkipped(id: ItemID, play: Int, reason: SkipReason)

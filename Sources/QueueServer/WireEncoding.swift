@@ -136,12 +136,13 @@ enum Wire {
                     interrupt: interrupt
                 ).json
             )
-        case .itemStarted(let id, let play, let wallClock, _, let interrupt, let size, _):
+        case .itemStarted(let id, let play, let wallClock, _, let interrupt, let size, _, let decoder):
             return (
                 Events.ItemStarted.name,
                 Events.ItemStarted.Params(
                     id: Int64(id.rawValue), play: Int64(play), at: wallClock, interrupt: interrupt,
-                    width: size.map { Int64($0.width) }, height: size.map { Int64($0.height) }
+                    width: size.map { Int64($0.width) }, height: size.map { Int64($0.height) },
+                    decoder: decoder.map { RPCDecoder(codec: $0.codec, hwdec: $0.hwdec?.rawValue) }
                 ).json
             )
         case .itemEnded(let id, let play, let reason, let error, let interrupt):

@@ -219,7 +219,7 @@ final class EventLog: @unchecked Sendable {
             logger.info(
                 "progress item \(id) play \(play): \(String(format: "%.1f", position))s / \(duration.map { String(format: "%.1f", $0) } ?? "?")s"
             )
-        case .engine(.itemStarted(let id, let play, _, _, let interrupt, _, _)):
+        case .engine(.itemStarted(let id, let play, _, _, let interrupt, _, _, _)):
             lastProgress = -Double.infinity
             logger.info("started \(interrupt ? "interrupt" : "item") \(id) play \(play)")
         case .engine(.itemEnded(let id, let play, let reason, let error, let interrupt)):

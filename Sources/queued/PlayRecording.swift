@@ -26,7 +26,7 @@ final class PlayRecording: PlayLogControl, @unchecked Sendable {
     /// Engine delivery path: hands the event to the queue (no waiting here).
     func observe(_ event: PlayerEvent) {
         switch event {
-        case .itemStarted(let id, let play, let wallClock, _, let interrupt, _, let item):
+        case .itemStarted(let id, let play, let wallClock, _, let interrupt, _, let item, _):
             let played = item.map { PlayedItem(uri: $0.uri, title: $0.title, sha256: $0.sha256) }
             queue.async {
                 self.ledger.started(

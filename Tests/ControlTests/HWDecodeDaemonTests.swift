@@ -27,6 +27,8 @@ import Testing
             return notes.filter { $0.method == "event.itemEnded" }.count >= 2
         }
         #expect(started.filter { $0.method == "event.itemEnded" }.count >= 2)
+        let announced = started.first { $0.method == "event.itemStarted" }?.params?["decoder"]
+        #expect(announced?["codec"]?.stringValue == "h264" && announced?["hwdec"]?.isNull == true, "itemStarted says it too")
         #expect(decoder?["codec"]?.stringValue == "h264" && decoder?["hwdec"]?.isNull == true, "\(String(describing: decoder))")
         let log = daemon.log()
         #expect(log.contains("this FFmpeg offers: vaapi, nvdec"), "\(log)")

@@ -91,11 +91,14 @@ public enum Events {
             /// The picture's size as seen (after the file's turn and its pixels' aspect); nil without one.
             public var width: Int64?
             public var height: Int64?
+            /// The play's video decoder; nil without decoded pictures.
+            public var decoder: RPCDecoder?
             public init(
-                id: Int64, play: Int64, at: Double, interrupt: Bool = false, width: Int64? = nil, height: Int64? = nil
+                id: Int64, play: Int64, at: Double, interrupt: Bool = false, width: Int64? = nil, height: Int64? = nil,
+                decoder: RPCDecoder? = nil
             ) {
-                (self.id, self.play, self.at, self.interrupt, self.width, self.height) = (
-                    id, play, at, interrupt, width, height
+                (self.id, self.play, self.at, self.interrupt, self.width, self.height, self.decoder) = (
+                    id, play, at, interrupt, width, height, decoder
                 )
             }
             public init?(json: JSONValue) {
@@ -103,7 +106,7 @@ public enum Events {
                 self.init(
                     id: id, play: json["play"]?.intValue ?? 1, at: json["at"]?.doubleValue ?? 0,
                     interrupt: json["interrupt"]?.boolValue ?? false, width: json["width"]?.intValue,
-                    height: json["height"]?.intValue)
+                    height: json["height"]?.intValue, decoder: json["decoder"].flatMap(RPCDecoder.init(json:)))
             }
             public var json: JSONValue {
                 var members: JSONObject = ["id": .int(id), "play": .int(play), "at": .double(at)]
@@ -111,6 +114,7 @@ public enum Events {
                     members["width"] = .int(width)
                     members["height"] = .int(height)
                 }
+                if let decoder { members["decoder"] = decoder.json }
                 return Events.marked(members, interrupt: interrupt)
             }
         }
