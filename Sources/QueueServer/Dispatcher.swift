@@ -73,6 +73,8 @@ public struct DaemonInfo: Sendable {
     public var audio: String
     public var video: String
     public var startedAt: Double
+    /// daemon.info's `hwdec`.
+    public var hwdec = API.DaemonInfo.Result.HWDecodeInfo()
     /// daemon.health's answer, gathered by the daemon (the server has no view of the process).
     public var health: @Sendable () -> API.DaemonHealth.Result
     public init(

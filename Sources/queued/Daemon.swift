@@ -41,9 +41,10 @@ struct Daemon {
         config.trackEnd = options.shortestTrack ? .shortest : TrackEnd(rawValue: options.trackEnd.rawValue) ?? .auto
         config.stillDuration = options.stillDuration
         let hwdec = try options.hwdecSetting()
+        let offered = FFmpegHWBackend().offered(for: hwdec.codecs).map(\.rawValue)
         if hwdec.methods != .no {
             config.hwdec = HWDecodeRegistry(setting: hwdec)
-            logger.info("hwdec \(options.hwdec) for \(hwdec.codecs.sorted().joined(separator: ",")); this FFmpeg offers: \(FFmpegHWBackend().offered().map(\.rawValue).joined(separator: ", "))")
+            logger.info("hwdec \(options.hwdec) for \(hwdec.codecs.sorted().joined(separator: ",")); this FFmpeg offers: \(offered.joined(separator: ", "))")
         }
         config.scheduleFallback = ScheduleFallbackPicture.load(options.scheduleFallback, logger: logger)
         // Subscribers choose their own progress interval (down to 50 ms); the log keeps the option's.
@@ -128,9 +129,14 @@ struct Daemon {
             do {
                 try server.start(
                     engine: engine,
-                    info: DaemonInfo(
-                        version: QueuedVersion.number, socket: server.socketPath, audio: audioName, video: videoName,
-                        startedAt: Monotonic.now(), health: { supervision.health() }),
+                    info: {
+                        var info = DaemonInfo(
+                            version: QueuedVersion.number, socket: server.socketPath, audio: audioName,
+                            video: videoName, startedAt: Monotonic.now(), health: { supervision.health() })
+                        info.hwdec = .init(
+                            setting: options.hwdec, codecs: hwdec.codecs.sorted(), offered: offered)
+                        return info
+                    }(),
                     keeper: writer, plays: plays)
             } catch {
                 writer?.close()

@@ -30,6 +30,9 @@ import Testing
         let announced = started.first { $0.method == "event.itemStarted" }?.params?["decoder"]
         #expect(announced?["codec"]?.stringValue == "h264" && announced?["hwdec"]?.isNull == true, "itemStarted says it too")
         #expect(decoder?["codec"]?.stringValue == "h264" && decoder?["hwdec"]?.isNull == true, "\(String(describing: decoder))")
+        let info = try control.call("daemon.info")["hwdec"]
+        #expect(info?["setting"]?.stringValue == "auto")
+        #expect(info?["offered"]?.arrayValue?.contains("vaapi") == true && info?["codecs"]?.arrayValue?.count == 4, "\(String(describing: info))")
         let log = daemon.log()
         #expect(log.contains("this FFmpeg offers: vaapi, nvdec"), "\(log)")
         #expect(log.contains("decoded in software: nvdec: cannot create a device"), "\(log)")

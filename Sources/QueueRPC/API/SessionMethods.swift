@@ -92,26 +92,54 @@ extension API {
             public var video: String
             /// Seconds since the daemon started.
             public var uptime: Double
+            /// Hardware video decoding: the setting (`--hwdec`), its codecs, and the methods this FFmpeg build
+            /// offers for them (whether a device exists is found when an item is opened).
+            public var hwdec: HWDecodeInfo
 
-            public init(version: String, pid: Int64, socket: String, audio: String, video: String, uptime: Double) {
+            public struct HWDecodeInfo: Sendable, Equatable {
+                public var setting: String
+                public var codecs: [String]
+                public var offered: [String]
+                public init(setting: String = "no", codecs: [String] = [], offered: [String] = []) {
+                    (self.setting, self.codecs, self.offered) = (setting, codecs, offered)
+                }
+                init(json: JSONValue?) {
+                    self.init(
+                        setting: json?["setting"]?.stringValue ?? "no",
+                        codecs: json?["codecs"]?.arrayValue?.compactMap(\.stringValue) ?? [],
+                        offered: json?["offered"]?.arrayValue?.compactMap(\.stringValue) ?? [])
+                }
+                var json: JSONValue {
+                    [
+                        "setting": .string(setting), "codecs": .array(codecs.map(JSONValue.string)),
+                        "offered": .array(offered.map(JSONValue.string)),
+                    ]
+                }
+            }
+
+            public init(
+                version: String, pid: Int64, socket: String, audio: String, video: String, uptime: Double,
+                hwdec: HWDecodeInfo = HWDecodeInfo()
+            ) {
                 self.version = version
                 self.pid = pid
                 self.socket = socket
                 self.audio = audio
                 self.video = video
                 self.uptime = uptime
+                self.hwdec = hwdec
             }
             public init?(json: JSONValue) {
                 guard let version = json["version"]?.stringValue else { return nil }
                 self.init(
                     version: version, pid: json["pid"]?.intValue ?? 0, socket: json["socket"]?.stringValue ?? "",
                     audio: json["audio"]?.stringValue ?? "", video: json["video"]?.stringValue ?? "",
-                    uptime: json["uptime"]?.doubleValue ?? 0)
+                    uptime: json["uptime"]?.doubleValue ?? 0, hwdec: HWDecodeInfo(json: json["hwdec"]))
             }
             public var json: JSONValue {
                 [
                     "version": .string(version), "pid": .int(pid), "socket": .string(socket), "audio": .string(audio),
-                    "video": .string(video), "uptime": .double(uptime),
+                    "video": .string(video), "uptime": .double(uptime), "hwdec": hwdec.json,
                 ]
             }
         }
