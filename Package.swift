@@ -104,12 +104,12 @@ let package = Package(
         // Control surface: wire types (no I/O) → server (socket, dispatch, events) / client → apps.
         // JSON values, the byte-level parser and writer: the wire format of the socket and of the state journal.
         .target(name: "JSONText", linkerSettings: [.linkedLibrary("m")]),
-        .target(name: "QueueRPC", dependencies: ["JSONText"]),
+        .target(name: "QueueRPC", dependencies: ["JSONText", "DecodeChoice"]),
         .target(
             name: "QueueServer",
             dependencies: [
                 "QueueRPC", "QueueModel", "Playback", "Media", "CacheControl", "SystemClock", "MediaPaths", "Overlays",
-                "PlayLog", .product(name: "NIOCore", package: "swift-nio"),
+                "PlayLog", "DecodeChoice", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.copy("queued.openrpc.json")]),

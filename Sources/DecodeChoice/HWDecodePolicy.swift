@@ -14,10 +14,19 @@ public enum HWMethod: String, CaseIterable, Sendable, Hashable {
 
 /// The operator's choice.
 public struct HWDecodeSetting: Sendable, Equatable {
-    public enum Methods: Sendable, Equatable {
+    public enum Methods: Sendable, Equatable, CustomStringConvertible {
         case no
         case auto
         case list([HWMethod])
+
+        /// As the command line says it: `no`, `auto`, `vaapi,nvdec`.
+        public var description: String {
+            switch self {
+            case .no: "no"
+            case .auto: "auto"
+            case .list(let methods): methods.map(\.rawValue).joined(separator: ",")
+            }
+        }
     }
     public var methods: Methods
     /// Codecs (FFmpeg names) that may be decoded in hardware.

@@ -95,6 +95,7 @@ public struct FFmpegHWBackend: HWDecodeBackend, Sendable {
 /// The daemon's devices and what failed, for its whole life.
 public final class HWDecodeRegistry: Sendable {
     private struct State {
+        var setting: HWDecodeSetting
         var devices: [HWMethod: HWDevice] = [:]
         var failures = HWDecodeFailures()
         /// Methods a thread is making a device for (others wait for the outcome by trying again later).
@@ -102,13 +103,18 @@ public final class HWDecodeRegistry: Sendable {
         var attempts: [HWMethod: Int] = [:]
     }
 
-    public let setting: HWDecodeSetting
     let backend: FFmpegHWBackend
-    private let state = Mutex(State())
+    private let state: Mutex<State>
 
     public init(setting: HWDecodeSetting, backend: FFmpegHWBackend = FFmpegHWBackend()) {
-        self.setting = setting
+        state = Mutex(State(setting: setting))
         self.backend = backend
+    }
+
+    /// What items opened from now on get (`--hwdec`, `player.set {hwdec}`).
+    public var setting: HWDecodeSetting {
+        get { state.withLock { $0.setting } }
+        set { state.withLock { $0.setting = newValue } }
     }
 
     public var failures: HWDecodeFailures { state.withLock { $0.failures } }
@@ -126,6 +132,7 @@ public final class HWDecodeRegistry: Sendable {
     public func device(for codec: String) -> (method: HWMethod?, device: HWDevice?, reason: String?) {
         var reasons: [String] = []
         while true {
+            let (setting, failures) = state.withLock { ($0.setting, $0.failures) }
             let choice = HWDecodePolicy.choose(codec: codec, setting: setting, backend: backend, failures: failures)
             guard case .hardware(let method, _) = choice else {
                 if case .software(let reason) = choice { reasons.append(reason) }

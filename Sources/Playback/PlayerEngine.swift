@@ -165,6 +165,8 @@ public final class PlayerEngine: @unchecked Sendable {
 
     /// The local clock items' schedules are read in.
     public var localClock: LocalClock { config.localClock }
+    /// Hardware video decoding's devices and setting (nil: software only).
+    public var hwdec: HWDecodeRegistry? { config.hwdec }
 
     /// Pictures dropped because they were late.
     public func droppedFrames() -> Int { core.locked { $0.status.droppedFrames } }

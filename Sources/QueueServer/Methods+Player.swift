@@ -3,6 +3,7 @@
 // API definitions; this file only carries them out on the engine.
 
 import Dispatch
+import DecodeChoice
 import Foundation
 import NIOCore
 import Playback
@@ -54,6 +55,12 @@ extension Dispatcher {
                 if let fullscreen = params.fullscreen { engine.setFullscreen(fullscreen) }
                 if let rotate = params.rotate, let rotation = VideoRotation(rawValue: Int(rotate)) {
                     engine.setRotation(rotation)
+                }
+                if let hwdec = params.hwdec, let registry = engine.hwdec,
+                    let methods = try? HWDecodeSetting.methods(parsing: hwdec)
+                {
+                    // From the next item opened (the one prepared ahead may already have its decoder).
+                    registry.setting = HWDecodeSetting(methods: methods, codecs: registry.setting.codecs)
                 }
                 return Wire.status(engine.status())
             },

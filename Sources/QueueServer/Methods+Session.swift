@@ -25,7 +25,12 @@ extension Dispatcher {
             .answering(API.DaemonInfo.self, .query) { _, _ in
                 .init(
                     version: info.version, pid: Int64(getpid()), socket: info.socket, audio: info.audio,
-                    video: info.video, uptime: Monotonic.now() - info.startedAt, hwdec: info.hwdec)
+                    video: info.video, uptime: Monotonic.now() - info.startedAt,
+                    hwdec: {
+                        var hwdec = info.hwdec
+                        if let setting = engine.hwdec?.setting.methods { hwdec.setting = setting.description }
+                        return hwdec
+                    }())
             },
             .answering(API.DaemonHealth.self, .query) { _, _ in info.health() },
             .answering(API.Discover.self, .query) { _, _ in document },

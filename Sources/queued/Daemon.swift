@@ -42,8 +42,9 @@ struct Daemon {
         config.stillDuration = options.stillDuration
         let hwdec = try options.hwdecSetting()
         let offered = FFmpegHWBackend().offered(for: hwdec.codecs).map(\.rawValue)
+        // Always made, so that `player.set {hwdec}` can turn it on; with `no` nothing is tried.
+        config.hwdec = HWDecodeRegistry(setting: hwdec)
         if hwdec.methods != .no {
-            config.hwdec = HWDecodeRegistry(setting: hwdec)
             logger.info("hwdec \(options.hwdec) for \(hwdec.codecs.sorted().joined(separator: ",")); this FFmpeg offers: \(offered.joined(separator: ", "))")
         }
         config.scheduleFallback = ScheduleFallbackPicture.load(options.scheduleFallback, logger: logger)

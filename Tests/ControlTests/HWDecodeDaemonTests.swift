@@ -40,6 +40,25 @@ import Testing
         #expect(log.components(separatedBy: "decoded in software").count - 1 >= 2, "said for each play")
     }
 
+    @Test(.enabled(if: !FileManager.default.fileExists(atPath: "/dev/dri")))
+    func hwdecTurnedOnWithPlayerSetAppliesToTheNextItems() throws {
+        let clip = try Fixtures.video(seconds: 0.5, fps: 25, hue: .blue, withAudio: .aacMP4)
+        let daemon = try RunningDaemon(outputs: .null(untimed: false), [])
+        defer { daemon.stop() }
+        let control = try daemon.client()
+        #expect(try control.call("daemon.info")["hwdec"]?["setting"]?.stringValue == "no")
+        let status = try control.call("player.set", ["hwdec": "vaapi"])
+        #expect(status["state"]?.stringValue == "idle")
+        #expect(try control.call("daemon.info")["hwdec"]?["setting"]?.stringValue == "vaapi")
+        #expect(throws: (any Error).self) { try control.call("player.set", ["hwdec": "quantum"]) }
+        let watcher = try daemon.client()
+        _ = try watcher.call("events.subscribe", ["events": ["itemEnded"]])
+        _ = try control.call("queue.add", ["items": [.string(clip)]])
+        _ = try control.call("player.play")
+        _ = try collectNotifications(watcher, timeout: 20) { $0.contains { $0.method == "event.itemEnded" } }
+        #expect(daemon.log().contains("decoded in software: vaapi: cannot create a device"), "\(daemon.log())")
+    }
+
     @Test func anUnknownMethodIsAUsageError() throws {
         let run = try ChildProcess.run(BuiltProduct.path("queued"), ["--no-config", "--hwdec", "cuda", "--no-state"], timeout: 30)
         #expect(run.status == 64 && run.stderr.contains("unknown hwdec method cuda"), "\(run.status) \(run.stderr)")

@@ -1,6 +1,8 @@
 // The player.* methods: their params and results (Protocol/queued.openrpc.json, methods player.*). Every
 // transport and settings method answers with the Status after the command (RPCStatus).
 
+import DecodeChoice
+
 extension API {
     public enum PlayerPlay: RPCMethodDefinition {
         public static let name = "player.play"
@@ -96,7 +98,7 @@ extension API {
 
         /// The settings to change; at least one.
         public struct Params: RPCMethodParams, Equatable {
-            public static let order = ["volume", "muted", "rate", "fit", "fullscreen", "rotate"]
+            public static let order = ["volume", "muted", "rate", "fit", "fullscreen", "rotate", "hwdec"]
             public static let rates: ClosedRange<Double> = 0.5...2
             /// Degrees clockwise.
             public static let rotations: [Int64] = [0, 90, 180, 270]
@@ -107,11 +109,14 @@ extension API {
             public var fullscreen: Bool?
             /// One of `rotations`.
             public var rotate: Int64?
+            /// Hardware video decoding for items opened from now on: `no`, `auto` or a list (`vaapi,nvdec`).
+            public var hwdec: String?
 
             public init(
                 volume: Int64? = nil, muted: Bool? = nil, rate: Double? = nil, fit: RPCFit? = nil,
-                fullscreen: Bool? = nil, rotate: Int64? = nil
+                fullscreen: Bool? = nil, rotate: Int64? = nil, hwdec: String? = nil
             ) {
+                self.hwdec = hwdec
                 self.volume = volume
                 self.muted = muted
                 self.rate = rate
@@ -126,12 +131,22 @@ extension API {
                 fit = try params.enum("fit", RPCFit.self)
                 fullscreen = try params.bool("fullscreen")
                 rotate = try params.int("rotate")
+                hwdec = try params.string("hwdec")
+                if let hwdec {
+                    do throws(HWDecodeSetting.ParseError) {
+                        _ = try HWDecodeSetting.methods(parsing: hwdec)
+                    } catch {
+                        throw .invalidParams(param: "hwdec", reason: error.description)
+                    }
+                }
                 if let rotate, !Self.rotations.contains(rotate) {
                     throw .invalidParams(
                         param: "rotate",
                         reason: "must be one of \(Self.rotations.map(String.init).joined(separator: ", "))")
                 }
-                guard volume != nil || muted != nil || rate != nil || fit != nil || fullscreen != nil || rotate != nil
+                guard
+                    volume != nil || muted != nil || rate != nil || fit != nil || fullscreen != nil || rotate != nil
+                        || hwdec != nil
                 else {
                     throw .invalidParams(
                         param: nil, reason: "give at least one of \(Self.order.joined(separator: ", "))")
@@ -145,6 +160,7 @@ extension API {
                 object.setIfPresent("fit", fit.map { .string($0.rawValue) })
                 object.setIfPresent("fullscreen", fullscreen.map(JSONValue.bool))
                 object.setIfPresent("rotate", rotate.map(JSONValue.int))
+                object.setIfPresent("hwdec", hwdec.map(JSONValue.string))
                 return .object(object)
             }
         }
