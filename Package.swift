@@ -90,7 +90,7 @@ let package = Package(
         // Durable state: the journal and snapshots of the queue and the player (below the apps, above the engine).
         .target(
             name: "StateStore",
-            dependencies: ["Playback", "QueueModel", "JSONText", "SystemClock", "CZlib", "Overlays"]),
+            dependencies: ["Playback", "QueueModel", "JSONText", "SystemClock", "CZlib", "Overlays", "MediaPaths"]),
         // Proof of play: one record per play, kept durably until a consumer (the fleet bridge) acknowledges it.
         .target(name: "PlayLog", dependencies: ["JSONText"]),
         // The fleet bridge's decisions (queued-mqtt): desired-state documents read and checked, which one a

@@ -106,6 +106,29 @@ public struct ConfigFile: Equatable, Sendable {
         return nil
     }
 
+    /// The arguments a program runs with: the file's options (`--config PATH`, else the first `name` found,
+    /// unless `--no-config`) in front of `commandLine`, so that the command line wins.
+    public static func arguments(
+        _ commandLine: [String], name: String, environment: [String: String]
+    ) throws(ParseError) -> [String] {
+        let file: ConfigFile?
+        switch choice(in: commandLine) {
+        case .none: file = nil
+        case .explicit(let path): file = try read(path: path)
+        case .search: file = try find(name: name, environment: environment)
+        }
+        return (file?.arguments ?? []) + commandLine
+    }
+
+    /// Refuses `path` unless only its owner may read it (a password, a token); the error says why.
+    public static func checkPrivate(path: String) throws(ParseError) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw ParseError(path: path, line: 0, reason: "cannot read it") }
+        guard info.st_mode & 0o077 == 0 else {
+            throw ParseError(path: path, line: 0, reason: "refused: others may read it (chmod 600 \(path))")
+        }
+    }
+
     /// What the command line says about the file: `--config PATH`, `--config=PATH` or `--no-config`.
     public enum Choice: Equatable, Sendable {
         case search

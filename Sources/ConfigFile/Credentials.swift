@@ -15,11 +15,7 @@ public struct Credentials: Equatable, Sendable {
 
     /// Reads `path`; the error says why it was refused (unreadable, readable by others, another option).
     public static func read(path: String) throws(ParseError) -> Credentials {
-        var info = stat()
-        guard stat(path, &info) == 0 else { throw ParseError(path: path, line: 0, reason: "cannot read it") }
-        guard info.st_mode & 0o077 == 0 else {
-            throw ParseError(path: path, line: 0, reason: "refused: others may read it (chmod 600 \(path))")
-        }
+        try ConfigFile.checkPrivate(path: path)
         guard let file = try ConfigFile.read(path: path) else {
             throw ParseError(path: path, line: 0, reason: "cannot read it")
         }

@@ -151,11 +151,6 @@ final class Decoder {
         av_frame_free(&optionalTransferred)
     }
 
-    /// The method decoding now: nil in software (also after the device refused this stream).
-    var hardwareMethod: HWMethod? {
-        guard let hardware, !hardware.monitor.gaveUp else { return nil }
-        return hardware.method
-    }
 
     /// Sends a packet (nil = end of stream, to drain). Returns false if the decoder is full (receive first).
     func send(_ packet: Packet?) throws(MediaError) -> Bool {

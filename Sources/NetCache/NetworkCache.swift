@@ -43,10 +43,9 @@ public final class NetworkCache: NetworkCacheControl, @unchecked Sendable {
     /// after a second one, with the reason.
     private var expectedDigests: [String: String] = [:]
     /// Guarded. Where `expectedDigests` comes from: the queued items' digests and `cache.fetch`'s (the
-    /// queue's win; a fetch's are kept for the last 1,000 URLs fetched with one).
+    /// queue's win; past 1,000 fetched URLs, only the latest call's are kept).
     private var queueDigests: [String: String] = [:]
     private var fetchDigests: [String: String] = [:]
-    private var fetchDigestOrder: [String] = []
     private var digestRefetches: Set<String> = []
     private var digestRefusals: [String: String] = [:]
     /// Guarded. Where news goes.
@@ -157,12 +156,8 @@ public final class NetworkCache: NetworkCacheControl, @unchecked Sendable {
 
     public func expectFetchDigests(_ uris: [String], _ digests: [String: String]) {
         lock.withLock {
-            for uri in uris {
-                fetchDigests[uri] = digests[uri]
-                fetchDigestOrder.removeAll { $0 == uri }
-                if digests[uri] != nil { fetchDigestOrder.append(uri) }
-            }
-            while fetchDigestOrder.count > 1000 { fetchDigests[fetchDigestOrder.removeFirst()] = nil }
+            for uri in uris { fetchDigests[uri] = digests[uri] }
+            if fetchDigests.count > 1000 { fetchDigests = fetchDigests.filter { digests[$0.key] != nil } }
         }
         updateExpectedDigests()
     }

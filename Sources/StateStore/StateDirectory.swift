@@ -5,6 +5,7 @@
 
 import Foundation
 import Glibc
+import MediaPaths
 
 public final class StateDirectory: Sendable {
     public let path: String
@@ -14,9 +15,7 @@ public final class StateDirectory: Sendable {
     /// The default state directory: `$XDG_STATE_HOME/queued` when that is absolute, else
     /// `~/.local/state/queued` (`--state-dir` overrides it, in the caller).
     public static func defaultPath(environment: [String: String]) -> String {
-        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/queued" }
-        let home = environment["HOME"] ?? NSHomeDirectory()
-        return home + "/.local/state/queued"
+        StatePath.default(environment: environment)
     }
 
     /// Creates the directory (and its parents) if needed and takes its lock.

@@ -75,7 +75,6 @@ public final class DaemonEvents: @unchecked Sendable {
 
     init(socketPath: String) { self.socketPath = socketPath }
 
-    public var isConnected: Bool { lock.withLock { connected } }
     var daemonGeneration: Int { lock.withLock { generation } }
 
     /// Any thread: a stream of events until the subscriber cancels; it begins with the daemon's state now.
@@ -93,8 +92,6 @@ public final class DaemonEvents: @unchecked Sendable {
         startOnce()
         return stream
     }
-
-    public var subscriberCount: Int { lock.withLock { subscribers.count } }
 
     private func startOnce() {
         guard lock.withLock({ defer { started = true }; return !started }) else { return }

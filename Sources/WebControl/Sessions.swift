@@ -24,9 +24,7 @@ public enum AccessKey: Sendable {
     }
 
     /// Whether `secret` is the token.
-    func isToken(_ secret: String) -> Bool {
-        SHA256.hash(data: Data(secret.utf8)) == SHA256.hash(data: Data(token.utf8))
-    }
+    func isToken(_ secret: String) -> Bool { sameSecret(secret, token) }
 
     /// Whether `secret` signs in: the token, or the password (bcrypt, off the event loops).
     func admits(_ secret: String) async -> Bool {

@@ -11,19 +11,12 @@ sigaddset(&shutdownSignals, SIGINT)
 sigaddset(&shutdownSignals, SIGTERM)
 pthread_sigmask(SIG_BLOCK, &shutdownSignals, nil)
 
-let commandLine = Array(CommandLine.arguments.dropFirst())
-var arguments = commandLine
 do {
-    let choice = ConfigFile.choice(in: commandLine)
-    let file: ConfigFile?
-    switch choice {
-    case .none: file = nil
-    case .explicit(let path): file = try ConfigFile.read(path: path)
-    case .search: file = try ConfigFile.find(name: "queued-mqtt.conf", environment: ProcessInfo.processInfo.environment)
-    }
-    if let file { arguments = file.arguments + commandLine }
+    let arguments = try ConfigFile.arguments(
+        Array(CommandLine.arguments.dropFirst()), name: "queued-mqtt.conf",
+        environment: ProcessInfo.processInfo.environment)
+    BridgeCommand.main(arguments)
 } catch {
     FileHandle.standardError.write(Data("queued-mqtt: \(error)\n".utf8))
     exit(64)
 }
-BridgeCommand.main(arguments)

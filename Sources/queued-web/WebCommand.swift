@@ -75,11 +75,7 @@ struct WebCommand: ParsableCommand {
         return host.isEmpty ? nil : (host, port)
     }
 
-    static var stateDirectory: String {
-        let environment = ProcessInfo.processInfo.environment
-        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/queued" }
-        return (environment["HOME"] ?? NSHomeDirectory()) + "/.local/state/queued"
-    }
+    static var stateDirectory: String { StatePath.default(environment: ProcessInfo.processInfo.environment) }
 
     /// Main thread: waits while the server runs on Swift's concurrency threads (a ParsableCommand, because
     /// an async root command called with arguments from a config file would take the synchronous path).
@@ -166,9 +162,11 @@ enum AccessToken {
 
     /// A secret file's text; refused unless only its owner may read it.
     static func readPrivate(path: String) throws -> String {
-        var info = stat()
-        guard stat(path, &info) == 0 else { throw ValidationError("cannot read \(path): \(String(cString: strerror(errno)))") }
-        guard info.st_mode & 0o077 == 0 else { throw ValidationError("\(path) must be readable by its owner only (chmod 600)") }
+        do throws(ConfigFile.ParseError) {
+            try ConfigFile.checkPrivate(path: path)
+        } catch {
+            throw ValidationError(error.description)
+        }
         return try String(contentsOfFile: path, encoding: .utf8)
     }
 }

@@ -4,18 +4,12 @@
 import ConfigFile
 import Foundation
 
-let commandLine = Array(CommandLine.arguments.dropFirst())
-var arguments = commandLine
 do {
-    let file: ConfigFile?
-    switch ConfigFile.choice(in: commandLine) {
-    case .none: file = nil
-    case .explicit(let path): file = try ConfigFile.read(path: path)
-    case .search: file = try ConfigFile.find(name: "queued-web.conf", environment: ProcessInfo.processInfo.environment)
-    }
-    if let file { arguments = file.arguments + commandLine }
+    let arguments = try ConfigFile.arguments(
+        Array(CommandLine.arguments.dropFirst()), name: "queued-web.conf",
+        environment: ProcessInfo.processInfo.environment)
+    WebCommand.main(arguments)
 } catch {
     FileHandle.standardError.write(Data("queued-web: \(error)\n".utf8))
     exit(64)
 }
-WebCommand.main(arguments)

@@ -77,7 +77,7 @@ import WebControl
                 #expect($0.status == .unauthorized)
             }
             try await client.execute(
-                uri: "/api/login", method: .post, headers: [.origin: "http://evil.example"],
+                uri: "/api/login", method: .post, headers: [.origin: "http://other.localhost"],
                 body: Self.body(["secret": .string(Self.token)])
             ) { #expect($0.status == .forbidden) }
             // The page itself is public (it shows the sign-in form) and loads nothing from elsewhere.
@@ -103,7 +103,7 @@ import WebControl
             ) { #expect($0.status == .forbidden) }
             try await client.execute(
                 uri: "/api/rpc", method: .post,
-                headers: [.cookie: cookie, .origin: "http://evil.example", WebServerTestsHeader.csrf: csrf], body: status
+                headers: [.cookie: cookie, .origin: "http://other.localhost", WebServerTestsHeader.csrf: csrf], body: status
             ) { #expect($0.status == .forbidden) }
             // A script's bearer token needs neither cookie nor CSRF token; a wrong one is refused.
             try await client.execute(
@@ -170,7 +170,7 @@ import WebControl
         try await rig.application().test(.live) { client in
             let port = try #require(client.port)
             let wrongHost = try RawHTTP.exchange(
-                port: port, "GET /api/session HTTP/1.1\r\nHost: evil.example:\(port)\r\nAuthorization: Bearer \(Self.token)\r\n\r\n")
+                port: port, "GET /api/session HTTP/1.1\r\nHost: rebound.localhost:\(port)\r\nAuthorization: Bearer \(Self.token)\r\n\r\n")
             #expect(wrongHost.hasPrefix("HTTP/1.1 421"), "\(wrongHost)")
             let (cookie, _) = try await Self.signIn(client)
             func upgrade(origin: String, cookie: String) throws -> RawHTTP.Connection {
@@ -181,7 +181,7 @@ import WebControl
                         + "Origin: \(origin)\r\nCookie: \(cookie)\r\n\r\n")
                 return connection
             }
-            let foreign = try upgrade(origin: "http://evil.example", cookie: cookie)
+            let foreign = try upgrade(origin: "http://other.localhost", cookie: cookie)
             #expect(try foreign.readHead().hasPrefix("HTTP/1.1 400"))
             let anonymous = try upgrade(origin: "http://127.0.0.1:\(port)", cookie: "queued_session=forged")
             #expect(try anonymous.readHead().hasPrefix("HTTP/1.1 400"))

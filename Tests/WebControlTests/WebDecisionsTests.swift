@@ -1,5 +1,5 @@
 // queued-web's decisions, without a server: upload names that cannot leave the folder, the Host and Origin
-// rules, the page's allowlist of methods and paths (symlinks followed), sessions that expire and are capped.
+// rules (foreign names are under .localhost, never resolved elsewhere), the page's allowlist of methods and paths (symlinks followed), sessions that expire and are capped.
 
 import Foundation
 import JSONText
@@ -31,12 +31,12 @@ import Testing
         {
             #expect(hosts.accepts(host: good), "\(good)")
         }
-        for bad in ["evil.example", "evil.example:8080", "127.0.0.1.evil.example", "", "[::1", "screen-box.evil"] {
+        for bad in ["rebound.localhost", "rebound.localhost:8080", "127.0.0.1.rebound.localhost", "", "[::1", "screen-box.localhost"] {
             #expect(!hosts.accepts(host: bad), "\(bad)")
         }
         #expect(!hosts.accepts(host: nil))
         #expect(HostPolicy.isSameOrigin("http://127.0.0.1:8080", host: "127.0.0.1:8080", secure: false))
-        #expect(!HostPolicy.isSameOrigin("http://evil.example", host: "127.0.0.1:8080", secure: false))
+        #expect(!HostPolicy.isSameOrigin("http://other.localhost", host: "127.0.0.1:8080", secure: false))
         #expect(!HostPolicy.isSameOrigin("http://127.0.0.1:8080", host: "127.0.0.1:8080", secure: true))
         #expect(!HostPolicy.isSameOrigin(nil, host: "127.0.0.1:8080", secure: false))
         #expect(!HostPolicy.isSameOrigin("null", host: "127.0.0.1:8080", secure: false))
@@ -50,7 +50,7 @@ import Testing
         symlink(outside.path + "/secret.mp4", media.path + "/link.mp4")
         let methods = BrowserMethods(mediaDirectory: media.path)
         func add(_ uri: String) -> String? { methods.refusal(method: "queue.add", params: ["items": [.string(uri)]]) }
-        #expect(add("https://cdn.example/a.mp4") == nil)
+        #expect(add("https://127.0.0.1/a.mp4") == nil)
         #expect(add(media.path + "/clip.mp4") == nil)
         #expect(add("file://" + media.path + "/clip.mp4") == nil)
         #expect(add(outside.path + "/secret.mp4") != nil)
