@@ -239,8 +239,7 @@ extension EngineState {
     }
 
     private mutating func goIdle() {
-        enter(.idle)
-        updateStatus {
+        enter(.idle) {
             $0.currentID = nil
             $0.play = 0
             $0.duration = nil

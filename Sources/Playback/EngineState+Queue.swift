@@ -44,13 +44,18 @@ extension EngineState {
     /// not the queue's version. `now`: what plays ends (`removed`) and a run goes on from the new queue's
     /// top. `itemEnd`: the queue's play under way (heard, or suspended by an interrupt) ends whole, then
     /// the new queue follows it gaplessly; with none under way it is `now`. Returns the new items' ids.
+    /// `heard`/`wallClock`: where the listener is now; the plays it reached since the presenter last looked
+    /// are announced first, so that "the play under way" is the one heard, not one the announcements lag on
+    /// (a kept play already heard to its end would otherwise be fed again at its end and its tail written
+    /// twice; a next loop already heard would play after its entry left).
     mutating func replaceQueue(
         with items: [MediaItem], loops: Int?, rev: Int64?, at moment: ReplaceMoment, ifVersion: UInt64?,
-        heard: Int64
+        heard: Int64, wallClock: Double
     ) throws -> [ItemID] {
         if let ifVersion, ifVersion != queue.version {
             throw PlayerError.queueChanged(expected: ifVersion, actual: queue.version)
         }
+        if moment == .itemEnd { catchUp(heard: heard, wallClock: wallClock) }
         let before = queue.version
         let kept = moment == .itemEnd ? queue.current?.id : nil
         let running = phase.run != nil && (current != nil || scheduleWait != nil)

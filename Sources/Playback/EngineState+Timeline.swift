@@ -102,8 +102,7 @@ extension EngineState {
         announce(heard: heard, wallClock: wallClock)
         // Played through once everything was heard and every picture shown.
         if segments.isEmpty && frames.isEmpty, case .complete(let error)? = phase.run?.feed {
-            enter(error == nil ? .idle : .stopped(resume: nil, error: error))
-            updateStatus {
+            enter(error == nil ? .idle : .stopped(resume: nil, error: error)) {
                 $0.error = error
                 $0.currentID = nil
                 $0.play = 0
@@ -118,6 +117,13 @@ extension EngineState {
             showWaiting()
         }
         reportProgress(heard: heard)
+    }
+
+    /// Announces what the listener reached at `heard`, as the presenter's next look would: a decision that
+    /// depends on the play heard now takes it from the listener, not from the last look.
+    mutating func catchUp(heard: Int64, wallClock: Double) {
+        guard scheduledStart == nil else { return }
+        announce(heard: heard, wallClock: wallClock)
     }
 
     /// A picture of `cursor`'s play (of `serial`) is on screen: that play starts now if it had not, and

@@ -45,8 +45,7 @@ extension EngineState {
         let reference = now?.isInterrupt == true ? interruptedPlay?.cursor : now
         let resume = (reference ?? scheduleWait).map { Cursor(id: $0.id, play: 1, pass: $0.pass) }
         cut(to: nil, endReason: .stopped)
-        enter(.stopped(resume: resume, error: nil))
-        updateStatus {
+        enter(.stopped(resume: resume, error: nil)) {
             $0.currentID = nil
             $0.play = 0
             $0.duration = nil
@@ -61,8 +60,7 @@ extension EngineState {
             return
         }
         if !startOrWait(from: queue.following(cursor), endReason: .skipped) {
-            enter(.idle)
-            updateStatus { $0.currentID = nil }
+            enter(.idle) { $0.currentID = nil }
         }
     }
 
@@ -80,8 +78,7 @@ extension EngineState {
         }
         decoderGeneration += 1
         if target == nil {
-            enter(.idle)
-            updateStatus { $0.currentID = nil }
+            enter(.idle) { $0.currentID = nil }
         }
         return true
     }
@@ -148,10 +145,11 @@ extension EngineState {
         updateStatus { $0.error = nil }
     }
 
-    /// Moves to `phase` (a run ends, or a stop leaves its resume point); the status reports it.
-    mutating func enter(_ phase: PlaybackPhase) {
+    /// Moves to `phase` (a run ends, or a stop leaves its resume point); the status reports it, with
+    /// `change` made in the same event (a client never sees the new state without its error or item).
+    mutating func enter(_ phase: PlaybackPhase, changing change: (inout PlayerStatus) -> Void = { _ in }) {
         self.phase = phase
-        if phase.reportedState != status.state { updateStatus { _ in } }
+        updateStatus(change)
     }
 
     /// Sets what the decode thread does next, starting a run (moving) if none was under way.

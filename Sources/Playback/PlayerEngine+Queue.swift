@@ -1,6 +1,7 @@
 // Queue edits from any thread: each is one EngineState decision under the lock (see EngineState+Queue).
 
 import QueueModel
+import SystemClock
 
 extension PlayerEngine {
     @discardableResult
@@ -63,7 +64,8 @@ extension PlayerEngine {
     ) throws -> (ids: [ItemID], version: UInt64) {
         try core.locked { (state: inout EngineState) throws -> ([ItemID], UInt64) in
             let ids = try state.replaceQueue(
-                with: items, loops: loops, rev: rev, at: moment, ifVersion: ifVersion, heard: audio.playedFrames())
+                with: items, loops: loops, rev: rev, at: moment, ifVersion: ifVersion, heard: audio.playedFrames(),
+                wallClock: Monotonic.wallClock())
             return (ids, state.queue.version)
         }
     }

@@ -99,6 +99,12 @@ import Testing
         let status = recorder.lastStatus
         #expect(status?.state == .stopped)
         #expect(status?.error?.contains("every item") == true)
+        // One event carries the stop and its reason: a client never sees "stopped" without why.
+        let stops = recorder.all.compactMap { event -> PlayerStatus? in
+            if case .statusChanged(let s) = event, s.state == .stopped { return s }
+            return nil
+        }
+        #expect(stops.count == 1 && stops.allSatisfy { $0.error != nil }, "\(stops.map(\.error))")
         #expect(recorder.ended.count == 3, "one failure per item, no spinning: \(recorder.ended.count)")
     }
 
