@@ -95,13 +95,17 @@ final class Decoder {
         try self.init(stream: stream, codec: codec, path: path, hardware: (session, device))
     }
 
-    convenience init(stream: UnsafeMutablePointer<AVStream>, codec: UnsafePointer<AVCodec>, path: String) throws(MediaError) {
-        try self.init(stream: stream, codec: codec, path: path, hardware: nil)
+    /// `reducedBy`: halvings of the picture the decoder makes as it decodes (FFmpeg's `lowres`, which only
+    /// some decoders, JPEG's among them, offer: see `max_lowres`); 0 decodes at full size.
+    convenience init(
+        stream: UnsafeMutablePointer<AVStream>, codec: UnsafePointer<AVCodec>, path: String, reducedBy steps: Int = 0
+    ) throws(MediaError) {
+        try self.init(stream: stream, codec: codec, path: path, hardware: nil, lowres: Int32(steps))
     }
 
     private init(
         stream: UnsafeMutablePointer<AVStream>, codec: UnsafePointer<AVCodec>, path: String,
-        hardware: (session: HardwareSession, device: HWDevice)?
+        hardware: (session: HardwareSession, device: HWDevice)?, lowres: Int32 = 0
     ) throws(MediaError) {
         // Allocated one at a time so a failure frees what was allocated; once both are stored, a throw
         // below runs `deinit`, which alone frees them.
@@ -136,6 +140,7 @@ final class Decoder {
                 context.pointee.get_format = Self.chooseFormat
                 transferred = av_frame_alloc()
             }
+            context.pointee.lowres = min(lowres, Int32(codec.pointee.max_lowres))
             try check(avcodec_open2(context, codec, nil), "open decoder")
         } catch {
             throw error.at(path)

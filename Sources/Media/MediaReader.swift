@@ -25,6 +25,9 @@ public struct MediaReaderOptions: Sendable {
     public var sourceLimits = SourceLimits()
     /// Hardware decoding for the video (nil: software): the daemon's devices and what failed.
     public var hwdec: HWDecodeRegistry?
+    /// The output a still is shown on: the still is decoded and kept no bigger than filling it needs
+    /// (StillScale), so it costs memory in proportion to the screen, not to the file. nil: full size.
+    public var stillOutput: PixelSize?
     public init() {}
 }
 
@@ -166,14 +169,27 @@ public final class MediaReader {
                 converter: AudioConverter(outputRate: options.sampleRate, outputChannels: options.channels))
         }
         if let videoStream, options.decodeVideo {
-            let (decoder, decoding) = try Self.videoDecoder(
-                demuxer.stream(videoStream.index), codec: videoStream.codec, path: path,
-                registry: isStill ? nil : options.hwdec)
-            videoDecoding = decoding
+            let stream = demuxer.stream(videoStream.index)
+            let coded = PixelSize(
+                width: Int(stream.pointee.codecpar.pointee.width), height: Int(stream.pointee.codecpar.pointee.height))
+            let stillOutput = isStill && coded.width > 0 && coded.height > 0 ? options.stillOutput : nil
+            let decoder: Decoder
+            if let stillOutput {
+                let steps = StillScale.decoderSteps(
+                    for: coded, output: stillOutput, maxSteps: Int(videoStream.codec.pointee.max_lowres))
+                decoder = try Decoder(stream: stream, codec: videoStream.codec, path: path, reducedBy: steps)
+                videoDecoding = VideoDecoding(codec: String(cString: avcodec_get_name(stream.pointee.codecpar.pointee.codec_id)))
+            } else {
+                let opened = try Self.videoDecoder(
+                    stream, codec: videoStream.codec, path: path, registry: isStill ? nil : options.hwdec)
+                decoder = opened.0
+                videoDecoding = opened.1
+            }
+            let converter = VideoConverter(
+                rgba: options.rgbaPictures, scaledFor: stillOutput, fileSize: stillOutput == nil ? nil : coded)
             video = try VideoTrack(
                 input: TrackInput(index: videoStream.index, decoder: decoder),
-                frameDuration: 1 / rate, converter: VideoConverter(rgba: options.rgbaPictures),
-                orientation: streamOrientation)
+                frameDuration: 1 / rate, converter: converter, orientation: streamOrientation)
         }
         if let start = options.start, start > 0 {
             try demuxer.seek(to: origin)

@@ -30,14 +30,18 @@ public final class VideoFrame: @unchecked Sendable {
     public let orientation: PictureOrientation
     /// Width of a pixel over its height as the file says (1: square; 64/45: PAL 16:9 anamorphic).
     public let sampleAspect: Double
+    /// The picture's size in the file, which `width`×`height` is smaller than when a still was decoded
+    /// for the screen (StillScale): what the file's size is reported as.
+    public let fileSize: PixelSize
 
     init(
         taking avFrame: UnsafeMutablePointer<AVFrame>, layout: PixelLayout, pts: Double, duration: Double,
-        orientation: PictureOrientation = .upright, sampleAspect: Double = 1
+        orientation: PictureOrientation = .upright, sampleAspect: Double = 1, fileSize: PixelSize? = nil
     ) {
         self.avFrame = avFrame
         self.width = Int(avFrame.pointee.width)
         self.height = Int(avFrame.pointee.height)
+        self.fileSize = fileSize ?? PixelSize(width: Int(avFrame.pointee.width), height: Int(avFrame.pointee.height))
         self.layout = layout
         self.pts = pts
         self.duration = duration
@@ -45,10 +49,10 @@ public final class VideoFrame: @unchecked Sendable {
         self.sampleAspect = sampleAspect
     }
 
-    /// The size the picture is seen at: stretched to its pixels' aspect, then turned.
+    /// The size the file's picture is seen at: stretched to its pixels' aspect, then turned.
     public var displaySize: (width: Int, height: Int) {
         PictureOrientation.displayedSize(
-            width: width, height: height, sampleAspect: sampleAspect, orientation: orientation)
+            width: fileSize.width, height: fileSize.height, sampleAspect: sampleAspect, orientation: orientation)
     }
 
     deinit {

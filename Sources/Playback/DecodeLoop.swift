@@ -195,6 +195,7 @@ final class DecodeLoop: @unchecked Sendable {
         }
         options.stillDuration = item.duration ?? engine.config.stillDuration
         options.decodeVideo = engine.video != nil
+        options.stillOutput = engine.video?.outputSize
         options.sourceLimits.openTimeout = engine.config.sourceTimeout
         options.sourceLimits.readTimeout = engine.config.sourceTimeout
         options.sourceLimits.isCancelled = isCancelled

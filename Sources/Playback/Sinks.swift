@@ -91,10 +91,14 @@ public protocol VideoSink: AnyObject, Sendable {
     func close()
     /// The user closed the window (the daemon should exit). Read on the presenter thread after `pump`.
     var closeRequested: Bool { get }
+    /// The size pictures are drawn at now, in pixels (nil: unknown). Any thread: stills are decoded no
+    /// bigger than filling it needs.
+    var outputSize: PixelSize? { get }
 }
 
 extension VideoSink {
     public var closeRequested: Bool { false }
+    public var outputSize: PixelSize? { nil }
     /// A sink that draws no overlays ignores them.
     public func setOverlays(_ overlays: OverlaySet, playing: PlayingItem?) {}
 }

@@ -81,6 +81,7 @@ extension SDLVideoSink {
             return nil
         }
         let output = (width: Int(width), height: Int(height))
+        noteOutputSize(output)
         drawPicture(renderer, output: output)
         drawOverlays(renderer, output: output)
         return output

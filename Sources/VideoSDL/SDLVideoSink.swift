@@ -42,6 +42,20 @@ public final class SDLVideoSink: VideoSink, @unchecked Sendable {
     private let quitLock = NSLock()
     /// Guarded by `quitLock`.
     private var quitFlag = false
+    /// The renderer's output size as last drawn (the configured window until then). Written on the
+    /// presenter thread, read by the decode threads; guarded by `sizeLock`.
+    private var drawnSize: PixelSize?
+    private let sizeLock = NSLock()
+
+    public var outputSize: PixelSize? {
+        sizeLock.withLock { drawnSize }
+    }
+
+    /// Presenter thread: the output is `size` now.
+    func noteOutputSize(_ size: (width: Int, height: Int)) {
+        let size = PixelSize(width: size.width, height: size.height)
+        sizeLock.withLock { if drawnSize != size { drawnSize = size } }
+    }
 
     /// How long `screenshot` from another thread waits for the presenter thread.
     static let screenshotTimeout = 2.0
@@ -49,6 +63,7 @@ public final class SDLVideoSink: VideoSink, @unchecked Sendable {
     public init(config: SDLVideoConfig, logger: Logger) {
         self.config = config
         self.logger = logger
+        drawnSize = PixelSize(width: config.width, height: config.height)
     }
 
     /// The window was closed (SDL_QUIT seen by `pump`): the daemon should exit. Any thread.

@@ -27,10 +27,11 @@ struct PictureOrientationTests {
 
     /// The first picture of `path`, shown at 640x360 with `fit` and the panel's `rotation`.
     func show(
-        _ path: String, fit: VideoFit = .fit, rotation: VideoRotation = .upright, frameIndex: Int = 0
+        _ path: String, fit: VideoFit = .fit, rotation: VideoRotation = .upright, frameIndex: Int = 0,
+        options: MediaReaderOptions = MediaReaderOptions()
     ) throws -> (picture: PresentedPicture, frame: VideoFrame, screenshotMatches: Bool) {
         try SDLTestLock.run {
-            let reader = try MediaReader(path: path)
+            let reader = try MediaReader(path: path, options: options)
             var frame = try #require(try reader.readVideo())
             for _ in 0..<frameIndex { frame = try #require(try reader.readVideo()) }
             let log = PictureLog()
@@ -107,6 +108,27 @@ struct PictureOrientationTests {
         let orientation = try #require(PictureOrientation(exif: exif))
         #expect(shown.frame.orientation == orientation)
         check(shown, orientation: orientation, seen: shown.frame.displaySize, label: "EXIF \(exif)")
+    }
+
+    /// A camera's photo on a small screen is decoded for the screen (the JPEG decoder's reduced decode,
+    /// then scaled): a fraction of its pixels in memory, still turned as its EXIF says, still reported at
+    /// its own size, and filling the window exactly as the full-size picture would.
+    @Test("a big photo decoded for the screen", arguments: [1, 6])
+    func bigPhotoDecodedForTheScreen(exif: Int) throws {
+        let path = try Fixtures.orientedJPEG(exif: exif, width: 4000, height: 3000)
+        var options = MediaReaderOptions()
+        options.stillOutput = PixelSize(width: 640, height: 360)
+        let shown = try show(path, options: options)
+        let orientation = try #require(PictureOrientation(exif: exif))
+        // The shorter side brought down to the output's longer side (640), no further.
+        #expect(min(shown.frame.width, shown.frame.height) == 640 && max(shown.frame.width, shown.frame.height) <= 854)
+        #expect(shown.frame.fileSize == PixelSize(width: 4000, height: 3000))
+        let seen = orientation.swapsSides ? (3000, 4000) : (4000, 3000)
+        #expect(shown.frame.displaySize == seen)
+        check(shown, orientation: orientation, seen: seen, label: "4000x3000 EXIF \(exif) for 640x360")
+        // Without a screen to fit, the whole picture comes out.
+        let full = try #require(try MediaReader(path: path).readVideo())
+        #expect(full.width == 4000 && full.height == 3000)
     }
 
     @Test("the file's turn and the panel's add up", arguments: VideoRotation.allCases, [VideoFit.fit, .fill, .stretch])
