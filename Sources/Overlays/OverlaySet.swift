@@ -41,6 +41,14 @@ public struct OverlaySet: Equatable, Sendable, Codable {
         return removed
     }
 
+    /// The items layers are tied to (a few; a queue edit checks these rather than every queued id).
+    public var scopedItems: Set<Int> {
+        Set(overlays.compactMap { overlay -> Int? in
+            if case .item(let item) = overlay.scope { return item }
+            return nil
+        })
+    }
+
     /// Removes the overlays tied to these queue items (removed from the queue: their layers can never show).
     @discardableResult
     public mutating func removeScoped(to items: Set<Int>) -> [Int] {

@@ -59,11 +59,11 @@ extension EngineState {
         let before = queue.version
         let kept = moment == .itemEnd ? queue.current?.id : nil
         let running = phase.run != nil && (current != nil || scheduleWait != nil)
-        var gone = Set(queue.entries.map(\.id.rawValue))
-        if let kept { gone.remove(kept.rawValue) }
+        // Layers tied to an item the swap removes could never show again (checked per layer, not per item).
+        let tiedToQueued = overlays.scopedItems.filter { queue.index(of: ItemID($0)) != nil }
         let ids = try queue.replace(with: items, loops: loops, rev: rev, keeping: kept)
         noteQueueChange(from: before)
-        // Layers tied to a removed item could never show again.
+        let gone = tiedToQueued.filter { queue.index(of: ItemID($0)) == nil }
         if !overlays.removeScoped(to: gone).isEmpty { wakeWaiters = true }
         if kept != nil {
             refeedIfNextChanged(heard: heard)
@@ -81,7 +81,7 @@ extension EngineState {
     mutating func clear() {
         let before = queue.version
         let playing = current != nil
-        let ids = Set(queue.entries.map(\.id.rawValue))
+        let ids = overlays.scopedItems.filter { queue.index(of: ItemID($0)) != nil }
         queue.clear()
         noteQueueChange(from: before)
         if !overlays.removeScoped(to: ids).isEmpty { wakeWaiters = true }

@@ -37,7 +37,7 @@ extension PlayQueue {
     public mutating func remove(_ ids: [ItemID]) -> [ItemID] {
         let doomed = Set(ids.compactMap { index(of: $0) }).sorted()
         guard !doomed.isEmpty else { return [] }
-        let removedIDs = doomed.map { entries[$0].id }
+        let removedIDs = doomed.map { entries.id(at: $0) }
 
         if let current, let position = index(of: current.id), binarySearch(doomed, for: position) {
             vacancy = Vacancy(id: current.id, gap: position - countBelow(position, in: doomed))
@@ -46,7 +46,6 @@ extension PlayQueue {
             vacancy?.gap = old.gap - countBelow(old.gap, in: doomed)
         }
         entries.remove(atAscending: doomed)
-        positions.remove(atAscending: doomed, ids: removedIDs)
         if let leaving, removedIDs.contains(leaving) { self.leaving = nil }
         version += 1
         record(.remove(removedIDs))
@@ -60,9 +59,7 @@ extension PlayQueue {
             throw QueueError.indexOutOfRange(index: index, count: entries.count)
         }
         guard source != index else { return }
-        let entry = entries.remove(at: source)
-        entries.insert(entry, at: index)
-        positions.move(from: source, to: index)
+        entries.move(from: source, to: index)
         // A move is a removal then an insertion; an insertion exactly at the gap lands in front of it.
         if var moved = vacancy {
             if source < moved.gap { moved.gap -= 1 }
@@ -83,7 +80,6 @@ extension PlayQueue {
             vacancy?.gap = 0
         }
         entries.removeAll()
-        positions.removeAll()
         leaving = nil
         version += 1
         record(.clear)
@@ -142,8 +138,7 @@ extension PlayQueue {
         guard !items.isEmpty else { return [] }
         let ids = (nextID..<(nextID + items.count)).map(ItemID.init)
         nextID += items.count
-        entries.insert(contentsOf: zip(ids, items).map { QueueEntry(id: $0, item: $1) }, at: position)
-        positions.insert(ids, at: position)
+        entries.insert(contentsOf: zip(ids, items).lazy.map { QueueEntry(id: $0, item: $1) }, at: position)
         // Items inserted exactly at the gap left by a removed current item are what plays next.
         if let old = vacancy, position < old.gap {
             vacancy?.gap = old.gap + items.count

@@ -20,9 +20,10 @@ extension PlayQueue {
         case finish(Cursor, EndReason, error: String?)
     }
 
-    /// Everything a queue holds, ready to encode. `positions` is derived, so it is rebuilt instead.
+    /// Everything a queue holds, ready to encode. Taking one costs a few references (QueueEntries shares
+    /// its storage until the queue's next edit, which then copies one chunk).
     public struct Snapshot: Sendable, Equatable, Codable {
-        public var entries: [QueueEntry]
+        public var entries: QueueEntries
         public var version: UInt64
         public var loops: Int
         public var current: Cursor?
@@ -57,8 +58,6 @@ extension PlayQueue {
         vacancy = snapshot.vacancy
         leaving = snapshot.leaving
         appliedRev = snapshot.appliedRev
-        guard Set(entries.map(\.id)).count == entries.count else { return nil }
-        positions.insert(entries.map(\.id), at: 0)
         guard invariantViolations().isEmpty, entries.allSatisfy({ $0.item.loops >= 0 && $0.playsDone >= 0 }) else {
             return nil
         }

@@ -26,9 +26,9 @@ extension PlayQueue {
         }
         let ids = (nextID..<(nextID + items.count)).map(ItemID.init)
         nextID += items.count
-        entries = (keptEntry.map { [$0] } ?? []) + zip(ids, items).map { QueueEntry(id: $0, item: $1) }
-        positions.removeAll()
-        positions.insert(entries.map(\.id), at: 0)
+        var replaced = QueueEntries(keptEntry.map { [$0] } ?? [])
+        replaced.append(contentsOf: zip(ids, items).lazy.map { QueueEntry(id: $0, item: $1) })
+        entries = replaced
         leaving = keptEntry?.id
         if let newLoops { loops = newLoops }
         if let rev { appliedRev = rev }
@@ -42,8 +42,7 @@ extension PlayQueue {
     mutating func removeLeaving(after cursor: Cursor) {
         guard let leaving, leaving == cursor.id, let position = index(of: leaving) else { return }
         self.leaving = nil
-        entries.remove(at: position)
-        positions.remove(atAscending: [position], ids: [leaving])
+        entries.remove(atAscending: [position])
         if let old = vacancy, position < old.gap { vacancy?.gap = old.gap - 1 }
     }
 }

@@ -58,22 +58,8 @@ extension PlayQueue {
         }
     }
 
-    /// Returns whether any entry changed.
+    /// Returns whether any entry changed. O(n) over compact records, no entry built.
     private mutating func resetForNewPass() -> Bool {
-        var changed = false
-        for position in entries.indices {
-            if entries[position].playsDone != 0 {
-                entries[position].playsDone = 0
-                changed = true
-            }
-            switch entries[position].state {
-            case .played, .failed:
-                entries[position].state = .queued
-                changed = true
-            case .queued, .playing:
-                break
-            }
-        }
-        return changed
+        entries.resetForNewPass()
     }
 }

@@ -9,15 +9,15 @@
 /// "something changed" with one comparison. Calls that change nothing (removing unknown ids, moving an
 /// item to where it already is, setting the loops it already has) leave it alone.
 ///
-/// Sized for 100,000 items: `index(of:)` and `entry(_:)` are O(1) (see `PositionIndex` for why it is not
-/// a dictionary of positions); inserting, moving or removing one item is O(n) only in shifting the array,
-/// about 0.15–0.3 ms at 100,000 items in a release build; appending 10,000 items takes a few ms.
+/// Sized for a million items in little memory (see QueueEntries for the layout): `index(of:)` and
+/// `entry(_:)` are O(B) with B = 1024 (a scan of one chunk), an entry by position O(log(n/B)), inserting,
+/// moving or removing one item anywhere O(B + n/B); a new pass O(n) over compact records.
 public struct PlayQueue: Sendable {
     // The stored properties are `internal(set)` rather than `private(set)` only because the edits live in
     // the +Editing/+Transitions files; outside this module they read exactly as `private(set)`.
 
     /// Items in play order.
-    public internal(set) var entries: [QueueEntry] = []
+    public internal(set) var entries = QueueEntries()
     public internal(set) var version: UInt64 = 0
     /// Passes through the whole queue: 1 = once, N = N passes, 0 = forever.
     public internal(set) var loops: Int
@@ -25,8 +25,6 @@ public struct PlayQueue: Sendable {
     /// current item has been removed.
     public internal(set) var current: Cursor?
 
-    /// id → position, kept in step with `entries` by every structural edit.
-    var positions = PositionIndex()
     /// The next id to hand out. Ids are never reused, not even after `clear()`.
     var nextID = 1
     /// Pass of the most recent `begin`: tells a new pass apart even while `current` is nil between items.
@@ -61,19 +59,18 @@ public struct PlayQueue: Sendable {
 
     /// O(1).
     public func entry(_ id: ItemID) -> QueueEntry? {
-        guard let position = positions.position(of: id) else { return nil }
-        return entries[position]
+        entries.entry(id)
     }
 
     /// O(1).
     public func index(of id: ItemID) -> Int? {
-        positions.position(of: id)
+        entries.position(of: id)
     }
 
     /// For tests: the invariants every public call must preserve. Returns the broken ones.
     func invariantViolations() -> [String] {
         var broken: [String] = []
-        if !positions.matches(entries) { broken.append("position index disagrees with entries") }
+        broken += entries.structureViolations()
         if Set(entries.map(\.id)).count != entries.count { broken.append("duplicate ids") }
         if let maxID = entries.map(\.id.rawValue).max(), maxID >= nextID { broken.append("id >= nextID") }
         if let current, index(of: current.id) == nil { broken.append("current item is not queued") }

@@ -14,9 +14,10 @@ extension Dispatcher {
         @Sendable func networkItems(_ ids: [Int64]?) -> [(id: Int64, uri: String)] {
             let queue = engine.queue()
             let wanted = ids.map { Set($0) }
-            return queue.entries.compactMap { entry in
+            return queue.entries.positions(whereURIBeginning: isNetworkURI).compactMap { position in
+                let entry = queue.entries[position]
                 let id = Int64(entry.id.rawValue)
-                guard isNetworkURI(entry.item.uri), wanted?.contains(id) ?? true else { return nil }
+                guard wanted?.contains(id) ?? true else { return nil }
                 return (id, entry.item.uri)
             }
         }

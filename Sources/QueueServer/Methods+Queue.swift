@@ -80,8 +80,8 @@ extension Dispatcher {
                 let queue = engine.queue()
                 let entries = queue.entries
                 let offset = Int(params.offset)
-                let page =
-                    offset < entries.count ? entries[offset..<min(entries.count, offset + Int(params.limit))] : []
+                // A copy of the queue shares its storage; the page is read from it in O(limit + log n).
+                let page = entries[min(offset, entries.count)..<min(entries.count, max(offset, 0) + Int(params.limit))]
                 return .init(
                     items: rows(page), total: Int64(entries.count), version: Int64(queue.version),
                     currentId: queue.current.map { Int64($0.id.rawValue) })

@@ -37,15 +37,4 @@ enum RecordLine {
             UInt32(crc32(0, raw.bindMemory(to: UInt8.self).baseAddress, uInt(raw.count)))
         }
     }
-
-    /// The complete lines of `data` (each without "\n") and whether a last, unterminated piece followed.
-    static func lines(_ data: Data) -> (lines: [Data.SubSequence], unterminated: Bool) {
-        var lines: [Data.SubSequence] = []
-        var start = data.startIndex
-        while let newline = data[start...].firstIndex(of: 0x0A) {
-            lines.append(data[start..<newline])
-            start = newline + 1
-        }
-        return (lines, start < data.endIndex)
-    }
 }

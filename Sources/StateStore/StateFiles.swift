@@ -22,6 +22,9 @@ public struct RestoredState: Sendable {
     public var replayedRecords: Int
     /// What was damaged and dropped, for the log; empty when everything was read.
     public var problems: [String]
+    /// Journals whose last record was cut short: a write a crash or power cut interrupted. Expected after
+    /// a kill -9 (the kernel stops a long write at a fatal signal); the record was never acknowledged.
+    public var cutShort: [String] = []
 }
 
 public enum StateFiles {
@@ -33,13 +36,14 @@ public enum StateFiles {
 
     public static func restore(from directory: String) -> RestoredState {
         var problems: [String] = []
+        var cutShort: [String] = []
         var generation: UInt64 = 0
         var queue: PlayQueue?
         var player: PlayerSnapshot?
         var snapshotComplete = true
         let snapshotPath = directory + "/" + snapshotName
-        if let data = FileManager.default.contents(atPath: snapshotPath) {
-            let read = readSnapshot(data)
+        if let reader = RecordLineReader(path: snapshotPath) {
+            let read = readSnapshot(reader)
             generation = read.generation ?? highestJournalGeneration(in: directory) ?? 0
             queue = read.queue
             player = read.player
@@ -51,14 +55,16 @@ public enum StateFiles {
         }
         var replayed = 0
         let journalPath = directory + "/" + journalName(generation)
-        if snapshotComplete, let data = FileManager.default.contents(atPath: journalPath) {
+        if snapshotComplete, let reader = RecordLineReader(path: journalPath) {
             var restored = queue ?? PlayQueue()
-            let outcome = replay(data, onto: &restored, player: &player)
+            let outcome = replay(reader, onto: &restored, player: &player)
             queue = restored
             replayed = outcome.applied
             if let problem = outcome.problem {
                 problems.append("\(journalName(generation)): \(problem)")
                 keepAside(journalPath)
+            } else if outcome.cutShort {
+                cutShort.append(journalName(generation))
             }
         } else if !snapshotComplete, FileManager.default.fileExists(atPath: journalPath) {
             problems.append("\(journalName(generation)): not replayed, since the snapshot before it is damaged")
@@ -66,27 +72,27 @@ public enum StateFiles {
         }
         return RestoredState(
             queue: queue?.snapshot, player: player, generation: generation, replayedRecords: replayed,
-            problems: problems)
+            problems: problems, cutShort: cutShort)
     }
 
     /// The snapshot's queue and player, and what was wrong, if anything. A damaged entry line keeps the
     /// entries before it (the current item is forgotten if it was not among them).
     private static func readSnapshot(
-        _ data: Data
+        _ reader: RecordLineReader
     ) -> (
         queue: PlayQueue?, player: PlayerSnapshot?, generation: UInt64?, problem: String?
     ) {
-        let (lines, unterminated) = RecordLine.lines(data)
         let decoder = JSONDecoder()
-        guard let first = lines.first, let json = RecordLine.unframe(first),
+        guard let first = reader.next(), let json = RecordLine.unframe(first[...]),
             let header = try? decoder.decode(SnapshotHeader.self, from: json),
             header.format == SnapshotHeader.currentFormat
         else { return (nil, nil, nil, "the header is damaged; the queue starts empty") }
-        var entries: [QueueEntry] = []
-        entries.reserveCapacity(header.entryCount)
+        // Kept compact as they are read (QueueEntries), not as a million QueueEntry values.
+        var entries = QueueEntries()
         var problem: String?
-        for (number, line) in lines.dropFirst().prefix(header.entryCount).enumerated() {
-            guard let json = RecordLine.unframe(line), let entry = try? decoder.decode(QueueEntry.self, from: json)
+        for number in 0..<header.entryCount {
+            guard let line = reader.next() else { break }
+            guard let json = RecordLine.unframe(line[...]), let entry = try? decoder.decode(QueueEntry.self, from: json)
             else {
                 problem = "entry \(number + 1) of \(header.entryCount) is damaged; the \(number) before it are kept"
                 break
@@ -95,7 +101,7 @@ public enum StateFiles {
         }
         if problem == nil, entries.count < header.entryCount {
             problem =
-                "cut short after \(entries.count) of \(header.entryCount) entries\(unterminated ? " (a torn line)" : "")"
+                "cut short after \(entries.count) of \(header.entryCount) entries\(reader.unterminated ? " (a torn line)" : "")"
         }
         var snapshot = header.queue
         snapshot.entries = entries
@@ -104,7 +110,7 @@ public enum StateFiles {
         }
         // Entries lost to damage can leave the current item or the bookkeeping pointing at nothing.
         snapshot.forgetCurrent()
-        snapshot.nextID = max(snapshot.nextID, (entries.map(\.id.rawValue).max() ?? 0) + 1)
+        snapshot.nextID = max(snapshot.nextID, (entries.lazy.map(\.id.rawValue).max() ?? 0) + 1)
         guard let queue = PlayQueue(snapshot: snapshot) else {
             return (nil, nil, header.generation, problem ?? "the queue contradicts itself; it starts empty")
         }
@@ -113,14 +119,15 @@ public enum StateFiles {
 
     /// Applies the journal's records in order until the first damaged one.
     private static func replay(
-        _ data: Data, onto queue: inout PlayQueue, player: inout PlayerSnapshot?
+        _ reader: RecordLineReader, onto queue: inout PlayQueue, player: inout PlayerSnapshot?
     ) -> (
-        applied: Int, problem: String?
+        applied: Int, problem: String?, cutShort: Bool
     ) {
-        let (lines, unterminated) = RecordLine.lines(data)
         let decoder = JSONDecoder()
-        for (number, line) in lines.enumerated() {
-            let record = RecordLine.unframe(line).flatMap { try? decoder.decode(StateRecord.self, from: $0) }
+        var number = 0
+        while let line = reader.next() {
+            defer { number += 1 }
+            let record = RecordLine.unframe(line[...]).flatMap { try? decoder.decode(StateRecord.self, from: $0) }
             do {
                 switch record {
                 case .queue(let change)?: try queue.apply(change)
@@ -128,11 +135,12 @@ public enum StateFiles {
                 case nil: throw DamagedRecord()
                 }
             } catch {
-                let dropped = lines.count - number
-                return (number, "record \(number + 1) is damaged; it and the \(dropped - 1) after it are dropped")
+                var after = 0
+                while reader.next() != nil { after += 1 }
+                return (number, "record \(number + 1) is damaged; it and the \(after) after it are dropped", false)
             }
         }
-        return (lines.count, unterminated ? "the last record was cut short (a torn write); it is dropped" : nil)
+        return (number, nil, reader.unterminated)
     }
 
     private struct DamagedRecord: Error {}

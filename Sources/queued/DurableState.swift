@@ -28,6 +28,9 @@ struct DurableState {
         for problem in restored.problems {
             logger.warning("state: \(problem) (damaged files are kept aside in \(path))")
         }
+        for journal in restored.cutShort {
+            logger.notice("state: \(journal): its last record was cut short by a crash or power cut and is dropped (it was never acknowledged)")
+        }
         if let queue = restored.queue {
             logger.info(
                 "state: restored \(queue.entries.count) items from \(path) (\(restored.replayedRecords) journal records)"

@@ -63,10 +63,12 @@ final class NetworkItems: @unchecked Sendable {
         var order: [String] = []
         var digests: [String: String] = [:]
         // From the current item on, wrapping around: the order they will play in.
-        let first = queue.current.flatMap { current in entries.firstIndex { $0.id == current.id } } ?? 0
-        for offset in 0..<entries.count {
-            let entry = entries[(first + offset) % entries.count]
-            guard isNetworkURI(entry.item.uri) else { continue }
+        let first = queue.current.flatMap { queue.index(of: $0.id) } ?? 0
+        // Only the http(s) entries are built (a long queue of local files costs one pass over its records).
+        let network = entries.positions(whereURIBeginning: isNetworkURI)
+        let split = network.firstIndex { $0 >= first } ?? network.count
+        for position in network[split...] + network[..<split] {
+            let entry = entries[position]
             if ids[entry.item.uri] == nil { order.append(entry.item.uri) }
             ids[entry.item.uri, default: []].append(entry.id)
             if let digest = entry.item.sha256 { digests[entry.item.uri] = digest }
@@ -83,7 +85,9 @@ final class NetworkItems: @unchecked Sendable {
         var ids = lock.withLock { idsByURL[url] }
         if ids == nil, let engine {
             // Added since the last look (news can outrun it): find its items now.
-            ids = engine.queue().entries.filter { $0.item.uri == url }.map(\.id)
+            let entries = engine.queue().entries
+            ids = entries.positions(whereURIBeginning: isNetworkURI).map { entries[$0] }.filter { $0.item.uri == url }
+                .map(\.id)
         }
         for id in ids ?? [] { publish(id, news) }
     }

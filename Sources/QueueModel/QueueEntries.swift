@@ -1,0 +1,646 @@
+// The queue's entries in play order, stored so that a million items fit in little memory and every edit
+// anywhere stays cheap. Reads hand out `QueueEntry` values; the storage behind them is:
+// - one fixed 56-byte `EntryRecord` per entry; the URI's and title's bytes in a paged `TextArena`, a URI's
+//   folder (up to its last "/") kept once for all the entries in it; the fields an entry rarely has (a
+//   window, a still's duration, a digest, a schedule, a failure message, text over 4 KiB) in a side table.
+//   About 110 bytes an item with a 60-byte URI and a title, against ~520 as `[QueueEntry]`.
+// - records in chunks of `chunkSize`…2×`chunkSize` (sqrt decomposition), `starts` holding each chunk's
+//   first position: position → record is a binary search over the chunks, and an insert, removal or move
+//   touches one chunk and the starts after it.
+// - id → chunk in pages indexed by the id (ids only grow and arrive in runs), 4 bytes an entry; the place
+//   inside the chunk is found by scanning its ids.
+// Every part is copy-on-write in pieces: a copy of the queue (a snapshot being written, a listing) costs a
+// few references, and the next edit copies one chunk and one page.
+//
+// Costs, n entries, B = chunkSize: subscript O(log(n/B)); position(of:) O(B); insert k at any index
+// O(k + B + n/B); remove k O(k + (chunks touched)·B + n/B); move O(B + n/B); iteration O(n).
+// Hand-written: swift-collections has no order-statistic sequence with element → position lookup.
+
+struct EntryRecord: Sendable {
+    var id: Int
+    var uri: TextRef
+    var title: TextRef
+    /// Seconds; NaN: unknown.
+    var knownDuration: Double
+    /// The URI's folder in `QueueEntries.folders`.
+    var folder: UInt32
+    var loops: UInt32
+    var playsDone: UInt32
+    /// 0: none; else the index + 1 of the entry's `EntryExtras`.
+    var extras: UInt32
+    /// 0: unknown.
+    var knownWidth: UInt16
+    var knownHeight: UInt16
+    var state: StateKind
+
+    enum StateKind: UInt8, Sendable {
+        case queued, playing, played, failed
+    }
+}
+
+/// What a record has no room for.
+struct EntryExtras: Sendable {
+    /// The whole item, when it has a field a record does not keep (then the record's text is unused).
+    var item: MediaItem?
+    var failure: String?
+    /// A size over 65,535 on a side.
+    var knownSize: PictureSize?
+
+    var isEmpty: Bool { item == nil && failure == nil && knownSize == nil }
+}
+
+public struct QueueEntries: Sendable {
+    static let chunkSize = 1024
+    static let idPageBits = 12
+
+    public private(set) var count = 0
+    private var chunks: [[EntryRecord]] = []
+    /// starts[c]: the position of chunks[c]'s first record.
+    private var starts: [Int] = []
+    /// A stable key per chunk (ids point at keys, which survive chunks before them coming and going).
+    private var keyOfChunk: [UInt32] = []
+    /// key → chunk index (-1: free key).
+    private var chunkOfKey: [Int32] = []
+    private var freeKeys: [UInt32] = []
+    /// id >> idPageBits → a page of (key + 1) per id (0: not queued); empty pages hold no live id.
+    private var idPages: [[UInt32]] = []
+    private var idPageLive: [Int32] = []
+
+    private var text = TextArena()
+    /// URI folders ("file:///media/ads/", "https://cms.example/v1/"), index 0 = "".
+    private var folders: [String] = [""]
+    private var folderIndex: [String: UInt32] = ["": 0]
+    private var extras: [EntryExtras] = []
+    private var freeExtras: [UInt32] = []
+
+    public init() {}
+
+    public init(_ entries: some Sequence<QueueEntry>) {
+        append(contentsOf: entries)
+    }
+
+    // MARK: Reading
+
+    public func position(of id: ItemID) -> Int? {
+        guard let key = key(of: id.rawValue) else { return nil }
+        let chunk = Int(chunkOfKey[Int(key)])
+        guard let offset = chunks[chunk].firstIndex(where: { $0.id == id.rawValue }) else { return nil }
+        return starts[chunk] + offset
+    }
+
+    public func entry(_ id: ItemID) -> QueueEntry? {
+        position(of: id).map { self[$0] }
+    }
+
+    /// The id at `position`, without building the entry.
+    public func id(at position: Int) -> ItemID {
+        let (chunk, offset) = locate(position)
+        return ItemID(chunks[chunk][offset].id)
+    }
+
+    /// Positions (ascending) of the entries whose URI `matches`, a test that decides by the URI's beginning
+    /// up to its last "/" (a scheme, a host): it is made once per folder, not per entry, and no entry is
+    /// built. O(n) over the records; the network items of a million local ones are found in milliseconds.
+    public func positions(whereURIBeginning matches: (String) -> Bool) -> [Int] {
+        var verdicts = [Bool?](repeating: nil, count: folders.count)
+        var found: [Int] = []
+        var position = 0
+        for chunk in chunks {
+            for record in chunk {
+                if record.extras != 0, let whole = extras[Int(record.extras - 1)].item {
+                    if matches(whole.uri) { found.append(position) }
+                } else {
+                    let folder = Int(record.folder)
+                    if verdicts[folder] == nil { verdicts[folder] = matches(folders[folder]) }
+                    if verdicts[folder] == true { found.append(position) }
+                }
+                position += 1
+            }
+        }
+        return found
+    }
+
+    /// Bytes held for the entries (records, text pages, folders, id pages; not the side table's items),
+    /// for the memory tests and benchmarks.
+    public var storageBytes: Int {
+        let records = chunks.reduce(0) { $0 + $1.capacity } * MemoryLayout<EntryRecord>.stride
+        let ids = idPages.reduce(0) { $0 + $1.capacity } * 4
+        return records + ids + text.capacityBytes + folders.reduce(0) { $0 + $1.utf8.count + 16 }
+            + starts.count * 16 + extras.count * MemoryLayout<EntryExtras>.stride
+    }
+
+    private func key(of id: Int) -> UInt32? {
+        let page = id >> Self.idPageBits
+        guard id >= 0, page < idPages.count, !idPages[page].isEmpty else { return nil }
+        let slot = idPages[page][id & ((1 << Self.idPageBits) - 1)]
+        return slot == 0 ? nil : slot - 1
+    }
+
+    private func locate(_ position: Int) -> (chunk: Int, offset: Int) {
+        precondition(position >= 0 && position < count, "QueueEntries: position \(position) out of 0..<\(count)")
+        var low = 0
+        var high = starts.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if starts[middle] <= position { low = middle } else { high = middle - 1 }
+        }
+        return (low, position - starts[low])
+    }
+
+    private func entry(of record: EntryRecord) -> QueueEntry {
+        let extra = record.extras == 0 ? nil : extras[Int(record.extras - 1)]
+        let item =
+            extra?.item
+            ?? MediaItem(
+                uri: folders[Int(record.folder)] + text.string(record.uri), loops: Int(record.loops),
+                title: record.title.isAbsent ? nil : text.string(record.title))
+        let state: ItemState =
+            switch record.state {
+            case .queued: .queued
+            case .playing: .playing
+            case .played: .played
+            case .failed: .failed(message: extra?.failure ?? "playback failed")
+            }
+        var entry = QueueEntry(
+            id: ItemID(record.id), item: item, playsDone: Int(record.playsDone), state: state,
+            knownDuration: record.knownDuration.isNaN ? nil : record.knownDuration)
+        entry.knownSize =
+            extra?.knownSize
+            ?? (record.knownWidth > 0 ? PictureSize(width: Int(record.knownWidth), height: Int(record.knownHeight)) : nil)
+        return entry
+    }
+
+    // MARK: Records from entries
+
+    /// Whether a record can hold `item` without keeping it whole in the side table.
+    private static func fitsRecord(_ item: MediaItem) -> Bool {
+        item.start == nil && item.end == nil && item.duration == nil && item.trackEnd == nil && item.sha256 == nil
+            && item.schedule == nil && item.loops >= 0 && item.loops <= Int(UInt32.max)
+            && item.uri.utf8.count <= TextArena.longest && (item.title?.utf8.count ?? 0) <= TextArena.longest
+    }
+
+    private mutating func folder(of uri: String) -> (folder: UInt32, rest: Substring.UTF8View) {
+        let bytes = uri.utf8
+        guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return (0, Substring(uri).utf8) }
+        let cut = bytes.index(after: slash)
+        let name = String(Substring(uri.utf8[..<cut]))
+        let rest = Substring(uri.utf8[cut...]).utf8
+        if let known = folderIndex[name] { return (known, rest) }
+        let index = UInt32(folders.count)
+        folders.append(name)
+        folderIndex[name] = index
+        return (index, rest)
+    }
+
+    private mutating func makeRecord(_ entry: QueueEntry) -> EntryRecord {
+        var record = EntryRecord(
+            id: entry.id.rawValue, uri: .absent, title: .absent, knownDuration: entry.knownDuration ?? .nan, folder: 0,
+            loops: 0, playsDone: UInt32(clamping: entry.playsDone), extras: 0, knownWidth: 0, knownHeight: 0,
+            state: .queued)
+        var extra = EntryExtras()
+        if Self.fitsRecord(entry.item) {
+            let (folder, rest) = folder(of: entry.item.uri)
+            record.folder = folder
+            record.uri = text.store(rest)
+            record.title = entry.item.title.map { text.store($0.utf8) } ?? .absent
+            record.loops = UInt32(entry.item.loops)
+        } else {
+            extra.item = entry.item
+        }
+        setScalars(of: entry, on: &record, extra: &extra)
+        record.extras = storeExtras(extra)
+        return record
+    }
+
+    /// The playing state, counts and known facts of `entry` onto `record` (and `extra` for what it has no
+    /// room for).
+    private func setScalars(of entry: QueueEntry, on record: inout EntryRecord, extra: inout EntryExtras) {
+        record.playsDone = UInt32(clamping: Swift.max(0, entry.playsDone))
+        record.knownDuration = entry.knownDuration ?? .nan
+        switch entry.state {
+        case .queued: record.state = .queued
+        case .playing: record.state = .playing
+        case .played: record.state = .played
+        case .failed(let message):
+            record.state = .failed
+            extra.failure = message
+        }
+        if let size = entry.knownSize {
+            if size.width > 0, size.height > 0, size.width <= Int(UInt16.max), size.height <= Int(UInt16.max) {
+                record.knownWidth = UInt16(size.width)
+                record.knownHeight = UInt16(size.height)
+            } else {
+                extra.knownSize = size
+            }
+        }
+    }
+
+    private mutating func storeExtras(_ extra: EntryExtras) -> UInt32 {
+        guard !extra.isEmpty else { return 0 }
+        if let free = freeExtras.popLast() {
+            extras[Int(free)] = extra
+            return free + 1
+        }
+        extras.append(extra)
+        return UInt32(extras.count)
+    }
+
+    private mutating func releaseExtras(_ index: UInt32) {
+        guard index != 0 else { return }
+        extras[Int(index - 1)] = EntryExtras()
+        freeExtras.append(index - 1)
+    }
+
+    private mutating func release(_ record: EntryRecord) {
+        text.release(record.uri)
+        text.release(record.title)
+        releaseExtras(record.extras)
+    }
+
+    // MARK: The id map
+
+    private mutating func setKey(_ key: UInt32?, for id: Int) {
+        let page = id >> Self.idPageBits
+        let slot = id & ((1 << Self.idPageBits) - 1)
+        if page >= idPages.count {
+            guard key != nil else { return }
+            idPages += Array(repeating: [], count: page - idPages.count + 1)
+            idPageLive += Array(repeating: 0, count: page - idPageLive.count + 1)
+        }
+        if idPages[page].isEmpty {
+            guard key != nil else { return }
+            idPages[page] = Array(repeating: 0, count: 1 << Self.idPageBits)
+        }
+        let was = idPages[page][slot]
+        let now = key.map { $0 + 1 } ?? 0
+        idPages[page][slot] = now
+        if was == 0 && now != 0 { idPageLive[page] += 1 }
+        if was != 0 && now == 0 {
+            idPageLive[page] -= 1
+            // A page with no queued id goes (ids are never handed out again).
+            if idPageLive[page] == 0 { idPages[page] = [] }
+        }
+    }
+
+    private mutating func newKey(for chunk: Int) -> UInt32 {
+        if let free = freeKeys.popLast() {
+            chunkOfKey[Int(free)] = Int32(chunk)
+            return free
+        }
+        chunkOfKey.append(Int32(chunk))
+        return UInt32(chunkOfKey.count - 1)
+    }
+
+    /// Chunks from `first` on changed place or size: their starts and their keys' chunk indexes.
+    private mutating func renumber(from first: Int) {
+        var position = first == 0 ? 0 : starts[first - 1] + chunks[first - 1].count
+        if starts.count > chunks.count { starts.removeLast(starts.count - chunks.count) }
+        for chunk in first..<chunks.count {
+            if chunk < starts.count { starts[chunk] = position } else { starts.append(position) }
+            chunkOfKey[Int(keyOfChunk[chunk])] = Int32(chunk)
+            position += chunks[chunk].count
+        }
+        count = position
+    }
+
+    /// Puts `records` in as a new chunk at index `chunk` (ids pointed at it).
+    private mutating func insertChunk(_ records: [EntryRecord], at chunk: Int) {
+        let key = newKey(for: chunk)
+        chunks.insert(records, at: chunk)
+        keyOfChunk.insert(key, at: chunk)
+        for record in records { setKey(key, for: record.id) }
+    }
+
+    private mutating func removeChunk(at chunk: Int) {
+        let key = keyOfChunk.remove(at: chunk)
+        chunks.remove(at: chunk)
+        chunkOfKey[Int(key)] = -1
+        freeKeys.append(key)
+    }
+
+    // MARK: Editing
+
+    public mutating func append(_ entry: QueueEntry) {
+        insert(contentsOf: CollectionOfOne(entry), at: count)
+    }
+
+    public mutating func append(contentsOf entries: some Sequence<QueueEntry>) {
+        insert(contentsOf: entries, at: count)
+    }
+
+    public mutating func insert(_ entry: QueueEntry, at position: Int) {
+        insert(contentsOf: CollectionOfOne(entry), at: position)
+    }
+
+    public mutating func insert(contentsOf entries: some Sequence<QueueEntry>, at position: Int) {
+        var records: [EntryRecord] = []
+        records.reserveCapacity(entries.underestimatedCount)
+        for entry in entries { records.append(makeRecord(entry)) }
+        insertRecords(records, at: position)
+    }
+
+    private mutating func insertRecords(_ records: [EntryRecord], at position: Int) {
+        precondition(position >= 0 && position <= count, "QueueEntries: insert at \(position) of \(count)")
+        guard !records.isEmpty else { return }
+        let chunk: Int
+        let offset: Int
+        if chunks.isEmpty {
+            insertChunk([], at: 0)
+            (chunk, offset) = (0, 0)
+        } else if position == count {
+            (chunk, offset) = (chunks.count - 1, chunks[chunks.count - 1].count)
+        } else {
+            (chunk, offset) = locate(position)
+        }
+        if chunks[chunk].count + records.count <= 2 * Self.chunkSize {
+            chunks[chunk].insert(contentsOf: records, at: offset)
+            let key = keyOfChunk[chunk]
+            for record in records { setKey(key, for: record.id) }
+            if chunks[chunk].count > 2 * Self.chunkSize - Self.chunkSize / 2 { split(chunk) }
+            renumber(from: chunk)
+            return
+        }
+        // Many at once: the chunk is cut at `offset`, the new records go in as chunks of their own, and
+        // the cut-off tail follows them in a chunk of its own.
+        let tail = Array(chunks[chunk][offset...])
+        chunks[chunk].removeSubrange(offset...)
+        var at = chunk + 1
+        var start = 0
+        while start < records.count {
+            let end = Swift.min(records.count, start + Self.chunkSize)
+            insertChunk(Array(records[start..<end]), at: at)
+            at += 1
+            start = end
+        }
+        if !tail.isEmpty { insertChunk(tail, at: at) }
+        if chunks[chunk].isEmpty { removeChunk(at: chunk) }
+        renumber(from: chunk)
+    }
+
+    /// Splits a full chunk in two halves; the right half gets a new key.
+    private mutating func split(_ chunk: Int) {
+        let half = chunks[chunk].count / 2
+        let right = Array(chunks[chunk][half...])
+        chunks[chunk].removeSubrange(half...)
+        insertChunk(right, at: chunk + 1)
+    }
+
+    /// Removes the entries at `positions` (ascending, no duplicates).
+    public mutating func remove(atAscending positions: [Int]) {
+        guard !positions.isEmpty else { return }
+        for record in takeRecords(atAscending: positions) { release(record) }
+        repackIfWasteful()
+    }
+
+    @discardableResult
+    public mutating func remove(at position: Int) -> QueueEntry {
+        let removed = self[position]
+        remove(atAscending: [position])
+        return removed
+    }
+
+    /// Moves the entry at `source` to `destination` (its position once it is in place), keeping its text.
+    public mutating func move(from source: Int, to destination: Int) {
+        guard source != destination else { return }
+        let records = takeRecords(atAscending: [source])
+        insertRecords(records, at: destination)
+    }
+
+    /// Takes the records at `positions` out of their chunks (ids forgotten), returning them in order.
+    private mutating func takeRecords(atAscending positions: [Int]) -> [EntryRecord] {
+        var taken: [EntryRecord] = []
+        taken.reserveCapacity(positions.count)
+        var index = 0
+        var firstTouched: Int?
+        var chunk = locate(positions[0]).chunk
+        while index < positions.count {
+            // Every position that falls in this chunk, removed in one pass over it.
+            let start = starts[chunk]
+            let end = start + chunks[chunk].count
+            var offsets: [Int] = []
+            while index < positions.count, positions[index] < end {
+                precondition(positions[index] >= start, "QueueEntries: positions not ascending")
+                offsets.append(positions[index] - start)
+                index += 1
+            }
+            if !offsets.isEmpty {
+                firstTouched = firstTouched ?? chunk
+                for offset in offsets {
+                    taken.append(chunks[chunk][offset])
+                    setKey(nil, for: chunks[chunk][offset].id)
+                }
+                chunks[chunk].remove(atAscending: offsets)
+            }
+            chunk += 1
+        }
+        guard let touched = firstTouched else { return taken }
+        // Empty chunks go; a small one joins a neighbour, so chunks stay about `chunkSize` long.
+        var scan = touched
+        var lastTouched = chunk - 1
+        while scan <= Swift.min(lastTouched, chunks.count - 1) {
+            if chunks[scan].isEmpty {
+                removeChunk(at: scan)
+                lastTouched -= 1
+                continue
+            }
+            if chunks[scan].count < Self.chunkSize / 4, scan + 1 < chunks.count,
+                chunks[scan].count + chunks[scan + 1].count <= 2 * Self.chunkSize - Self.chunkSize / 2
+            {
+                let key = keyOfChunk[scan]
+                for record in chunks[scan + 1] { setKey(key, for: record.id) }
+                chunks[scan] += chunks[scan + 1]
+                removeChunk(at: scan + 1)
+                lastTouched -= 1
+                continue
+            }
+            scan += 1
+        }
+        if chunks.isEmpty {
+            starts.removeAll()
+            count = 0
+        } else {
+            renumber(from: Swift.max(0, Swift.min(touched, chunks.count - 1) - 1))
+        }
+        return taken
+    }
+
+    public mutating func removeAll() {
+        self = QueueEntries()
+    }
+
+    /// A new pass: every entry's plays go back to 0 and played or failed entries to queued, in one pass
+    /// over the records (no entry is built). Returns whether anything changed.
+    mutating func resetForNewPass() -> Bool {
+        var changed = false
+        for chunk in chunks.indices {
+            for offset in chunks[chunk].indices {
+                let record = chunks[chunk][offset]
+                guard record.playsDone != 0 || record.state == .played || record.state == .failed else { continue }
+                chunks[chunk][offset].playsDone = 0
+                if record.state == .played || record.state == .failed {
+                    chunks[chunk][offset].state = .queued
+                    if record.state == .failed, record.extras != 0 {
+                        var extra = extras[Int(record.extras - 1)]
+                        extra.failure = nil
+                        if extra.isEmpty {
+                            releaseExtras(record.extras)
+                            chunks[chunk][offset].extras = 0
+                        } else {
+                            extras[Int(record.extras - 1)] = extra
+                        }
+                    }
+                }
+                changed = true
+            }
+        }
+        return changed
+    }
+
+    /// Re-packs the text when more of it is dead than alive (and over 1 MiB is): O(n), after removals that
+    /// freed at least as much as is left.
+    private mutating func repackIfWasteful() {
+        guard text.deadBytes > 1 << 20, text.deadBytes > text.liveBytes else { return }
+        var packed = TextArena()
+        var newFolders: [String] = [""]
+        var newIndex: [String: UInt32] = ["": 0]
+        for chunk in chunks.indices {
+            for offset in chunks[chunk].indices {
+                let record = chunks[chunk][offset]
+                guard !record.uri.isAbsent else { continue }
+                let name = folders[Int(record.folder)]
+                let folder: UInt32
+                if let known = newIndex[name] {
+                    folder = known
+                } else {
+                    folder = UInt32(newFolders.count)
+                    newFolders.append(name)
+                    newIndex[name] = folder
+                }
+                chunks[chunk][offset].folder = folder
+                chunks[chunk][offset].uri = Self.copy(record.uri, from: text, to: &packed)
+                chunks[chunk][offset].title = Self.copy(record.title, from: text, to: &packed)
+            }
+        }
+        text = packed
+        folders = newFolders
+        folderIndex = newIndex
+    }
+
+    private static func copy(_ ref: TextRef, from old: TextArena, to new: inout TextArena) -> TextRef {
+        guard !ref.isAbsent else { return .absent }
+        guard ref.length > 0 else { return .empty }
+        return old.pages[Int(ref.page)].withUnsafeBufferPointer { buffer in
+            new.store(UnsafeBufferPointer(rebasing: buffer[Int(ref.offset)..<Int(ref.offset) + Int(ref.length)]))
+        }
+    }
+
+    /// For tests: whether chunks, starts, keys and the id map agree. Returns what is broken.
+    func structureViolations() -> [String] {
+        var broken: [String] = []
+        var position = 0
+        var seen = 0
+        for chunk in chunks.indices {
+            if chunks[chunk].isEmpty { broken.append("chunk \(chunk) is empty") }
+            if starts.count <= chunk || starts[chunk] != position { broken.append("start of chunk \(chunk)") }
+            if chunkOfKey[Int(keyOfChunk[chunk])] != Int32(chunk) { broken.append("key of chunk \(chunk)") }
+            for record in chunks[chunk] where key(of: record.id) != keyOfChunk[chunk] {
+                broken.append("id \(record.id) maps to the wrong chunk")
+            }
+            position += chunks[chunk].count
+            seen += chunks[chunk].count
+        }
+        if position != count { broken.append("count \(count) != \(position)") }
+        if starts.count != chunks.count { broken.append("\(starts.count) starts for \(chunks.count) chunks") }
+        let mapped = idPageLive.reduce(0) { $0 + Int($1) }
+        if mapped != seen { broken.append("\(mapped) ids mapped for \(seen) entries") }
+        return broken
+    }
+}
+
+extension QueueEntries: RandomAccessCollection {
+    public typealias Index = Int
+    public typealias Indices = Range<Int>
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { count }
+
+    public subscript(position: Int) -> QueueEntry {
+        get {
+            let (chunk, offset) = locate(position)
+            return entry(of: chunks[chunk][offset])
+        }
+        set {
+            let (chunk, offset) = locate(position)
+            let old = chunks[chunk][offset]
+            precondition(old.id == newValue.id.rawValue, "QueueEntries: an entry's id does not change")
+            // The text stays where it is unless the item itself changed.
+            let oldExtra = old.extras == 0 ? nil : extras[Int(old.extras - 1)]
+            let oldItemKept: Bool
+            if let whole = oldExtra?.item {
+                oldItemKept = whole == newValue.item
+            } else {
+                oldItemKept =
+                    Self.fitsRecord(newValue.item) && Int(old.loops) == newValue.item.loops
+                    && old.title.isAbsent == (newValue.item.title == nil)
+                    && (newValue.item.title.map { text.holds(old.title, $0.utf8) } ?? true)
+                    && entry(of: old).item.uri == newValue.item.uri
+            }
+            guard oldItemKept else {
+                release(old)
+                chunks[chunk][offset] = makeRecord(newValue)
+                return
+            }
+            var record = old
+            var extra = EntryExtras(item: oldExtra?.item)
+            record.knownWidth = 0
+            record.knownHeight = 0
+            setScalars(of: newValue, on: &record, extra: &extra)
+            releaseExtras(old.extras)
+            record.extras = storeExtras(extra)
+            chunks[chunk][offset] = record
+        }
+    }
+
+    public func makeIterator() -> Iterator { Iterator(entries: self) }
+
+    /// Walks the chunks in order (no search per element).
+    public struct Iterator: IteratorProtocol {
+        let entries: QueueEntries
+        var chunk = 0
+        var offset = 0
+
+        public mutating func next() -> QueueEntry? {
+            while chunk < entries.chunks.count {
+                if offset < entries.chunks[chunk].count {
+                    defer { offset += 1 }
+                    return entries.entry(of: entries.chunks[chunk][offset])
+                }
+                chunk += 1
+                offset = 0
+            }
+            return nil
+        }
+    }
+}
+
+extension QueueEntries: Equatable {
+    public static func == (lhs: QueueEntries, rhs: QueueEntries) -> Bool {
+        lhs.count == rhs.count && lhs.elementsEqual(rhs)
+    }
+}
+
+extension QueueEntries: ExpressibleByArrayLiteral {
+    public init(arrayLiteral elements: QueueEntry...) {
+        self.init(elements)
+    }
+}
+
+extension QueueEntries: Codable {
+    public init(from decoder: any Decoder) throws {
+        self.init(try [QueueEntry](from: decoder))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.unkeyedContainer()
+        for entry in self { try container.encode(entry) }
+    }
+}

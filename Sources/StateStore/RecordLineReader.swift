@@ -1,0 +1,61 @@
+// Reads a state file's framed lines one at a time, 1 MiB at a time, so a restore never holds the file
+// whole (a million-entry snapshot is ~170 MB): what is in memory is one buffer and the compact queue being
+// rebuilt. A read error ends the lines there, as a cut-short file does (what was read is a prefix).
+
+import Foundation
+import Glibc
+
+final class RecordLineReader {
+    static let chunkSize = 1 << 20
+    private let descriptor: Int32
+    /// Bytes read and not yet handed out, from `start`; `scanned`: where the search for "\n" resumes.
+    private var buffer: [UInt8] = []
+    private var start = 0
+    private var scanned = 0
+    private var ended = false
+    /// After the last line: whether a piece with no "\n" followed it (a torn write).
+    private(set) var unterminated = false
+
+    /// nil when the file cannot be opened (it does not exist).
+    init?(path: String) {
+        descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+    }
+
+    deinit { close(descriptor) }
+
+    /// The next complete line without its "\n", or nil at the end.
+    func next() -> Data? {
+        while true {
+            if let newline = buffer[scanned...].firstIndex(of: 0x0A) {
+                let line = Data(buffer[start..<newline])
+                start = newline + 1
+                scanned = start
+                return line
+            }
+            scanned = buffer.count
+            if ended {
+                unterminated = start < buffer.count
+                return nil
+            }
+            refill()
+        }
+    }
+
+    /// Drops what was handed out and appends up to `chunkSize` bytes from the file.
+    private func refill() {
+        if start > 0 {
+            buffer.removeSubrange(0..<start)
+            scanned -= start
+            start = 0
+        }
+        let before = buffer.count
+        buffer.append(contentsOf: repeatElement(0, count: Self.chunkSize))
+        var got = -1
+        repeat {
+            got = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + before, Self.chunkSize) }
+        } while got < 0 && errno == EINTR
+        buffer.removeSubrange((before + max(got, 0))...)
+        if got <= 0 { ended = true }
+    }
+}

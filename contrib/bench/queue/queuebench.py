@@ -1,0 +1,207 @@
+#!/usr/bin/env python3
+"""Queue memory and method latency at 10k / 100k / 1M items, queued vs mpv, in one run (see run.sh).
+
+Items are what a signage playlist holds: a ~60-byte path in one of a few folders and a title
+("/srv/signage/media/campaigns/2026-spring/clip-0001234-hd.mp4", "Spring campaign clip 1234"). The paths
+are never opened: neither player is asked to play. queued gets them by queue.add in requests of 10,000
+items; mpv by `loadlist` of an M3U with #EXTINF titles (its fastest way in). RSS is read once the count is
+reached and after 1 s of rest. At each size, queued's methods are timed at the middle of the queue, 50
+times each (round trip on one connection, ms): queue.list (a page of 100), queue.get, queue.insert of one
+item, queue.move, queue.remove; mpv's nearest equivalents beside them (playlist/N/filename,
+loadfile … append then playlist-move, playlist-move, playlist-remove).
+Restore (with --media): a saved state of the largest size whose first item is a real clip, playing, is
+killed with -9; the restart is timed to the socket answering and to the clip's position moving (polled
+every 10 ms: its first samples heard), and its peak RSS (VmHWM) is read.
+"""
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "ipc"))
+from daemons import Daemon, mpv_argv, queued_argv  # noqa: E402
+from ipcclient import Client, MpvProto, QueuedProto  # noqa: E402
+
+FOLDERS = ["/srv/signage/media/campaigns/2026-spring/", "/srv/signage/media/campaigns/2026-summer/",
+           "/srv/signage/media/evergreen/store-front/"]
+
+
+def path(i):
+    return f"{FOLDERS[i % len(FOLDERS)]}clip-{i:07d}-hd.mp4"
+
+
+def title(i):
+    return f"Spring campaign clip {i}"
+
+
+def log(msg):
+    print(f"[queuebench {time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
+
+
+def timed(client, method, params=None, reps=50, before=None):
+    samples = []
+    for r in range(reps):
+        args = before(r) if before else params
+        _, dt = client.timed(method, args)
+        samples.append(dt * 1e3)
+    samples.sort()
+    return {"p50_ms": statistics.median(samples), "max_ms": samples[-1]}
+
+
+def fill_queued(client, n):
+    for start in range(0, n, 10_000):
+        items = [{"uri": path(i), "title": title(i)} for i in range(start, min(n, start + 10_000))]
+        client.call("queue.add", {"items": items})
+    return client.call("queue.list", {"offset": 0, "limit": 1})["total"]
+
+
+def fill_mpv(client, n, work):
+    playlist = os.path.join(work, f"list-{n}.m3u")
+    with open(playlist, "w") as f:
+        f.write("#EXTM3U\n")
+        for i in range(n):
+            f.write(f"#EXTINF:-1,{title(i)}\n{path(i)}\n")
+    client.call(["loadlist", playlist, "append"])
+    deadline = time.monotonic() + 600
+    while time.monotonic() < deadline:
+        count = client.prop("playlist-count") or 0
+        if count >= n:
+            return count
+        time.sleep(0.2)
+    return client.prop("playlist-count")
+
+
+def queued_ops(client, n):
+    middle = n // 2
+    ids = [row["id"] for row in client.call("queue.list", {"offset": middle, "limit": 60})["items"]]
+    ops = {}
+    ops["queue.list (100 at the middle)"] = timed(client, "queue.list", {"offset": middle, "limit": 100})
+    ops["queue.get"] = timed(client, "queue.get", {"ids": [ids[0]]})
+    ops["queue.insert (1 at the middle)"] = timed(
+        client, "queue.insert", before=lambda r: {"index": middle, "items": [{"uri": path(n + r), "title": title(n + r)}]})
+    ops["queue.move (middle to a quarter)"] = timed(
+        client, "queue.move", before=lambda r: {"id": ids[r % len(ids)], "index": n // 4})
+    ops["queue.remove (1 near the middle)"] = timed(client, "queue.remove", before=lambda r: {"ids": [ids[r]]})
+    return ops
+
+
+def mpv_ops(client, n):
+    middle = n // 2
+    ops = {}
+    ops["queue.list (100 at the middle)"] = timed(
+        client, ["get_property", f"playlist/{middle}/filename"], reps=50)
+    ops["queue.get"] = ops["queue.list (100 at the middle)"]
+    ops["queue.move (middle to a quarter)"] = timed(
+        client, "playlist-move", before=lambda r: ["playlist-move", middle + r, n // 4], reps=50)
+    ops["queue.remove (1 near the middle)"] = timed(
+        client, "playlist-remove", before=lambda r: ["playlist-remove", middle + r], reps=50)
+    return ops
+
+
+def vm_hwm_kb(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    return None
+
+
+def restore(queued, work, n, media):
+    import signal
+    state = os.path.join(work, f"state-{n}")
+    sock = os.path.join(work, f"restore-{n}.sock")
+    argv = queued_argv(queued, sock, state=(state, "batch")) + ["--loops", "0"]
+    d = Daemon("queued", argv, sock, os.path.join(work, f"restore-{n}-a.log"), os.path.join(work, "pids"))
+    d.start()
+    client = Client(QueuedProto, sock, timeout=600)
+    client.call("queue.add", {"items": [media]})
+    for start in range(1, n, 10_000):
+        items = [{"uri": path(i), "title": title(i)} for i in range(start, min(n, start + 10_000))]
+        client.call("queue.add", {"items": items})
+    client.call("player.play")
+    time.sleep(2.0)
+    client.close()
+    os.kill(d.pid, signal.SIGKILL)
+    d.proc.wait()
+    d = Daemon("queued", argv, sock, os.path.join(work, f"restore-{n}-b.log"), os.path.join(work, "pids"))
+    t0 = time.monotonic()
+    d.start(wait_s=120)
+    up = time.monotonic() - t0
+    client = Client(QueuedProto, sock, timeout=120)
+    # The play may start before the socket answers: poll until the clip's position has moved.
+    first = None
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        status = client.call("player.status")
+        if status.get("state") == "playing" and (status.get("position") or 0) > 0:
+            first = time.monotonic() - t0
+            break
+        time.sleep(0.01)
+    status = client.call("queue.list", {"offset": 0, "limit": 1})
+    hwm = vm_hwm_kb(d.pid)
+    rss = d.rss_kb()
+    client.close()
+    d.stop()
+    return {"items": status["total"], "socket_s": up, "first_item_s": first, "peak_kb": hwm, "rss_kb": rss}
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--queued", required=True)
+    parser.add_argument("--work", required=True)
+    parser.add_argument("--sizes", default="10000,100000,1000000")
+    parser.add_argument("--json")
+    parser.add_argument("--media", help="a real clip for the restore measurement (skipped without)")
+    args = parser.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",")]
+    results = {"queued": {}, "mpv": {}}
+    for n in sizes:
+        for kind in ("queued", "mpv"):
+            sock = os.path.join(args.work, f"{kind}-{n}.sock")
+            argv = queued_argv(args.queued, sock) if kind == "queued" else mpv_argv(sock)
+            d = Daemon(kind, argv, sock, os.path.join(args.work, f"{kind}-{n}.log"), os.path.join(args.work, "pids"))
+            d.start()
+            proto = QueuedProto if kind == "queued" else MpvProto
+            client = Client(proto, sock, timeout=600)
+            empty = d.rss_kb()
+            t0 = time.perf_counter()
+            count = fill_queued(client, n) if kind == "queued" else fill_mpv(client, n, args.work)
+            fill_s = time.perf_counter() - t0
+            time.sleep(1.0)
+            rss = d.rss_kb()
+            log(f"{kind} {n}: {count} items in {fill_s:.1f} s, RSS {empty} -> {rss} KiB")
+            ops = queued_ops(client, n) if kind == "queued" else mpv_ops(client, n)
+            results[kind][str(n)] = {"count": count, "fill_s": fill_s, "rss_empty_kb": empty, "rss_kb": rss, "ops": ops}
+            client.close()
+            d.stop()
+    if args.media:
+        results["restore"] = restore(args.queued, args.work, sizes[-1], args.media)
+        log(f"restore: {results['restore']}")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(results, f, indent=1)
+    print(f"{'items':>9}{'queued MB':>11}{'mpv MB':>9}{'ratio':>7}   (RSS with the queue; empty: "
+          f"queued {results['queued'][str(sizes[0])]['rss_empty_kb'] / 1024:.1f} MB, "
+          f"mpv {results['mpv'][str(sizes[0])]['rss_empty_kb'] / 1024:.1f} MB)")
+    for n in sizes:
+        q, m = results["queued"][str(n)], results["mpv"][str(n)]
+        print(f"{n:>9}{q['rss_kb'] / 1024:>11.1f}{m['rss_kb'] / 1024:>9.1f}{q['rss_kb'] / m['rss_kb']:>7.2f}")
+    for n in sizes:
+        print(f"\nmethods at {n} items: p50 / max ms, queued | mpv's nearest")
+        q, m = results["queued"][str(n)]["ops"], results["mpv"][str(n)]["ops"]
+        for name, figures in q.items():
+            other = m.get(name)
+            theirs = f"{other['p50_ms']:.3f} / {other['max_ms']:.3f}" if other else "-"
+            print(f"  {name:<36}{figures['p50_ms']:>8.3f} / {figures['max_ms']:<8.3f} | {theirs}")
+    if "restore" in results:
+        r = results["restore"]
+        print(f"\nrestart after kill -9 with {r['items']} saved items: socket answering {r['socket_s']:.2f} s, "
+              f"first item started {r['first_item_s'] or float('nan'):.2f} s, peak RSS {r['peak_kb'] / 1024:.1f} MB, "
+              f"then {r['rss_kb'] / 1024:.1f} MB")
+
+
+if __name__ == "__main__":
+    main()
