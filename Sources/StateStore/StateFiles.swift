@@ -92,7 +92,8 @@ public enum StateFiles {
         var problem: String?
         for number in 0..<header.entryCount {
             guard let line = reader.next() else { break }
-            guard let json = RecordLine.unframe(line[...]), let entry = try? decoder.decode(QueueEntry.self, from: json)
+            guard let json = RecordLine.unframe(line[...]),
+                let entry = StateDecoding.entry(json) ?? (try? decoder.decode(QueueEntry.self, from: json))
             else {
                 problem = "entry \(number + 1) of \(header.entryCount) is damaged; the \(number) before it are kept"
                 break
@@ -127,7 +128,9 @@ public enum StateFiles {
         var number = 0
         while let line = reader.next() {
             defer { number += 1 }
-            let record = RecordLine.unframe(line[...]).flatMap { try? decoder.decode(StateRecord.self, from: $0) }
+            let record = RecordLine.unframe(line[...]).flatMap { json in
+                StateDecoding.itemListChange(json).map(StateRecord.queue) ?? (try? decoder.decode(StateRecord.self, from: json))
+            }
             do {
                 switch record {
                 case .queue(let change)?: try queue.apply(change)
