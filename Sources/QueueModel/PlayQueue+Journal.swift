@@ -58,7 +58,7 @@ extension PlayQueue {
         vacancy = snapshot.vacancy
         leaving = snapshot.leaving
         appliedRev = snapshot.appliedRev
-        guard invariantViolations().isEmpty, entries.allSatisfy({ $0.item.loops >= 0 && $0.playsDone >= 0 }) else {
+        guard invariantViolations().isEmpty else {
             return nil
         }
     }

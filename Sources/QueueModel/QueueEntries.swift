@@ -98,6 +98,20 @@ public struct QueueEntries: Sendable {
         return ItemID(chunks[chunk][offset].id)
     }
 
+    /// The ids in order, read from the records (no entry built).
+    public var ids: [ItemID] {
+        var ids: [ItemID] = []
+        ids.reserveCapacity(count)
+        for chunk in chunks {
+            for record in chunk { ids.append(ItemID(record.id)) }
+        }
+        return ids
+    }
+
+    /// Whether an entry was given a negative play count or an item negative loops (kept as given in the
+    /// side table, or counted as 0 in a record): what a damaged state file could hold.
+    public private(set) var hasNegativeCounts = false
+
     /// Positions (ascending) of the entries whose URI `matches`, a test that decides by the URI's beginning
     /// up to its last "/" (a scheme, a host): it is made once per folder, not per entry, and no entry is
     /// built. O(n) over the records; the network items of a million local ones are found in milliseconds.
@@ -193,6 +207,7 @@ public struct QueueEntries: Sendable {
     }
 
     private mutating func makeRecord(_ entry: QueueEntry) -> EntryRecord {
+        if entry.playsDone < 0 || entry.item.loops < 0 { hasNegativeCounts = true }
         var record = EntryRecord(
             id: entry.id.rawValue, uri: .absent, title: .absent, knownDuration: entry.knownDuration ?? .nan, folder: 0,
             loops: 0, playsDone: UInt32(clamping: entry.playsDone), extras: 0, knownWidth: 0, knownHeight: 0,

@@ -4,7 +4,7 @@
 // damaged line (bad checksum, bad JSON, or a change that does not apply) it stops, keeps the damaged file
 // aside as `<name>.damaged-<unix time>` and says what it dropped. Nothing here ever refuses to start: the
 // worst case is an empty queue. Runs on the daemon's main thread at start-up, on the state writer's
-// thread, and (`encodeSnapshot`, `prepareSnapshot`) on the writer's compaction task.
+// thread, and (`prepareSnapshot`) on the writer's compaction task.
 
 import Foundation
 import Glibc
@@ -163,41 +163,47 @@ public enum StateFiles {
 
     // MARK: Writing
 
-    /// The snapshot file's bytes.
-    static func encodeSnapshot(queue: PlayQueue.Snapshot, player: PlayerSnapshot, generation: UInt64) -> Data {
+    /// Writes the snapshot of `queue` and `player` to `snapshot.tmp` and makes it durable, 1 MiB at a time
+    /// (a million entries are ~185 MB of lines: never held whole); the current snapshot and journal stay
+    /// as they are, so this may run beside the writer appending to the journal. Returns the bytes written.
+    static func prepareSnapshot(
+        queue: PlayQueue.Snapshot, player: PlayerSnapshot, generation: UInt64, in directory: String
+    ) throws(StateStoreError) -> Int {
+        let file = try StateFile(creating: directory + "/" + temporarySnapshotName, truncate: true)
         var header = SnapshotHeader(
             format: SnapshotHeader.currentFormat, generation: generation, queue: queue,
             entryCount: queue.entries.count, player: player)
         header.queue.entries = []
-        var data = Data()
+        var buffer = Data()
+        var written = 0
         var line = JSONWriter()
         StateEncoding.write(header, to: &line)
-        RecordLine.append(line.bytes, to: &data)
+        RecordLine.append(line.bytes, to: &buffer)
         for entry in queue.entries {
             line.removeAll()
             StateEncoding.write(entry, to: &line)
-            RecordLine.append(line.bytes, to: &data)
+            RecordLine.append(line.bytes, to: &buffer)
+            if buffer.count >= 1 << 20 {
+                try file.write(buffer)
+                written += buffer.count
+                buffer.removeAll(keepingCapacity: true)
+            }
         }
-        return data
+        try file.write(buffer)
+        written += buffer.count
+        try file.sync()
+        file.close()
+        return written
     }
 
     /// Replaces `snapshot` atomically and durably, then starts the empty journal of `generation` and
     /// removes older journals. After a crash at any point the directory holds either the old snapshot with
     /// its journal or the new one.
-    static func writeSnapshot(_ data: Data, generation: UInt64, in directory: String) throws(StateStoreError)
-        -> StateFile
-    {
-        try prepareSnapshot(data, in: directory)
-        return try installSnapshot(generation: generation, journalStart: Data(), in: directory)
-    }
-
-    /// Writes `snapshot.tmp` and makes it durable; the current snapshot and journal stay as they are (so
-    /// this may run beside the writer appending to the journal).
-    static func prepareSnapshot(_ data: Data, in directory: String) throws(StateStoreError) {
-        let file = try StateFile(creating: directory + "/" + temporarySnapshotName, truncate: true)
-        try file.write(data)
-        try file.sync()
-        file.close()
+    static func writeSnapshot(
+        queue: PlayQueue.Snapshot, player: PlayerSnapshot, generation: UInt64, in directory: String
+    ) throws(StateStoreError) -> (journal: StateFile, bytes: Int) {
+        let bytes = try prepareSnapshot(queue: queue, player: player, generation: generation, in: directory)
+        return (try installSnapshot(generation: generation, journalStart: Data(), in: directory), bytes)
     }
 
     /// Puts the prepared `snapshot.tmp` in place as the snapshot of `generation`, whose journal starts with

@@ -292,15 +292,16 @@ public final class StateWriter: StateRecorder, @unchecked Sendable {
         let (queue, player, covered) = source.withConsistentState { queue, player in
             (queue, player, lastRecorded)
         }
-        let data = StateFiles.encodeSnapshot(queue: queue, player: player, generation: generation)
-        journal = try StateFiles.writeSnapshot(data, generation: generation, in: directory)
+        let (written, bytes) = try StateFiles.writeSnapshot(
+            queue: queue, player: player, generation: generation, in: directory)
+        journal = written
         journalBytes = 0
-        snapshotBytes = data.count
+        snapshotBytes = bytes
         unsynced = false
         condition.lock()
         pending.removeAll { $0.sequence <= covered }
         statistics.snapshots += 1
-        statistics.bytes += data.count
+        statistics.bytes += bytes
         condition.unlock()
         markKept(through: covered)
     }
@@ -316,11 +317,10 @@ public final class StateWriter: StateRecorder, @unchecked Sendable {
         compaction = Compaction(generation: next, covered: covered)
         let directory = self.directory
         DispatchQueue.global(qos: .utility).async(group: compactionTask) { [self] in
-            let data = StateFiles.encodeSnapshot(queue: queue, player: player, generation: next)
             let result: Result<Int, StateStoreError>
             do throws(StateStoreError) {
-                try StateFiles.prepareSnapshot(data, in: directory)
-                result = .success(data.count)
+                result = .success(
+                    try StateFiles.prepareSnapshot(queue: queue, player: player, generation: next, in: directory))
             } catch {
                 result = .failure(error)
             }
