@@ -121,10 +121,17 @@ struct Daemon {
         if let fit = options.videoFit { engine.setFit(fit) }
         if let rotation = options.videoRotation { engine.setRotation(rotation) }
         if !resumed, !items.isEmpty { try engine.play() }
-        let writer = try state.map {
-            try $0.startWriter(engine: engine, policy: options.sync == .always ? .always : .batch)
-        }
+        let writer = state.map { $0.makeWriter(engine: engine, policy: options.sync == .always ? .always : .batch) }
         try engine.start()
+        // The first snapshot is written while the first item already plays (a million entries take ~2 s).
+        if let state, let writer {
+            do {
+                try state.start(writer)
+            } catch {
+                engine.shutdown()
+                throw error
+            }
+        }
         networkItems?.queueChanged()
         if let server {
             do {

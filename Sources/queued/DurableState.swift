@@ -81,15 +81,21 @@ struct DurableState {
     }
 
     /// Starts keeping changes: the first snapshot now, then the journal.
-    func startWriter(engine: PlayerEngine, policy: SyncPolicy) throws -> StateWriter {
+    /// The writer, already recording the engine's changes (call before the engine starts, so none is missed).
+    func makeWriter(engine: PlayerEngine, policy: SyncPolicy) -> StateWriter {
         let writer = StateWriter(
             directory: directory.path, generation: restored.generation + 1, policy: policy, source: engine)
         engine.record(to: writer)
+        return writer
+    }
+
+    /// Writes the first snapshot and starts the writer's thread. It may run while the engine plays: the
+    /// snapshot takes the state at one instant and the changes after it go to the new journal.
+    func start(_ writer: StateWriter) throws {
         do {
             try writer.start()
         } catch {
             throw ValidationFailure("cannot write the state directory: \(error) (or run with --no-state)")
         }
-        return writer
     }
 }
