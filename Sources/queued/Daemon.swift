@@ -123,15 +123,6 @@ struct Daemon {
         if !resumed, !items.isEmpty { try engine.play() }
         let writer = state.map { $0.makeWriter(engine: engine, policy: options.sync == .always ? .always : .batch) }
         try engine.start()
-        // The first snapshot is written while the first item already plays (a million entries take ~2 s).
-        if let state, let writer {
-            do {
-                try state.start(writer)
-            } catch {
-                engine.shutdown()
-                throw error
-            }
-        }
         networkItems?.queueChanged()
         if let server {
             do {
@@ -147,7 +138,17 @@ struct Daemon {
                     }(),
                     keeper: writer, plays: plays)
             } catch {
-                writer?.close()
+                engine.shutdown()
+                throw error
+            }
+        }
+        // The first snapshot is written while the first item already plays and the socket answers (a
+        // million entries take ~2 s); a change asked for meanwhile is acknowledged once it is kept.
+        if let state, let writer {
+            do {
+                try state.start(writer)
+            } catch {
+                server?.shutdown()
                 engine.shutdown()
                 throw error
             }
