@@ -11,6 +11,7 @@ import QueueModel
 enum StateDecoding {
     /// A snapshot entry line's QueueEntry, or nil (decode it the slow way).
     static func entry(_ bytes: some Collection<UInt8>) -> QueueEntry? {
+        if let scanned = EntryLineScanner.entry(bytes) { return scanned }
         guard let value = try? JSON.parse(bytes), case .object(let object) = value else { return nil }
         return entry(object)
     }

@@ -43,6 +43,29 @@ import Testing
         }
     }
 
+    /// The line scanner takes exactly the lines it can read without a parser, and reads them right.
+    @Test func theLineScannerTakesPlainLinesAndLeavesTheRest() throws {
+        var plain = Self.entries.filter { $0.item.schedule == nil }
+        var extra = QueueEntry(id: ItemID(99), item: MediaItem(uri: "/ü/β.mp4", loops: 3, start: 2, end: 1e3, title: "Café"))
+        extra.knownDuration = 0.1
+        extra.knownSize = PictureSize(width: 7, height: 5)
+        plain.append(extra)
+        for entry in plain {
+            let bytes = StateEncoding.bytes { StateEncoding.write(entry, to: &$0) }
+            let slow = try JSONDecoder().decode(QueueEntry.self, from: Data(bytes))
+            let scanned = EntryLineScanner.entry(bytes)
+            let escaped = bytes.contains(UInt8(ascii: "\\"))
+            if escaped {
+                #expect(scanned == nil, "an escaped string goes to the parser")
+            } else {
+                #expect(scanned == slow, "\(String(decoding: bytes, as: UTF8.self))")
+            }
+        }
+        #expect(EntryLineScanner.entry(Array(#"{"id":1,"item":{"uri":"/a","loops":1},"playsDone":0,"state":{"queued":{}}} "#.utf8)) == nil)
+        #expect(EntryLineScanner.entry(Array(#"{"id":1,"item":{"loops":1,"uri":"/a"},"playsDone":0,"state":{"queued":{}}}"#.utf8)) == nil)
+        #expect(EntryLineScanner.entry(Array(#"{"id":1,"item":{"uri":"/a","loops":1},"playsDone":0,"state":{"queued":{}}}"#.utf8)) != nil)
+    }
+
     @Test func itemListRecordsReadTheSameBothWays() throws {
         let plain = Array(Self.items.prefix(3))
         let changes: [PlayQueue.Change] = [
