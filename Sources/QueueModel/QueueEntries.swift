@@ -38,15 +38,30 @@ struct EntryRecord: Sendable {
     }
 }
 
-/// What a record has no room for.
+/// What a record has no room for. Small (~48 bytes): a whole item sits behind a reference, so a queue
+/// whose items all failed (a failure message each) does not pay a MediaItem's ~210 bytes per entry.
 struct EntryExtras: Sendable {
     /// The whole item, when it has a field a record does not keep (then the record's text is unused).
-    var item: MediaItem?
+    var item: MediaItem? {
+        get { box?.item }
+        set { box = newValue.map(ItemBox.init) }
+    }
+    private var box: ItemBox?
     var failure: String?
     /// A size over 65,535 on a side.
     var knownSize: PictureSize?
 
-    var isEmpty: Bool { item == nil && failure == nil && knownSize == nil }
+    init(item: MediaItem? = nil) {
+        box = item.map(ItemBox.init)
+    }
+
+    var isEmpty: Bool { box == nil && failure == nil && knownSize == nil }
+
+    /// Never changed once made (copies of the queue share it).
+    final class ItemBox: Sendable {
+        let item: MediaItem
+        init(_ item: MediaItem) { self.item = item }
+    }
 }
 
 public struct QueueEntries: Sendable {
