@@ -14,7 +14,9 @@ import JSONText
 
 /// What a state directory gave back.
 public struct RestoredState: Sendable {
-    public var queue: PlayQueue.Snapshot?
+    /// The queue, checked (a million entries are not checked twice: the daemon takes this one).
+    public var playQueue: PlayQueue?
+    public var queue: PlayQueue.Snapshot? { playQueue?.snapshot }
     public var player: PlayerSnapshot?
     /// The generation the files had; the writer continues with the next one.
     public var generation: UInt64
@@ -71,7 +73,7 @@ public enum StateFiles {
             keepAside(journalPath)
         }
         return RestoredState(
-            queue: queue?.snapshot, player: player, generation: generation, replayedRecords: replayed,
+            playQueue: queue, player: player, generation: generation, replayedRecords: replayed,
             problems: problems, cutShort: cutShort)
     }
 

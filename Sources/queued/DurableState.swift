@@ -31,7 +31,7 @@ struct DurableState {
         for journal in restored.cutShort {
             logger.notice("state: \(journal): its last record was cut short by a crash or power cut and is dropped (it was never acknowledged)")
         }
-        if let queue = restored.queue {
+        if let queue = restored.playQueue {
             logger.info(
                 "state: restored \(queue.entries.count) items from \(path) (\(restored.replayedRecords) journal records)"
             )
@@ -39,7 +39,7 @@ struct DurableState {
     }
 
     /// The restored queue, if any survived.
-    var queue: PlayQueue? { restored.queue.flatMap(PlayQueue.init(snapshot:)) }
+    var queue: PlayQueue? { restored.playQueue }
 
     /// Makes room for the command line's `items` (the caller queues them next: appended to the restored
     /// queue, or replacing it with --replace) and puts the player back where it was. Returns whether
