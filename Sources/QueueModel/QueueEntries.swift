@@ -46,7 +46,7 @@ struct EntryExtras: Sendable {
         get { box?.item }
         set { box = newValue.map(ItemBox.init) }
     }
-    private var box: ItemBox?
+    var box: ItemBox?
     var failure: String?
     /// A size over 65,535 on a side.
     var knownSize: PictureSize?
@@ -68,25 +68,25 @@ public struct QueueEntries: Sendable {
     static let chunkSize = 1024
     static let idPageBits = 12
 
-    public private(set) var count = 0
-    private var chunks: [[EntryRecord]] = []
+    public internal(set) var count = 0
+    var chunks: [[EntryRecord]] = []
     /// starts[c]: the position of chunks[c]'s first record.
-    private var starts: [Int] = []
+    var starts: [Int] = []
     /// A stable key per chunk (ids point at keys, which survive chunks before them coming and going).
-    private var keyOfChunk: [UInt32] = []
+    var keyOfChunk: [UInt32] = []
     /// key → chunk index (-1: free key).
-    private var chunkOfKey: [Int32] = []
-    private var freeKeys: [UInt32] = []
+    var chunkOfKey: [Int32] = []
+    var freeKeys: [UInt32] = []
     /// id >> idPageBits → a page of (key + 1) per id (0: not queued); empty pages hold no live id.
-    private var idPages: [[UInt32]] = []
-    private var idPageLive: [Int32] = []
+    var idPages: [[UInt32]] = []
+    var idPageLive: [Int32] = []
 
-    private var text = TextArena()
+    var text = TextArena()
     /// URI folders ("file:///media/ads/", "https://cms.example/v1/"), index 0 = "".
-    private var folders: [String] = [""]
-    private var folderIndex: [String: UInt32] = ["": 0]
-    private var extras: [EntryExtras] = []
-    private var freeExtras: [UInt32] = []
+    var folders: [String] = [""]
+    var folderIndex: [String: UInt32] = ["": 0]
+    var extras: [EntryExtras] = []
+    var freeExtras: [UInt32] = []
 
     public init() {}
 
@@ -158,14 +158,14 @@ public struct QueueEntries: Sendable {
             + starts.count * 16 + extras.count * MemoryLayout<EntryExtras>.stride
     }
 
-    private func key(of id: Int) -> UInt32? {
+    func key(of id: Int) -> UInt32? {
         let page = id >> Self.idPageBits
         guard id >= 0, page < idPages.count, !idPages[page].isEmpty else { return nil }
         let slot = idPages[page][id & ((1 << Self.idPageBits) - 1)]
         return slot == 0 ? nil : slot - 1
     }
 
-    private func locate(_ position: Int) -> (chunk: Int, offset: Int) {
+    func locate(_ position: Int) -> (chunk: Int, offset: Int) {
         precondition(position >= 0 && position < count, "QueueEntries: position \(position) out of 0..<\(count)")
         var low = 0
         var high = starts.count - 1
@@ -176,7 +176,7 @@ public struct QueueEntries: Sendable {
         return (low, position - starts[low])
     }
 
-    private func entry(of record: EntryRecord) -> QueueEntry {
+    func entry(of record: EntryRecord) -> QueueEntry {
         let extra = record.extras == 0 ? nil : extras[Int(record.extras - 1)]
         let item =
             extra?.item
@@ -202,13 +202,13 @@ public struct QueueEntries: Sendable {
     // MARK: Records from entries
 
     /// Whether a record can hold `item` without keeping it whole in the side table.
-    private static func fitsRecord(_ item: MediaItem) -> Bool {
+    static func fitsRecord(_ item: MediaItem) -> Bool {
         item.start == nil && item.end == nil && item.duration == nil && item.trackEnd == nil && item.sha256 == nil
             && item.schedule == nil && item.loops >= 0 && item.loops <= Int(UInt32.max)
             && item.uri.utf8.count <= TextArena.longest && (item.title?.utf8.count ?? 0) <= TextArena.longest
     }
 
-    private mutating func folder(of uri: String) -> (folder: UInt32, rest: Substring.UTF8View) {
+    mutating func folder(of uri: String) -> (folder: UInt32, rest: Substring.UTF8View) {
         let bytes = uri.utf8
         guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return (0, Substring(uri).utf8) }
         let cut = bytes.index(after: slash)
@@ -221,7 +221,7 @@ public struct QueueEntries: Sendable {
         return (index, rest)
     }
 
-    private mutating func makeRecord(_ entry: QueueEntry) -> EntryRecord {
+    mutating func makeRecord(_ entry: QueueEntry) -> EntryRecord {
         if entry.playsDone < 0 || entry.item.loops < 0 { hasNegativeCounts = true }
         var record = EntryRecord(
             id: entry.id.rawValue, uri: .absent, title: .absent, knownDuration: entry.knownDuration ?? .nan, folder: 0,
@@ -244,7 +244,7 @@ public struct QueueEntries: Sendable {
 
     /// The playing state, counts and known facts of `entry` onto `record` (and `extra` for what it has no
     /// room for).
-    private func setScalars(of entry: QueueEntry, on record: inout EntryRecord, extra: inout EntryExtras) {
+    func setScalars(of entry: QueueEntry, on record: inout EntryRecord, extra: inout EntryExtras) {
         record.playsDone = UInt32(clamping: Swift.max(0, entry.playsDone))
         record.knownDuration = entry.knownDuration ?? .nan
         switch entry.state {
@@ -265,7 +265,7 @@ public struct QueueEntries: Sendable {
         }
     }
 
-    private mutating func storeExtras(_ extra: EntryExtras) -> UInt32 {
+    mutating func storeExtras(_ extra: EntryExtras) -> UInt32 {
         guard !extra.isEmpty else { return 0 }
         if let free = freeExtras.popLast() {
             extras[Int(free)] = extra
@@ -275,13 +275,13 @@ public struct QueueEntries: Sendable {
         return UInt32(extras.count)
     }
 
-    private mutating func releaseExtras(_ index: UInt32) {
+    mutating func releaseExtras(_ index: UInt32) {
         guard index != 0 else { return }
         extras[Int(index - 1)] = EntryExtras()
         freeExtras.append(index - 1)
     }
 
-    private mutating func release(_ record: EntryRecord) {
+    mutating func release(_ record: EntryRecord) {
         text.release(record.uri)
         text.release(record.title)
         releaseExtras(record.extras)
@@ -289,7 +289,7 @@ public struct QueueEntries: Sendable {
 
     // MARK: The id map
 
-    private mutating func setKey(_ key: UInt32?, for id: Int) {
+    mutating func setKey(_ key: UInt32?, for id: Int) {
         let page = id >> Self.idPageBits
         let slot = id & ((1 << Self.idPageBits) - 1)
         if page >= idPages.count {
@@ -312,7 +312,7 @@ public struct QueueEntries: Sendable {
         }
     }
 
-    private mutating func newKey(for chunk: Int) -> UInt32 {
+    mutating func newKey(for chunk: Int) -> UInt32 {
         if let free = freeKeys.popLast() {
             chunkOfKey[Int(free)] = Int32(chunk)
             return free
@@ -322,7 +322,7 @@ public struct QueueEntries: Sendable {
     }
 
     /// Chunks from `first` on changed place or size: their starts and their keys' chunk indexes.
-    private mutating func renumber(from first: Int) {
+    mutating func renumber(from first: Int) {
         var position = first == 0 ? 0 : starts[first - 1] + chunks[first - 1].count
         if starts.count > chunks.count { starts.removeLast(starts.count - chunks.count) }
         for chunk in first..<chunks.count {
@@ -334,256 +334,18 @@ public struct QueueEntries: Sendable {
     }
 
     /// Puts `records` in as a new chunk at index `chunk` (ids pointed at it).
-    private mutating func insertChunk(_ records: [EntryRecord], at chunk: Int) {
+    mutating func insertChunk(_ records: [EntryRecord], at chunk: Int) {
         let key = newKey(for: chunk)
         chunks.insert(records, at: chunk)
         keyOfChunk.insert(key, at: chunk)
         for record in records { setKey(key, for: record.id) }
     }
 
-    private mutating func removeChunk(at chunk: Int) {
+    mutating func removeChunk(at chunk: Int) {
         let key = keyOfChunk.remove(at: chunk)
         chunks.remove(at: chunk)
         chunkOfKey[Int(key)] = -1
         freeKeys.append(key)
-    }
-
-    // MARK: Editing
-
-    public mutating func append(_ entry: QueueEntry) {
-        insert(contentsOf: CollectionOfOne(entry), at: count)
-    }
-
-    public mutating func append(contentsOf entries: some Sequence<QueueEntry>) {
-        insert(contentsOf: entries, at: count)
-    }
-
-    public mutating func insert(_ entry: QueueEntry, at position: Int) {
-        insert(contentsOf: CollectionOfOne(entry), at: position)
-    }
-
-    public mutating func insert(contentsOf entries: some Sequence<QueueEntry>, at position: Int) {
-        var records: [EntryRecord] = []
-        records.reserveCapacity(entries.underestimatedCount)
-        for entry in entries { records.append(makeRecord(entry)) }
-        insertRecords(records, at: position)
-    }
-
-    private mutating func insertRecords(_ records: [EntryRecord], at position: Int) {
-        precondition(position >= 0 && position <= count, "QueueEntries: insert at \(position) of \(count)")
-        guard !records.isEmpty else { return }
-        let chunk: Int
-        let offset: Int
-        if chunks.isEmpty {
-            insertChunk([], at: 0)
-            (chunk, offset) = (0, 0)
-        } else if position == count {
-            (chunk, offset) = (chunks.count - 1, chunks[chunks.count - 1].count)
-        } else {
-            (chunk, offset) = locate(position)
-        }
-        if chunks[chunk].count + records.count <= 2 * Self.chunkSize {
-            chunks[chunk].insert(contentsOf: records, at: offset)
-            let key = keyOfChunk[chunk]
-            for record in records { setKey(key, for: record.id) }
-            if chunks[chunk].count > 2 * Self.chunkSize - Self.chunkSize / 2 { split(chunk) }
-            renumber(from: chunk)
-            return
-        }
-        // Many at once: the chunk is cut at `offset`, the new records go in as chunks of their own, and
-        // the cut-off tail follows them in a chunk of its own.
-        let tail = Array(chunks[chunk][offset...])
-        chunks[chunk].removeSubrange(offset...)
-        var at = chunk + 1
-        var start = 0
-        while start < records.count {
-            let end = Swift.min(records.count, start + Self.chunkSize)
-            insertChunk(Array(records[start..<end]), at: at)
-            at += 1
-            start = end
-        }
-        if !tail.isEmpty { insertChunk(tail, at: at) }
-        if chunks[chunk].isEmpty { removeChunk(at: chunk) }
-        renumber(from: chunk)
-    }
-
-    /// Splits a full chunk in two halves; the right half gets a new key.
-    private mutating func split(_ chunk: Int) {
-        let half = chunks[chunk].count / 2
-        let right = Array(chunks[chunk][half...])
-        chunks[chunk].removeSubrange(half...)
-        insertChunk(right, at: chunk + 1)
-    }
-
-    /// Removes the entries at `positions` (ascending, no duplicates).
-    public mutating func remove(atAscending positions: [Int]) {
-        guard !positions.isEmpty else { return }
-        for record in takeRecords(atAscending: positions) { release(record) }
-        repackIfWasteful()
-    }
-
-    @discardableResult
-    public mutating func remove(at position: Int) -> QueueEntry {
-        let removed = self[position]
-        remove(atAscending: [position])
-        return removed
-    }
-
-    /// Moves the entry at `source` to `destination` (its position once it is in place), keeping its text.
-    public mutating func move(from source: Int, to destination: Int) {
-        guard source != destination else { return }
-        let records = takeRecords(atAscending: [source])
-        insertRecords(records, at: destination)
-    }
-
-    /// Takes the records at `positions` out of their chunks (ids forgotten), returning them in order.
-    private mutating func takeRecords(atAscending positions: [Int]) -> [EntryRecord] {
-        var taken: [EntryRecord] = []
-        taken.reserveCapacity(positions.count)
-        var index = 0
-        var firstTouched: Int?
-        var chunk = locate(positions[0]).chunk
-        while index < positions.count {
-            // Every position that falls in this chunk, removed in one pass over it.
-            let start = starts[chunk]
-            let end = start + chunks[chunk].count
-            var offsets: [Int] = []
-            while index < positions.count, positions[index] < end {
-                precondition(positions[index] >= start, "QueueEntries: positions not ascending")
-                offsets.append(positions[index] - start)
-                index += 1
-            }
-            if !offsets.isEmpty {
-                firstTouched = firstTouched ?? chunk
-                for offset in offsets {
-                    taken.append(chunks[chunk][offset])
-                    setKey(nil, for: chunks[chunk][offset].id)
-                }
-                chunks[chunk].remove(atAscending: offsets)
-            }
-            chunk += 1
-        }
-        guard let touched = firstTouched else { return taken }
-        // Empty chunks go; a small one joins a neighbour, so chunks stay about `chunkSize` long.
-        var scan = touched
-        var lastTouched = chunk - 1
-        while scan <= Swift.min(lastTouched, chunks.count - 1) {
-            if chunks[scan].isEmpty {
-                removeChunk(at: scan)
-                lastTouched -= 1
-                continue
-            }
-            if chunks[scan].count < Self.chunkSize / 4, scan + 1 < chunks.count,
-                chunks[scan].count + chunks[scan + 1].count <= 2 * Self.chunkSize - Self.chunkSize / 2
-            {
-                let key = keyOfChunk[scan]
-                for record in chunks[scan + 1] { setKey(key, for: record.id) }
-                chunks[scan] += chunks[scan + 1]
-                removeChunk(at: scan + 1)
-                lastTouched -= 1
-                continue
-            }
-            scan += 1
-        }
-        if chunks.isEmpty {
-            starts.removeAll()
-            count = 0
-        } else {
-            renumber(from: Swift.max(0, Swift.min(touched, chunks.count - 1) - 1))
-        }
-        return taken
-    }
-
-    public mutating func removeAll() {
-        self = QueueEntries()
-    }
-
-    /// A new pass: every entry's plays go back to 0 and played or failed entries to queued, in one pass
-    /// over the records (no entry is built). Returns whether anything changed.
-    mutating func resetForNewPass() -> Bool {
-        var changed = false
-        for chunk in chunks.indices {
-            for offset in chunks[chunk].indices {
-                let record = chunks[chunk][offset]
-                guard record.playsDone != 0 || record.state == .played || record.state == .failed else { continue }
-                chunks[chunk][offset].playsDone = 0
-                if record.state == .played || record.state == .failed {
-                    chunks[chunk][offset].state = .queued
-                    if record.state == .failed, record.extras != 0 {
-                        var extra = extras[Int(record.extras - 1)]
-                        extra.failure = nil
-                        if extra.isEmpty {
-                            releaseExtras(record.extras)
-                            chunks[chunk][offset].extras = 0
-                        } else {
-                            extras[Int(record.extras - 1)] = extra
-                        }
-                    }
-                }
-                changed = true
-            }
-        }
-        return changed
-    }
-
-    /// Re-packs the text when more of it is dead than alive (and over 1 MiB is): O(n), after removals that
-    /// freed at least as much as is left.
-    private mutating func repackIfWasteful() {
-        guard text.deadBytes > 1 << 20, text.deadBytes > text.liveBytes else { return }
-        var packed = TextArena()
-        var newFolders: [String] = [""]
-        var newIndex: [String: UInt32] = ["": 0]
-        for chunk in chunks.indices {
-            for offset in chunks[chunk].indices {
-                let record = chunks[chunk][offset]
-                guard !record.uri.isAbsent else { continue }
-                let name = folders[Int(record.folder)]
-                let folder: UInt32
-                if let known = newIndex[name] {
-                    folder = known
-                } else {
-                    folder = UInt32(newFolders.count)
-                    newFolders.append(name)
-                    newIndex[name] = folder
-                }
-                chunks[chunk][offset].folder = folder
-                chunks[chunk][offset].uri = Self.copy(record.uri, from: text, to: &packed)
-                chunks[chunk][offset].title = Self.copy(record.title, from: text, to: &packed)
-            }
-        }
-        text = packed
-        folders = newFolders
-        folderIndex = newIndex
-    }
-
-    private static func copy(_ ref: TextRef, from old: TextArena, to new: inout TextArena) -> TextRef {
-        guard !ref.isAbsent else { return .absent }
-        guard ref.length > 0 else { return .empty }
-        return old.pages[Int(ref.page)].withUnsafeBufferPointer { buffer in
-            new.store(UnsafeBufferPointer(rebasing: buffer[Int(ref.offset)..<Int(ref.offset) + Int(ref.length)]))
-        }
-    }
-
-    /// For tests: whether chunks, starts, keys and the id map agree. Returns what is broken.
-    func structureViolations() -> [String] {
-        var broken: [String] = []
-        var position = 0
-        var seen = 0
-        for chunk in chunks.indices {
-            if chunks[chunk].isEmpty { broken.append("chunk \(chunk) is empty") }
-            if starts.count <= chunk || starts[chunk] != position { broken.append("start of chunk \(chunk)") }
-            if chunkOfKey[Int(keyOfChunk[chunk])] != Int32(chunk) { broken.append("key of chunk \(chunk)") }
-            for record in chunks[chunk] where key(of: record.id) != keyOfChunk[chunk] {
-                broken.append("id \(record.id) maps to the wrong chunk")
-            }
-            position += chunks[chunk].count
-            seen += chunks[chunk].count
-        }
-        if position != count { broken.append("count \(count) != \(position)") }
-        if starts.count != chunks.count { broken.append("\(starts.count) starts for \(chunks.count) chunks") }
-        let mapped = idPageLive.reduce(0) { $0 + Int($1) }
-        if mapped != seen { broken.append("\(mapped) ids mapped for \(seen) entries") }
-        return broken
     }
 }
 

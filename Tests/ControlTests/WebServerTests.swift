@@ -77,7 +77,7 @@ import WebControl
                 #expect($0.status == .unauthorized)
             }
             try await client.execute(
-                uri: "/api/login", method: .post, headers: [.origin: "http://other.localhost"],
+                uri: "/api/login", method: .post, headers: [.origin: "http://127.0.0.2:8080"],
                 body: Self.body(["secret": .string(Self.token)])
             ) { #expect($0.status == .forbidden) }
             // The page itself is public (it shows the sign-in form) and loads nothing from elsewhere.
@@ -103,7 +103,7 @@ import WebControl
             ) { #expect($0.status == .forbidden) }
             try await client.execute(
                 uri: "/api/rpc", method: .post,
-                headers: [.cookie: cookie, .origin: "http://other.localhost", WebServerTestsHeader.csrf: csrf], body: status
+                headers: [.cookie: cookie, .origin: "http://127.0.0.2:8080", WebServerTestsHeader.csrf: csrf], body: status
             ) { #expect($0.status == .forbidden) }
             // A script's bearer token needs neither cookie nor CSRF token; a wrong one is refused.
             try await client.execute(
@@ -181,7 +181,7 @@ import WebControl
                         + "Origin: \(origin)\r\nCookie: \(cookie)\r\n\r\n")
                 return connection
             }
-            let foreign = try upgrade(origin: "http://other.localhost", cookie: cookie)
+            let foreign = try upgrade(origin: "http://127.0.0.2:8080", cookie: cookie)
             #expect(try foreign.readHead().hasPrefix("HTTP/1.1 400"))
             let anonymous = try upgrade(origin: "http://127.0.0.1:\(port)", cookie: "queued_session=forged")
             #expect(try anonymous.readHead().hasPrefix("HTTP/1.1 400"))

@@ -9,7 +9,7 @@ import Testing
 
 @Suite struct QueueEntriesTests {
     static let folders = [
-        "file:///srv/signage/ads/", "https://cms.localhost/media/v1/campaigns/spring/", "/media/clips/", "",
+        "file:///srv/signage/ads/", "https://127.0.0.1/media/v1/campaigns/spring/", "/media/clips/", "",
         "file:///srv/signage/ads/fr/ü/",
     ]
 
@@ -97,7 +97,7 @@ import Testing
         var random = SplitMix64(seed: 7)
         let entries = (1...40_000).map { id in
             QueueEntry(
-                id: ItemID(id), item: MediaItem(uri: "https://cms.localhost/assets/\(id)-" + String(repeating: "n", count: 60), title: "Asset number \(id) of the spring campaign"))
+                id: ItemID(id), item: MediaItem(uri: "https://127.0.0.1/assets/\(id)-" + String(repeating: "n", count: 60), title: "Asset number \(id) of the spring campaign"))
         }
         var store = QueueEntries(entries)
         let copy = store
@@ -118,7 +118,7 @@ import Testing
         var queue = PlayQueue()
         let items = (0..<100_000).map { index in
             MediaItem(
-                uri: "https://cms.localhost/media/v1/campaigns/2026-spring/clip-\(String(index + 1_000_000)).mp4",
+                uri: "https://127.0.0.1/media/v1/campaigns/2026-spring/clip-\(String(index + 1_000_000)).mp4",
                 title: "Spring campaign clip \(index)")
         }
         try queue.append(items)

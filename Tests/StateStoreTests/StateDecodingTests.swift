@@ -14,7 +14,7 @@ import Testing
         MediaItem(uri: "/a.flac"),
         MediaItem(uri: "/media/ünïcode \"quoted\"\n\\ tab\t.mp4", loops: 0, start: 1.5, end: 9.25, duration: 0.1,
             title: "A \u{1} title", trackEnd: .shortest, sha256: String(repeating: "0f", count: 32)),
-        MediaItem(uri: "https://cms.localhost/v1/clip.mp4", loops: 7, title: ""),
+        MediaItem(uri: "https://127.0.0.1/v1/clip.mp4", loops: 7, title: ""),
         MediaItem(uri: "/still.jpg", duration: 3, schedule: ItemSchedule(days: [.mon, .fri])),
     ]
 

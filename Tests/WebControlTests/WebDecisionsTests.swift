@@ -1,5 +1,5 @@
 // queued-web's decisions, without a server: upload names that cannot leave the folder, the Host and Origin
-// rules (foreign names are under .localhost, never resolved elsewhere), the page's allowlist of methods and paths (symlinks followed), sessions that expire and are capped.
+// rules (a foreign origin is another loopback address, never contacted), the page's allowlist of methods and paths (symlinks followed), sessions that expire and are capped.
 
 import Foundation
 import JSONText
@@ -36,7 +36,7 @@ import Testing
         }
         #expect(!hosts.accepts(host: nil))
         #expect(HostPolicy.isSameOrigin("http://127.0.0.1:8080", host: "127.0.0.1:8080", secure: false))
-        #expect(!HostPolicy.isSameOrigin("http://other.localhost", host: "127.0.0.1:8080", secure: false))
+        #expect(!HostPolicy.isSameOrigin("http://127.0.0.2:8080", host: "127.0.0.1:8080", secure: false))
         #expect(!HostPolicy.isSameOrigin("http://127.0.0.1:8080", host: "127.0.0.1:8080", secure: true))
         #expect(!HostPolicy.isSameOrigin(nil, host: "127.0.0.1:8080", secure: false))
         #expect(!HostPolicy.isSameOrigin("null", host: "127.0.0.1:8080", secure: false))
