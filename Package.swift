@@ -54,12 +54,15 @@ let package = Package(
         // resolution the presenter draws from.
         .target(name: "Overlays"),
         .target(name: "SystemClock"),
+        // Locks, a condition, named threads and a few string helpers on Glibc: what the daemon's modules took
+        // from Foundation proper, whose import links ICU's ~44 MB into a static binary.
+        .target(name: "SystemSupport"),
         // What the engine and the server may ask of the network cache (NetCache implements it).
         .target(name: "CacheControl", dependencies: ["Media"]),
         .target(
             name: "Playback",
             dependencies: [
-                "QueueModel", "Media", "CacheControl", "SystemClock", "Overlays",
+                "QueueModel", "Media", "CacheControl", "SystemClock", "Overlays", "SystemSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ]),
@@ -70,11 +73,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .target(
-            name: "AudioPulse", dependencies: ["CPulse", "Playback", .product(name: "Logging", package: "swift-log")]),
+            name: "AudioPulse", dependencies: ["CPulse", "Playback", "SystemSupport", .product(name: "Logging", package: "swift-log")]),
         .target(
             name: "VideoSDL",
             dependencies: [
-                "CSDL2", "CSDL2TTF", "CFontconfig", "Playback", "Media", "Overlays", "SystemClock",
+                "CSDL2", "CSDL2TTF", "CFontconfig", "Playback", "Media", "Overlays", "SystemClock", "SystemSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // Network items: http(s) bytes fetched with Range requests into a durable on-disk cache, read by
@@ -82,7 +85,7 @@ let package = Package(
         .target(
             name: "NetCache",
             dependencies: [
-                "Media", "CacheControl", "SystemClock", "CZlib",
+                "Media", "CacheControl", "SystemClock", "CZlib", "SystemSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -90,9 +93,11 @@ let package = Package(
         // Durable state: the journal and snapshots of the queue and the player (below the apps, above the engine).
         .target(
             name: "StateStore",
-            dependencies: ["Playback", "QueueModel", "JSONText", "SystemClock", "CZlib", "Overlays", "MediaPaths"]),
+            dependencies: [
+                "Playback", "QueueModel", "JSONText", "SystemClock", "CZlib", "Overlays", "MediaPaths", "SystemSupport",
+            ]),
         // Proof of play: one record per play, kept durably until a consumer (the fleet bridge) acknowledges it.
-        .target(name: "PlayLog", dependencies: ["JSONText"]),
+        .target(name: "PlayLog", dependencies: ["JSONText", "SystemSupport"]),
         // The fleet bridge's decisions (queued-mqtt): desired-state documents read and checked, which one a
         // player shows and when to apply it. Pure: no broker, no socket.
         .target(name: "Fleet", dependencies: ["JSONText"]),
@@ -109,16 +114,16 @@ let package = Package(
             name: "QueueServer",
             dependencies: [
                 "QueueRPC", "QueueModel", "Playback", "Media", "CacheControl", "SystemClock", "MediaPaths", "Overlays",
-                "PlayLog", "DecodeChoice", .product(name: "NIOCore", package: "swift-nio"),
+                "PlayLog", "DecodeChoice", "SystemSupport", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
             ],
-            resources: [.copy("queued.openrpc.json")]),
+            resources: [.embedInCode("queued.openrpc.json")]),
         .target(name: "QueueClient", dependencies: ["QueueRPC", "SystemClock", "MediaPaths"]),
         // Local paths as users give them: absolute paths, a directory's media files in natural order (shared
         // by queuectl, which expands against the user's cwd, and the daemon's socket and command line).
-        .target(name: "MediaPaths"),
+        .target(name: "MediaPaths", dependencies: ["SystemSupport"]),
         // queued.conf / queuectl.conf: option=value lines turned into command-line arguments.
-        .target(name: "ConfigFile"),
+        .target(name: "ConfigFile", dependencies: ["SystemSupport"]),
         // What queuectl shows and parses (status block, tables, event lines, --format, playlists, seek and
         // path arguments): kept out of the client library, which is only the client.
         .target(name: "QueuectlPresentation", dependencies: ["QueueRPC", "SystemClock"]),
@@ -133,7 +138,7 @@ let package = Package(
             dependencies: [
                 "QueueModel", "Media", "CacheControl", "Playback", "AudioPulse", "VideoSDL", "QueueServer", "CMalloc",
                 "SystemClock", "StateStore", "ServiceNotify", "NetCache", "MediaPaths", "QueueRPC", "ConfigFile",
-                "PlayLog", "DecodeChoice", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "PlayLog", "DecodeChoice", "SystemSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // The fleet bridge: a screen's daemon (through its socket only) ↔ an MQTT broker.
@@ -175,6 +180,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "QueueModelTests", dependencies: ["QueueModel", "TestSupport"]),
         .testTarget(name: "OverlaysTests", dependencies: ["Overlays"]),
+        .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"]),
         .testTarget(name: "QueueRPCTests", dependencies: ["QueueRPC", "JSONText"]),
         .testTarget(name: "NetCacheTests", dependencies: ["NetCache"]),
         .testTarget(name: "PlayLogTests", dependencies: ["PlayLog", "JSONText", "TestSupport"]),

@@ -9,7 +9,9 @@
 // (`queued.pulse-reconnect`) watches and swaps. `lock` guards the fields below and is held only to read or
 // swap them, never across a blocking call of a sink (lock order: this lock, then a sink's own lock).
 
-import Foundation
+import Dispatch
+import FoundationEssentials
+import SystemSupport
 import Glibc
 import Logging
 import Playback
@@ -21,7 +23,7 @@ public final class ReconnectingPulseSink: AudioSink, @unchecked Sendable {
     private let logger: Logger
     /// Told when the server is lost and when it is back (the daemon's event and log).
     private let onChange: @Sendable (OutputChange) -> Void
-    private let lock = NSCondition()
+    private let lock = ThreadCondition()
     /// Guarded by `lock`: the sink in use (the PulseAudioSink, or the null one while offline).
     private var current: AudioSink
     /// Guarded by `lock`: our timeline frame = `current`'s frame + `base`.
@@ -47,12 +49,10 @@ public final class ReconnectingPulseSink: AudioSink, @unchecked Sendable {
         self.onChange = onChange
         format = config.format
         current = try PulseAudioSink(config: config, logger: logger)
-        let thread = Thread { [self] in
+        Threads.start(named: "queued.pulse-reconnect") { [self] in
             watch()
             finished.signal()
         }
-        thread.name = "queued.pulse-reconnect"
-        thread.start()
     }
 
     /// Times the server was found again after being lost.
@@ -184,7 +184,7 @@ public final class ReconnectingPulseSink: AudioSink, @unchecked Sendable {
         var nextAttempt = 0.0
         while true {
             let (closed, pulse, dead) = lock.withLock { () -> (Bool, PulseAudioSink?, PulseAudioSink?) in
-                _ = lock.wait(until: Date(timeIntervalSinceNow: 0.25))
+                _ = lock.wait(seconds: 0.25)
                 defer { deadSink = nil }
                 return (self.closed, current as? PulseAudioSink, deadSink)
             }
@@ -240,11 +240,11 @@ public final class ReconnectingPulseSink: AudioSink, @unchecked Sendable {
         logger.notice(
             "PulseAudio server back; sound resumes",
             metadata: [
-                "server": "\(config.server ?? "default")", "offline_s": "\(String(format: "%.1f", restoredAfter))",
+                "server": "\(config.server ?? "default")", "offline_s": "\(restoredAfter.fixed(1))",
             ])
         onChange(
             OutputChange(
-                output: "audio", state: .restored, message: "away for \(String(format: "%.1f", restoredAfter)) s"))
+                output: "audio", state: .restored, message: "away for \(restoredAfter.fixed(1)) s"))
         return true
     }
 

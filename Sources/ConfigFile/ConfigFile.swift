@@ -5,7 +5,9 @@
 // Hand-written: swift-argument-parser reads only argv, and swift-configuration's providers (JSON, YAML,
 // environment) have no such line format. Pure: text in, arguments or a `file:line` error out.
 
-import Foundation
+import FoundationEssentials
+import Glibc
+import SystemSupport
 
 public struct ConfigFile: Equatable, Sendable {
     /// One line that set something: its number (from 1) and the arguments it stands for.
@@ -50,13 +52,13 @@ public struct ConfigFile: Equatable, Sendable {
             let number = index + 1
             var line = Substring(raw)
             if let hash = Self.commentStart(in: line) { line = line[..<hash] }
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            let trimmed = line.trimmingSpaces()
             if trimmed.isEmpty { continue }
             let name: String
             var value: String?
             if let equals = trimmed.firstIndex(of: "=") {
-                name = trimmed[..<equals].trimmingCharacters(in: .whitespaces)
-                value = Self.unquoted(trimmed[trimmed.index(after: equals)...].trimmingCharacters(in: .whitespaces))
+                name = trimmed[..<equals].trimmingSpaces()
+                value = Self.unquoted(trimmed[trimmed.index(after: equals)...].trimmingSpaces())
             } else {
                 name = trimmed
             }

@@ -2,7 +2,9 @@
 // in the config files' syntax, refused unless only its owner may read it (mode 0600), so a password never
 // sits in a world-readable file or on a command line.
 
-import Foundation
+import FoundationEssentials
+import Glibc
+import SystemSupport
 
 public struct Credentials: Equatable, Sendable {
     public var username: String?

@@ -1,10 +1,12 @@
 // Changes playback speed without changing pitch (libavfilter's atempo), on the output format's
 // interleaved Float32. Used by the engine's decode thread for items played at a rate other than 1;
-// at rate 1 it is not used at all, so normal playback stays bit-exact.
+// at rate 1 it is not used at all, so normal playback stays bit-exact, and libavfilter is not even loaded
+// (FilterLibrary).
 
 import CFFmpeg
 
 public final class AudioTempo {
+    private let filters: FilterLibrary
     private var graph: UnsafeMutablePointer<AVFilterGraph>?
     private var source: UnsafeMutablePointer<AVFilterContext>?
     private var sink: UnsafeMutablePointer<AVFilterContext>?
@@ -19,13 +21,15 @@ public final class AudioTempo {
         guard (0.5...2.0).contains(rate) else {
             throw MediaError(operation: "set rate", message: "rate must be between 0.5 and 2.0 (got \(rate))")
         }
+        let filters = try FilterLibrary.shared.get()
         guard let frame = av_frame_alloc() else { throw MediaError(operation: "set rate", message: "out of memory") }
-        guard let graph = avfilter_graph_alloc() else {
+        guard let graph = filters.graphAlloc() else {
             var optional: UnsafeMutablePointer<AVFrame>? = frame
             av_frame_free(&optional)
             throw MediaError(operation: "set rate", message: "out of memory")
         }
         // Both stored before anything below can throw: from there on `deinit` alone frees them.
+        self.filters = filters
         self.frame = frame
         self.graph = graph
         self.rate = rate
@@ -38,28 +42,28 @@ public final class AudioTempo {
         let layoutText = String(cString: layoutName)
         let sourceArgs =
             "time_base=1/\(sampleRate):sample_rate=\(sampleRate):sample_fmt=flt:channel_layout=\(layoutText)"
-        source = try Self.filter(graph, "abuffer", "in", sourceArgs)
-        let tempo = try Self.filter(graph, "atempo", "tempo", "tempo=\(rate)")
-        let format = try Self.filter(graph, "aformat", "format", "sample_fmts=flt:channel_layouts=\(layoutText)")
-        sink = try Self.filter(graph, "abuffersink", "out", nil)
-        try check(avfilter_link(source, 0, tempo, 0), "set rate")
-        try check(avfilter_link(tempo, 0, format, 0), "set rate")
-        try check(avfilter_link(format, 0, sink, 0), "set rate")
-        try check(avfilter_graph_config(graph, nil), "set rate")
+        source = try filter(graph, "abuffer", "in", sourceArgs)
+        let tempo = try filter(graph, "atempo", "tempo", "tempo=\(rate)")
+        let format = try filter(graph, "aformat", "format", "sample_fmts=flt:channel_layouts=\(layoutText)")
+        sink = try filter(graph, "abuffersink", "out", nil)
+        try check(filters.link(source, 0, tempo, 0), "set rate")
+        try check(filters.link(tempo, 0, format, 0), "set rate")
+        try check(filters.link(format, 0, sink, 0), "set rate")
+        try check(filters.graphConfig(graph, nil), "set rate")
     }
 
     deinit {
-        avfilter_graph_free(&graph)
+        filters.graphFree(&graph)
         var optional: UnsafeMutablePointer<AVFrame>? = frame
         av_frame_free(&optional)
     }
 
-    private static func filter(
+    private func filter(
         _ graph: UnsafeMutablePointer<AVFilterGraph>, _ name: String, _ label: String, _ args: String?
     ) throws(MediaError) -> UnsafeMutablePointer<AVFilterContext>? {
         var context: UnsafeMutablePointer<AVFilterContext>?
         try check(
-            avfilter_graph_create_filter(&context, avfilter_get_by_name(name), label, args, nil, graph), "set rate")
+            filters.createFilter(&context, filters.filterByName(name), label, args, nil, graph), "set rate")
         return context
     }
 
@@ -77,20 +81,20 @@ public final class AudioTempo {
         samples.withUnsafeBytes { bytes in
             frame.planePointers[0]?.update(from: bytes.bindMemory(to: UInt8.self).baseAddress!, count: bytes.count)
         }
-        try check(av_buffersrc_add_frame(source, frame), "set rate")  // takes the frame's references
+        try check(filters.addFrame(source, frame), "set rate")  // takes the frame's references
         return try drainReady()
     }
 
     /// Ends the stream and returns the filter's remaining output.
     public func finish() throws(MediaError) -> [Float] {
-        try check(av_buffersrc_add_frame(source, nil), "set rate")
+        try check(filters.addFrame(source, nil), "set rate")
         return try drainReady()
     }
 
     private func drainReady() throws(MediaError) -> [Float] {
         var output: [Float] = []
         while true {
-            let result = av_buffersink_get_frame(sink, frame)
+            let result = filters.takeFrame(sink, frame)
             if result == AVCodes.again || result == AVCodes.eof { break }
             try check(result, "set rate")
             let count = Int(frame.pointee.nb_samples) * channels

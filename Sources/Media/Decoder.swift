@@ -2,15 +2,24 @@
 // thread (FFmpeg may run its own codec threads inside). With a hardware device (issue 27) it decodes on the
 // device and copies each picture back to memory (`av_hwframe_transfer_data`: NV12 for 8-bit video, which the
 // SDL output takes as it is); a profile or size the device refuses goes on in software in the same decoder
-// (get_format offers a software format), and a failure is handed to `hardwareFailed` so that later items do
-// not try again.
+// (get_format offers a software format), and a failure is handed to `failed` so that later items do not try
+// again. When the hardware gives up while the item plays (three errors in a row, a failed copy-back, no first
+// picture in time: HWDecodeMonitor), the decoder says so (`softwareWanted`) and its owner swaps in
+// `softwareReplacement()`: before the first picture it is sent again the packets sent so far (nothing lost);
+// after it, it starts at the next keyframe while the last picture holds.
 
 import CFFmpeg
 import DecodeChoice
+import SystemClock
 
 final class Decoder {
     let context: UnsafeMutablePointer<AVCodecContext>
     let timeBase: AVRational
+    /// The stream and codec it was opened for (both live as long as the demuxer, which outlives the decoder),
+    /// for a software replacement.
+    private let stream: UnsafeMutablePointer<AVStream>
+    private let codec: UnsafePointer<AVCodec>
+    private let path: String
     private let frame: UnsafeMutablePointer<AVFrame>
     /// The last error a corrupt packet caused (skipped, as FFmpeg's tools do), to explain a track that
     /// yields nothing at all.
@@ -27,21 +36,56 @@ final class Decoder {
     /// What get_format needs, found through the codec context's `opaque` (it is called from FFmpeg's code
     /// on the decode thread); owned by the Decoder, so it outlives every call.
     final class HardwareSession {
+        /// Packets kept for a replay before the first picture; past this many, software starts at a keyframe.
+        static let replayLimit = 256
+
         let method: HWMethod
         let format: AVPixelFormat
+        let firstPictureTimeout: Double
         var monitor: HWDecodeMonitor
         /// Told once when the hardware gives up on this stream (the reason), on the decode thread.
         let failed: (String) -> Void
+        /// Where software must take over, once the monitor gave up on a running decode (nil: it goes on, or
+        /// get_format already turned the same decoder to software).
+        private(set) var wanted: (resume: HWDecodeMonitor.Resume, reason: String)?
+        /// The packets sent before the first picture (references), to send a replacement again.
+        private(set) var sentBeforeFirstPicture: [Packet] = []
+        private var replayOverflowed = false
 
-        init(method: HWMethod, format: AVPixelFormat, started: Double, failed: @escaping (String) -> Void) {
+        init(
+            method: HWMethod, format: AVPixelFormat, firstPictureTimeout: Double = 2,
+            failed: @escaping (String) -> Void
+        ) {
             self.method = method
             self.format = format
+            self.firstPictureTimeout = firstPictureTimeout
             self.failed = failed
-            monitor = HWDecodeMonitor(method: method, started: started)
+            monitor = HWDecodeMonitor(method: method, started: Monotonic.now(), firstPictureTimeout: firstPictureTimeout)
+        }
+
+        /// The first packet starts the first-picture clock (the reader may be opened well before it plays).
+        func sending(_ packet: Packet, first: Bool) {
+            if first {
+                monitor = HWDecodeMonitor(method: method, started: Monotonic.now(), firstPictureTimeout: firstPictureTimeout)
+            }
+            guard monitor.pictures == 0, !replayOverflowed else { return }
+            if sentBeforeFirstPicture.count < Self.replayLimit {
+                sentBeforeFirstPicture.append(packet)
+            } else {
+                replayOverflowed = true
+                sentBeforeFirstPicture = []
+            }
         }
 
         func take(_ event: HWDecodeMonitor.Event) {
-            if case .software(let reason, _) = monitor.take(event, now: 0) { failed(reason) }
+            if case .picture = event, !sentBeforeFirstPicture.isEmpty { sentBeforeFirstPicture = [] }
+            guard case .software(let reason, let resume) = monitor.take(event, now: Monotonic.now()) else { return }
+            failed(reason)
+            switch resume {
+            case .sameDecoder: break
+            case .replayPackets: wanted = (replayOverflowed ? .nextKeyframe : .replayPackets, reason)
+            case .nextKeyframe: wanted = (.nextKeyframe, reason)
+            }
         }
     }
 
@@ -91,8 +135,19 @@ final class Decoder {
         failed: @escaping (String) -> Void
     ) throws(MediaError) {
         guard let format = Self.hardwareFormat(codec, device: device) else { return nil }
-        let session = HardwareSession(method: device.method, format: format, started: 0, failed: failed)
+        let session = HardwareSession(method: device.method, format: format, failed: failed)
         try self.init(stream: stream, codec: codec, path: path, hardware: (session, device))
+    }
+
+    /// Tests: a software decoder watched as if it ran on `method` (there is no device here), so that the
+    /// give-up paths — a replay, a keyframe restart — run on real FFmpeg decodes. `session` drives it.
+    static func watchedSoftware(
+        stream: UnsafeMutablePointer<AVStream>, codec: UnsafePointer<AVCodec>, path: String, method: HWMethod,
+        firstPictureTimeout: Double, failed: @escaping (String) -> Void
+    ) throws(MediaError) -> (decoder: Decoder, session: HardwareSession) {
+        let session = HardwareSession(
+            method: method, format: AV_PIX_FMT_NONE, firstPictureTimeout: firstPictureTimeout, failed: failed)
+        return (try Decoder(stream: stream, codec: codec, path: path, hardware: (session, nil)), session)
     }
 
     /// `reducedBy`: halvings of the picture the decoder makes as it decodes (FFmpeg's `lowres`, which only
@@ -105,7 +160,7 @@ final class Decoder {
 
     private init(
         stream: UnsafeMutablePointer<AVStream>, codec: UnsafePointer<AVCodec>, path: String,
-        hardware: (session: HardwareSession, device: HWDevice)?, lowres: Int32 = 0
+        hardware: (session: HardwareSession, device: HWDevice?)?, lowres: Int32 = 0
     ) throws(MediaError) {
         // Allocated one at a time so a failure frees what was allocated; once both are stored, a throw
         // below runs `deinit`, which alone frees them.
@@ -120,6 +175,9 @@ final class Decoder {
         self.context = context
         self.frame = frame
         self.hardware = hardware?.session
+        self.stream = stream
+        self.codec = codec
+        self.path = path
         timeBase = stream.pointee.time_base
         do {
             try check(avcodec_parameters_to_context(context, stream.pointee.codecpar), "open decoder")
@@ -132,10 +190,10 @@ final class Decoder {
                 let load = Double(parameters.width) * Double(parameters.height) * (rate > 0 ? rate : 30)
                 context.pointee.thread_count = load <= 1920 * 1088 * 60 ? 1 : 0
             }
-            if let hardware {
+            if let hardware, let device = hardware.device {
                 // On the device, one thread: get_format is called on the decode thread, no frame-thread pools.
                 context.pointee.thread_count = 1
-                context.pointee.hw_device_ctx = av_buffer_ref(hardware.device.buffer)
+                context.pointee.hw_device_ctx = av_buffer_ref(device.buffer)
                 context.pointee.opaque = Unmanaged.passUnretained(hardware.session).toOpaque()
                 context.pointee.get_format = Self.chooseFormat
                 transferred = av_frame_alloc()
@@ -159,6 +217,7 @@ final class Decoder {
 
     /// Sends a packet (nil = end of stream, to drain). Returns false if the decoder is full (receive first).
     func send(_ packet: Packet?) throws(MediaError) -> Bool {
+        if let hardware, let packet { hardware.sending(packet, first: !receivedPacket) }
         let result = avcodec_send_packet(context, packet?.pointer)
         if packet != nil { receivedPacket = true }
         if result == AVCodes.again { return false }
@@ -181,8 +240,16 @@ final class Decoder {
     func receive() throws(MediaError) -> Output {
         av_frame_unref(frame)
         let result = avcodec_receive_frame(context, frame)
-        if result == AVCodes.again { return .needInput }
+        if result == AVCodes.again {
+            hardware?.take(.tick)
+            return .needInput
+        }
         if result == AVCodes.eof { return .finished }
+        if result < 0, let hardware, !hardware.monitor.gaveUp {
+            // Counted, not fatal: the monitor gives up after three in a row, and the owner swaps in software.
+            hardware.take(.decodeError(MediaError.text(for: result)))
+            return .needInput
+        }
         try check(result, "decode")
         producedFrame = true
         if let hardware, frame.pointee.format == hardware.format.rawValue, let transferred {
@@ -190,7 +257,10 @@ final class Decoder {
             av_frame_unref(transferred)
             let copied = av_hwframe_transfer_data(transferred, frame, 0)
             guard copied >= 0, av_frame_copy_props(transferred, frame) >= 0 else {
-                hardware.take(.transferFailed(MediaError.text(for: copied)))
+                if !hardware.monitor.gaveUp {
+                    hardware.take(.transferFailed(MediaError.text(for: copied)))
+                    return .needInput
+                }
                 throw MediaError(code: copied, operation: "decode", message: "copying a hardware picture back failed")
             }
             hardware.take(.picture)
@@ -198,6 +268,17 @@ final class Decoder {
         }
         hardware?.take(.picture)
         return .frame(frame)
+    }
+
+    /// Why and how software must take over this decode, once the hardware gave up on it while it ran.
+    var softwareWanted: (resume: HWDecodeMonitor.Resume, reason: String)? { hardware?.wanted }
+
+    /// A software decoder for the same stream, and the packets to send it first (those this one was sent
+    /// before its first picture, for a replay; none when it must start at the next keyframe).
+    func softwareReplacement() throws(MediaError) -> (decoder: Decoder, replay: [Packet]) {
+        let replacement = try Decoder(stream: stream, codec: codec, path: path)
+        guard let wanted = softwareWanted, wanted.resume == .replayPackets else { return (replacement, []) }
+        return (replacement, hardware?.sentBeforeFirstPicture ?? [])
     }
 
     func flush() {

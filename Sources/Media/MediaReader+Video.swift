@@ -49,6 +49,7 @@ extension MediaReader {
         }
         guard !track.finished else { return nil }
         while true {
+            if track.input.decoder.softwareWanted != nil { try switchToSoftware(track) }
             switch try track.input.decoder.receive() {
             case .frame(let frame):
                 let duration =
@@ -93,6 +94,23 @@ extension MediaReader {
                 return finish(track)
             }
         }
+    }
+
+    /// The hardware gave up on the running decode: software takes over, from the packets it was sent before
+    /// its first picture, or from the next keyframe (the last picture shown holds until then).
+    private func switchToSoftware(_ track: VideoTrack) throws(MediaError) {
+        guard let wanted = track.input.decoder.softwareWanted else { return }
+        let (replacement, replay) = try track.input.decoder.softwareReplacement()
+        track.input.replaceDecoder(replacement, replay: replay, skipToKeyframe: wanted.resume == .nextKeyframe)
+        videoDecoding = VideoDecoding(codec: videoDecoding?.codec ?? "", hwdec: nil, fallback: wanted.reason)
+        decodingChanged = true
+    }
+
+    /// The video's decoder, when it changed since the last call (a hardware decode gave up mid-item).
+    public func takeDecodingChange() -> VideoDecoding? {
+        guard decodingChanged else { return nil }
+        decodingChanged = false
+        return videoDecoding
     }
 
     /// Where the item's picture ends: the planned (or learned) end, or the end of the last picture once all

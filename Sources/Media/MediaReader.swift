@@ -43,8 +43,11 @@ public struct VideoDecoding: Sendable, Hashable {
 
 public final class MediaReader {
     public let path: String
-    /// The video's decoder as opened (nil without decoded pictures).
-    public private(set) var videoDecoding: VideoDecoding?
+    /// The video's decoder as opened (nil without decoded pictures), or software after a hardware decode
+    /// gave up while the item played.
+    public internal(set) var videoDecoding: VideoDecoding?
+    /// Set when `videoDecoding` changed while the item played (see `takeDecodingChange`).
+    var decodingChanged = false
     public let options: MediaReaderOptions
     public let hasAudio: Bool
     public let hasVideo: Bool
@@ -269,7 +272,15 @@ public final class MediaReader {
             }
             return
         }
-        if let packet = input.packets.first, try input.decoder.send(packet) {
+        guard let packet = input.packets.first else { return }
+        if input.skippingToKeyframe {
+            guard packet.pointer.pointee.flags & AV_PKT_FLAG_KEY != 0 else {
+                input.packets.removeFirst()
+                return
+            }
+            input.skippingToKeyframe = false
+        }
+        if try input.decoder.send(packet) {
             input.packets.removeFirst()
         }
     }

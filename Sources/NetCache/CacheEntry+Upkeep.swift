@@ -4,7 +4,10 @@
 // threads and lock rules are CacheEntry.swift's.
 
 import AsyncHTTPClient
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
+import SystemSupport
 import Media
 import NIOCore
 import NIOHTTP1

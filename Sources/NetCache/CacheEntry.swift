@@ -18,7 +18,10 @@
 
 import AsyncHTTPClient
 import CacheControl
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
+import SystemSupport
 import Logging
 import Media
 import NIOCore
@@ -34,7 +37,7 @@ final class CacheEntry: @unchecked Sendable {
     /// Disk writes, in the order they were decided; runs `store`'s writes and `transferEnded`.
     let diskQueue = DispatchQueue(label: "queued.cache.disk")
     /// Guards `state` and `handles`; readers wait on it in slices of 0.2 s.
-    let condition = NSCondition()
+    let condition = ThreadCondition()
 
     /// Guarded by `condition`. Everything the entry knows and decides.
     var state: CacheEntryState
@@ -291,7 +294,7 @@ final class CacheEntry: @unchecked Sendable {
                 unlockAndCarryOut(restarted)
                 condition.lock()
             }
-            if try !state.isOver(wait) { _ = condition.wait(until: Date(timeIntervalSinceNow: Self.waitSlice)) }
+            if try !state.isOver(wait) { _ = condition.wait(seconds: Self.waitSlice) }
             wait.slices += 1
         }
     }

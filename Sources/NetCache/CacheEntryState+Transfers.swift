@@ -3,7 +3,9 @@
 // A transfer no longer in `transfers` is stopped: its answer is refused and its bytes and end are ignored.
 
 import CacheControl
-import Foundation
+import FoundationEssentials
+import Glibc
+import SystemSupport
 import Media
 import NIOHTTP1
 

@@ -7,7 +7,9 @@
 // CacheEntryState+Transfers.swift, the upkeep of a complete copy in CacheEntryState+Upkeep.swift.
 
 import CacheControl
-import Foundation
+import FoundationEssentials
+import Glibc
+import SystemSupport
 import Logging
 import Media
 

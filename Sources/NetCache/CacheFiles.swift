@@ -12,7 +12,8 @@
 
 import CZlib
 import Crypto
-import Foundation
+import FoundationEssentials
+import SystemSupport
 import Glibc
 import Media
 
@@ -213,7 +214,7 @@ final class CacheFiles: @unchecked Sendable {
             buffer.withUnsafeBytes { hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
             offset += Int64(count)
         }
-        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        return hasher.finalize().hexDigits
     }
 
     static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {

@@ -4,7 +4,9 @@
 // disk slows the download instead of filling memory.
 
 import AsyncHTTPClient
-import Foundation
+import FoundationEssentials
+import Glibc
+import SystemSupport
 import NIOCore
 import NIOHTTP1
 
@@ -55,7 +57,7 @@ enum ResponseVerdict: Equatable {
 
     /// "bytes 100-199/2000" → (100, 2000); "bytes 100-199/*" → (100, nil).
     static func parseContentRange(_ value: String) -> (start: Int64, length: Int64?)? {
-        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        let trimmed = value.trimmingSpaces()
         guard trimmed.lowercased().hasPrefix("bytes ") else { return nil }
         let spec = trimmed.dropFirst("bytes ".count)
         let parts = spec.split(separator: "/", maxSplits: 1)

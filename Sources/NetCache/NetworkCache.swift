@@ -5,7 +5,9 @@
 
 import AsyncHTTPClient
 import CacheControl
-import Foundation
+import Dispatch
+import FoundationEssentials
+import SystemSupport
 import Glibc
 import Logging
 import Media
@@ -30,7 +32,7 @@ public final class NetworkCache: NetworkCacheControl, @unchecked Sendable {
     public let settings: Settings
     private let client: HTTPClient
     private let logger: Logger
-    private let lock = NSLock()
+    private let lock = ThreadLock()
     /// Guarded. Entries opened so far, by URL.
     private var entries: [String: CacheEntry] = [:]
     /// Guarded. New versions being downloaded beside the entry they will replace, by URL.

@@ -12,7 +12,9 @@
 // from any thread read and change the in-memory index under `lock` (no I/O under it: `list` takes the
 // open file and the places under the lock and reads after it).
 
-import Foundation
+import FoundationEssentials
+import Glibc
+import SystemSupport
 import JSONText
 
 public final class PlayLogStore: PlayLogControl, @unchecked Sendable {
@@ -79,7 +81,7 @@ public final class PlayLogStore: PlayLogControl, @unchecked Sendable {
     /// nil: in memory only (no state directory).
     private let directory: String?
     private let limits: Limits
-    private let lock = NSLock()
+    private let lock = ThreadLock()
     /// Guarded by `lock`.
     private var kept: [Kept] = []
     private var keptBytes = 0
@@ -281,7 +283,7 @@ public final class PlayLogStore: PlayLogControl, @unchecked Sendable {
         fsync(fd)
         close(fd)
         guard rename(temporary, path) == 0 else { return false }
-        let directory = open((path as NSString).deletingLastPathComponent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let directory = open(PathText.deletingLastComponent(path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if directory >= 0 {
             fsync(directory)
             close(directory)

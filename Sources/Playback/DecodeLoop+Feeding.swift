@@ -3,7 +3,9 @@
 // queue, keeping pictures a little ahead of the audio written; at the play's end it reports to EngineState
 // and starts the next play right after.
 
-import Foundation
+import FoundationEssentials
+import Glibc
+import SystemSupport
 import Media
 import QueueModel
 
@@ -43,7 +45,15 @@ extension DecodeLoop {
                 serial: item.serial, cursor: item.cursor,
                 time: Double(item.startFrame) / rate + (frame.pts - item.itemOffset) / item.rate, frame: frame)
             let first = item.picturesQueued == 1
+            let decoderChange = item.reader.takeDecodingChange()
+            if let decoderChange {
+                core.logger.info(
+                    "item \(item.cursor.id): \(decoderChange.codec) now decoded in software: \(decoderChange.fallback ?? "")")
+            }
             core.locked { shared in
+                if let decoderChange {
+                    shared.decoderChanged(item.cursor, serial: item.serial, to: decoderChange)
+                }
                 if shared.serial == item.serial {
                     shared.frames.append(timed)
                     shared.wakeWaiters = true

@@ -5,7 +5,10 @@
 // Owns the readers; touches shared state only under EngineCore's lock. This file opens plays (the next one
 // ahead of time, on the prefetcher); DecodeLoop+Feeding feeds the outputs.
 
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
+import SystemSupport
 import Media
 import QueueModel
 
@@ -24,7 +27,7 @@ final class DecodeLoop: @unchecked Sendable {
     let generation: Int
     /// Whether the engine stopped counting on this thread (it was replaced, or it ended). Guarded by `leaveLock`.
     private var released = false
-    private let leaveLock = NSLock()
+    private let leaveLock = ThreadLock()
 
     init(engine: PlayerEngine, generation: Int) {
         self.engine = engine
@@ -106,8 +109,13 @@ final class DecodeLoop: @unchecked Sendable {
                 let showsVideo = engine.video != nil && reader.hasVideo
                 var tempo: AudioTempo?
                 if speed != 1 && reader.hasAudio {
-                    tempo = try? AudioTempo(
-                        rate: speed, sampleRate: engine.audio.format.sampleRate, channels: engine.audio.format.channels)
+                    do {
+                        tempo = try AudioTempo(
+                            rate: speed, sampleRate: engine.audio.format.sampleRate,
+                            channels: engine.audio.format.channels)
+                    } catch {
+                        engine.core.logger.warning("item \(cursor.id): rate \(speed) not applied to its sound: \(error)")
+                    }
                 }
                 var segment = Segment(
                     serial: serial, cursor: cursor, startFrame: startFrame, itemOffset: position,
@@ -239,7 +247,7 @@ final class DecodeLoop: @unchecked Sendable {
         guard uri.hasPrefix("file://") else { return uri }
         let rest = uri.dropFirst("file://".count)
         let path = rest.hasPrefix("/") ? String(rest) : String(rest.drop { $0 != "/" })
-        return path.removingPercentEncoding ?? path
+        return PathText.percentDecoded(path) ?? path
     }
 
     /// Opens the item that follows the active one while the active one plays.

@@ -16,16 +16,18 @@
 //   lock is released, so the journal's order is the order things happened; it only queues them.
 // - Functions named `…Locked` expect the lock held; the rest take it themselves.
 
-import Foundation
+import FoundationEssentials
+import Glibc
+import SystemSupport
 import Logging
 import QueueModel
 
 final class EngineCore: @unchecked Sendable {
-    let condition = NSCondition()
+    let condition = ThreadCondition()
     /// Guarded by `condition`.
     var state: EngineState
     private let audio: AudioSink
-    private let deliveryLock = NSLock()
+    private let deliveryLock = ThreadLock()
     private let observer: @Sendable (PlayerEvent) -> Void
     let logger: Logger
     /// Set once before the engine starts (`PlayerEngine.record(to:)`); read under the lock.
@@ -120,6 +122,6 @@ final class EngineCore: @unchecked Sendable {
     /// Waits for a change, at most `timeout` seconds; only inside `locked` (the lock is released while
     /// waiting, and the batch is committed when `locked` returns).
     func wait(timeout: Double) {
-        _ = condition.wait(until: Date(timeIntervalSinceNow: timeout))
+        _ = condition.wait(seconds: timeout)
     }
 }

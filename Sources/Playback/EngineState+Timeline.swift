@@ -30,6 +30,16 @@ extension EngineState {
         if !cursor.isInterrupt { queue.setKnownSize(cursor.id, size) }
     }
 
+    /// The play's video decoder changed while it played (a hardware decode gave up): the status and the
+    /// play's record say which decoder runs now.
+    mutating func decoderChanged(_ cursor: Cursor, serial: Int, to decoding: VideoDecoding) {
+        guard let index = segments.lastIndex(where: { $0.serial == serial && $0.cursor == cursor }) else { return }
+        segments[index].decoding = decoding
+        if status.currentID == cursor.id && status.play == cursor.play {
+            updateStatus { $0.decoder = decoding }
+        }
+    }
+
     /// The play of `cursor` could not be opened: it is recorded as a failed play at `frame` (nothing on the
     /// timeline). Returns the play to try next, or nil (stale, the end of the queue, or every item failed).
     mutating func openFailed(_ cursor: Cursor, serial: Int, at frame: Int64, error: String) -> NextPlay? {

@@ -2,7 +2,9 @@
 // `now` and shown in `timeZone`, and a local time turned back into an instant. Injectable: tests pass a
 // `now` they move by hand and a fixed zone, so schedule tests need no waiting. Any thread.
 
-import Foundation
+import FoundationEssentials
+import Glibc
+import SystemSupport
 import QueueModel
 import SystemClock
 

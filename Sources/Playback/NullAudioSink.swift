@@ -2,7 +2,9 @@
 // fallback when no PulseAudio server is reachable), or untimed — heard as soon as written — for tests,
 // soak runs and benchmarks, optionally keeping what it was given (the capture output).
 
-import Foundation
+import FoundationEssentials
+import Glibc
+import SystemSupport
 import SystemClock
 
 public final class NullAudioSink: AudioSink, @unchecked Sendable {
@@ -17,7 +19,7 @@ public final class NullAudioSink: AudioSink, @unchecked Sendable {
     private let mode: Mode
     private let keepSamples: Bool
     /// Guards everything below.
-    private let condition = NSCondition()
+    private let condition = ThreadCondition()
     private var written: Int64 = 0
     /// Heard frames at `runningSince`; the clock runs from there while not paused and not starved.
     private var heardBase: Int64 = 0
@@ -51,7 +53,7 @@ public final class NullAudioSink: AudioSink, @unchecked Sendable {
         if case .realtime(let buffer) = mode {
             let limit = Int64(buffer * Double(format.sampleRate))
             while !closed && generation == generationAtStart && written - heardLocked() > limit {
-                _ = condition.wait(until: Date(timeIntervalSinceNow: 0.005))
+                _ = condition.wait(seconds: 0.005)
             }
         }
         guard !closed && generation == generationAtStart else { return false }
@@ -146,7 +148,7 @@ public final class NullAudioSink: AudioSink, @unchecked Sendable {
         defer { condition.unlock() }
         let generationAtStart = generation
         while !closed && generation == generationAtStart && heardLocked() < written {
-            _ = condition.wait(until: Date(timeIntervalSinceNow: 0.005))
+            _ = condition.wait(seconds: 0.005)
         }
     }
 

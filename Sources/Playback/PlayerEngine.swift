@@ -3,7 +3,10 @@
 // of EngineState under EngineCore's lock, whose actions EngineCore carries out; none waits for a device.
 
 import CacheControl
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
+import SystemSupport
 import Logging
 import Media
 import QueueModel
@@ -53,8 +56,7 @@ public final class PlayerEngine: @unchecked Sendable {
     let config: EngineConfig
     /// The live decode loop; replaced when it stalls. Guarded by `decodeLock`.
     private var decodeLoop: DecodeLoop?
-    private let decodeLock = NSLock()
-    private var presenterThread: Thread?
+    private let decodeLock = ThreadLock()
     /// Counts the live decode thread and the presenter: `shutdown` waits for them (not for abandoned ones).
     private let finished = DispatchGroup()
 
@@ -77,14 +79,11 @@ public final class PlayerEngine: @unchecked Sendable {
         let opened = OpenResult()
         let presenter = Presenter(engine: self)
         finished.enter()
-        let presenterThread = Thread { [finished] in
+        // Both at once: the first item is opened and decoded while the window is being created.
+        Threads.start(named: "queued.present") { [finished] in
             presenter.run(opened: opened)
             finished.leave()
         }
-        presenterThread.name = "queued.present"
-        self.presenterThread = presenterThread
-        // Both at once: the first item is opened and decoded while the window is being created.
-        presenterThread.start()
         startDecodeThread(generation: core.locked { $0.decoderGeneration })
         if let error = opened.wait() {
             shutdown()
@@ -95,24 +94,32 @@ public final class PlayerEngine: @unchecked Sendable {
     private func startDecodeThread(generation: Int) {
         let decode = DecodeLoop(engine: self, generation: generation)
         finished.enter()
-        let thread = Thread { [finished] in
+        decodeLock.withLock { decodeLoop = decode }
+        Threads.start(named: "queued.decode", stackSize: 4 << 20) { [finished] in
             decode.run()
             decode.release(from: finished)
         }
-        thread.name = "queued.decode"
-        thread.stackSize = 4 << 20
-        decodeLock.withLock { decodeLoop = decode }
-        thread.start()
     }
 
     /// Playback made no progress for a while (the owner's stall detector decides): the current play ends
     /// with reason `error` and `message`, the next one starts on a new decode thread, and the stuck thread
-    /// is left to leave by itself whenever what holds it returns. False when nothing is playing.
+    /// is left to leave by itself whenever what holds it returns. False when nothing is playing. A play that
+    /// was decoding on a device blames the device (a driver stuck in the kernel, as v4l2m2m can be): its
+    /// method is not tried again for that codec while the daemon runs.
     @discardableResult
     public func recoverFromStall(_ message: String) -> Bool {
-        guard let generation = core.locked({ $0.abandonStalledPlay(message: message) ? $0.decoderGeneration : nil })
+        var stalledDecoder: VideoDecoding?
+        guard
+            let generation = core.locked({ shared -> Int? in
+                stalledDecoder = shared.status.decoder
+                return shared.abandonStalledPlay(message: message) ? shared.decoderGeneration : nil
+            })
         else { return false }
         core.logger.error("\(message); playback goes on with a new decode thread")
+        if let stalledDecoder, let method = stalledDecoder.hwdec, let registry = config.hwdec {
+            registry.failed(method, codec: stalledDecoder.codec, reason: "\(method.rawValue): \(message)")
+            core.logger.info("\(stalledDecoder.codec) is decoded in software from now on: \(method.rawValue) stalled")
+        }
         if let stalled = decodeLock.withLock({ decodeLoop }) { stalled.release(from: finished) }
         startDecodeThread(generation: generation)
         return true

@@ -3,7 +3,9 @@
 // time; the decode thread hands a job in and later takes its result. MediaReaders cross from this
 // thread to the decode thread once, through `Opened`, and are then used by the decode thread only.
 
-import Foundation
+import FoundationEssentials
+import Glibc
+import SystemSupport
 import Media
 import QueueModel
 
@@ -21,16 +23,14 @@ final class Prefetcher: @unchecked Sendable {
     }
 
     /// Guards everything below.
-    private let condition = NSCondition()
+    private let condition = ThreadCondition()
     private var queued: Job?
     private var running: (cursor: Cursor, item: MediaItem)?
     private var finished: (cursor: Cursor, item: MediaItem, opened: Opened)?
     private var stopped = false
 
     init() {
-        let thread = Thread { [self] in run() }
-        thread.name = "queued.prefetch"
-        thread.start()
+        Threads.start(named: "queued.prefetch") { [self] in run() }
     }
 
     /// Asks for `cursor`'s item to be opened; replaces any job not yet taken.

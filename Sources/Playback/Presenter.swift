@@ -4,7 +4,8 @@
 // is on screen (the state announces item started / ended, progress, the end of the queue). Owns the video
 // sink.
 
-import Foundation
+import FoundationEssentials
+import SystemSupport
 import Glibc
 import Media
 import Overlays

@@ -1,7 +1,9 @@
 // The control socket: a SwiftNIO server on one event loop thread, bound to a Unix socket, one
 // ConnectionHandler per client. Owns the event hub the engine's events go through.
 
-import Foundation
+import FoundationEssentials
+import Glibc
+import SystemSupport
 import Logging
 import NIOCore
 import NIOPosix
@@ -43,12 +45,9 @@ public final class ControlServer: Sendable {
 
     /// The OpenRPC document bundled with the server (Protocol/queued.openrpc.json).
     public static func description() throws -> JSONValue {
-        guard let url = Bundle.module.url(forResource: "queued.openrpc", withExtension: "json") else {
-            throw SocketFileError(description: "the API description is missing from the bundle")
-        }
-        let data = try Data(contentsOf: url)
+        // Built into the binary (`embedInCode`), so an installed daemon needs no resource bundle beside it.
         do {
-            return try JSON.parse([UInt8](data))
+            return try JSON.parse(PackageResources.queued_openrpc_json)
         } catch {
             throw SocketFileError(description: "the bundled API description is not valid JSON: \(error)")
         }
@@ -119,7 +118,7 @@ public final class ControlServer: Sendable {
 
 /// The listening channel, set once by start and taken by shutdown (possibly from another thread).
 private final class ChannelBox: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = ThreadLock()
     private var channel: Channel?
     func set(_ channel: Channel) { lock.withLock { self.channel = channel } }
     func take() -> Channel? {

@@ -2,12 +2,14 @@
 // published one at a time, in order; each subscriber gets them through its own event loop (FIFO), so order
 // holds per connection.
 
-import Foundation
+import FoundationEssentials
+import Glibc
+import SystemSupport
 import Playback
 
 final class EventHub: @unchecked Sendable {
     typealias Deliver = @Sendable (DaemonEvent) -> Void
-    private let lock = NSLock()
+    private let lock = ThreadLock()
     /// Guarded by `lock`.
     private var subscribers: [ObjectIdentifier: Deliver] = [:]
 

@@ -4,7 +4,9 @@
 // daemon's cache, never by FFmpeg); local directories expand to their media files in natural order and
 // .m3u/.m3u8 playlists to their entries with EXTINF titles.
 
-import Foundation
+import FoundationEssentials
+import Glibc
+import SystemSupport
 import Media
 import MediaPaths
 import QueueModel
@@ -64,7 +66,7 @@ public enum ItemInputs {
     private static func applyTag(_ line: String, to entry: inout MediaItem, at place: String) throws(RPCError) {
         if line.hasPrefix("#EXTINF:") {
             if let comma = line.firstIndex(of: ",") {
-                let title = line[line.index(after: comma)...].trimmingCharacters(in: .whitespaces)
+                let title = line[line.index(after: comma)...].trimmingSpaces()
                 if !title.isEmpty { entry.title = title }
             }
             return
@@ -78,8 +80,8 @@ public enum ItemInputs {
             return
         }
         guard let equals = option.firstIndex(of: "=") else { return }
-        let key = option[..<equals].trimmingCharacters(in: .whitespaces)
-        let value = option[option.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+        let key = option[..<equals].trimmingSpaces()
+        let value = option[option.index(after: equals)...].trimmingSpaces()
         func number() throws(RPCError) -> Double {
             guard let number = Double(value), number.isFinite else {
                 throw .invalidParams(param: "items", reason: "\(place): \(key) must be a number (got \(value))")
@@ -115,8 +117,8 @@ public enum ItemInputs {
     }
 
     private static func isDirectory(_ path: String) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+        var isDirectory = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory
     }
 
     /// A directory's media files (not its playlists, not hidden ones, not recursively), in natural order,
@@ -160,7 +162,7 @@ public enum ItemInputs {
             let path =
                 rest.hasPrefix("/")
                 ? String(rest) : rest.hasPrefix("localhost/") ? String(rest.dropFirst("localhost".count)) : ""
-            guard !path.isEmpty, let decoded = path.removingPercentEncoding else {
+            guard !path.isEmpty, let decoded = PathText.percentDecoded(path) else {
                 throw .uriNotAllowed(uri, reason: "only local file:// URLs (file:///path) are allowed")
             }
             return decoded
@@ -181,12 +183,12 @@ public enum ItemInputs {
             throw .mediaError("cannot read playlist \(path)")
         }
         let text = String(decoding: data, as: UTF8.self)
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = PathText.deletingLastComponent(path)
         var items: [MediaItem] = []
         var entry = template
         for (number, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated()
         {
-            let line = rawLine.trimmingCharacters(in: .whitespaces)
+            let line = rawLine.trimmingSpaces()
             if line.isEmpty { continue }
             if line.hasPrefix("#") {
                 try applyTag(line, to: &entry, at: "\(path):\(number + 1)")

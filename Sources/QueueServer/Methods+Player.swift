@@ -4,7 +4,9 @@
 
 import Dispatch
 import DecodeChoice
-import Foundation
+import FoundationEssentials
+import Glibc
+import SystemSupport
 import NIOCore
 import Playback
 import QueueModel

@@ -1,6 +1,8 @@
 // The methods about the connection and the daemon: event subscriptions, daemon.info, rpc.discover.
 
-import Foundation
+import FoundationEssentials
+import Glibc
+import SystemSupport
 import NIOCore
 import Playback
 import QueueRPC

@@ -2,7 +2,9 @@
 // shapes and ranges; here are the layer's own rules: which fields fit which type, what is required, the
 // defaults, and that an image names an existing file by absolute path.
 
-import Foundation
+import FoundationEssentials
+import Glibc
+import SystemSupport
 import Overlays
 import QueueRPC
 
@@ -107,8 +109,8 @@ enum OverlayInput {
 
     private static func imagePath(_ path: String) throws(RPCError) -> String {
         guard path.hasPrefix("/") else { throw .invalidParams(param: "path", reason: "must be an absolute path") }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+        var isDirectory = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory else {
             throw .invalidParams(param: "path", reason: "names no file (\(path))")
         }
         return path

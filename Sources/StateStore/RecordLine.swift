@@ -3,7 +3,9 @@
 // is recognised and reading stops there: what comes back is always a prefix of what was written.
 
 import CZlib
-import Foundation
+import FoundationEssentials
+import Glibc
+import SystemSupport
 import JSONText
 
 enum RecordLine {

@@ -2,7 +2,8 @@
 // whole (a million-entry snapshot is ~170 MB): what is in memory is one buffer and the compact queue being
 // rebuilt. A read error ends the lines there, as a cut-short file does (what was read is a prefix).
 
-import Foundation
+import FoundationEssentials
+import SystemSupport
 import Glibc
 
 final class RecordLineReader {

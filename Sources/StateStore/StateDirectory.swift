@@ -3,7 +3,8 @@
 // also names the holder's pid. The kernel drops the lock when the process dies, kill -9 included, so a
 // crashed daemon never leaves a stale lock behind.
 
-import Foundation
+import FoundationEssentials
+import SystemSupport
 import Glibc
 import MediaPaths
 
@@ -37,7 +38,7 @@ public final class StateDirectory: Sendable {
             Glibc.close(descriptor)
             guard code == EWOULDBLOCK else { throw .io("lock \(lockPath)", code) }
             let pid = String(decoding: buffer.prefix(max(0, count)), as: UTF8.self)
-                .trimmingCharacters(in: .whitespacesAndNewlines)
+                .trimmingWhitespace()
             throw .locked(directory: path, pid: pid.isEmpty ? "unknown" : pid)
         }
         let pid = Array("\(getpid())\n".utf8)

@@ -2,7 +2,8 @@
 // all of a buffer (write(2) may write less), and fdatasync. Foundation's FileHandle would do the writing
 // but not fdatasync, and its errors are less precise about which call failed.
 
-import Foundation
+import FoundationEssentials
+import SystemSupport
 import Glibc
 
 public enum StateStoreError: Error, CustomStringConvertible, Equatable {

@@ -6,7 +6,8 @@
 // worst case is an empty queue. Runs on the daemon's main thread at start-up, on the state writer's
 // thread, and (`prepareSnapshot`) on the writer's compaction task.
 
-import Foundation
+import FoundationEssentials
+import SystemSupport
 import Glibc
 import Playback
 import QueueModel

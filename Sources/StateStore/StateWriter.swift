@@ -22,7 +22,10 @@
 // `condition` guards the fields marked "guarded"; the rest belong to the writer thread. Lock order: the
 // engine lock, then `condition`; the writer thread never holds `condition` while it calls the engine.
 
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
+import SystemSupport
 import Playback
 import QueueModel
 import JSONText
@@ -56,7 +59,7 @@ public final class StateWriter: StateRecorder, @unchecked Sendable {
 
     public let directory: String
     public let policy: SyncPolicy
-    private let condition = NSCondition()
+    private let condition = ThreadCondition()
     /// Guarded. Records waiting for the writer thread, in order, with their sequence numbers.
     private var pending: [(sequence: UInt64, record: StateRecord)] = []
     /// Guarded. The sequence number of the last record queued / kept (written, or synced for `always`).
@@ -117,12 +120,10 @@ public final class StateWriter: StateRecorder, @unchecked Sendable {
     /// directory cannot be written at all.
     public func start() throws(StateStoreError) {
         try writeFirstSnapshot()
-        let thread = Thread { [self] in
+        Threads.start(named: "queued.state") { [self] in
             run()
             finished.signal()
         }
-        thread.name = "queued.state"
-        thread.start()
     }
 
     // MARK: Any thread
@@ -210,7 +211,7 @@ public final class StateWriter: StateRecorder, @unchecked Sendable {
                 let now = Monotonic.now()
                 let deadline = min(nextPlace, unsynced ? lastSync + syncInterval : .infinity)
                 if now >= deadline { break }
-                _ = condition.wait(until: Date(timeIntervalSinceNow: deadline - now))
+                _ = condition.wait(seconds: deadline - now)
             }
             let batch = pending
             pending.removeAll(keepingCapacity: true)

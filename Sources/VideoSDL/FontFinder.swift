@@ -28,7 +28,7 @@ final class FontFinder {
     func find(_ family: String) -> (match: Match, exact: Bool) {
         if let match = lookUp(family) {
             let wanted = family.split(separator: ":").first.map(String.init) ?? family
-            if match.family.lowercased() == wanted.trimmingCharacters(in: .whitespaces).lowercased() {
+            if match.family.lowercased() == wanted.trimmingSpaces().lowercased() {
                 return (match, true)
             }
         }

@@ -5,7 +5,9 @@
 // dropped for the software renderer.
 
 import CSDL2
-import Foundation
+import FoundationEssentials
+import Glibc
+import SystemSupport
 
 extension SDLVideoSink {
     func createRenderer(for window: OpaquePointer) throws -> OpaquePointer {

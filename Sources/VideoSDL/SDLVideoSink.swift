@@ -3,7 +3,9 @@
 // and last frame. Other threads only call `screenshot` (through ScreenshotMailbox) and read `quitRequested`.
 
 import CSDL2
-import Foundation
+import FoundationEssentials
+import Glibc
+import SystemSupport
 import Logging
 import Media
 import Overlays
@@ -39,13 +41,13 @@ public final class SDLVideoSink: VideoSink, @unchecked Sendable {
     var lastShowAt = -Double.infinity
 
     let mailbox = ScreenshotMailbox()
-    private let quitLock = NSLock()
+    private let quitLock = ThreadLock()
     /// Guarded by `quitLock`.
     private var quitFlag = false
     /// The renderer's output size as last drawn (the configured window until then). Written on the
     /// presenter thread, read by the decode threads; guarded by `sizeLock`.
     private var drawnSize: PixelSize?
-    private let sizeLock = NSLock()
+    private let sizeLock = ThreadLock()
 
     public var outputSize: PixelSize? {
         sizeLock.withLock { drawnSize }

@@ -2,7 +2,10 @@
 // pixels back. Requesters block in `request` for at most their timeout; the presenter thread answers all
 // pending requests at once from `show` or `pump`. Never holds the lock while SDL or PNG work runs.
 
-import Foundation
+import FoundationEssentials
+import Glibc
+import SystemClock
+import SystemSupport
 
 /// Pixels read back from the renderer: `width * height * 4` bytes, R,G,B,A.
 struct Readback: Sendable {
@@ -18,7 +21,7 @@ final class ScreenshotMailbox: @unchecked Sendable {
         var readback: Readback?
     }
 
-    private let condition = NSCondition()
+    private let condition = ThreadCondition()
     /// Guarded by `condition`.
     private var pending: [Ticket] = []
     /// Guarded by `condition`: the thread that owns the sink between `open` and `close`, else nil.
@@ -49,13 +52,13 @@ final class ScreenshotMailbox: @unchecked Sendable {
     /// timeout, when the sink is not open, or when nothing is on screen.
     func request(timeout seconds: Double) -> Readback? {
         let ticket = Ticket()
-        let deadline = Date(timeIntervalSinceNow: seconds)
+        let deadline = Monotonic.now() + seconds
         condition.lock()
         defer { condition.unlock() }
         guard owner != nil else { return nil }
         pending.append(ticket)
         while !ticket.answered {
-            if !condition.wait(until: deadline) { break }
+            if !condition.wait(seconds: deadline - Monotonic.now()) { break }
         }
         if !ticket.answered { pending.removeAll { $0 === ticket } }
         return ticket.readback

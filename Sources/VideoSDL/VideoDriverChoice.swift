@@ -4,7 +4,9 @@
 // has (`VideoMachine`), read from the environment and /sys/class/drm by `VideoMachine.current()`.
 
 import CSDL2
-import Foundation
+import FoundationEssentials
+import Glibc
+import SystemSupport
 
 /// What the machine offers for showing pictures.
 public struct VideoMachine: Sendable, Equatable {
@@ -27,7 +29,7 @@ public struct VideoMachine: Sendable, Equatable {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: drm)) ?? []
         let connected = entries.filter { $0.hasPrefix("card") && $0.contains("-") }.sorted().filter { name in
             let status = (try? String(contentsOfFile: drm + "/" + name + "/status", encoding: .utf8)) ?? ""
-            return status.trimmingCharacters(in: .whitespacesAndNewlines) == "connected"
+            return status.trimmingWhitespace() == "connected"
         }
         return VideoMachine(
             waylandDisplay: named("WAYLAND_DISPLAY"), x11Display: named("DISPLAY"), connectedConnectors: connected)

@@ -7,7 +7,10 @@
 // ~40 MB and stay there. A fixed threshold keeps big buffers on mmap, returned to the system on free.
 
 import CMalloc
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
+import SystemSupport
 import Playback
 import SystemClock
 
@@ -28,7 +31,7 @@ enum AllocatorPolicy {
 /// The trim runs on a utility queue of its own: never on a playback thread, never under the engine's lock.
 final class MemoryTrimmer: @unchecked Sendable {
     private let queue = DispatchQueue(label: "queued.trim", qos: .utility)
-    private let lock = NSLock()
+    private let lock = ThreadLock()
     /// Guarded by `lock`: when the last trim ended (monotonic seconds), and whether one is on its way.
     private var lastTrim = -Double.infinity
     private var scheduled = false

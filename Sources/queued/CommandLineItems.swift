@@ -4,7 +4,9 @@
 // their entries (EXTINF titles kept). An argument that cannot be queued is logged and skipped: an
 // unattended box plays what it can.
 
-import Foundation
+import FoundationEssentials
+import Glibc
+import SystemSupport
 import Logging
 import MediaPaths
 import QueueModel

@@ -3,7 +3,9 @@
 
 import AudioPulse
 import DecodeChoice
-import Foundation
+import Dispatch
+import FoundationEssentials
+import SystemSupport
 import Glibc
 import Logging
 import Media
@@ -161,7 +163,7 @@ struct Daemon {
         if queue.isEmpty { logger.info("queue is empty; waiting for clients") }
         supervision.start(engine: engine, audio: audio, writer: writer)
         // SIGINT/SIGTERM are blocked in every thread (QueuedCommand.run); this one takes them.
-        let signalWaiter = Thread {
+        Threads.start(named: "queued.signals") {
             var signals = sigset_t()
             sigemptyset(&signals)
             sigaddset(&signals, SIGINT)
@@ -170,8 +172,6 @@ struct Daemon {
             sigwait(&signals, &received)
             done.signal()
         }
-        signalWaiter.name = "queued.signals"
-        signalWaiter.start()
         done.wait()
         logger.info("shutting down")
         supervision.stop()
@@ -232,7 +232,7 @@ final class EventLog: @unchecked Sendable {
             guard progressInterval > 0, abs(position - lastProgress) >= progressInterval - 0.01 else { return }
             lastProgress = position
             logger.info(
-                "progress item \(id) play \(play): \(String(format: "%.1f", position))s / \(duration.map { String(format: "%.1f", $0) } ?? "?")s"
+                "progress item \(id) play \(play): \(position.fixed(1))s / \(duration.map { $0.fixed(1) } ?? "?")s"
             )
         case .engine(.itemStarted(let id, let play, _, _, let interrupt, _, _, _)):
             lastProgress = -Double.infinity
@@ -269,7 +269,7 @@ final class EventLog: @unchecked Sendable {
 
 /// Whether playback has begun: --exit-when-done waits for an idle state that follows playing.
 final class PlayedFlag: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = ThreadLock()
     private var value = false
     func set() { lock.withLock { value = true } }
     var isSet: Bool { lock.withLock { value } }

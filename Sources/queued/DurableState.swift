@@ -3,7 +3,9 @@
 // the saved item, and starts the writer that keeps every later change. Runs on the main thread at start
 // and at shutdown.
 
-import Foundation
+import FoundationEssentials
+import Glibc
+import SystemSupport
 import Logging
 import Playback
 import QueueModel
@@ -71,7 +73,7 @@ struct DurableState {
         engine.restore(player, resumeAt: position)
         let status = engine.status()
         if status.state == .playing || status.state == .paused {
-            let place = String(format: "%.1f", status.position)
+            let place = status.position.fixed(1)
             logger.info(
                 "state: resuming item \(status.currentID.map { "\($0)" } ?? "?") at \(place) s, \(status.state.rawValue)"
             )

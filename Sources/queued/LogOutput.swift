@@ -7,7 +7,8 @@
 // `--log-level info,ffmpeg=warning`: a level per label, the last part of "queued.ffmpeg".
 
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import SystemSupport
 import Glibc
 import Logging
 
@@ -63,7 +64,7 @@ final class LogSink: @unchecked Sendable {
 
     let style: Style
     private let descriptor: Int32
-    private let lock = NSLock()
+    private let lock = ThreadLock()
 
     init(style: Style, descriptor: Int32) {
         self.style = style

@@ -5,7 +5,10 @@
 // one scan, off the engine's and the server's threads.
 
 import CacheControl
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
+import SystemSupport
 import Media
 import NetCache
 import Playback
@@ -21,7 +24,7 @@ final class NetworkItems: @unchecked Sendable {
     /// Set once, before the first `queueChanged`.
     private weak var engine: PlayerEngine?
     /// Guarded by `lock`: the items using each URL, as of the last look.
-    private let lock = NSLock()
+    private let lock = ThreadLock()
     private var idsByURL: [String: [ItemID]] = [:]
     /// Guarded by `lock`: a look at the queue is already scheduled, so a change needs nothing more — not
     /// even a dispatch: a flood of edits (12k/s) would otherwise wake `work`'s thread for each one.

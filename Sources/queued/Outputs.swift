@@ -1,7 +1,9 @@
 // Chooses and opens the audio and video outputs from the command line and what the machine has.
 
 import AudioPulse
-import Foundation
+import FoundationEssentials
+import Glibc
+import SystemSupport
 import Logging
 import Playback
 import VideoSDL

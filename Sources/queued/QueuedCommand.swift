@@ -6,7 +6,9 @@ import ArgumentParser
 import DecodeChoice
 import AudioPulse
 import ConfigFile
-import Foundation
+import FoundationEssentials
+import Glibc
+import SystemSupport
 import Logging
 import Media
 import Playback
@@ -261,7 +263,7 @@ struct QueuedCommand: ParsableCommand {
         if let cacheDir { return cacheDir }
         let environment = ProcessInfo.processInfo.environment
         if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") { return cache + "/queued" }
-        return (environment["HOME"] ?? NSHomeDirectory()) + "/.cache/queued"
+        return (environment["HOME"] ?? PathText.homeDirectory()) + "/.cache/queued"
     }
 
     var parsedGeometry: (width: Int, height: Int)? {
@@ -317,8 +319,9 @@ struct QueuedCommand: ParsableCommand {
     }
 
     private static func usageFailure(_ message: String) -> Never {
-        FileHandle.standardError.write(Data("queued: \(message)\n".utf8))
-        Foundation.exit(ExitCode.validationFailure.rawValue)
+        let line = Array("queued: \(message)\n".utf8)
+        _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        Glibc.exit(ExitCode.validationFailure.rawValue)
     }
 
     func run() throws {

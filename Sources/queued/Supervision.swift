@@ -6,7 +6,10 @@
 // and frame callbacks.
 
 import AudioPulse
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
+import SystemSupport
 import Logging
 import Playback
 import QueueRPC
@@ -20,7 +23,7 @@ final class Supervision: @unchecked Sendable {
     private let stallTimeout: Double
     private let metricsPath: String?
     private let startedAt = Monotonic.now()
-    private let lock = NSLock()
+    private let lock = ThreadLock()
     /// Guarded by `lock`: fed by the presenter thread (frames) and the event delivery (failures).
     private var framesShown: Int64 = 0
     private var lastPictureAt: Double?
@@ -67,12 +70,10 @@ final class Supervision: @unchecked Sendable {
         if let interval = notifier.watchdogInterval {
             logger.info("systemd watchdog every \(interval) s; stall timeout \(stallTimeout) s")
         }
-        let thread = Thread { [self] in
+        Threads.start(named: "queued.supervise") { [self] in
             run()
             finished.signal()
         }
-        thread.name = "queued.supervise"
-        thread.start()
     }
 
     func stop() {
@@ -126,12 +127,12 @@ final class Supervision: @unchecked Sendable {
             return true
         case .recover(let seconds):
             engine?.recoverFromStall(
-                "stalled: no picture shown and no sound played for \(String(format: "%.1f", seconds)) s")
+                "stalled: no picture shown and no sound played for \(seconds.fixed(1)) s")
             return true
         case .stuck(let seconds):
             if !wasStuck {
                 logger.critical(
-                    "playback still makes no progress \(String(format: "%.1f", seconds)) s after a stall was recovered; the watchdog is no longer fed"
+                    "playback still makes no progress \(seconds.fixed(1)) s after a stall was recovered; the watchdog is no longer fed"
                 )
             }
             return false
@@ -140,8 +141,8 @@ final class Supervision: @unchecked Sendable {
 
     private func describe(_ status: PlayerStatus) -> String {
         guard let id = status.currentID else { return status.state.rawValue }
-        let name = status.title ?? status.uri.map { ($0 as NSString).lastPathComponent } ?? "item \(id)"
-        return "\(status.state.rawValue) #\(id) \(name) \(String(format: "%.0f", status.position)) s"
+        let name = status.title ?? status.uri.map { PathText.lastComponent($0) } ?? "item \(id)"
+        return "\(status.state.rawValue) #\(id) \(name) \(status.position.fixed(0)) s"
     }
 
     // MARK: Figures
