@@ -94,12 +94,16 @@ public enum HWDecodeChoice: Sendable, Equatable {
 public struct HWDecodeFailures: Sendable, Equatable {
     public private(set) var devices: [HWMethod: String] = [:]
     public private(set) var codecs: [String: String] = [:]
+    /// Devices that work but only emulate their method (a VA-API driver over VDPAU or NVDEC, which mpv's
+    /// `auto` refuses too): `auto` skips them, a list that names the method uses them.
+    public private(set) var emulated: [HWMethod: String] = [:]
 
     public init() {}
 
     private static func key(_ method: HWMethod, _ codec: String) -> String { method.rawValue + "/" + codec }
 
     public mutating func deviceFailed(_ method: HWMethod, reason: String) { devices[method] = reason }
+    public mutating func deviceEmulated(_ method: HWMethod, reason: String) { emulated[method] = reason }
     public mutating func failed(_ method: HWMethod, codec: String, reason: String) {
         codecs[Self.key(method, codec)] = reason
     }
@@ -127,7 +131,9 @@ public enum HWDecodePolicy {
         var skipped: [String] = []
         var usable: [HWMethod] = []
         for method in candidates {
-            if let reason = failures.reason(method, codec: codec) {
+            if setting.methods == .auto, let reason = failures.emulated[method] {
+                skipped.append("\(method.rawValue): \(reason)")
+            } else if let reason = failures.reason(method, codec: codec) {
                 skipped.append("\(method.rawValue): \(reason)")
             } else if !backend.supports(method, codec: codec) {
                 skipped.append("\(method.rawValue): no \(codec) decoder for it in this FFmpeg")
@@ -139,6 +145,18 @@ public enum HWDecodePolicy {
             return .software(reason: skipped.isEmpty ? "no hwdec method" : skipped.joined(separator: "; "))
         }
         return .hardware(first, then: Array(usable.dropFirst()))
+    }
+}
+
+extension HWDecodePolicy {
+    /// Why a VA-API device whose driver says `vendor` only emulates VA-API, or nil for a native driver: the
+    /// VDPAU and NVDEC back-ends translate VA-API onto another API, with known faults (as mpv's
+    /// `is_emulated` in video/vaapi.c finds them, by the vendor string).
+    public static func emulation(vaapiVendor vendor: String) -> String? {
+        for (marker, name) in [("VDPAU backend", "VDPAU"), ("NVDEC driver", "NVDEC")] where vendor.contains(marker) {
+            return "an emulated driver (VA-API over \(name): \(vendor)); auto does not use it, naming vaapi does"
+        }
+        return nil
     }
 }
 

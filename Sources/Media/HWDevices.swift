@@ -8,6 +8,7 @@
 
 import CFFmpeg
 import DecodeChoice
+import Glibc
 import Synchronization
 
 /// An FFmpeg hardware device context (`AVBufferRef` of an `AVHWDeviceContext`), owned: unreferenced in deinit.
@@ -49,6 +50,21 @@ public final class HWDevice: @unchecked Sendable {
                     message: "cannot create a device: \(MediaError.text(for: code)) (\(code))"))
         }
         return .success(HWDevice(method: method, buffer: buffer))
+    }
+
+    /// A VA-API device's driver, as `vaQueryVendorString` gives it ("Intel iHD driver…", "Splitted-Desktop
+    /// Systems VDPAU backend for VA-API…"); nil for other methods. libva is in the process already
+    /// (libavutil links it), so it is looked up there: no libva headers needed. The VADisplay is the first
+    /// field of FFmpeg's AVVAAPIDeviceContext (libavutil/hwcontext_vaapi.h).
+    var vaapiVendor: String? {
+        guard method == .vaapi, let data = buffer.pointee.data else { return nil }
+        let device = UnsafeMutableRawPointer(data).assumingMemoryBound(to: AVHWDeviceContext.self)
+        guard let hardwareContext = device.pointee.hwctx,
+            let display = hardwareContext.load(as: UnsafeMutableRawPointer?.self),
+            let symbol = dlsym(nil, "vaQueryVendorString")
+        else { return nil }
+        typealias QueryVendor = @convention(c) (UnsafeMutableRawPointer?) -> UnsafePointer<CChar>?
+        return unsafeBitCast(symbol, to: QueryVendor.self)(display).map { String(cString: $0) }
     }
 }
 
@@ -154,11 +170,18 @@ public final class HWDecodeRegistry: Sendable {
                 state.withLock { state in
                     state.making.remove(method)
                     switch made {
-                    case .success(let device): state.devices[method] = device
+                    case .success(let device):
+                        state.devices[method] = device
+                        if let vendor = device.vaapiVendor, let emulation = HWDecodePolicy.emulation(vaapiVendor: vendor) {
+                            state.failures.deviceEmulated(method, reason: emulation)
+                        }
                     case .failure(let error): state.failures.deviceFailed(method, reason: error.message)
                     }
                 }
-                if case .success(let device) = made { return (method, device, nil) }
+                // An emulated device is kept (a list naming it may use it); the policy decides again.
+                if case .success(let device) = made, state.withLock({ $0.failures.emulated[method] }) == nil || setting.methods != .auto {
+                    return (method, device, nil)
+                }
             }
         }
     }

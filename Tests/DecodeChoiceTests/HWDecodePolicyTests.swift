@@ -58,6 +58,29 @@ struct FakeBackend: HWDecodeBackend {
         #expect(none == .software(reason: "nvdec: cannot create device: Operation not permitted (-1); vaapi: no device"))
     }
 
+    @Test func autoNeverUsesAnEmulatedVAAPIDriverButNamingVaapiDoes() {
+        #expect(HWDecodePolicy.emulation(vaapiVendor: "Intel iHD driver for Intel(R) Gen Graphics - 23.1.1 ()") == nil)
+        #expect(HWDecodePolicy.emulation(vaapiVendor: "Mesa Gallium driver 22.3.6 for AMD Radeon Vega 8") == nil)
+        let vdpau = HWDecodePolicy.emulation(vaapiVendor: "Splitted-Desktop Systems VDPAU backend for VA-API - 0.7.4")
+        #expect(vdpau?.contains("VA-API over VDPAU") == true)
+        #expect(HWDecodePolicy.emulation(vaapiVendor: "VA-API NVDEC driver [direct backend]")?.contains("over NVDEC") == true)
+
+        var failures = HWDecodeFailures()
+        failures.deviceFailed(.nvdec, reason: "no CUDA")
+        failures.deviceEmulated(.vaapi, reason: vdpau ?? "")
+        let auto = HWDecodePolicy.choose(
+            codec: "h264", setting: .init(methods: .auto), backend: everything, failures: failures)
+        #expect(auto == .hardware(.drm, then: []), "auto passes over the emulated vaapi")
+        let onlyVaapi = FakeBackend(supported: ["vaapi/h264", "nvdec/h264"])
+        let none = HWDecodePolicy.choose(
+            codec: "h264", setting: .init(methods: .auto), backend: onlyVaapi, failures: failures)
+        #expect("\(none)".contains("vaapi: an emulated driver (VA-API over VDPAU"), "and says why: \(none)")
+        #expect(
+            HWDecodePolicy.choose(
+                codec: "h264", setting: .init(methods: .list([.vaapi])), backend: everything, failures: failures)
+                == .hardware(.vaapi, then: []), "an operator who names vaapi gets it")
+    }
+
     @Test func threeErrorsInARowGiveUpAndAPictureBetweenThemResetsTheCount() {
         var monitor = HWDecodeMonitor(method: .vaapi, started: 0)
         #expect(monitor.take(.decodeError("e1"), now: 0.1) == .none)
