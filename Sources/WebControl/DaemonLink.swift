@@ -121,21 +121,31 @@ public final class DaemonEvents: @unchecked Sendable {
     private func follow() {
         var wait = 0.25
         while true {
-            do {
-                let client = try QueueClient(socketPath: socketPath, timeout: 10)
-                _ = try client.call(API.EventsSubscribe.self, .init(events: Self.followed))
-                wait = 0.25
-                setConnected(true)
-                while let note = try client.nextNotification(timeout: nil) {
-                    publish(Event(method: note.method, params: note.params))
-                }
-                setConnected(false, reason: "the daemon closed the connection")
-            } catch {
-                setConnected(false, reason: "\(error)")
-            }
+            if followOneConnection() { wait = 0.25 }
             Thread.sleep(forTimeInterval: wait)
             wait = min(4, wait * 2)
         }
+    }
+
+    /// One connection's events, until it ends; true if it was made (subscribed). A function of its own, never
+    /// inlined: Swift 6.3's loop-invariant code motion never finished on all of it inside the endless loop
+    /// above, and a release build hung there (queued-mqtt's Bridge.followDaemonEvents had the same shape).
+    @inline(never)
+    private func followOneConnection() -> Bool {
+        var subscribed = false
+        do {
+            let client = try QueueClient(socketPath: socketPath, timeout: 10)
+            _ = try client.call(API.EventsSubscribe.self, .init(events: Self.followed))
+            subscribed = true
+            setConnected(true)
+            while let note = try client.nextNotification(timeout: nil) {
+                publish(Event(method: note.method, params: note.params))
+            }
+            setConnected(false, reason: "the daemon closed the connection")
+        } catch {
+            setConnected(false, reason: "\(error)")
+        }
+        return subscribed
     }
 }
 

@@ -16,21 +16,31 @@ extension Bridge {
     func followDaemonEvents() {
         var wait = 0.5
         while true {
-            do {
-                let events = try QueueClient(socketPath: socketPath, timeout: 10)
-                _ = try events.call(
-                    API.EventsSubscribe.self, .init(events: [.status, .queueChanged, .played, .itemStarted]))
-                wait = 0.5
-                work.async { self.daemonConnected() }
-                while let note = try events.nextNotification(timeout: nil) {
-                    work.async { self.daemonEvent(note.method, note.params) }
-                }
-            } catch {
-                work.async { self.daemonLost("\(error)") }
-            }
+            if followOneConnection() { wait = 0.5 }
             Thread.sleep(forTimeInterval: wait)
             wait = min(5, wait * 2)
         }
+    }
+
+    /// One connection's events, until it ends; true if it was made (subscribed). A function of its own, never
+    /// inlined: Swift 6.3's loop-invariant code motion never finished on all of it inside the endless loop
+    /// above, and a release build of queued-mqtt hung there.
+    @inline(never)
+    private func followOneConnection() -> Bool {
+        var subscribed = false
+        do {
+            let events = try QueueClient(socketPath: socketPath, timeout: 10)
+            _ = try events.call(
+                API.EventsSubscribe.self, .init(events: [.status, .queueChanged, .played, .itemStarted]))
+            subscribed = true
+            work.async { self.daemonConnected() }
+            while let note = try events.nextNotification(timeout: nil) {
+                work.async { self.daemonEvent(note.method, note.params) }
+            }
+        } catch {
+            work.async { self.daemonLost("\(error)") }
+        }
+        return subscribed
     }
 
     /// Work queue: the command connection, opened on demand.
