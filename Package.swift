@@ -103,7 +103,7 @@ let package = Package(
         .target(name: "Fleet", dependencies: ["JSONText"]),
         // An MQTT 5 client over libmosquitto: one owned handle, its own network thread, jittered reconnects
         // (the broker link of the future queued-mqtt bridge).
-        .target(name: "MQTT", dependencies: ["CMosquitto"]),
+        .target(name: "MQTT", dependencies: ["CMosquitto", "SystemSupport"]),
         // systemd's notify protocol (READY, STATUS, STOPPING, WATCHDOG), a no-op without systemd.
         .target(name: "ServiceNotify"),
         // Control surface: wire types (no I/O) → server (socket, dispatch, events) / client → apps.
@@ -131,7 +131,7 @@ let package = Package(
             name: "queuectl",
             dependencies: [
                 "QueueClient", "QueuectlPresentation", "QueueRPC", "MediaPaths", "ConfigFile", "MQTT", "JSONText",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "SystemSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
             name: "queued",
@@ -145,7 +145,7 @@ let package = Package(
         .executableTarget(
             name: "queued-mqtt",
             dependencies: [
-                "Fleet", "MQTT", "QueueClient", "QueueRPC", "JSONText", "MediaPaths", "ConfigFile",
+                "Fleet", "MQTT", "QueueClient", "QueueRPC", "JSONText", "MediaPaths", "ConfigFile", "SystemSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // The web page: a Hummingbird server that is one more client of the daemon's socket (sessions, the

@@ -5,7 +5,9 @@
 // stop() signals, so no wait delays shutdown. It feeds the owner's event handler; it must never wait for the owner.
 
 import CMosquitto
-import Foundation
+import FoundationEssentials
+import Glibc
+import SystemSupport
 import Glibc
 
 extension MosquittoClient {
@@ -19,7 +21,6 @@ extension MosquittoClient {
 
     /// Network thread: the whole life of the client, from start() to the end of stop().
     func runNetworkThread() {
-        Self.nameCurrentThread("mqtt.network")
         state.withLock { networkThread = pthread_self() }
         var backoff = configuration.backoff
         var generator = SystemRandomNumberGenerator()
@@ -104,18 +105,8 @@ extension MosquittoClient {
         let until = Date(timeIntervalSinceNow: Self.seconds(delay))
         state.lock()
         defer { state.unlock() }
-        while lifecycle == .running && Date() < until { _ = state.wait(until: until) }
+        while lifecycle == .running && Date() < until { _ = state.wait(seconds: until.timeIntervalSinceNow) }
         return lifecycle == .running
-    }
-
-    /// Names the calling thread for ps/top/gdb. Foundation's Thread.name reaches the kernel only if the new
-    /// thread runs after its creator recorded the pthread (a race, seen in the tests), and Glibc hides
-    /// pthread_setname_np (it needs _GNU_SOURCE): look it up at run time, as TestSupport's ChildProcess does
-    /// for posix_spawn_file_actions_addclosefrom_np.
-    private static func nameCurrentThread(_ name: String) {
-        typealias SetName = @convention(c) (pthread_t, UnsafePointer<CChar>) -> Int32
-        guard let symbol = dlsym(nil, "pthread_setname_np") else { return }
-        _ = unsafeBitCast(symbol, to: SetName.self)(pthread_self(), name)
     }
 
     private var stopRequested: Bool { state.withLock { lifecycle != .running } }

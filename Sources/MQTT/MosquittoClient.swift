@@ -17,7 +17,9 @@
 // network thread does all socket I/O. mosquitto_lib_init runs once per process through a Swift static (swift_once).
 
 import CMosquitto
-import Foundation
+import FoundationEssentials
+import Glibc
+import SystemSupport
 import Glibc
 
 public final class MosquittoClient: @unchecked Sendable {
@@ -42,7 +44,7 @@ public final class MosquittoClient: @unchecked Sendable {
 
     /// Guards the fields below; also the condition the network thread's backoff wait and stop()'s wait use.
     /// Never held across a libmosquitto call.
-    let state = NSCondition()
+    let state = ThreadCondition()
     /// Guarded by state: the patterns subscribed again after every CONNACK, in the order given.
     var subscriptions: [(pattern: String, qos: MQTTQoS, options: Int32)] = []
     /// Guarded by state: a session is up (CONNACK success, not yet lost). Written by the network thread.
@@ -55,7 +57,7 @@ public final class MosquittoClient: @unchecked Sendable {
     var abortRequested = false
 
     /// Guards pendingAcks; the one lock held across a libmosquitto call (mosquitto_publish_v5, see publish).
-    let ackLock = NSLock()
+    let ackLock = ThreadLock()
     /// Guarded by ackLock: ids of QoS ≥ 1 publishes the broker has not acknowledged yet.
     var pendingAcks = Set<Int32>()
 
@@ -88,9 +90,7 @@ public final class MosquittoClient: @unchecked Sendable {
         defer { state.unlock() }
         guard lifecycle == .created else { return }
         lifecycle = .running
-        let thread = Thread { [self] in runNetworkThread() }
-        thread.name = "mqtt.network"
-        thread.start()
+        Threads.start(named: "mqtt.network") { [self] in runNetworkThread() }
     }
 
     /// Ends the client: waits up to `configuration.stopTimeout` for queued QoS ≥ 1 publishes to be acknowledged
@@ -115,7 +115,7 @@ public final class MosquittoClient: @unchecked Sendable {
         if let networkThread, pthread_equal(networkThread, pthread_self()) != 0 { return }
         let bound = configuration.stopTimeout + configuration.loopTimeout + .seconds(2)
         let limit = Date(timeIntervalSinceNow: Self.seconds(bound))
-        while lifecycle != .finished && Date() < limit { _ = state.wait(until: limit) }
+        while lifecycle != .finished && Date() < limit { _ = state.wait(seconds: limit.timeIntervalSinceNow) }
     }
 
     /// Queues a message and returns its message id (the id of the `.published` event that reports it done).

@@ -26,6 +26,15 @@ public enum Threads {
         }
     }
 
+    /// Sleeps the calling thread for `seconds` (resumed after a signal, so the whole time passes).
+    public static func sleep(seconds: Double) {
+        guard seconds > 0 else { return }
+        let whole = seconds.rounded(.down)
+        var request = timespec(tv_sec: Int(whole), tv_nsec: Int((seconds - whole) * 1e9))
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) == -1 && errno == EINTR { request = remaining }
+    }
+
     /// glibc's `pthread_setname_np`, which Swift's Glibc module does not show (it is behind _GNU_SOURCE).
     private static let setName: (@convention(c) (pthread_t, UnsafePointer<CChar>) -> Int32)? = {
         guard let symbol = dlsym(nil, "pthread_setname_np") else { return nil }

@@ -2,6 +2,7 @@
 // cache.revalidate, cache.usage). Each is a call and a few lines of output.
 
 import ArgumentParser
+import SystemSupport
 import QueueClient
 import QueueRPC
 import QueuectlPresentation
@@ -40,7 +41,7 @@ struct CacheList: ParsableCommand {
     }
 
     static func megabytes(_ bytes: Int64) -> String {
-        String(format: "%.1f", Double(bytes) / 1_048_576)
+        (Double(bytes) / 1_048_576).fixed(1)
     }
 }
 

@@ -4,7 +4,9 @@
 
 import ArgumentParser
 import ConfigFile
-import Foundation
+import FoundationEssentials
+import Glibc
+import SystemSupport
 import JSONText
 import MQTT
 
@@ -25,7 +27,7 @@ struct FleetOptions: ParsableArguments {
 
 final class FleetBroker: @unchecked Sendable {
     let client: MosquittoClient
-    private let condition = NSCondition()
+    private let condition = ThreadCondition()
     /// Guarded by `condition`.
     private var messages: [MQTTMessage] = []
     private var acks: [Int32: MQTTReasonCode] = [:]
@@ -80,7 +82,7 @@ final class FleetBroker: @unchecked Sendable {
         let limit = Date(timeIntervalSinceNow: timeout)
         return condition.withLock {
             while !predicate(self) {
-                if !condition.wait(until: limit) { return predicate(self) }
+                if !condition.wait(seconds: limit.timeIntervalSinceNow) { return predicate(self) }
             }
             return true
         }
@@ -127,7 +129,8 @@ private final class Relay: @unchecked Sendable {
 extension ExitCode {
     /// Prints `message` on stderr and exits with this code.
     func withMessage(_ message: String) -> ExitCode {
-        FileHandle.standardError.write(Data((message + "\n").utf8))
+        let line = Array((message + "\n").utf8)
+        _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
         return self
     }
 }

@@ -4,7 +4,9 @@
 // own so that one client does both jobs; the broker library is loaded only when a fleet command runs.
 
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
+import SystemSupport
 import JSONText
 import MQTT
 
@@ -111,12 +113,12 @@ struct FleetEvents: ParsableCommand {
             } else {
                 let text = { (key: String) in record[key]?.stringValue ?? record[key]?.intValue.map(String.init) ?? "-" }
                 Output.line(
-                    "\(text("player")) #\(text("seq")) \(text("start")) \(String(format: "%.1f", record["seconds"]?.doubleValue ?? 0))s \(text("reason")) \(text("uri"))")
+                    "\(text("player")) #\(text("seq")) \(text("start")) \((record["seconds"]?.doubleValue ?? 0).fixed(1))s \(text("reason")) \(text("uri"))")
             }
         }
         try broker.client.subscribe(fleet.topicPrefix + (player ?? "+") + "/events", qos: .atLeastOnce)
         if follow {
-            while true { Thread.sleep(forTimeInterval: 3600) }
+            while true { Threads.sleep(seconds: 3600) }
         }
         _ = broker.wait((options.timeout ?? 5)) { _ in false }
     }

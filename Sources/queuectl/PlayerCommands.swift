@@ -2,7 +2,9 @@
 // TransportCommands.
 
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
+import SystemSupport
 import Glibc
 import QueueClient
 import QueueRPC

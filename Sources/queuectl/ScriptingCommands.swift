@@ -3,7 +3,9 @@
 // that `add` reads back).
 
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
+import SystemSupport
 import QueueClient
 import QueueRPC
 import QueuectlPresentation
@@ -127,7 +129,7 @@ struct Save: ParsableCommand {
         do {
             try text.write(toFile: file, atomically: true, encoding: .utf8)
         } catch {
-            throw QueuectlError("cannot write \(file): \(error.localizedDescription)")
+            throw QueuectlError("cannot write \(file): \(error)")
         }
         if options.json {
             Output.json(.object(["file": .string(file), "items": .int(Int64(items.count))]))

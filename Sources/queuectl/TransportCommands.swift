@@ -3,7 +3,9 @@
 // few lines; a file apiece would be mostly boilerplate.
 
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
+import SystemSupport
 import QueueClient
 import QueueRPC
 import QueuectlPresentation

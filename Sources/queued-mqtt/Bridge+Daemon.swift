@@ -5,7 +5,10 @@
 // (`queue.replace`), then the settings and overlays.
 
 import Fleet
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
+import SystemSupport
 import JSONText
 import QueueClient
 import QueueRPC
@@ -17,7 +20,7 @@ extension Bridge {
         var wait = 0.5
         while true {
             if followOneConnection() { wait = 0.5 }
-            Thread.sleep(forTimeInterval: wait)
+            Threads.sleep(seconds: wait)
             wait = min(5, wait * 2)
         }
     }
@@ -150,7 +153,7 @@ extension Bridge {
                 return "\(failed.uri): \(failed.cache.error ?? "download failed")"
             }
             if result.items.allSatisfy({ $0.cache.state == "complete" }) { return nil }
-            Thread.sleep(forTimeInterval: 0.5)
+            Threads.sleep(seconds: 0.5)
         }
         return "the files did not download within 30 minutes"
     }

@@ -4,7 +4,9 @@
 // outage, a bridge killed with -9 or a power cut loses none: what is not acknowledged is sent again
 // (consumers de-duplicate by `seq`).
 
-import Foundation
+import FoundationEssentials
+import Glibc
+import SystemSupport
 import JSONText
 import QueueRPC
 

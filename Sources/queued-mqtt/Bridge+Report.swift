@@ -4,7 +4,9 @@
 // queue version a finished play bumps — is sent with the next real change, or once a minute: a looping 2 s
 // clip made the bridge republish 39 times a minute (~1 KB a play) before.
 
-import Foundation
+import FoundationEssentials
+import Glibc
+import SystemSupport
 import JSONText
 import QueueRPC
 

@@ -7,7 +7,10 @@
 
 import Dispatch
 import Fleet
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
+import SystemSupport
 import JSONText
 import MQTT
 import QueueClient
@@ -59,9 +62,7 @@ final class Bridge: @unchecked Sendable {
         // Requests keep their retain flag even when delivered live: a retained one is refused, never run.
         try client.subscribe(topics.rpcRequest, qos: .atLeastOnce, retainAsPublished: true)
         client.start()
-        let events = Thread { [self] in followDaemonEvents() }
-        events.name = "queued-mqtt.events"
-        events.start()
+        Threads.start(named: "queued-mqtt.events") { [self] in followDaemonEvents() }
         let reporter = DispatchSource.makeTimerSource(queue: work)
         reporter.schedule(deadline: .now() + 1, repeating: 1)
         reporter.setEventHandler { [weak self] in self?.reportIfDue(force: false) }

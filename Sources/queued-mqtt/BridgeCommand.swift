@@ -6,7 +6,9 @@
 import ArgumentParser
 import ConfigFile
 import Fleet
-import Foundation
+import FoundationEssentials
+import Glibc
+import SystemSupport
 import MQTT
 import MediaPaths
 

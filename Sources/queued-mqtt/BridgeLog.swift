@@ -2,11 +2,13 @@
 // --log-level. Hand-written rather than swift-log's StreamLogHandler only to keep the line format the daemon's
 // log uses ("<time> <level> queued-mqtt: <message>").
 
-import Foundation
+import FoundationEssentials
+import Glibc
+import SystemSupport
 
 final class BridgeLog: @unchecked Sendable {
     private let minimum: Int
-    private let lock = NSLock()
+    private let lock = ThreadLock()
     private static let levels = ["trace", "debug", "info", "notice", "warning", "error"]
 
     init(level: String) {
@@ -20,7 +22,8 @@ final class BridgeLog: @unchecked Sendable {
     private func write(_ level: Int, _ message: String) {
         guard level >= minimum else { return }
         let line = "\(Date().ISO8601Format()) \(Self.levels[level]) queued-mqtt: \(message)\n"
-        lock.withLock { FileHandle.standardError.write(Data(line.utf8)) }
+        let bytes = Array(line.utf8)
+        lock.withLock { _ = bytes.withUnsafeBytes { Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) } }
     }
 }
 

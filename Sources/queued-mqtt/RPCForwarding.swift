@@ -8,7 +8,10 @@
 
 import Dispatch
 import Fleet
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
+import SystemSupport
 import JSONText
 import MQTT
 import QueueClient

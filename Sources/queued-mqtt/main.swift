@@ -3,7 +3,9 @@
 
 import ArgumentParser
 import ConfigFile
-import Foundation
+import FoundationEssentials
+import Glibc
+import SystemSupport
 
 var shutdownSignals = sigset_t()
 sigemptyset(&shutdownSignals)
@@ -17,6 +19,7 @@ do {
         environment: ProcessInfo.processInfo.environment)
     BridgeCommand.main(arguments)
 } catch {
-    FileHandle.standardError.write(Data("queued-mqtt: \(error)\n".utf8))
+    let line = Array("queued-mqtt: \(error)\n".utf8)
+    _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
     exit(64)
 }
