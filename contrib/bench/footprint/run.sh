@@ -8,7 +8,8 @@
 #   3. the same, playing the 60 s 1080p30 H.264+AAC clip on a 1280x720 window of a private Xvfb with a
 #      PulseAudio null sink (queued --video sdl, mpv --vo=x11), 20 s in: resident memory by part, and CPU
 #      over those 20 s.
-# Run:   contrib/setup.sh --bench && contrib/bench/footprint/run.sh        (~12 min on 2 cores with the build)
+# Run:   contrib/setup.sh --bench && contrib/bench/footprint/run.sh        (~1 min, after a release build
+#        that takes ~30 min on 2 cores from a clean tree)
 # Env:   BIN_DIR=dir holding queued, queuectl, queued-mqtt, queued-web (default: a static release build in
 #        .build/install, as install.sh makes it); KEEP_WORK=1 keeps the scratch dir.
 set -uo pipefail
