@@ -63,8 +63,9 @@ final class Decoder {
             monitor = HWDecodeMonitor(method: method, started: Monotonic.now(), firstPictureTimeout: firstPictureTimeout)
         }
 
-        /// The first packet starts the first-picture clock (the reader may be opened well before it plays).
-        func sending(_ packet: Packet, first: Bool) {
+        /// A packet the decoder took. The first starts the first-picture clock (the reader may be opened well
+        /// before it plays).
+        func sent(_ packet: Packet, first: Bool) {
             if first {
                 monitor = HWDecodeMonitor(method: method, started: Monotonic.now(), firstPictureTimeout: firstPictureTimeout)
             }
@@ -217,10 +218,11 @@ final class Decoder {
 
     /// Sends a packet (nil = end of stream, to drain). Returns false if the decoder is full (receive first).
     func send(_ packet: Packet?) throws(MediaError) -> Bool {
-        if let hardware, let packet { hardware.sending(packet, first: !receivedPacket) }
+        let first = !receivedPacket
         let result = avcodec_send_packet(context, packet?.pointer)
         if packet != nil { receivedPacket = true }
-        if result == AVCodes.again { return false }
+        if result == AVCodes.again { return false }  // not taken: it comes again
+        if let hardware, let packet { hardware.sent(packet, first: first) }
         if result == AVCodes.eof { return true }
         // A corrupt packet is not fatal for the item: FFmpeg's own tools skip it too.
         if result == qd_averror(EINVAL) || result == qd_averror(ENOMEM) { try check(result, "decode") }

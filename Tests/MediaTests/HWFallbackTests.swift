@@ -87,9 +87,14 @@ import Testing
         let failures = Failures()
         let (reader, session) = try watchedReader(clip, failures: failures)
         let track = try #require(reader.video)
-        // Three packets go to the "device", which gives no picture and then fails three times.
-        for _ in 0..<3 { try reader.supply(track.input) }
-        #expect(session.sentBeforeFirstPicture.count == 3)
+        // Packets go to the "device", which gives no picture and then fails three times. Twelve offers without
+        // taking a picture out: a decoder that is full refuses some (EAGAIN), and only those it took are kept.
+        for _ in 0..<12 { try reader.supply(track.input) }
+        let kept = session.sentBeforeFirstPicture
+        #expect(!kept.isEmpty && kept.count < 12, "the full decoder refused some offers")
+        #expect(Set(kept.map(ObjectIdentifier.init)).count == kept.count, "a refused packet is not kept twice")
+        let waiting = try #require(track.input.packets.first, "the refused packet waits its turn")
+        #expect(!kept.contains { $0 === waiting }, "and is not kept until it is taken")
         for _ in 0..<3 { session.take(.decodeError("Invalid data found when processing input")) }
         #expect(track.input.decoder.softwareWanted?.resume == .replayPackets)
 
@@ -123,7 +128,7 @@ import Testing
         let (reader, session) = try watchedReader(clip, failures: failures)
         // More packets than a replay keeps were "sent" without a picture.
         let packet = try Packet()
-        for index in 0...Decoder.HardwareSession.replayLimit { session.sending(packet, first: index == 0) }
+        for index in 0...Decoder.HardwareSession.replayLimit { session.sent(packet, first: index == 0) }
         for _ in 0..<3 { session.take(.decodeError("Resource temporarily unavailable")) }
         #expect(session.wanted?.resume == .nextKeyframe)
         #expect(session.sentBeforeFirstPicture.isEmpty, "nothing kept past the limit")
