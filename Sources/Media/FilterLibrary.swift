@@ -34,13 +34,6 @@ struct FilterLibrary: @unchecked Sendable {
     /// Opened once, on first use, by whichever thread needs it first (Swift runs the initializer once).
     static let shared: Result<FilterLibrary, MediaError> = open()
 
-    /// Whether the library is in the process (opened here, or by anything else).
-    static var isLoaded: Bool {
-        guard let handle = dlopen(fileName, RTLD_NOW | RTLD_NOLOAD) else { return false }
-        dlclose(handle)  // NOLOAD took a reference; the library stays as it was
-        return true
-    }
-
     private static func open() -> Result<FilterLibrary, MediaError> {
         guard let handle = dlopen(fileName, RTLD_NOW | RTLD_LOCAL) else {
             let reason = dlerror().map { String(cString: $0) } ?? "not found"

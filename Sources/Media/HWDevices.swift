@@ -167,21 +167,17 @@ public final class HWDecodeRegistry: Sendable {
             case .some(.none): return (nil, nil, "\(method.rawValue): its device is being made; software this time")
             case .none:
                 let made = HWDevice.make(method)
+                let emulation = (try? made.get())?.vaapiVendor.flatMap { HWDecodePolicy.emulation(vaapiVendor: $0) }
                 state.withLock { state in
                     state.making.remove(method)
                     switch made {
-                    case .success(let device):
-                        state.devices[method] = device
-                        if let vendor = device.vaapiVendor, let emulation = HWDecodePolicy.emulation(vaapiVendor: vendor) {
-                            state.failures.deviceEmulated(method, reason: emulation)
-                        }
+                    case .success(let device): state.devices[method] = device
                     case .failure(let error): state.failures.deviceFailed(method, reason: error.message)
                     }
+                    if let emulation { state.failures.deviceEmulated(method, reason: emulation) }
                 }
-                // An emulated device is kept (a list naming it may use it); the policy decides again.
-                if case .success(let device) = made, state.withLock({ $0.failures.emulated[method] }) == nil || setting.methods != .auto {
-                    return (method, device, nil)
-                }
+                // The policy decides again with what was learnt: a device made is found above (an emulated one
+                // is kept, for a list that names it), one that failed or only emulates under `auto` is passed over.
             }
         }
     }

@@ -8,8 +8,9 @@
 import Glibc
 
 /// A mutual-exclusion lock (not recursive). Any thread; the thread that locked it unlocks it.
-public final class ThreadLock: @unchecked Sendable {
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+public class ThreadLock: @unchecked Sendable {
+    /// The pthread mutex (ThreadCondition waits on it).
+    let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
 
     public init() {
         let result = pthread_mutex_init(mutex, nil)
@@ -21,18 +22,18 @@ public final class ThreadLock: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    public func lock() {
+    public final func lock() {
         let result = pthread_mutex_lock(mutex)
         precondition(result == 0, "pthread_mutex_lock failed: \(result)")
     }
 
-    public func unlock() {
+    public final func unlock() {
         let result = pthread_mutex_unlock(mutex)
         precondition(result == 0, "pthread_mutex_unlock failed: \(result)")
     }
 
     /// Runs `body` with the lock held.
-    public func withLock<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+    public final func withLock<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
         lock()
         defer { unlock() }
         return try body()
@@ -43,43 +44,22 @@ public final class ThreadLock: @unchecked Sendable {
 /// while waiting and holds it again when it returns. Waits may wake without a signal: callers loop on their
 /// own predicate. Timed waits measure on CLOCK_MONOTONIC, so a change of the wall clock neither cuts nor
 /// stretches them.
-public final class ThreadCondition: @unchecked Sendable {
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+public final class ThreadCondition: ThreadLock, @unchecked Sendable {
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
-    public init() {
-        var result = pthread_mutex_init(mutex, nil)
-        precondition(result == 0, "pthread_mutex_init failed: \(result)")
+    public override init() {
         var attributes = pthread_condattr_t()
         pthread_condattr_init(&attributes)
         pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
-        result = pthread_cond_init(condition, &attributes)
+        let result = pthread_cond_init(condition, &attributes)
         pthread_condattr_destroy(&attributes)
         precondition(result == 0, "pthread_cond_init failed: \(result)")
+        super.init()
     }
 
     deinit {
         pthread_cond_destroy(condition)
-        pthread_mutex_destroy(mutex)
         condition.deallocate()
-        mutex.deallocate()
-    }
-
-    public func lock() {
-        let result = pthread_mutex_lock(mutex)
-        precondition(result == 0, "pthread_mutex_lock failed: \(result)")
-    }
-
-    public func unlock() {
-        let result = pthread_mutex_unlock(mutex)
-        precondition(result == 0, "pthread_mutex_unlock failed: \(result)")
-    }
-
-    /// Runs `body` with the lock held.
-    public func withLock<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
-        lock()
-        defer { unlock() }
-        return try body()
     }
 
     /// Waits for a signal (lock held).

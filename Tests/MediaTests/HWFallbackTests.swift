@@ -12,16 +12,17 @@ import Testing
 @testable import Media
 
 @Suite struct HWFallbackTests {
-    /// A reader whose video decoder is watched as if it were on VA-API; the reasons it gave up go to `failures`.
-    func watchedReader(_ path: String, failures: Failures) throws -> (MediaReader, Decoder.HardwareSession) {
-        var options = MediaReaderOptions()
-        options.decodeVideo = true
-        let reader = try MediaReader(path: path, options: options)
+    /// A reader whose video decoder is watched as if it were on `method` (VA-API unless said); the reasons it
+    /// gave up go to `failures`.
+    func watchedReader(
+        _ path: String, failures: Failures, method: HWMethod = .vaapi, firstPictureTimeout: Double = 3600
+    ) throws -> (MediaReader, Decoder.HardwareSession) {
+        let reader = try MediaReader(path: path)
         let track = try #require(reader.video)
         let stream = reader.demuxer.stream(track.input.index)
         let codec = try #require(avcodec_find_decoder(stream.pointee.codecpar.pointee.codec_id))
         let (decoder, session) = try Decoder.watchedSoftware(
-            stream: stream, codec: codec, path: path, method: .vaapi, firstPictureTimeout: 3600,
+            stream: stream, codec: codec, path: path, method: method, firstPictureTimeout: firstPictureTimeout,
             failed: { failures.reasons.append($0) })
         track.input.replaceDecoder(decoder, replay: [], skipToKeyframe: false)
         return (reader, session)
@@ -107,15 +108,8 @@ import Testing
     @Test func noFirstPictureInTimeFallsBackWithThatReason() throws {
         let clip = try Fixtures.video(seconds: 0.4, fps: 25, hue: .red)
         let failures = Failures()
-        let reader = try MediaReader(path: clip)
-        let track = try #require(reader.video)
-        let stream = reader.demuxer.stream(track.input.index)
-        let codec = try #require(avcodec_find_decoder(stream.pointee.codecpar.pointee.codec_id))
         // A timeout of 0: the first time the decoder has nothing to give, the time is up.
-        let (decoder, _) = try Decoder.watchedSoftware(
-            stream: stream, codec: codec, path: clip, method: .nvdec, firstPictureTimeout: 0,
-            failed: { failures.reasons.append($0) })
-        track.input.replaceDecoder(decoder, replay: [], skipToKeyframe: false)
+        let (reader, _) = try watchedReader(clip, failures: failures, method: .nvdec, firstPictureTimeout: 0)
         let times = try allPictures(reader)
         #expect(times.count == 10)
         #expect(failures.reasons == ["nvdec: no first picture within 0 s"])
