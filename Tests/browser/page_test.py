@@ -244,8 +244,9 @@ def main():
         # The preview shows what the screen shows: a red clip, red in both.
         red_id = next(i["id"] for i in rpc("queue.list")["items"] if i["uri"] == red and not i["title"])
         rpc("player.play", {"id": red_id})
-        wait_for("the red clip plays", lambda: rpc("player.status")["currentId"] == red_id
-                 and rpc("player.status")["position"] > 0.3)
+        if not wait_for("the red clip plays", lambda: rpc("player.status")["currentId"] == red_id
+                        and rpc("player.status")["position"] > 0.3):
+            print(f"player.status: {rpc('player.status')}", flush=True)
 
         def preview_colour():
             source = driver.find_element(By.ID, "preview").get_attribute("src")
@@ -294,6 +295,9 @@ def main():
         if daemon.process and daemon.process.poll() is None:
             daemon.process.terminate()
             daemon.process.wait(timeout=10)
+    if failures:  # what the daemon said, for a failure seen only in CI
+        with open(os.path.join(WORK, "queued.log"), errors="replace") as log:
+            print("the daemon's log, last 80 lines:\n" + "".join(log.readlines()[-80:]), flush=True)
     print(f"{len(failures)} failed" if failures else "all browser checks passed", flush=True)
     return 1 if failures else 0
 
