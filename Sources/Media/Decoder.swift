@@ -6,7 +6,10 @@
 // again. When the hardware gives up while the item plays (three errors in a row, a failed copy-back, no first
 // picture in time: HWDecodeMonitor), the decoder says so (`softwareWanted`) and its owner swaps in
 // `softwareReplacement()`: before the first picture it is sent again the packets sent so far (nothing lost);
-// after it, it starts at the next keyframe while the last picture holds.
+// after it, it starts at the next keyframe while the last picture holds. Where FFmpeg's choice for the stream
+// is a software-only decoder (libdav1d for AV1), the device gets FFmpeg's own decoder of the codec, which has
+// the device configurations but cannot go on in software: a refused profile then replays into the stream's
+// software decoder instead of going on in the same one.
 
 import CFFmpeg
 import DecodeChoice
@@ -15,10 +18,10 @@ import SystemClock
 final class Decoder {
     let context: UnsafeMutablePointer<AVCodecContext>
     let timeBase: AVRational
-    /// The stream and codec it was opened for (both live as long as the demuxer, which outlives the decoder),
+    /// The stream and its software codec (both live as long as the demuxer, which outlives the decoder),
     /// for a software replacement.
     private let stream: UnsafeMutablePointer<AVStream>
-    private let codec: UnsafePointer<AVCodec>
+    private let softwareCodec: UnsafePointer<AVCodec>
     private let path: String
     private let frame: UnsafeMutablePointer<AVFrame>
     /// The last error a corrupt packet caused (skipped, as FFmpeg's tools do), to explain a track that
@@ -42,6 +45,9 @@ final class Decoder {
         let method: HWMethod
         let format: AVPixelFormat
         let firstPictureTimeout: Double
+        /// Whether the decoder can go on in software when get_format finds no device format (FFmpeg's own
+        /// H.264, HEVC, VP9 decoders can; its AV1 decoder cannot, so a refusal replays into libdav1d).
+        let softwareInSameDecoder: Bool
         var monitor: HWDecodeMonitor
         /// Told once when the hardware gives up on this stream (the reason), on the decode thread.
         let failed: (String) -> Void
@@ -53,10 +59,11 @@ final class Decoder {
         private var replayOverflowed = false
 
         init(
-            method: HWMethod, format: AVPixelFormat, firstPictureTimeout: Double = 2,
+            method: HWMethod, format: AVPixelFormat, firstPictureTimeout: Double = 2, softwareInSameDecoder: Bool = true,
             failed: @escaping (String) -> Void
         ) {
             self.method = method
+            self.softwareInSameDecoder = softwareInSameDecoder
             self.format = format
             self.firstPictureTimeout = firstPictureTimeout
             self.failed = failed
@@ -83,7 +90,8 @@ final class Decoder {
             guard case .software(let reason, let resume) = monitor.take(event, now: Monotonic.now()) else { return }
             failed(reason)
             switch resume {
-            case .sameDecoder: break
+            case .sameDecoder:
+                if !softwareInSameDecoder { wanted = (replayOverflowed ? .nextKeyframe : .replayPackets, reason) }
             case .replayPackets: wanted = (replayOverflowed ? .nextKeyframe : .replayPackets, reason)
             case .nextKeyframe: wanted = (.nextKeyframe, reason)
             }
@@ -91,8 +99,8 @@ final class Decoder {
     }
 
     /// The device's picture format for `codec`, when the codec can decode on that kind of device.
-    static func hardwareFormat(_ codec: UnsafePointer<AVCodec>, device: HWDevice) -> AVPixelFormat? {
-        guard let type = HWDevice.deviceType(device.method) else { return nil }
+    static func hardwareFormat(_ codec: UnsafePointer<AVCodec>, method: HWMethod) -> AVPixelFormat? {
+        guard let type = HWDevice.deviceType(method) else { return nil }
         var index: Int32 = 0
         while let config = avcodec_get_hw_config(codec, index) {
             if config.pointee.device_type == type
@@ -130,25 +138,47 @@ final class Decoder {
             return software ?? formats.pointee
         }
 
-    /// A decoder on `device`, or nil when `codec` cannot use that kind of device.
+    /// The decoder to open on a `method` device for a stream whose software decoder is `software`, and the
+    /// device's picture format; nil when neither it nor FFmpeg's own decoder of the codec (found by the
+    /// codec's name: `av1` beside libdav1d) has a configuration for that kind of device.
+    static func deviceDecoder(
+        for stream: UnsafeMutablePointer<AVStream>, software: UnsafePointer<AVCodec>, method: HWMethod
+    ) -> (codec: UnsafePointer<AVCodec>, format: AVPixelFormat)? {
+        let own = avcodec_find_decoder_by_name(avcodec_get_name(stream.pointee.codecpar.pointee.codec_id))
+        for codec in [software, own].compactMap({ $0 }) {
+            if let format = hardwareFormat(codec, method: method) { return (codec, format) }
+        }
+        return nil
+    }
+
+    /// A decoder on `device`, or nil when the stream's codec cannot use that kind of device.
     convenience init?(
-        stream: UnsafeMutablePointer<AVStream>, codec: UnsafePointer<AVCodec>, path: String, device: HWDevice,
+        stream: UnsafeMutablePointer<AVStream>, codec software: UnsafePointer<AVCodec>, path: String, device: HWDevice,
         failed: @escaping (String) -> Void
     ) throws(MediaError) {
-        guard let format = Self.hardwareFormat(codec, device: device) else { return nil }
-        let session = HardwareSession(method: device.method, format: format, failed: failed)
-        try self.init(stream: stream, codec: codec, path: path, hardware: (session, device))
+        guard let (codec, format) = Self.deviceDecoder(for: stream, software: software, method: device.method) else {
+            return nil
+        }
+        let session = HardwareSession(
+            method: device.method, format: format, softwareInSameDecoder: codec == software, failed: failed)
+        try self.init(stream: stream, codec: codec, softwareCodec: software, path: path, hardware: (session, device))
     }
 
     /// Tests: a software decoder watched as if it ran on `method` (there is no device here), so that the
     /// give-up paths — a replay, a keyframe restart — run on real FFmpeg decodes. `session` drives it.
+    /// With `softwareCodec` other than `codec`, `codec` is watched as a device's decoder that cannot decode
+    /// in software (FFmpeg's AV1): get_format finds no device format, and the replay goes to `softwareCodec`.
     static func watchedSoftware(
-        stream: UnsafeMutablePointer<AVStream>, codec: UnsafePointer<AVCodec>, path: String, method: HWMethod,
-        firstPictureTimeout: Double, failed: @escaping (String) -> Void
+        stream: UnsafeMutablePointer<AVStream>, codec: UnsafePointer<AVCodec>, softwareCodec: UnsafePointer<AVCodec>? = nil,
+        path: String, method: HWMethod, firstPictureTimeout: Double, failed: @escaping (String) -> Void
     ) throws(MediaError) -> (decoder: Decoder, session: HardwareSession) {
+        let software = softwareCodec ?? codec
         let session = HardwareSession(
-            method: method, format: AV_PIX_FMT_NONE, firstPictureTimeout: firstPictureTimeout, failed: failed)
-        return (try Decoder(stream: stream, codec: codec, path: path, hardware: (session, nil)), session)
+            method: method, format: AV_PIX_FMT_NONE, firstPictureTimeout: firstPictureTimeout,
+            softwareInSameDecoder: software == codec, failed: failed)
+        let decoder = try Decoder(
+            stream: stream, codec: codec, softwareCodec: software, path: path, hardware: (session, nil))
+        return (decoder, session)
     }
 
     /// `reducedBy`: halvings of the picture the decoder makes as it decodes (FFmpeg's `lowres`, which only
@@ -156,11 +186,12 @@ final class Decoder {
     convenience init(
         stream: UnsafeMutablePointer<AVStream>, codec: UnsafePointer<AVCodec>, path: String, reducedBy steps: Int = 0
     ) throws(MediaError) {
-        try self.init(stream: stream, codec: codec, path: path, hardware: nil, lowres: Int32(steps))
+        try self.init(stream: stream, codec: codec, softwareCodec: codec, path: path, hardware: nil, lowres: Int32(steps))
     }
 
     private init(
-        stream: UnsafeMutablePointer<AVStream>, codec: UnsafePointer<AVCodec>, path: String,
+        stream: UnsafeMutablePointer<AVStream>, codec: UnsafePointer<AVCodec>, softwareCodec: UnsafePointer<AVCodec>,
+        path: String,
         hardware: (session: HardwareSession, device: HWDevice?)?, lowres: Int32 = 0
     ) throws(MediaError) {
         // Allocated one at a time so a failure frees what was allocated; once both are stored, a throw
@@ -177,7 +208,7 @@ final class Decoder {
         self.frame = frame
         self.hardware = hardware?.session
         self.stream = stream
-        self.codec = codec
+        self.softwareCodec = softwareCodec
         self.path = path
         timeBase = stream.pointee.time_base
         do {
@@ -191,12 +222,15 @@ final class Decoder {
                 let load = Double(parameters.width) * Double(parameters.height) * (rate > 0 ? rate : 30)
                 context.pointee.thread_count = load <= 1920 * 1088 * 60 ? 1 : 0
             }
-            if let hardware, let device = hardware.device {
+            if let hardware, hardware.device != nil || !hardware.session.softwareInSameDecoder {
                 // On the device, one thread: get_format is called on the decode thread, no frame-thread pools.
+                // (In tests, a watched decoder playing FFmpeg's AV1 on a device has no device but this get_format.)
                 context.pointee.thread_count = 1
-                context.pointee.hw_device_ctx = av_buffer_ref(device.buffer)
                 context.pointee.opaque = Unmanaged.passUnretained(hardware.session).toOpaque()
                 context.pointee.get_format = Self.chooseFormat
+            }
+            if let hardware, let device = hardware.device {
+                context.pointee.hw_device_ctx = av_buffer_ref(device.buffer)
                 transferred = av_frame_alloc()
             }
             context.pointee.lowres = min(lowres, Int32(codec.pointee.max_lowres))
@@ -247,7 +281,7 @@ final class Decoder {
             return .needInput
         }
         if result == AVCodes.eof { return .finished }
-        if result < 0, let hardware, !hardware.monitor.gaveUp {
+        if result < 0, let hardware, !hardware.monitor.gaveUp || hardware.wanted != nil {
             // Counted, not fatal: the monitor gives up after three in a row, and the owner swaps in software.
             hardware.take(.decodeError(MediaError.text(for: result)))
             return .needInput
@@ -278,7 +312,7 @@ final class Decoder {
     /// A software decoder for the same stream, and the packets to send it first (those this one was sent
     /// before its first picture, for a replay; none when it must start at the next keyframe).
     func softwareReplacement() throws(MediaError) -> (decoder: Decoder, replay: [Packet]) {
-        let replacement = try Decoder(stream: stream, codec: codec, path: path)
+        let replacement = try Decoder(stream: stream, codec: softwareCodec, path: path)
         guard let wanted = softwareWanted, wanted.resume == .replayPackets else { return (replacement, []) }
         return (replacement, hardware?.sentBeforeFirstPicture ?? [])
     }

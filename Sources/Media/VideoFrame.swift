@@ -55,6 +55,17 @@ public final class VideoFrame: @unchecked Sendable {
             width: fileSize.width, height: fileSize.height, sampleAspect: sampleAspect, orientation: orientation)
     }
 
+    /// Bytes of pixel data the picture holds (its planes' rows, padding included): what one queued
+    /// picture costs in memory.
+    public var byteCount: Int {
+        withPlanes { planes in
+            planes.enumerated().reduce(0) { total, plane in
+                let rows = plane.offset == 0 || layout == .rgba ? height : (height + 1) / 2
+                return total + plane.element.bytesPerRow * rows
+            }
+        }
+    }
+
     deinit {
         var frame: UnsafeMutablePointer<AVFrame>? = avFrame
         av_frame_free(&frame)

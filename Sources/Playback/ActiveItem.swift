@@ -25,12 +25,16 @@ final class ActiveItem {
     var videoHorizon: Double
     /// Pictures handed to the picture queue.
     var picturesQueued = 0
+    /// Pictures of this play the picture queue may hold: the engine's capacity until the first picture
+    /// gives their size, then what fits in its picture budget.
+    var pictureQueueLimit: Int
     var failure: String?
 
     init(
         cursor: Cursor, reader: MediaReader, serial: Int, startFrame: Int64, itemOffset: Double, showsVideo: Bool,
-        rate: Double, tempo: AudioTempo?
+        rate: Double, tempo: AudioTempo?, pictureQueueLimit: Int
     ) {
+        self.pictureQueueLimit = pictureQueueLimit
         self.rate = rate
         self.tempo = tempo
         self.cursor = cursor

@@ -16,7 +16,7 @@ extension DecodeLoop {
         if preparedFor != item.cursor && item.audioFrames > 0 { prepareNext(after: item) }
         let audioTime = item.itemOffset + Double(item.itemFrames) / rate
         if item.showsVideo && !item.videoDone && item.videoHorizon < audioTime + engine.config.videoLead {
-            let full = core.locked { $0.frames.count >= engine.config.frameQueueCapacity }
+            let full = core.locked { $0.frames.count >= item.pictureQueueLimit }
             if !full {
                 feedVideo(item)
                 return
@@ -45,6 +45,10 @@ extension DecodeLoop {
                 serial: item.serial, cursor: item.cursor,
                 time: Double(item.startFrame) / rate + (frame.pts - item.itemOffset) / item.rate, frame: frame)
             let first = item.picturesQueued == 1
+            if first {
+                let budget = engine.config.pictureQueueBytes / max(1, frame.byteCount)
+                item.pictureQueueLimit = min(engine.config.frameQueueCapacity, max(2, budget))
+            }
             let decoderChange = item.reader.takeDecodingChange()
             if let decoderChange {
                 core.logger.info(

@@ -129,7 +129,8 @@ final class DecodeLoop: @unchecked Sendable {
                 if accepted {
                     active = ActiveItem(
                         cursor: cursor, reader: reader, serial: serial, startFrame: startFrame, itemOffset: position,
-                        showsVideo: showsVideo, rate: speed, tempo: tempo)
+                        showsVideo: showsVideo, rate: speed, tempo: tempo,
+                        pictureQueueLimit: engine.config.frameQueueCapacity)
                 }
                 return
             case .failure(let error):

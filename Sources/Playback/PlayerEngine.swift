@@ -22,6 +22,10 @@ public struct EngineConfig: Sendable {
     public var untimed = false
     /// Decoded pictures queued ahead of the clock, at most.
     public var frameQueueCapacity = 6
+    /// ...and no more than fit in these bytes (never fewer than 2): 6 pictures of 720p, 3 of 1080p, 2 of
+    /// 4K. Each 1080p picture is 3 MB, and three more of them were most of what queued held beyond mpv
+    /// playing 1080p; 3 pictures are still 100 ms ahead at 30 fps, where the decode lead is 100 ms.
+    public var pictureQueueBytes = 10 << 20
     /// Pictures are decoded this many seconds ahead of the audio written.
     public var videoLead = 0.1
     /// An interrupt starts this many seconds after the heard position (once it is open; and never before

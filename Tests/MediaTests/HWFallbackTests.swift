@@ -130,6 +130,37 @@ import Testing
         #expect(times.first == 0, "the file's first packet is a keyframe")
         #expect(times.count == 25)
     }
+
+    @Test func ffmpegsOwnAV1DecoderIsTheDevicesAndARefusalReplaysIntoLibdav1d() throws {
+        // FFmpeg picks libdav1d for AV1, which has no device configuration; the device needs FFmpeg's own
+        // `av1` decoder, which cannot decode in software: when get_format finds no device format (as with a
+        // profile the device refuses), the packets go again to libdav1d and every picture comes out.
+        let clip = try Fixtures.make(
+            "av1-1s.mkv",
+            ["-f", "lavfi", "-i", "testsrc2=s=160x120:r=25:d=1", "-c:v", "libaom-av1", "-cpu-used", "8", "-g", "25"])
+        let reference = try allPictures(MediaReader(path: clip))
+        #expect(reference.count == 25)
+
+        let reader = try MediaReader(path: clip)
+        let track = try #require(reader.video)
+        let stream = reader.demuxer.stream(track.input.index)
+        let software = try #require(avcodec_find_decoder(stream.pointee.codecpar.pointee.codec_id))
+        #expect(String(cString: software.pointee.name) == "libdav1d")
+        let chosen = try #require(Decoder.deviceDecoder(for: stream, software: software, method: .vaapi))
+        #expect(String(cString: chosen.codec.pointee.name) == "av1")
+        #expect(chosen.format == AV_PIX_FMT_VAAPI)
+
+        let failures = Failures()
+        let (decoder, _) = try Decoder.watchedSoftware(
+            stream: stream, codec: chosen.codec, softwareCodec: software, path: clip, method: .vaapi,
+            firstPictureTimeout: 3600, failed: { failures.reasons.append($0) })
+        track.input.replaceDecoder(decoder, replay: [], skipToKeyframe: false)
+        #expect(try allPictures(reader) == reference)
+        #expect(failures.reasons.count == 1)
+        #expect(failures.reasons.first?.hasPrefix("vaapi refused") == true)
+        let change = try #require(reader.takeDecodingChange())
+        #expect(change.hwdec == nil && change.fallback?.hasPrefix("vaapi refused") == true)
+    }
 }
 
 final class Failures: @unchecked Sendable {
