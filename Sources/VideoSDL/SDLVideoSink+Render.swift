@@ -1,6 +1,8 @@
 // Drawing and presenting, on the presenter thread only. A frame's planes go to a streaming texture as they
 // are (IYUV, NV12 or ABGR8888): SDL converts and scales; we never touch pixels here except to read back
-// for a probe or a screenshot. Pixel pointers never leave `VideoFrame.withPlanes`.
+// for a probe or a screenshot. Pixel pointers never leave `VideoFrame.withPlanes`. With SDL's software
+// renderer, a picture drawn smaller than it is goes instead to a texture of the size it is drawn at, scaled
+// by Media's PictureScaler (that renderer would keep a whole RGB copy at the picture's size, and stretch it).
 
 import CSDL2
 import Glibc
@@ -14,8 +16,11 @@ struct TextureShape: Equatable {
     var width: Int
     var height: Int
     var layout: PixelLayout
+    /// Holds a picture scaled to where it is drawn, as B,G,R,A (PictureScaler's output).
+    var prescaled = false
 
     var sdlFormat: UInt32 {
+        if prescaled { return SDL_PIXELFORMAT_ARGB8888.rawValue }  // bytes B,G,R,A on little-endian
         switch layout {
         case .yuv420p: return SDL_PIXELFORMAT_IYUV.rawValue
         case .nv12: return SDL_PIXELFORMAT_NV12.rawValue
@@ -28,7 +33,12 @@ extension SDLVideoSink {
     public func show(_ frame: VideoFrame) {
         assertOnSinkThread()
         guard renderer != nil else { return }
-        guard upload(frame) else { return }
+        // Uploaded now, so that a picture that cannot be keeps the last one on screen (a prescaled one is
+        // scaled as it is drawn, at the size the draw decides).
+        shownPictures += 1
+        if prescaler == nil {
+            guard upload(frame) else { return }
+        }
         lastFrame = frame
         lastShowAt = Monotonic.now()
         needsRedraw = false
@@ -100,16 +110,22 @@ extension SDLVideoSink {
 
     private func drawPicture(_ renderer: OpaquePointer, output: (width: Int, height: Int)) {
         guard let frame = lastFrame else { return }
-        if textureIsStale, !upload(frame) { return }
         // The file's turn (a phone's portrait clip or photo) and the panel's add up; the mirror comes first.
         let turn = frame.orientation.turned(by: config.rotation.rawValue / 90)
-        guard let texture,
+        guard
             let layout = FitLayout.compute(
                 fit: config.fit, rotation: VideoRotation(rawValue: turn.quarterTurns * 90) ?? .upright,
                 mirrored: turn.mirrored, sampleAspect: frame.sampleAspect, picture: (frame.width, frame.height),
                 output: output)
         else { return }
         var source = layout.source.sdl
+        if let size = prescaledSize(frame, layout) {
+            guard prescale(frame, to: size) else { return }
+            source = SDL_Rect(x: 0, y: 0, w: Int32(size.width), h: Int32(size.height))
+        } else if textureIsStale || textureShape?.prescaled != false || uploadedPictures != shownPictures {
+            guard upload(frame) else { return }
+        }
+        guard let texture else { return }
         if layout.rotation == .upright && !layout.mirrored {
             var destination = layout.destination.sdl
             if SDL_RenderCopy(renderer, texture, &source, &destination) < 0 { logFailure("SDL_RenderCopy") }
@@ -149,6 +165,7 @@ extension SDLVideoSink {
             logger.debug("texture \(shape.width)x\(shape.height) \(shape.layout)")
         }
         guard let texture else { return false }
+        uploadedPictures = shownPictures
         let rc: Int32 = frame.withPlanes { planes in
             switch frame.layout {
             case .yuv420p:
@@ -170,6 +187,54 @@ extension SDLVideoSink {
             logFailure("texture update (\(frame.layout))")
             return false
         }
+        textureIsStale = false
+        return true
+    }
+
+    /// The size to scale `frame` to before drawing it (the software renderer only): where it is drawn,
+    /// before any turn, when that is smaller than the picture and the whole picture is drawn; else nil.
+    private func prescaledSize(_ frame: VideoFrame, _ layout: FitLayout) -> (width: Int, height: Int)? {
+        guard prescaler != nil, layout.source.x == 0, layout.source.y == 0, layout.source.width == frame.width,
+            layout.source.height == frame.height
+        else { return nil }
+        let drawn = layout.unturnedDestination
+        let width = Int(drawn.width.rounded()), height = Int(drawn.height.rounded())
+        guard width > 0, height > 0, width * height < frame.width * frame.height else { return nil }
+        return (width, height)
+    }
+
+    /// Scales `frame` into a texture of `size` (once per picture and size: a redraw reuses it).
+    private func prescale(_ frame: VideoFrame, to size: (width: Int, height: Int)) -> Bool {
+        guard let renderer, let prescaler else { return false }
+        let shape = TextureShape(width: size.width, height: size.height, layout: .rgba, prescaled: true)
+        if !textureIsStale, uploadedPictures == shownPictures, textureShape == shape { return true }
+        if texture == nil || textureShape != shape {
+            if let texture { SDL_DestroyTexture(texture) }
+            texture = SDL_CreateTexture(
+                renderer, shape.sdlFormat, Int32(SDL_TEXTUREACCESS_STREAMING.rawValue), Int32(size.width),
+                Int32(size.height))
+            textureShape = texture == nil ? nil : shape
+            guard texture != nil else {
+                logFailure("SDL_CreateTexture(\(size.width)x\(size.height) scaled)")
+                return false
+            }
+            logger.debug("texture \(size.width)x\(size.height) scaled from \(frame.width)x\(frame.height)")
+        }
+        guard let texture else { return false }
+        var pixels: UnsafeMutableRawPointer?
+        var pitch: Int32 = 0
+        guard SDL_LockTexture(texture, nil, &pixels, &pitch) == 0, let pixels else {
+            logFailure("SDL_LockTexture")
+            return false
+        }
+        let scaled = prescaler.scale(
+            frame, width: size.width, height: size.height, into: pixels, bytesPerRow: Int(pitch))
+        SDL_UnlockTexture(texture)
+        guard scaled else {
+            logFailure("scaling a \(frame.width)x\(frame.height) \(frame.layout) picture")
+            return false
+        }
+        uploadedPictures = shownPictures
         textureIsStale = false
         return true
     }

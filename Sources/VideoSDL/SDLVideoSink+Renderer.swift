@@ -67,6 +67,13 @@ extension SDLVideoSink {
         return rasterizers.contains { name.lowercased().contains($0) } ? name : nil
     }
 
+    /// The SDL render driver's name ("software", "opengl", ...).
+    static func rendererName(_ renderer: OpaquePointer) -> String {
+        var info = SDL_RendererInfo()
+        guard SDL_GetRendererInfo(renderer, &info) == 0 else { return "" }
+        return info.name.map { String(cString: $0) } ?? ""
+    }
+
     /// For the log: whether present waits for vertical blank. The software renderer advertises vsync but
     /// its window surface has none.
     func vsyncDescription(_ info: SDL_RendererInfo) -> String {

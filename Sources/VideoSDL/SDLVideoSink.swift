@@ -24,6 +24,12 @@ public final class SDLVideoSink: VideoSink, @unchecked Sendable {
     var textureShape: TextureShape?
     /// The texture no longer holds `lastFrame`'s pixels (device reset): upload again before drawing.
     var textureIsStale = false
+    /// Presenter thread: pictures handed to `show`, and which of them the texture holds (a redraw of the
+    /// same picture uploads or scales nothing).
+    var shownPictures = 0
+    var uploadedPictures = -1
+    /// Presenter thread: set with SDL's software renderer, which draws pictures scaled to their size here.
+    var prescaler: PictureScaler?
     /// The picture on screen, kept to redraw on expose/resize; nil while black.
     var lastFrame: VideoFrame?
     /// A window event or a fit change asked for a redraw at the next `pump`.
@@ -131,6 +137,7 @@ public final class SDLVideoSink: VideoSink, @unchecked Sendable {
 
         let renderer = try createRenderer(for: window)
         self.renderer = renderer
+        prescaler = Self.rendererName(renderer) == "software" ? PictureScaler() : nil
 
         var info = SDL_RendererInfo()
         _ = SDL_GetRendererInfo(renderer, &info)
@@ -157,6 +164,7 @@ public final class SDLVideoSink: VideoSink, @unchecked Sendable {
 
     private func destroyHandles() {
         painter = nil  // its textures belong to the renderer
+        prescaler = nil
         drawnLayers = []
         if let texture { SDL_DestroyTexture(texture) }
         if let renderer { SDL_DestroyRenderer(renderer) }

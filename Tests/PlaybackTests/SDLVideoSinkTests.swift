@@ -89,6 +89,41 @@ struct SDLVideoSinkTests {
         }
     }
 
+    @Test(
+        "the software renderer scales a picture bigger than its window once, to the size it is drawn",
+        arguments: [PixelLayout.yuv420p, .nv12, .rgba], [0, 1])
+    func prescaledPictures(layout: PixelLayout, quarterTurns: Int) throws {
+        // 1280x720 into 320x240: drawn 320x180 between bars (upright), or 135x240 turned a quarter.
+        let marker: (y: UInt8, u: UInt8, v: UInt8) = (200, 128, 128)  // light grey in the top-left quarter
+        let markerRGB = VideoFrame.bt601LimitedToRGB(y: marker.y, u: marker.u, v: marker.v)
+        try withOffscreenSink(renderer: "software", width: 320, height: 240) { sink, log in
+            let frame = try #require(
+                VideoFrame.solid(
+                    width: 1280, height: 720, y: testYUV.y, u: testYUV.u, v: testYUV.v, layout: layout,
+                    topLeftQuarter: marker, orientation: PictureOrientation(quarterTurns: quarterTurns)))
+            sink.show(frame)
+            let turned = quarterTurns == 1
+            // Scaled to where it is drawn before the turn: 240x135, turned to stand 135x240.
+            let drawn = turned ? (240, 135) : (320, 180)
+            #expect(sink.textureShape == TextureShape(width: drawn.0, height: drawn.1, layout: .rgba, prescaled: true))
+            let picture = try #require(log.last)
+            // Upright: the marker at the top left, bars above y 30 and below 210. Turned clockwise: the
+            // picture's top left is at the top right, bars left of x 92 and right of 228.
+            let inMarker = turned ? (220, 30) : (40, 60)
+            let inColour = turned ? (110, 200) : (260, 180)
+            let inBar = turned ? (40, 120) : (160, 10)
+            #expect(isClose(picture.rgb(x: inMarker.0, y: inMarker.1), markerRGB, within: 4))
+            #expect(isClose(picture.rgb(x: inColour.0, y: inColour.1), expectedRGB, within: 4))
+            #expect(isBlack(picture.rgb(x: inBar.0, y: inBar.1)))
+            // A redraw (an overlay's second, a resize) reuses the scaled texture; a new picture is scaled again.
+            let scaled = sink.uploadedPictures
+            sink.drawAndPresent()
+            #expect(sink.uploadedPictures == scaled)
+            sink.show(frame)
+            #expect(sink.uploadedPictures == scaled + 1)
+        }
+    }
+
     @Test("size and layout changes recreate the texture")
     func textureChanges() throws {
         try withOffscreenSink(width: 320, height: 240, fit: .stretch) { sink, log in
