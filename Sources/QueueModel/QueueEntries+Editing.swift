@@ -185,19 +185,19 @@ extension QueueEntries {
         guard text.deadBytes > 1 << 20, text.deadBytes > text.liveBytes else { return }
         var packed = TextArena()
         var newFolders: [String] = [""]
-        var newIndex: [String: UInt32] = ["": 0]
+        var newIndex: [Substring: UInt32] = ["": 0]
         for chunk in chunks.indices {
             for offset in chunks[chunk].indices {
                 let record = chunks[chunk][offset]
                 guard !record.uri.isAbsent else { continue }
                 let name = folders[Int(record.folder)]
                 let folder: UInt32
-                if let known = newIndex[name] {
+                if let known = newIndex[name[...]] {
                     folder = known
                 } else {
                     folder = UInt32(newFolders.count)
                     newFolders.append(name)
-                    newIndex[name] = folder
+                    newIndex[name[...]] = folder
                 }
                 chunks[chunk][offset].folder = folder
                 chunks[chunk][offset].uri = Self.copy(record.uri, from: text, to: &packed)

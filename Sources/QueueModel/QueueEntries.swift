@@ -84,7 +84,9 @@ public struct QueueEntries: Sendable {
     var text = TextArena()
     /// URI folders ("file:///media/ads/", "https://cms.example/v1/"), index 0 = "".
     var folders: [String] = [""]
-    var folderIndex: [String: UInt32] = ["": 0]
+    /// Keyed by Substring so that a lookup with a slice of a URI allocates nothing (a million-item restore
+    /// makes a million); each key is a slice of its own copy of the folder, not of the URI it came from.
+    var folderIndex: [Substring: UInt32] = ["": 0]
     var extras: [EntryExtras] = []
     var freeExtras: [UInt32] = []
 
@@ -212,12 +214,13 @@ public struct QueueEntries: Sendable {
         let bytes = uri.utf8
         guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return (0, Substring(uri).utf8) }
         let cut = bytes.index(after: slash)
-        let name = String(Substring(uri.utf8[..<cut]))
-        let rest = Substring(uri.utf8[cut...]).utf8
+        let name = uri[..<cut]  // cut follows an ASCII "/": a character boundary
+        let rest = uri[cut...].utf8
         if let known = folderIndex[name] { return (known, rest) }
         let index = UInt32(folders.count)
-        folders.append(name)
-        folderIndex[name] = index
+        let stored = String(name)
+        folders.append(stored)
+        folderIndex[stored[...]] = index
         return (index, rest)
     }
 

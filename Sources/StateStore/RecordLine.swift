@@ -35,6 +35,27 @@ enum RecordLine {
         return checksum(json) == expected ? json : nil
     }
 
+    /// The JSON of a framed line lent as bytes (a slice of them, not a copy), or nil as above.
+    static func unframe(_ line: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
+        guard line.count > 9, line[8] == 0x20 else { return nil }
+        var expected: UInt32 = 0
+        for index in 0..<8 {
+            guard let digit = hexValue(line[index]) else { return nil }
+            expected = expected << 4 | digit
+        }
+        let json = UnsafeBufferPointer(rebasing: line[9...])
+        return UInt32(crc32(0, json.baseAddress, uInt(json.count))) == expected ? json : nil
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt32? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return UInt32(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return UInt32(byte - UInt8(ascii: "a") + 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return UInt32(byte - UInt8(ascii: "A") + 10)
+        default: return nil
+        }
+    }
+
     static func checksum(_ bytes: Data) -> UInt32 {
         bytes.withUnsafeBytes { raw in
             UInt32(crc32(0, raw.bindMemory(to: UInt8.self).baseAddress, uInt(raw.count)))

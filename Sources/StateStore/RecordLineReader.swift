@@ -26,15 +26,26 @@ final class RecordLineReader {
     deinit { close(descriptor) }
 
     /// The next complete line without its "\n", or nil at the end.
-    func next() -> Data? {
+    func next() -> Data? { withNextLine { Data($0) } }
+
+    /// Lends the next complete line without its "\n" to `body` (the bytes are valid only inside it, and
+    /// are not copied: a restore reads a million lines), or returns nil at the end.
+    func withNextLine<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R? {
         while true {
-            if let newline = buffer[scanned...].firstIndex(of: 0x0A) {
-                let line = Data(buffer[start..<newline])
-                start = newline + 1
-                scanned = start
-                return line
+            let scanned = self.scanned
+            let newline: Int? = buffer.withUnsafeBufferPointer { all in
+                guard scanned < all.count, let base = all.baseAddress,
+                    let hit = memchr(base + scanned, 0x0A, all.count - scanned)
+                else { return nil }
+                return UnsafeRawPointer(base).distance(to: UnsafeRawPointer(hit))
             }
-            scanned = buffer.count
+            if let newline {
+                let first = start
+                start = newline + 1
+                self.scanned = start
+                return try buffer.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[first..<newline])) }
+            }
+            self.scanned = buffer.count
             if ended {
                 unterminated = start < buffer.count
                 return nil

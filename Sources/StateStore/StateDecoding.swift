@@ -18,6 +18,7 @@ enum StateDecoding {
 
     /// A journal line holding an insert or a replace, or nil (any other record, or a shape not known here).
     static func itemListChange(_ bytes: some Collection<UInt8>) -> PlayQueue.Change? {
+        if let scanned = EntryLineScanner.insertion(bytes) { return scanned }
         guard let value = try? JSON.parse(bytes), case .object(let record) = value, record.count == 1,
             case .object(let queue)? = record["queue"], queue.count == 1, case .object(let change)? = queue["_0"],
             change.count == 1

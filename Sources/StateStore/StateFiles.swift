@@ -94,10 +94,13 @@ public enum StateFiles {
         var entries = QueueEntries()
         var problem: String?
         for number in 0..<header.entryCount {
-            guard let line = reader.next() else { break }
-            guard let json = RecordLine.unframe(line[...]),
-                let entry = StateDecoding.entry(json) ?? (try? decoder.decode(QueueEntry.self, from: json))
-            else {
+            // nil: the end of the file; .some(nil): a damaged line.
+            let read: QueueEntry?? = reader.withNextLine { line -> QueueEntry? in
+                guard let json = RecordLine.unframe(line) else { return nil }
+                return StateDecoding.entry(json) ?? (try? decoder.decode(QueueEntry.self, from: Data(json)))
+            }
+            guard let read else { break }
+            guard let entry = read else {
                 problem = "entry \(number + 1) of \(header.entryCount) is damaged; the \(number) before it are kept"
                 break
             }
@@ -129,11 +132,14 @@ public enum StateFiles {
     ) {
         let decoder = JSONDecoder()
         var number = 0
-        while let line = reader.next() {
-            defer { number += 1 }
-            let record = RecordLine.unframe(line[...]).flatMap { json in
-                StateDecoding.itemListChange(json).map(StateRecord.queue) ?? (try? decoder.decode(StateRecord.self, from: json))
+        // nil: the end of the file; .some(nil): a damaged line.
+        while let record = reader.withNextLine({ line -> StateRecord? in
+            RecordLine.unframe(line).flatMap { json in
+                StateDecoding.itemListChange(json).map(StateRecord.queue)
+                    ?? (try? decoder.decode(StateRecord.self, from: Data(json)))
             }
+        }) {
+            defer { number += 1 }
             do {
                 switch record {
                 case .queue(let change)?: try queue.apply(change)

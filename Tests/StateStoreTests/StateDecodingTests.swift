@@ -66,6 +66,31 @@ import Testing
         #expect(EntryLineScanner.entry(Array(#"{"id":1,"item":{"uri":"/a","loops":1},"playsDone":0,"state":{"queued":{}}}"#.utf8)) != nil)
     }
 
+    /// An insert record of plain items is read by the line scanner, and reads as JSONDecoder reads it.
+    @Test func theLineScannerTakesPlainInsertRecords() throws {
+        let plain = [
+            MediaItem(uri: "/a.flac"), MediaItem(uri: "https://127.0.0.1/v1/clip.mp4", loops: 7, title: ""),
+            MediaItem(uri: "/ü/β.mp4", loops: 3, start: 2, end: 1e3, duration: 0.5, title: "Café", trackEnd: .shortest,
+                sha256: String(repeating: "ab", count: 32)),
+        ]
+        for change in [PlayQueue.Change.insert(plain, at: 4), .insert([], at: 0), .insert([plain[0]], at: 123_456)] {
+            let bytes = StateEncoding.bytes { StateEncoding.write(StateRecord.queue(change), to: &$0) }
+            let slow = try JSONDecoder().decode(StateRecord.self, from: Data(bytes))
+            #expect(slow == .queue(change))
+            #expect(EntryLineScanner.insertion(bytes) == change, "\(String(decoding: bytes, as: UTF8.self))")
+        }
+        let escaped = StateEncoding.bytes {
+            StateEncoding.write(StateRecord.queue(.insert([Self.items[1]], at: 0)), to: &$0)
+        }
+        #expect(EntryLineScanner.insertion(escaped) == nil, "an escaped string goes to the parser")
+        let scheduled = StateEncoding.bytes {
+            StateEncoding.write(StateRecord.queue(.insert([Self.items[3]], at: 0)), to: &$0)
+        }
+        #expect(EntryLineScanner.insertion(scheduled) == nil, "a schedule goes to the parser")
+        #expect(EntryLineScanner.insertion(Array(#"{"queue":{"_0":{"insert":{"_0":[{"uri":"/a","loops":1}],"at":0}}}} "#.utf8)) == nil)
+        #expect(EntryLineScanner.insertion(Array(#"{"queue":{"_0":{"insert":{"_0":[{"uri":"/a","loops":1}],"at":0}}}}"#.utf8)) != nil)
+    }
+
     @Test func itemListRecordsReadTheSameBothWays() throws {
         let plain = Array(Self.items.prefix(3))
         let changes: [PlayQueue.Change] = [
