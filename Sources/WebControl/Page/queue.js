@@ -55,6 +55,9 @@ export class QueueView {
     this.version = null;
     this.currentId = null;
     this.items = [];
+    /// A drag on a handle is under way; a render asked for meanwhile waits for its end.
+    this.dragActive = false;
+    this.renderPending = false;
   }
 
   async load() {
@@ -71,8 +74,14 @@ export class QueueView {
   }
 
   /// Rows whose item did not change are kept as they are (an open schedule editor stays open while a
-  /// download's progress redraws its neighbours); the others are made anew.
+  /// download's progress redraws its neighbours); the others are made anew. Not during a drag: a row made
+  /// anew under the finger (an item starting, a duration learned) would end the drag with no drop, so the
+  /// list is drawn when the drag ends.
   render() {
+    if (this.dragActive) {
+      this.renderPending = true;
+      return;
+    }
     const kept = new Map([...this.list.children].map((row) => [row.dataset.key, row]));
     this.list.replaceChildren(...this.items.map((item, index) => {
       const key = JSON.stringify([item, item.id === this.currentId, this.offset + index]);
@@ -162,6 +171,7 @@ export class QueueView {
     handle.addEventListener('pointerdown', (event) => {
       event.preventDefault();
       handle.setPointerCapture(event.pointerId);
+      this.dragActive = true;
       row.classList.add('dragging');
       const rows = [...this.list.children];
       const from = rows.indexOf(row);
@@ -184,13 +194,20 @@ export class QueueView {
         handle.removeEventListener('pointermove', onMove);
         handle.removeEventListener('pointerup', onUp);
         handle.removeEventListener('pointercancel', onUp);
+        handle.removeEventListener('lostpointercapture', onUp);
         row.classList.remove('dragging');
         for (const other of rows) other.classList.remove('drop-before', 'drop-after');
+        this.dragActive = false;
         if (upEvent.type === 'pointerup' && to !== from) this.move(item.id, this.offset + to, false);
+        if (this.renderPending) {
+          this.renderPending = false;
+          this.render();
+        }
       };
       handle.addEventListener('pointermove', onMove);
       handle.addEventListener('pointerup', onUp);
       handle.addEventListener('pointercancel', onUp);
+      handle.addEventListener('lostpointercapture', onUp);
     });
   }
 
