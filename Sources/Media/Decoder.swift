@@ -91,7 +91,9 @@ final class Decoder {
             failed(reason)
             switch resume {
             case .sameDecoder:
-                if !softwareInSameDecoder { wanted = (replayOverflowed ? .nextKeyframe : .replayPackets, reason) }
+                // A refusal after pictures (a new sequence mid-stream) has nothing kept to replay.
+                guard !softwareInSameDecoder else { break }
+                wanted = (monitor.pictures == 0 && !replayOverflowed ? .replayPackets : .nextKeyframe, reason)
             case .replayPackets: wanted = (replayOverflowed ? .nextKeyframe : .replayPackets, reason)
             case .nextKeyframe: wanted = (.nextKeyframe, reason)
             }
@@ -114,7 +116,8 @@ final class Decoder {
     }
 
     /// FFmpeg's choice of picture format: the device's if offered; otherwise the stream's profile or size is
-    /// refused by the device, and the first software format lets the same decoder go on without it.
+    /// refused by the device, and the first software format lets the same decoder go on without it (where
+    /// it can: FFmpeg's AV1 decoder cannot, and its session then asks for a software replacement).
     private static let chooseFormat:
         @convention(c) (UnsafeMutablePointer<AVCodecContext>?, UnsafePointer<AVPixelFormat>?) -> AVPixelFormat = {
             context, formats in

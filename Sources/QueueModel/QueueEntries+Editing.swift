@@ -192,12 +192,16 @@ extension QueueEntries {
                 guard !record.uri.isAbsent else { continue }
                 let name = folders[Int(record.folder)]
                 let folder: UInt32
-                if let known = newIndex[name[...]] {
+                let indexed = newIndex[name[...]]
+                if let known = indexed, newFolders[Int(known)].utf8.elementsEqual(name.utf8) {
                     folder = known
+                } else if indexed != nil, let same = newFolders.firstIndex(where: { $0.utf8.elementsEqual(name.utf8) }) {
+                    folder = UInt32(same)
                 } else {
                     folder = UInt32(newFolders.count)
                     newFolders.append(name)
-                    newIndex[name[...]] = folder
+                    // A folder equal to a known one only by canonical equivalence is kept apart, unindexed.
+                    if indexed == nil { newIndex[name[...]] = folder }
                 }
                 chunks[chunk][offset].folder = folder
                 chunks[chunk][offset].uri = Self.copy(record.uri, from: text, to: &packed)

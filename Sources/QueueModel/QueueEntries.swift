@@ -214,9 +214,18 @@ public struct QueueEntries: Sendable {
         let bytes = uri.utf8
         guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return (0, Substring(uri).utf8) }
         let cut = bytes.index(after: slash)
-        let name = uri[..<cut]  // cut follows an ASCII "/": a character boundary
+        let name = uri[..<cut]  // cut follows an ASCII "/": a Unicode scalar boundary
         let rest = uri[cut...].utf8
-        if let known = folderIndex[name] { return (known, rest) }
+        if let known = folderIndex[name] {
+            // Strings compare by canonical equivalence: a folder spelt with another Unicode normalization
+            // (é as one scalar or two) is another folder on disk, found by its bytes.
+            if folders[Int(known)].utf8.elementsEqual(name.utf8) { return (known, rest) }
+            if let same = folders.firstIndex(where: { $0.utf8.elementsEqual(name.utf8) }) {
+                return (UInt32(same), rest)
+            }
+            folders.append(String(name))
+            return (UInt32(folders.count - 1), rest)
+        }
         let index = UInt32(folders.count)
         let stored = String(name)
         folders.append(stored)

@@ -1,9 +1,9 @@
 // The fastest way back for a snapshot entry line, which a million-item restore reads a million of, and for a
 // journal's insert record (an add of thousands of items is one line): the bytes are matched against the exact
-// shape StateEncoding writes (members in its order, strings without escapes), with no JSON tree built. Anything else (an escape, a schedule, another
-// order) returns nil and the line goes to StateDecoding's parser, then to JSONDecoder: this only takes
-// lines it cannot misread. Hand-written because it is the restore's hot loop (~0.3 µs a line against
-// ~3 µs through a general parser).
+// shape StateEncoding writes (members in its order, strings without escapes), with no JSON tree built.
+// Anything else (an escape, a schedule, another order) returns nil and the line goes to StateDecoding's
+// parser, then to JSONDecoder: this only takes lines it cannot misread. Hand-written because it is the
+// restore's hot loop (~0.3 µs a line against ~3 µs through a general parser).
 
 import QueueModel
 

@@ -28,9 +28,10 @@ final class RecordLineReader {
     /// The next complete line without its "\n", or nil at the end.
     func next() -> Data? { withNextLine { Data($0) } }
 
-    /// Lends the next complete line without its "\n" to `body` (the bytes are valid only inside it, and
-    /// are not copied: a restore reads a million lines), or returns nil at the end.
-    func withNextLine<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R? {
+    /// Lends the next complete line without its "\n" to `body`, or returns nil at the end. The slice shares
+    /// the read buffer (a restore reads a million lines and copies none); kept past `body`, it would make
+    /// the next refill copy the buffer.
+    func withNextLine<R>(_ body: (ArraySlice<UInt8>) throws -> R) rethrows -> R? {
         while true {
             let scanned = self.scanned
             let newline: Int? = buffer.withUnsafeBufferPointer { all in
@@ -43,7 +44,7 @@ final class RecordLineReader {
                 let first = start
                 start = newline + 1
                 self.scanned = start
-                return try buffer.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[first..<newline])) }
+                return try body(buffer[first..<newline])
             }
             self.scanned = buffer.count
             if ended {

@@ -33,8 +33,8 @@ extension SDLVideoSink {
     public func show(_ frame: VideoFrame) {
         assertOnSinkThread()
         guard renderer != nil else { return }
-        // Uploaded now, so that a picture that cannot be keeps the last one on screen (a prescaled one is
-        // scaled as it is drawn, at the size the draw decides).
+        // Uploaded now, so that a picture that cannot be keeps the last one on screen. With the software
+        // renderer every picture waits for the draw, which decides whether it is scaled first and to what size.
         shownPictures += 1
         if prescaler == nil {
             guard upload(frame) else { return }
@@ -119,8 +119,7 @@ extension SDLVideoSink {
                 output: output)
         else { return }
         var source = layout.source.sdl
-        if let size = prescaledSize(frame, layout) {
-            guard prescale(frame, to: size) else { return }
+        if let size = prescaledSize(frame, layout), prescale(frame, to: size) {
             source = SDL_Rect(x: 0, y: 0, w: Int32(size.width), h: Int32(size.height))
         } else if textureIsStale || textureShape?.prescaled != false || uploadedPictures != shownPictures {
             guard upload(frame) else { return }
@@ -165,7 +164,6 @@ extension SDLVideoSink {
             logger.debug("texture \(shape.width)x\(shape.height) \(shape.layout)")
         }
         guard let texture else { return false }
-        uploadedPictures = shownPictures
         let rc: Int32 = frame.withPlanes { planes in
             switch frame.layout {
             case .yuv420p:
@@ -187,6 +185,7 @@ extension SDLVideoSink {
             logFailure("texture update (\(frame.layout))")
             return false
         }
+        uploadedPictures = shownPictures
         textureIsStale = false
         return true
     }
@@ -236,6 +235,7 @@ extension SDLVideoSink {
         }
         uploadedPictures = shownPictures
         textureIsStale = false
+        scaledPictures += 1
         return true
     }
 

@@ -28,6 +28,8 @@ public final class SDLVideoSink: VideoSink, @unchecked Sendable {
     /// same picture uploads or scales nothing).
     var shownPictures = 0
     var uploadedPictures = -1
+    /// Presenter thread: pictures scaled by `prescaler` (for tests: a redraw scales nothing).
+    var scaledPictures = 0
     /// Presenter thread: set with SDL's software renderer, which draws pictures scaled to their size here.
     var prescaler: PictureScaler?
     /// The picture on screen, kept to redraw on expose/resize; nil while black.

@@ -95,32 +95,44 @@ struct SDLVideoSinkTests {
     func prescaledPictures(layout: PixelLayout, quarterTurns: Int) throws {
         // 1280x720 into 320x240: drawn 320x180 between bars (upright), or 135x240 turned a quarter.
         let marker: (y: UInt8, u: UInt8, v: UInt8) = (200, 128, 128)  // light grey in the top-left quarter
-        let markerRGB = VideoFrame.bt601LimitedToRGB(y: marker.y, u: marker.u, v: marker.v)
         try withOffscreenSink(renderer: "software", width: 320, height: 240) { sink, log in
             let frame = try #require(
                 VideoFrame.solid(
                     width: 1280, height: 720, y: testYUV.y, u: testYUV.u, v: testYUV.v, layout: layout,
                     topLeftQuarter: marker, orientation: PictureOrientation(quarterTurns: quarterTurns)))
-            sink.show(frame)
             let turned = quarterTurns == 1
-            // Scaled to where it is drawn before the turn: 240x135, turned to stand 135x240.
-            let drawn = turned ? (240, 135) : (320, 180)
-            #expect(sink.textureShape == TextureShape(width: drawn.0, height: drawn.1, layout: .rgba, prescaled: true))
-            let picture = try #require(log.last)
             // Upright: the marker at the top left, bars above y 30 and below 210. Turned clockwise: the
             // picture's top left is at the top right, bars left of x 92 and right of 228.
             let inMarker = turned ? (220, 30) : (40, 60)
             let inColour = turned ? (110, 200) : (260, 180)
             let inBar = turned ? (40, 120) : (160, 10)
-            #expect(isClose(picture.rgb(x: inMarker.0, y: inMarker.1), markerRGB, within: 4))
-            #expect(isClose(picture.rgb(x: inColour.0, y: inColour.1), expectedRGB, within: 4))
+            // First as SDL draws it by itself (its own conversion of the whole picture, then stretched): the
+            // colours the scaled picture must show too (BT.709 at 720 lines, as SDL's automatic mode).
+            let scaler = sink.prescaler
+            sink.prescaler = nil
+            sink.show(frame)
+            let bySDL = try #require(log.last)
+            #expect(sink.textureShape == TextureShape(width: 1280, height: 720, layout: layout))
+            sink.prescaler = scaler
+            sink.show(frame)
+            // Scaled to where it is drawn before the turn: 240x135, turned to stand 135x240.
+            let drawn = turned ? (240, 135) : (320, 180)
+            #expect(sink.textureShape == TextureShape(width: drawn.0, height: drawn.1, layout: .rgba, prescaled: true))
+            let picture = try #require(log.last)
+            for point in [inMarker, inColour] {
+                let sdl = bySDL.rgb(x: point.0, y: point.1)
+                #expect(isClose(picture.rgb(x: point.0, y: point.1), (sdl.r, sdl.g, sdl.b), within: 4), "at \(point)")
+            }
+            #expect(!isClose(picture.rgb(x: inMarker.0, y: inMarker.1), (bySDL.rgb(x: inColour.0, y: inColour.1).r,
+                bySDL.rgb(x: inColour.0, y: inColour.1).g, bySDL.rgb(x: inColour.0, y: inColour.1).b), within: 20),
+                "the marked quarter is where it should be")
             #expect(isBlack(picture.rgb(x: inBar.0, y: inBar.1)))
             // A redraw (an overlay's second, a resize) reuses the scaled texture; a new picture is scaled again.
-            let scaled = sink.uploadedPictures
+            #expect(sink.scaledPictures == 1)
             sink.drawAndPresent()
-            #expect(sink.uploadedPictures == scaled)
+            #expect(sink.scaledPictures == 1)
             sink.show(frame)
-            #expect(sink.uploadedPictures == scaled + 1)
+            #expect(sink.scaledPictures == 2)
         }
     }
 

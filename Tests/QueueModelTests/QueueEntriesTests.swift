@@ -112,6 +112,22 @@ import Testing
         _ = random.next()
     }
 
+    /// Two folders that differ only in Unicode normalization (é as one scalar or as e and a combining accent)
+    /// are two folders on disk: each URI reads back with its own bytes, also after the text is re-packed.
+    @Test func foldersEqualOnlyByCanonicalEquivalenceKeepTheirBytes() {
+        let composed = "/media/caf\u{E9}/", decomposed = "/media/cafe\u{301}/"
+        #expect(composed == decomposed, "Swift's String equality is canonical: the trap this test is about")
+        let uris = (1...30_000).map { id in (id % 2 == 0 ? composed : decomposed) + "clip-\(id)-" + String(repeating: "n", count: 40) }
+        let entries = uris.enumerated().map { QueueEntry(id: ItemID($0.offset + 1), item: MediaItem(uri: $0.element)) }
+        var store = QueueEntries(entries)
+        #expect(store.map { Array($0.item.uri.utf8) } == uris.map { Array($0.utf8) })
+        // Remove most, so the text is re-packed and the folders are indexed again.
+        store.remove(atAscending: (0..<30_000).filter { $0 % 10 != 0 })
+        let kept = uris.enumerated().filter { $0.offset % 10 == 0 }.map { Array($0.element.utf8) }
+        #expect(store.map { Array($0.item.uri.utf8) } == kept)
+        #expect(store.folders.count <= 3, "each spelling is one folder: \(store.folders)")
+    }
+
     /// 100,000 items as a signage playlist has them (a ~60-byte URL in one of a few folders, a title):
     /// ~110 bytes an item in the store, against ~520 as [QueueEntry] with its Strings.
     @Test func aHundredThousandRealisticItemsCostLittle() throws {

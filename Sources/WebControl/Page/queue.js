@@ -58,6 +58,8 @@ export class QueueView {
     /// A drag on a handle is under way; a render asked for meanwhile waits for its end.
     this.dragActive = false;
     this.renderPending = false;
+    this.drawnVersion = null;
+    this.drawnOffset = 0;
   }
 
   async load() {
@@ -82,6 +84,9 @@ export class QueueView {
       this.renderPending = true;
       return;
     }
+    // What the rows on screen were drawn from: a drop counts its position among them.
+    this.drawnVersion = this.version;
+    this.drawnOffset = this.offset;
     const kept = new Map([...this.list.children].map((row) => [row.dataset.key, row]));
     this.list.replaceChildren(...this.items.map((item, index) => {
       const key = JSON.stringify([item, item.id === this.currentId, this.offset + index]);
@@ -169,11 +174,14 @@ export class QueueView {
       if (index >= 0 && index < this.total) this.move(item.id, index, true);
     });
     handle.addEventListener('pointerdown', (event) => {
+      // One drag at a time, by the main button or a first finger (a right click's menu may swallow its up).
+      if (event.button !== 0 || !event.isPrimary || this.dragActive) return;
       event.preventDefault();
       handle.setPointerCapture(event.pointerId);
       this.dragActive = true;
       row.classList.add('dragging');
       const rows = [...this.list.children];
+      const drawn = { version: this.drawnVersion, offset: this.drawnOffset };
       const from = rows.indexOf(row);
       let to = from;
       // `slot`: where it would be inserted among the rows as they are (0…n); its new index counts without it.
@@ -198,7 +206,9 @@ export class QueueView {
         row.classList.remove('dragging');
         for (const other of rows) other.classList.remove('drop-before', 'drop-after');
         this.dragActive = false;
-        if (upEvent.type === 'pointerup' && to !== from) this.move(item.id, this.offset + to, false);
+        // The position among the rows as drawn, checked against the version they were drawn from: a change
+        // that arrived during the drag makes the daemon refuse the move rather than put the item elsewhere.
+        if (upEvent.type === 'pointerup' && to !== from) this.move(item.id, drawn.offset + to, false, drawn.version);
         if (this.renderPending) {
           this.renderPending = false;
           this.render();
@@ -211,9 +221,9 @@ export class QueueView {
     });
   }
 
-  async move(id, index, keepFocus) {
+  async move(id, index, keepFocus, version = this.version) {
     try {
-      await this.api.rpc('queue.move', { id, index, ifVersion: this.version });
+      await this.api.rpc('queue.move', { id, index, ifVersion: version });
     } catch (error) {
       if (error.code === -32005) this.say('The queue changed meanwhile: here it is again; try once more.');
       else this.say(error.message);
