@@ -185,23 +185,19 @@ extension QueueEntries {
         guard text.deadBytes > 1 << 20, text.deadBytes > text.liveBytes else { return }
         var packed = TextArena()
         var newFolders: [String] = [""]
-        var newIndex: [Substring: UInt32] = ["": 0]
+        var newIndex: [FolderKey: UInt32] = [FolderKey(""): 0]
         for chunk in chunks.indices {
             for offset in chunks[chunk].indices {
                 let record = chunks[chunk][offset]
                 guard !record.uri.isAbsent else { continue }
                 let name = folders[Int(record.folder)]
                 let folder: UInt32
-                let indexed = newIndex[name[...]]
-                if let known = indexed, newFolders[Int(known)].utf8.elementsEqual(name.utf8) {
+                if let known = newIndex[FolderKey(name[...])] {
                     folder = known
-                } else if indexed != nil, let same = newFolders.firstIndex(where: { $0.utf8.elementsEqual(name.utf8) }) {
-                    folder = UInt32(same)
                 } else {
                     folder = UInt32(newFolders.count)
                     newFolders.append(name)
-                    // A folder equal to a known one only by canonical equivalence is kept apart, unindexed.
-                    if indexed == nil { newIndex[name[...]] = folder }
+                    newIndex[FolderKey(name[...])] = folder
                 }
                 chunks[chunk][offset].folder = folder
                 chunks[chunk][offset].uri = Self.copy(record.uri, from: text, to: &packed)

@@ -84,9 +84,9 @@ public struct QueueEntries: Sendable {
     var text = TextArena()
     /// URI folders ("file:///media/ads/", "https://cms.example/v1/"), index 0 = "".
     var folders: [String] = [""]
-    /// Keyed by Substring so that a lookup with a slice of a URI allocates nothing (a million-item restore
+    /// Keyed by a slice so that a lookup with a slice of a URI allocates nothing (a million-item restore
     /// makes a million); each key is a slice of its own copy of the folder, not of the URI it came from.
-    var folderIndex: [Substring: UInt32] = ["": 0]
+    var folderIndex: [FolderKey: UInt32] = [FolderKey(""): 0]
     var extras: [EntryExtras] = []
     var freeExtras: [UInt32] = []
 
@@ -216,20 +216,11 @@ public struct QueueEntries: Sendable {
         let cut = bytes.index(after: slash)
         let name = uri[..<cut]  // cut follows an ASCII "/": a Unicode scalar boundary
         let rest = uri[cut...].utf8
-        if let known = folderIndex[name] {
-            // Strings compare by canonical equivalence: a folder spelt with another Unicode normalization
-            // (é as one scalar or two) is another folder on disk, found by its bytes.
-            if folders[Int(known)].utf8.elementsEqual(name.utf8) { return (known, rest) }
-            if let same = folders.firstIndex(where: { $0.utf8.elementsEqual(name.utf8) }) {
-                return (UInt32(same), rest)
-            }
-            folders.append(String(name))
-            return (UInt32(folders.count - 1), rest)
-        }
+        if let known = folderIndex[FolderKey(name)] { return (known, rest) }
         let index = UInt32(folders.count)
         let stored = String(name)
         folders.append(stored)
-        folderIndex[stored[...]] = index
+        folderIndex[FolderKey(stored[...])] = index
         return (index, rest)
     }
 

@@ -35,18 +35,16 @@ enum RecordLine {
         return checksum(json) == expected ? json : nil
     }
 
-    /// The JSON of a framed line lent as a slice (a slice of it, not a copy), or nil as above.
-    static func unframe(_ line: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
-        let start = line.startIndex
-        guard line.count > 9, line[start + 8] == 0x20 else { return nil }
+    /// The JSON of a framed line lent as bytes (a slice of them, not a copy), or nil as above.
+    static func unframe(_ line: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
+        guard line.count > 9, line[8] == 0x20 else { return nil }
         var expected: UInt32 = 0
-        for index in start..<start + 8 {
+        for index in 0..<8 {
             guard let digit = hexValue(line[index]) else { return nil }
             expected = expected << 4 | digit
         }
-        let json = line[(start + 9)...]
-        let sum = json.withUnsafeBufferPointer { UInt32(crc32(0, $0.baseAddress, uInt($0.count))) }
-        return sum == expected ? json : nil
+        let json = UnsafeBufferPointer(rebasing: line[9...])
+        return UInt32(crc32(0, json.baseAddress, uInt(json.count))) == expected ? json : nil
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt32? {
