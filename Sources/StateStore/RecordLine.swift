@@ -25,35 +25,17 @@ enum RecordLine {
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
-    /// The JSON of a framed line (without its "\n"), or nil when the frame or the checksum is wrong.
-    static func unframe(_ line: Data.SubSequence) -> Data? {
-        guard line.count > 9, line[line.startIndex + 8] == 0x20,
-            let expected = UInt32(String(decoding: line.prefix(8), as: UTF8.self), radix: 16)
-        else { return nil }
-        // A slice of the line, not a copy (a restore reads a million of them).
-        let json = line.dropFirst(9)
-        return checksum(json) == expected ? json : nil
-    }
-
-    /// The JSON of a framed line lent as bytes (a slice of them, not a copy), or nil as above.
+    /// The JSON of a framed line (without its "\n") lent as bytes: a slice of them, not a copy (a restore
+    /// reads a million); nil when the frame or the checksum is wrong.
     static func unframe(_ line: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
         guard line.count > 9, line[8] == 0x20 else { return nil }
         var expected: UInt32 = 0
         for index in 0..<8 {
-            guard let digit = hexValue(line[index]) else { return nil }
-            expected = expected << 4 | digit
+            guard let digit = line[index].hexDigitValue else { return nil }
+            expected = expected << 4 | UInt32(digit)
         }
         let json = UnsafeBufferPointer(rebasing: line[9...])
         return UInt32(crc32(0, json.baseAddress, uInt(json.count))) == expected ? json : nil
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt32? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return UInt32(byte - UInt8(ascii: "0"))
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return UInt32(byte - UInt8(ascii: "a") + 10)
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return UInt32(byte - UInt8(ascii: "A") + 10)
-        default: return nil
-        }
     }
 
     static func checksum(_ bytes: Data) -> UInt32 {

@@ -86,9 +86,10 @@ public enum StateFiles {
         queue: PlayQueue?, player: PlayerSnapshot?, generation: UInt64?, problem: String?
     ) {
         let decoder = JSONDecoder()
-        guard let first = reader.next(), let json = RecordLine.unframe(first[...]),
-            let header = try? decoder.decode(SnapshotHeader.self, from: json),
-            header.format == SnapshotHeader.currentFormat
+        let firstLine = reader.withNextLine { line in
+            RecordLine.unframe(line).flatMap { try? decoder.decode(SnapshotHeader.self, from: Data($0)) }
+        }
+        guard let header = firstLine ?? nil, header.format == SnapshotHeader.currentFormat
         else { return (nil, nil, nil, "the header is damaged; the queue starts empty") }
         // Kept compact as they are read (QueueEntries), not as a million QueueEntry values.
         var entries = QueueEntries()

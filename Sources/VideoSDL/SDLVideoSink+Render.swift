@@ -149,21 +149,8 @@ extension SDLVideoSink {
 
     /// Copies the frame's planes into the streaming texture, recreating it when size or layout changed.
     func upload(_ frame: VideoFrame) -> Bool {
-        guard let renderer else { return false }
-        let shape = TextureShape(width: frame.width, height: frame.height, layout: frame.layout)
-        if texture == nil || textureShape != shape {
-            if let texture { SDL_DestroyTexture(texture) }
-            texture = SDL_CreateTexture(
-                renderer, shape.sdlFormat, Int32(SDL_TEXTUREACCESS_STREAMING.rawValue),
-                Int32(shape.width), Int32(shape.height))
-            textureShape = texture == nil ? nil : shape
-            guard texture != nil else {
-                logFailure("SDL_CreateTexture(\(shape.width)x\(shape.height) \(shape.layout))")
-                return false
-            }
-            logger.debug("texture \(shape.width)x\(shape.height) \(shape.layout)")
-        }
-        guard let texture else { return false }
+        guard let texture = streamingTexture(TextureShape(width: frame.width, height: frame.height, layout: frame.layout))
+        else { return false }
         let rc: Int32 = frame.withPlanes { planes in
             switch frame.layout {
             case .yuv420p:
@@ -190,6 +177,25 @@ extension SDLVideoSink {
         return true
     }
 
+    /// The streaming texture, made anew when `shape` differs from the one it was made for; nil (logged) when
+    /// SDL cannot make it.
+    private func streamingTexture(_ shape: TextureShape) -> OpaquePointer? {
+        guard let renderer else { return nil }
+        if let texture, textureShape == shape { return texture }
+        if let texture { SDL_DestroyTexture(texture) }
+        texture = SDL_CreateTexture(
+            renderer, shape.sdlFormat, Int32(SDL_TEXTUREACCESS_STREAMING.rawValue), Int32(shape.width),
+            Int32(shape.height))
+        textureShape = texture == nil ? nil : shape
+        let what = "\(shape.width)x\(shape.height) \(shape.prescaled ? "scaled" : "\(shape.layout)")"
+        if texture == nil {
+            logFailure("SDL_CreateTexture(\(what))")
+        } else {
+            logger.debug("texture \(what)")
+        }
+        return texture
+    }
+
     /// The size to scale `frame` to before drawing it (the software renderer only): where it is drawn,
     /// before any turn, when that is smaller than the picture and the whole picture is drawn; else nil.
     private func prescaledSize(_ frame: VideoFrame, _ layout: FitLayout) -> (width: Int, height: Int)? {
@@ -204,22 +210,10 @@ extension SDLVideoSink {
 
     /// Scales `frame` into a texture of `size` (once per picture and size: a redraw reuses it).
     private func prescale(_ frame: VideoFrame, to size: (width: Int, height: Int)) -> Bool {
-        guard let renderer, let prescaler else { return false }
+        guard let prescaler else { return false }
         let shape = TextureShape(width: size.width, height: size.height, layout: .rgba, prescaled: true)
         if !textureIsStale, uploadedPictures == shownPictures, textureShape == shape { return true }
-        if texture == nil || textureShape != shape {
-            if let texture { SDL_DestroyTexture(texture) }
-            texture = SDL_CreateTexture(
-                renderer, shape.sdlFormat, Int32(SDL_TEXTUREACCESS_STREAMING.rawValue), Int32(size.width),
-                Int32(size.height))
-            textureShape = texture == nil ? nil : shape
-            guard texture != nil else {
-                logFailure("SDL_CreateTexture(\(size.width)x\(size.height) scaled)")
-                return false
-            }
-            logger.debug("texture \(size.width)x\(size.height) scaled from \(frame.width)x\(frame.height)")
-        }
-        guard let texture else { return false }
+        guard let texture = streamingTexture(shape) else { return false }
         var pixels: UnsafeMutableRawPointer?
         var pitch: Int32 = 0
         guard SDL_LockTexture(texture, nil, &pixels, &pitch) == 0, let pixels else {
