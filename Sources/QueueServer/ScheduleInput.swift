@@ -44,3 +44,29 @@ enum ScheduleInput {
             until: schedule.until?.description, start: schedule.start?.description, end: schedule.end?.description)
     }
 }
+
+/// `--display-schedule` (issue 28): the windows when the screen is on, each in a playlist's schedule form,
+/// separated by "|": "days=mon,tue,wed,thu,fri;from=07:00;until=22:00 | days=sat;from=09:00;until=18:00".
+/// One value, not a repeated option, so that the command line replaces a config file's as every option does.
+public enum DisplayScheduleInput {
+    /// The schedule; an error names the window ("display-schedule[2].from") and says what is wrong.
+    public static func parse(_ text: String) throws(RPCError) -> DisplaySchedule {
+        var windows: [ItemSchedule] = []
+        for (index, part) in text.split(separator: "|", omittingEmptySubsequences: false).enumerated() {
+            let param = "display-schedule[\(index + 1)]"
+            let words = String(part).trimmingSpacesForSchedule()
+            guard !words.isEmpty, let input = RPCSchedule(playlistText: words) else {
+                throw .invalidParams(
+                    param: param, reason: "must be fields such as days=mon,tue;from=07:00;until=22:00 (got \"\(words)\")")
+            }
+            windows.append(try ScheduleInput.itemSchedule(input, param: param))
+        }
+        return DisplaySchedule(windows: windows)
+    }
+}
+
+extension String {
+    fileprivate func trimmingSpacesForSchedule() -> String {
+        String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+    }
+}
