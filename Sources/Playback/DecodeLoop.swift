@@ -54,6 +54,7 @@ final class DecodeLoop: @unchecked Sendable {
             let step = core.locked { state -> DecoderStep in
                 let step = state.decoderNext(generation: generation, serial: serial, activeSerial: active?.serial)
                 if case .idle(let timeout) = step, active == nil { core.wait(timeout: timeout) }
+                if case .hold(let timeout) = step { core.wait(timeout: timeout) }
                 return step
             }
             switch step {
@@ -61,6 +62,7 @@ final class DecodeLoop: @unchecked Sendable {
             case .begin(let request): begin(request)
             case .feed: self.step()
             case .idle: active = nil
+            case .hold: break
             }
         }
         active = nil

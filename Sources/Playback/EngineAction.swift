@@ -12,4 +12,6 @@ enum EngineAction: Equatable {
     case setAudioPaused(Bool)
     /// Volume 0...1 and mute for the audio output.
     case setAudioVolume(Float, muted: Bool)
+    /// Have the operator's command put the screen to sleep or wake it (queued for the command thread).
+    case tellScreen(on: Bool)
 }

@@ -32,6 +32,8 @@ final class EngineCore: @unchecked Sendable {
     let logger: Logger
     /// Set once before the engine starts (`PlayerEngine.record(to:)`); read under the lock.
     private(set) var recorder: StateRecorder?
+    /// Runs the operator's screen commands; set once before the engine starts.
+    var screenTeller: ScreenTeller?
     /// The player snapshot last handed to the recorder. Guarded by `condition`.
     private var recordedPlayer: PlayerSnapshot?
 
@@ -82,6 +84,7 @@ final class EngineCore: @unchecked Sendable {
             case .cancelAudioWrite: audio.cancelWrite()
             case .setAudioPaused(let paused): audio.setPaused(paused)
             case .setAudioVolume(let volume, let muted): audio.setVolume(volume, muted: muted)
+            case .tellScreen(let on): screenTeller?.tell(on: on)
             }
         }
         return events

@@ -42,7 +42,7 @@ extension EngineState {
     mutating func releaseScheduledStart() {
         guard scheduledStart != nil else { return }
         updateRun { $0.motion = .playing }
-        actions.append(.setAudioPaused(false))
+        uncorkIfShown()
         updateStatus { $0.startsAt = nil }
     }
 
@@ -52,7 +52,7 @@ extension EngineState {
     mutating func cancelScheduledStart() {
         guard scheduledStart != nil else { return }
         updateRun { $0.motion = .playing }
-        actions.append(.setAudioPaused(false))
+        uncorkIfShown()
         updateStatus { $0.startsAt = nil }
     }
 }

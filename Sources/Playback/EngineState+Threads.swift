@@ -17,6 +17,8 @@ enum DecoderStep: Equatable {
     case feed
     /// Nothing to write: drop the active play (stale) and wait up to this many seconds for a change.
     case idle(wait: Double)
+    /// The screen is off: keep the active play open, write nothing, wait up to this many seconds.
+    case hold(wait: Double)
 }
 
 /// What the presenter thread does next.
@@ -35,6 +37,10 @@ enum PresenterStep {
     case spin(until: Double)
     /// Nothing is due: wait up to this many seconds (woken early by any change that concerns the presenter).
     case wait(Double)
+    /// The screen goes off: black, no overlays; `tellScreen`: the video output puts the screen to sleep.
+    case darken(tellScreen: Bool)
+    /// The screen is on again: wake it (`tellScreen`) and show the picture it had before.
+    case wake(tellScreen: Bool)
 }
 
 /// What the presenter's screen shows, as far as the decisions care. Owned by the presenter thread (or a
@@ -43,6 +49,8 @@ struct ScreenShows: Equatable {
     var black = true
     /// The schedule fallback is on screen (shown once per wait).
     var fallback = false
+    /// The screen is off (darkened once per off).
+    var dark = false
 }
 
 extension EngineState {
@@ -53,6 +61,8 @@ extension EngineState {
     /// current meanwhile); while idle, a schedule window that opens starts the play waiting for it.
     mutating func decoderNext(generation: Int, serial: Int, activeSerial: Int?) -> DecoderStep {
         if shuttingDown || decoderGeneration != generation { return .leave }
+        // Nothing decodes for a dark screen; a start asked meanwhile is taken once it is on.
+        if !status.display.on { return .hold(wait: 0.5) }
         if let request = startRequest, request.serial > serial { return .begin(request) }
         if activeSerial == self.serial { return .feed }
         // Reading the local time is a computation, not a wait: it may run under the lock.
@@ -75,6 +85,20 @@ extension EngineState {
     /// pictures dropped for being late, and hands over video settings once.
     mutating func presenterNext(heard: Int64, now: Double, wallClock: Double, screen: inout ScreenShows) -> PresenterStep {
         if shuttingDown { return .leave }
+        screenPowerTick()
+        if !status.display.on {
+            if !screen.dark {
+                screen.dark = true
+                screen.black = true
+                return .darken(tellScreen: screenToldByPresenter)
+            }
+            // Woken at once by `display.power`; the schedule's edge is kept to half a second.
+            return .wait(0.5)
+        }
+        if screen.dark {
+            screen.dark = false
+            return .wake(tellScreen: screenToldByPresenter)
+        }
         if !pendingDisplay.isEmpty {
             defer { pendingDisplay = DisplayChange() }
             return .configure(pendingDisplay)

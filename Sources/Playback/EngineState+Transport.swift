@@ -140,9 +140,14 @@ extension EngineState {
 
     /// The run moves: the audio output is uncorked, and an error left by a stop is cleared.
     mutating func resume() {
-        actions.append(.setAudioPaused(false))
+        uncorkIfShown()
         updateRun { $0.motion = .playing }
         updateStatus { $0.error = nil }
+    }
+
+    /// The audio output goes again, unless the screen is off (it stays corked until the screen is on).
+    mutating func uncorkIfShown() {
+        if status.display.on { actions.append(.setAudioPaused(false)) }
     }
 
     /// Moves to `phase` (a run ends, or a stop leaves its resume point); the status reports it, with

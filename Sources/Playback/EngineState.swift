@@ -39,6 +39,8 @@ struct EngineState {
     var interruptions = Interruptions()
     /// Layers drawn above the video; the presenter thread draws a copy (see EngineState+Overlays).
     var overlays = OverlaySet()
+    /// The screen's power beyond what the status says (see EngineState+ScreenPower).
+    var screenPower = ScreenPowerState()
     /// What the owner must do once this batch of changes is done, in order.
     var actions: [EngineAction] = []
     /// Something a waiting thread acts on changed (a cut, pictures queued or taken, the state, video
@@ -53,13 +55,16 @@ struct EngineState {
     let progressInterval: Double
     /// The box's local time, for items' schedules (injected by tests).
     let localClock: LocalClock
+    /// When the screen is on (empty: always).
+    let displaySchedule: DisplaySchedule
 
     init(
         queue: PlayQueue, sampleRate: Int, untimed: Bool = false, progressInterval: Double = 1,
-        localClock: LocalClock = .system
+        localClock: LocalClock = .system, displaySchedule: DisplaySchedule = DisplaySchedule()
     ) {
         self.queue = queue
         self.localClock = localClock
+        self.displaySchedule = displaySchedule
         self.sampleRate = Double(sampleRate)
         self.untimed = untimed
         self.progressInterval = progressInterval

@@ -74,6 +74,16 @@ extension PlayerEngine {
         core.locked { $0.setRotation(rotation) }
     }
 
+    /// `display.power`: the screen off or on until the schedule's next change, or back to the schedule.
+    public func setScreenPower(_ request: ScreenPowerRequest) {
+        core.locked { $0.setScreenPower(request) }
+    }
+
+    /// How the screen is told to sleep and wake, and what it has done.
+    public func screenPowerInfo() -> ScreenPowerInfo {
+        core.locked { $0.screenPower.info }
+    }
+
     /// What is on screen now, as `request` asks (PNG at full size by default).
     public func screenshot(_ request: ScreenshotRequest = ScreenshotRequest()) throws -> Screenshot {
         guard let video else { throw PlayerError.noVideoOutput }

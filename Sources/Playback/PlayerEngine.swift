@@ -50,6 +50,14 @@ public struct EngineConfig: Sendable {
     public var hwdec: HWDecodeRegistry?
     /// What the screen shows while every item is outside its schedule.
     public var scheduleFallback = ScheduleFallback.black
+    /// When the screen is on (`--display-schedule`; empty: always).
+    public var displaySchedule = DisplaySchedule()
+    /// The operator's commands that put the screen to sleep and wake it (nil: the video output's own way).
+    public var displayCommands: ScreenPowerCommands?
+    /// Runs those commands (tests record them instead).
+    public var displayCommandRunner: @Sendable ([String], Double) -> ChildCommand.Outcome = { words, timeout in
+        ChildCommand.run(words, timeout: timeout)
+    }
     public init() {}
 }
 
@@ -73,8 +81,16 @@ public final class PlayerEngine: @unchecked Sendable {
         self.video = video
         let state = EngineState(
             queue: queue ?? PlayQueue(loops: queueLoops), sampleRate: audio.format.sampleRate, untimed: config.untimed,
-            progressInterval: config.progressInterval, localClock: config.localClock)
+            progressInterval: config.progressInterval, localClock: config.localClock,
+            displaySchedule: config.displaySchedule)
         core = EngineCore(state: state, audio: audio, logger: logger, observer: onEvent)
+        if let commands = config.displayCommands {
+            core.screenTeller = ScreenTeller(
+                commands: commands, runner: config.displayCommandRunner, logger: logger
+            ) { [weak core] on, outcome in
+                core?.locked { $0.screenPowerTold(on: on, outcome: outcome) }
+            }
+        }
     }
 
     /// Starts the decode and presenter threads. The video sink is opened on the presenter thread; an
@@ -82,6 +98,7 @@ public final class PlayerEngine: @unchecked Sendable {
     public func start() throws {
         let opened = OpenResult()
         let presenter = Presenter(engine: self)
+        core.screenTeller?.start()
         finished.enter()
         // Both at once: the first item is opened and decoded while the window is being created.
         Threads.start(named: "queued.present") { [finished] in
@@ -136,6 +153,7 @@ public final class PlayerEngine: @unchecked Sendable {
             shared.wakeWaiters = true
         }
         audio.close()
+        core.screenTeller?.stop()
         finished.wait()
     }
 

@@ -52,6 +52,8 @@ public struct PlayerStatus: Sendable, Equatable {
     public var interrupt = false
     /// The current play's video decoder (nil without decoded pictures).
     public var decoder: VideoDecoding?
+    /// The screen's power (off: black, silent, decoding paused; `state` keeps what the user asked for).
+    public var display = ScreenPowerStatus()
     public init() {}
 }
 

@@ -28,6 +28,10 @@ final class Presenter: @unchecked Sendable {
     private var playing: PlayingItem?
     /// The play and item time of the picture on screen (nil: black).
     private var shown: (cursor: Cursor, time: Double)?
+    /// The last picture shown, put back when the screen wakes with the same play (a paused one).
+    private var lastPicture: VideoFrame?
+    /// Set by `nextAction` for a `.wake`: the picture from before the dark is still the current play's.
+    private var reshowOnWake = false
 
     init(engine: PlayerEngine) {
         self.engine = engine
@@ -47,6 +51,8 @@ final class Presenter: @unchecked Sendable {
                 return
             }
         }
+        let support = engine.video?.screenPowerSupport() ?? .unsupported("there is no video output")
+        core.locked { $0.noteScreenPowerSupport(support, commands: engine.config.displayCommands != nil) }
         opened.succeed()
         while let action = nextAction() {
             if let video = engine.video, overlays != sentOverlays || playing != sentPlaying {
@@ -56,7 +62,15 @@ final class Presenter: @unchecked Sendable {
             }
             switch action {
             case .show(let timed, _): present(timed)
-            case .black: engine.video?.showBlack()
+            case .black:
+                engine.video?.showBlack()
+                lastPicture = nil
+            case .darken(let tellScreen):
+                engine.video?.showBlack()
+                if tellScreen { tellScreenPower(on: false) }
+            case .wake(let tellScreen):
+                if tellScreen { tellScreenPower(on: true) }
+                if reshowOnWake, let lastPicture { engine.video?.show(lastPicture) }
             case .fallback:
                 switch engine.config.scheduleFallback {
                 case .black:
@@ -101,6 +115,10 @@ final class Presenter: @unchecked Sendable {
             case .wait(let timeout): core.wait(timeout: timeout)
             case .show(let timed, _): shown = (timed.cursor, timed.frame.pts)
             case .black: shown = nil
+            case .wake:
+                reshowOnWake = shown != nil && shown?.cursor == state.current?.cursor
+                if !reshowOnWake { shown = nil }
+                screen.black = !reshowOnWake
             default: break
             }
             noteOverlays(for: action, in: state, heard: heard)
@@ -110,7 +128,8 @@ final class Presenter: @unchecked Sendable {
 
     /// The overlays to draw with `action`, and the play they describe.
     private func noteOverlays(for action: PresenterStep, in state: EngineState, heard: Int64) {
-        overlays = state.overlays
+        // A dark screen draws nothing, not even a clock.
+        overlays = state.status.display.on ? state.overlays : OverlaySet()
         // Without overlays nothing needs the playing item: the loop does no more work than before them.
         guard !overlays.isEmpty else { return }
         if case .show(let timed, _) = action {
@@ -128,8 +147,21 @@ final class Presenter: @unchecked Sendable {
         }
     }
 
+    /// The video output's own way (X11 DPMS, DRM): unlocked, then the outcome goes to the state.
+    private func tellScreenPower(on: Bool) {
+        guard let video = engine.video else { return }
+        let outcome = video.setScreenPower(on)
+        if case .failed(let message) = outcome {
+            core.logger.warning("display \(on ? "on" : "off"): \(message)")
+        } else {
+            core.logger.info("display \(on ? "on" : "off"): told the screen")
+        }
+        core.locked { $0.screenPowerTold(on: on, outcome: outcome) }
+    }
+
     private func present(_ timed: TimedFrame) {
         engine.video?.show(timed.frame)
+        lastPicture = timed.frame
         core.locked {
             $0.picturePresented(serial: timed.serial, cursor: timed.cursor, wallClock: Monotonic.wallClock())
         }

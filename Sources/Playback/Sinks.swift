@@ -94,11 +94,21 @@ public protocol VideoSink: AnyObject, Sendable {
     /// The size pictures are drawn at now, in pixels (nil: unknown). Any thread: stills are decoded no
     /// bigger than filling it needs.
     var outputSize: PixelSize? { get }
+    /// Whether the output can put the screen itself to sleep, and how (asked once, after `open`).
+    func screenPowerSupport() -> ScreenPowerSupport
+    /// Puts the screen to sleep or wakes it, the way `screenPowerSupport` named.
+    func setScreenPower(_ on: Bool) -> ScreenPowerOutcome
 }
 
 extension VideoSink {
     public var closeRequested: Bool { false }
     public var outputSize: PixelSize? { nil }
+    public func screenPowerSupport() -> ScreenPowerSupport {
+        .unsupported("the video output has no way to put the screen to sleep")
+    }
+    public func setScreenPower(_ on: Bool) -> ScreenPowerOutcome {
+        .failed("the video output has no way to put the screen to sleep")
+    }
     /// A sink that draws no overlays ignores them.
     public func setOverlays(_ overlays: OverlaySet, playing: PlayingItem?) {}
 }

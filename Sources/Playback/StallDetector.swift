@@ -50,8 +50,10 @@ public struct StallDetector: Sendable {
         let current = Place(id: status.currentID?.rawValue, play: status.play, position: status.position)
         defer { place = current }
         // Buffering is a wait the network cache bounds itself (its own timeout, then the item fails); a
-        // wait for a schedule's window or a synchronized start's instant is standing still on purpose.
+        // wait for a schedule's window or a synchronized start's instant, or a dark screen, is standing
+        // still on purpose.
         guard status.state == .playing, !status.buffering, !status.waitingForSchedule, status.startsAt == nil,
+            status.display.on,
             current == place
         else {
             lastMovedAt = now
