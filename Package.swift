@@ -207,6 +207,7 @@ let package = Package(
             name: "PlaybackTests",
             dependencies: [
                 "Playback", "Media", "QueueModel", "AudioPulse", "VideoSDL", "TestSupport", "Overlays", "DecodeChoice",
+                "SystemSupport",
             ]),
     ],
     swiftLanguageModes: [.v6]

@@ -98,13 +98,34 @@ extension DecodeLoop {
             return
         }
         guard !chunk.isEmpty else { return }
-        // A replaced (stalled) thread that comes back must not put its samples before the new thread's.
-        guard core.locked({ isCurrent(in: $0) }) else {
-            active = nil
-            return
+        while true {
+            // A replaced (stalled) thread that comes back must not put its samples before the new thread's.
+            guard core.locked({ isCurrent(in: $0) }) else {
+                active = nil
+                return
+            }
+            guard parkWhileDark(item) else { return }
+            if engine.audio.write(chunk) {
+                item.audioFrames += Int64(chunk.count / engine.audio.format.channels)
+                return
+            }
+            // A cancelled write: a cut or a splice drops the chunk; the screen going dark keeps it, to be
+            // written first in the morning (nothing lost, nothing heard twice).
+            guard core.locked({ !$0.status.display.on && $0.serial == item.serial }) else { return }
         }
-        if engine.audio.write(chunk) {
-            item.audioFrames += Int64(chunk.count / engine.audio.format.channels)
+    }
+
+    /// While the screen is off, waits (the lock released) instead of writing; false when the play went stale
+    /// meanwhile (a cut, a newer decode thread, shutdown).
+    private func parkWhileDark(_ item: ActiveItem) -> Bool {
+        while true {
+            let verdict = core.locked { state -> Bool? in
+                guard state.serial == item.serial, isCurrent(in: state), !state.shuttingDown else { return false }
+                if state.status.display.on { return true }
+                core.wait(timeout: 0.5)
+                return nil  // look again (nothing read after the wait: the state may have changed)
+            }
+            if let verdict { return verdict }
         }
     }
 

@@ -112,8 +112,10 @@ extension EngineState {
         screenPower.info.changes += 1
         wakeWaiters = true
         if !on {
-            // The cork `pause` uses, without a flush: the output keeps what it holds for the morning.
+            // The cork `pause` uses, without a flush: the output keeps what it holds for the morning. The
+            // decode thread is let out of a write blocked on the corked output, and parks (keeping its chunk).
             actions.append(.setAudioPaused(true))
+            actions.append(.cancelAudioWrite)
             return
         }
         if let cursor = current?.cursor, !cursor.isInterrupt, item(for: cursor)?.schedule != nil,
