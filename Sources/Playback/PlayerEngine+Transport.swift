@@ -84,6 +84,9 @@ extension PlayerEngine {
         core.locked { $0.screenPower.info }
     }
 
+    /// The operator's screen commands (nil: the video output's own way).
+    public var screenPowerCommands: ScreenPowerCommands? { config.displayCommands }
+
     /// What is on screen now, as `request` asks (PNG at full size by default).
     public func screenshot(_ request: ScreenshotRequest = ScreenshotRequest()) throws -> Screenshot {
         guard let video else { throw PlayerError.noVideoOutput }

@@ -19,11 +19,13 @@ public struct PlayerSnapshot: Sendable, Equatable, Codable {
     public var rotation: VideoRotation
     /// The overlays and their next id.
     public var overlays: OverlaySet
+    /// An operator's `display.power on|off` still in force (nil: the schedule rules).
+    public var display: ManualScreenPower?
 
     public init(
         state: PlayerState = .idle, current: Cursor? = nil, position: Double = 0, volume: Int = 100,
         muted: Bool = false, rate: Double = 1, fit: VideoFit = .fit, rotation: VideoRotation = .upright,
-        overlays: OverlaySet = OverlaySet()
+        overlays: OverlaySet = OverlaySet(), display: ManualScreenPower? = nil
     ) {
         self.state = state
         self.current = current
@@ -34,10 +36,11 @@ public struct PlayerSnapshot: Sendable, Equatable, Codable {
         self.fit = fit
         self.rotation = rotation
         self.overlays = overlays
+        self.display = display
     }
 
     private enum CodingKeys: String, CodingKey {
-        case state, current, position, volume, muted, rate, fit, rotation = "rotate", overlays
+        case state, current, position, volume, muted, rate, fit, rotation = "rotate", overlays, display
     }
 
     /// Decoded field by field so that state written before a setting existed still restores (with its default).
@@ -50,7 +53,18 @@ public struct PlayerSnapshot: Sendable, Equatable, Codable {
             volume: try fields.decode(Int.self, forKey: .volume), muted: try fields.decode(Bool.self, forKey: .muted),
             rate: try fields.decode(Double.self, forKey: .rate), fit: try fields.decode(VideoFit.self, forKey: .fit),
             rotation: try fields.decodeIfPresent(VideoRotation.self, forKey: .rotation) ?? .upright,
-            overlays: try fields.decodeIfPresent(OverlaySet.self, forKey: .overlays) ?? OverlaySet())
+            overlays: try fields.decodeIfPresent(OverlaySet.self, forKey: .overlays) ?? OverlaySet(),
+            display: try fields.decodeIfPresent(ManualScreenPower.self, forKey: .display))
+    }
+}
+
+/// An operator's screen setting and when the schedule takes over again (nil: never).
+public struct ManualScreenPower: Sendable, Equatable, Codable {
+    public var on: Bool
+    public var until: Double?
+    public init(on: Bool, until: Double?) {
+        self.on = on
+        self.until = until
     }
 }
 
@@ -66,7 +80,12 @@ extension EngineState {
         let place = recordedPlay(heard: heard) ?? restingPlace.map { (cursor: $0, position: 0.0) }
         return PlayerSnapshot(
             state: status.state, current: place?.cursor, position: place?.position ?? 0, volume: status.volume,
-            muted: status.muted, rate: status.rate, fit: status.fit, rotation: status.rotation, overlays: overlays)
+            muted: status.muted, rate: status.rate, fit: status.fit, rotation: status.rotation, overlays: overlays,
+            display: manualScreenPower)
+    }
+
+    private var manualScreenPower: ManualScreenPower? {
+        screenPower.manual.map { ManualScreenPower(on: $0, until: screenPower.manualUntil) }
     }
 
     /// Whether anything but the position differs from `snapshot` (cheap: no clock is read, since which
@@ -76,6 +95,7 @@ extension EngineState {
         return snapshot.state != status.state || snapshot.current != cursor || snapshot.volume != status.volume
             || snapshot.muted != status.muted || snapshot.rate != status.rate || snapshot.fit != status.fit
             || snapshot.rotation != status.rotation || snapshot.overlays != overlays
+            || snapshot.display != manualScreenPower
     }
 
     /// The play kept: the current one, or during an interrupt (not kept: it is played now or never) the
@@ -107,6 +127,7 @@ extension EngineState {
             $0.rotation = player.rotation
         }
         overlays = player.overlays
+        if let display = player.display { restoreScreenPower(on: display.on, until: display.until) }
         // Layers tied to items that are not in the queue (it was replaced) could never show.
         let gone = player.overlays.overlays.compactMap { overlay -> Int? in
             guard case .item(let id) = overlay.scope, queue.entry(ItemID(id)) == nil else { return nil }

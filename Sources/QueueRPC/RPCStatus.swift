@@ -39,6 +39,8 @@ public struct RPCStatus: Sendable, Equatable {
     public var appliedRev: Int64?
     /// The current play's video decoder: `{codec, hwdec}` (hwdec nil in software); nil without pictures.
     public var decoder: RPCDecoder?
+    /// The screen's power (absent from older daemons: on, by the schedule).
+    public var display: RPCDisplay
 
     public init(
         state: String = "idle", currentId: Int64? = nil, position: Double = 0, duration: Double? = nil,
@@ -46,7 +48,7 @@ public struct RPCStatus: Sendable, Equatable {
         error: String? = nil, title: String? = nil, uri: String? = nil, loops: Int64? = nil, fit: String = "fit",
         fullscreen: Bool = false, rotate: Int64 = 0, queueVersion: Int64 = 0, droppedFrames: Int64 = 0,
         buffering: Bool = false, waitingForSchedule: Bool = false, startsAt: Double? = nil, interrupt: Bool = false,
-        appliedRev: Int64? = nil, decoder: RPCDecoder? = nil
+        appliedRev: Int64? = nil, decoder: RPCDecoder? = nil, display: RPCDisplay = RPCDisplay()
     ) {
         self.state = state
         self.currentId = currentId
@@ -72,6 +74,7 @@ public struct RPCStatus: Sendable, Equatable {
         self.interrupt = interrupt
         self.appliedRev = appliedRev
         self.decoder = decoder
+        self.display = display
     }
 
     /// nil unless `json` is an object with a string `state` (the one field no status lacks).
@@ -89,7 +92,7 @@ public struct RPCStatus: Sendable, Equatable {
             droppedFrames: json["droppedFrames"]?.intValue ?? 0, buffering: json["buffering"]?.boolValue ?? false,
             waitingForSchedule: json["waitingForSchedule"]?.boolValue ?? false, startsAt: json["startsAt"]?.doubleValue,
             interrupt: json["interrupt"]?.boolValue ?? false, appliedRev: json["appliedRev"]?.intValue,
-            decoder: json["decoder"].flatMap(RPCDecoder.init(json:)))
+            decoder: json["decoder"].flatMap(RPCDecoder.init(json:)), display: RPCDisplay(json: json["display"]))
     }
 
     /// Every key, in the document's order.
@@ -119,6 +122,7 @@ public struct RPCStatus: Sendable, Equatable {
             "interrupt": .bool(interrupt),
             "appliedRev": appliedRev.map(JSONValue.int) ?? .null,
             "decoder": decoder?.json ?? .null,
+            "display": display.json,
         ])
     }
 }

@@ -75,6 +75,8 @@ public struct DaemonInfo: Sendable {
     public var startedAt: Double
     /// daemon.info's `hwdec`.
     public var hwdec = API.DaemonInfo.Result.HWDecodeInfo()
+    /// `--display-schedule` as given (daemon.info's `display.schedule`).
+    public var displaySchedule: String?
     /// daemon.health's answer, gathered by the daemon (the server has no view of the process).
     public var health: @Sendable () -> API.DaemonHealth.Result
     public init(

@@ -66,6 +66,10 @@ extension Dispatcher {
                 }
                 return Wire.status(engine.status())
             },
+            .answering(API.DisplayPower.self, .change) { params, _ in
+                engine.setScreenPower(ScreenPowerRequest(rawValue: params.power.rawValue) ?? .auto)
+                return Wire.status(engine.status())
+            },
             .answeringLater(API.PlayerScreenshot.self) { params, loop in
                 let promise = loop.makePromise(of: API.PlayerScreenshot.Result.self)
                 let request = ScreenshotRequest(

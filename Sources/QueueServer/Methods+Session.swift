@@ -32,6 +32,14 @@ extension Dispatcher {
                         var hwdec = info.hwdec
                         if let setting = engine.hwdec?.setting.methods { hwdec.setting = setting.description }
                         return hwdec
+                    }(),
+                    display: {
+                        let power = engine.screenPowerInfo()
+                        let commands = engine.screenPowerCommands
+                        return .init(
+                            method: power.method.rawValue, why: power.why, schedule: info.displaySchedule,
+                            offCommand: commands?.off, onCommand: commands?.on,
+                            commandTimeout: commands?.timeout ?? 10)
                     }())
             },
             .answering(API.DaemonHealth.self, .query) { _, _ in info.health() },

@@ -31,7 +31,10 @@ enum Wire {
             droppedFrames: Int64(status.droppedFrames), buffering: status.buffering,
             waitingForSchedule: status.waitingForSchedule, startsAt: status.startsAt, interrupt: status.interrupt,
             appliedRev: status.appliedRev,
-            decoder: status.decoder.map { RPCDecoder(codec: $0.codec, hwdec: $0.hwdec?.rawValue) }
+            decoder: status.decoder.map { RPCDecoder(codec: $0.codec, hwdec: $0.hwdec?.rawValue) },
+            display: RPCDisplay(
+                power: status.display.on ? "on" : "off", source: status.display.source.rawValue,
+                nextChange: status.display.nextChange, error: status.display.error)
         )
     }
 

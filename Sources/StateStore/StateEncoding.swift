@@ -235,6 +235,13 @@ enum StateEncoding {
         json.member("rotate", player.rotation.rawValue)
         json.key("overlays")
         write(player.overlays, to: &json)
+        if let display = player.display {
+            json.key("display")
+            json.beginObject()
+            json.member("on", display.on)
+            if let until = display.until { json.member("until", until) }
+            json.endObject()
+        }
         json.endObject()
     }
 

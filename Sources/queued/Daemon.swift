@@ -50,6 +50,8 @@ struct Daemon {
             logger.info("hwdec \(options.hwdec) for \(hwdec.codecs.sorted().joined(separator: ",")); this FFmpeg offers: \(offered.joined(separator: ", "))")
         }
         config.scheduleFallback = ScheduleFallbackPicture.load(options.scheduleFallback, logger: logger)
+        config.displaySchedule = try options.parsedDisplaySchedule()
+        config.displayCommands = try options.displayCommands()
         // Subscribers choose their own progress interval (down to 50 ms); the log keeps the option's.
         config.progressInterval = server == nil ? options.progressInterval : 0.05
         config.untimed = options.untimed
@@ -136,6 +138,7 @@ struct Daemon {
                             video: videoName, startedAt: Monotonic.now(), health: { supervision.health() })
                         info.hwdec = .init(
                             setting: options.hwdec, codecs: hwdec.codecs.sorted(), offered: offered)
+                        info.displaySchedule = options.displaySchedule
                         return info
                     }(),
                     keeper: writer, plays: plays)
@@ -215,6 +218,7 @@ final class EventLog: @unchecked Sendable {
     private let logger: Logger
     private let progressInterval: Double
     private var lastState: PlayerState?
+    private var lastDisplay: ScreenPowerStatus?
     private var lastProgress = -Double.infinity
 
     init(logger: Logger, progressInterval: Double) {
@@ -222,9 +226,20 @@ final class EventLog: @unchecked Sendable {
         self.progressInterval = progressInterval
     }
 
+    /// "display off (schedule; on at 2026-11-25T07:00:00Z)" when the screen's power changes.
+    private func logDisplay(_ display: ScreenPowerStatus) {
+        defer { lastDisplay = display }
+        guard let lastDisplay, lastDisplay.on != display.on || lastDisplay.source != display.source else { return }
+        let next = display.nextChange.map {
+            "; \(display.on ? "off" : "on") at \(Date(timeIntervalSince1970: $0).formatted(.iso8601))"
+        }
+        logger.notice("display \(display.on ? "on" : "off") (\(display.source.rawValue)\(next ?? ""))")
+    }
+
     func log(_ event: DaemonEvent) {
         switch event {
         case .engine(.statusChanged(let status)):
+            logDisplay(status.display)
             guard status.state != lastState else { return }
             lastState = status.state
             logger.info("status \(status.state.rawValue)\(status.error.map { ": \($0)" } ?? "")")

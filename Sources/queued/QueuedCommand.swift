@@ -14,6 +14,7 @@ import Media
 import Playback
 import QueueModel
 import QueueRPC
+import QueueServer
 import VideoSDL
 
 @main
@@ -120,6 +121,26 @@ struct QueuedCommand: ParsableCommand {
             "What the screen shows while every item is outside its schedule: black, last (the last picture stays up) or an image file (absolute path).",
             valueName: "black|last|file"))
     var scheduleFallback = "black"
+
+    @Option(
+        help: ArgumentHelp(
+            "When the screen is on, weekly: windows as in a playlist's schedule, separated by |, e.g. \"days=mon,tue,wed,thu,fri;from=07:00;until=22:00 | days=sat;from=09:00;until=18:00\"; outside them the picture is black, the sound stops, decoding pauses and the screen is told to sleep (default: always on).",
+            valueName: "windows"))
+    var displaySchedule: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Puts the screen to sleep, run without a shell (words split as a shell would, nothing expanded), e.g. \"cec-ctl --to 0 --standby\"; with --display-on-command it replaces the video output's own way (X11 DPMS, DRM).",
+            valueName: "command"))
+    var displayOffCommand: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Wakes the screen, run without a shell, e.g. \"cec-ctl --to 0 --image-view-on\".", valueName: "command"))
+    var displayOnCommand: String?
+
+    @Option(help: "Seconds before a display command is stopped (its whole process group) and reported failed.")
+    var displayCommandTimeout = 10.0
 
     @Option(help: "Volume, 0-100 (default: as saved, else 100).")
     var volume: Int?
@@ -240,8 +261,48 @@ struct QueuedCommand: ParsableCommand {
         guard Self.bytes(cacheMinFree) != nil else {
             throw ValidationError("--cache-min-free: not a size: \(cacheMinFree)")
         }
+        _ = try parsedDisplaySchedule()
+        _ = try displayCommands()
         guard !(noState && stateDir != nil) else { throw ValidationError("use either --state-dir or --no-state") }
         guard !(noConfig && config != nil) else { throw ValidationError("use either --config or --no-config") }
+    }
+
+    /// --display-schedule, read (empty: always on).
+    func parsedDisplaySchedule() throws -> DisplaySchedule {
+        // Empty (a config file's way of saying "always on" over an earlier line) is no schedule.
+        guard let displaySchedule, displaySchedule.contains(where: { !$0.isWhitespace }) else {
+            return DisplaySchedule()
+        }
+        do throws(RPCError) {
+            return try DisplayScheduleInput.parse(displaySchedule)
+        } catch {
+            let param = error.data?["param"]?.stringValue ?? "display-schedule"
+            throw ValidationError("--display-schedule: '\(param)' \(error.data?["reason"]?.stringValue ?? error.message)")
+        }
+    }
+
+    /// The two display commands split into words; both or neither.
+    func displayCommands() throws -> ScreenPowerCommands? {
+        guard (0.1...120).contains(displayCommandTimeout) else {
+            throw ValidationError("--display-command-timeout must be 0.1-120 seconds")
+        }
+        switch (displayOffCommand, displayOnCommand) {
+        case (nil, nil): return nil
+        case (let off?, let on?):
+            return ScreenPowerCommands(
+                off: try Self.words(off, option: "--display-off-command"),
+                on: try Self.words(on, option: "--display-on-command"), timeout: displayCommandTimeout)
+        default:
+            throw ValidationError("--display-off-command and --display-on-command go together: give both")
+        }
+    }
+
+    static func words(_ text: String, option: String) throws -> [String] {
+        do throws(CommandWords.Error) {
+            return try CommandWords.split(text)
+        } catch {
+            throw ValidationError("\(option): \(error)")
+        }
     }
 
     /// "500M", "2G", "1.5G", "4096" (bytes; K, M, G, T are powers of 1024) → bytes.

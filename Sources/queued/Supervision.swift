@@ -140,9 +140,10 @@ final class Supervision: @unchecked Sendable {
     }
 
     private func describe(_ status: PlayerStatus) -> String {
-        guard let id = status.currentID else { return status.state.rawValue }
+        let dark = status.display.on ? "" : " (display off)"
+        guard let id = status.currentID else { return status.state.rawValue + dark }
         let name = status.title ?? status.uri.map { PathText.lastComponent($0) } ?? "item \(id)"
-        return "\(status.state.rawValue) #\(id) \(name) \(status.position.fixed(0)) s"
+        return "\(status.state.rawValue) #\(id) \(name) \(status.position.fixed(0)) s" + dark
     }
 
     // MARK: Figures
@@ -162,6 +163,12 @@ final class Supervision: @unchecked Sendable {
             result.lastProgressAge = detector.stillFor(now: now)
         }
         result.framesDropped = Int64(engine?.droppedFrames() ?? 0)
+        if let engine {
+            let power = engine.screenPowerInfo()
+            result.display = engine.status().display.on ? "on" : "off"
+            result.displayChanges = Int64(power.changes)
+            result.displayFailures = Int64(power.failures)
+        }
         let pulse = audio as? ReconnectingPulseSink
         result.audioUnderruns = Int64(pulse?.diagnostics()?.underflows ?? 0)
         result.audioReconnects = Int64(pulse?.reconnects ?? 0)
@@ -179,6 +186,7 @@ final class Supervision: @unchecked Sendable {
         for (name, value) in health.counters {
             text += "# TYPE queued_\(Self.snake(name)) gauge\nqueued_\(Self.snake(name)) \(value)\n"
         }
+        text += "# TYPE queued_display_off gauge\nqueued_display_off \(health.display == "off" ? 1 : 0)\n"
         text += "# TYPE queued_uptime_seconds gauge\nqueued_uptime_seconds \(health.uptime)\n"
         text +=
             "# TYPE queued_last_progress_age_seconds gauge\nqueued_last_progress_age_seconds \(health.lastProgressAge)\n"

@@ -459,6 +459,12 @@ NEGATIVE_CASES: list[tuple[str, str, Any, Any]] = [
     ("request with jsonrpc 1.0", "request", None, {"jsonrpc": "1.0", "id": 1, "method": "player.status"}),
     ("Status with an extra key", "response", "player.status",
      {"jsonrpc": "2.0", "id": 1, "result": None}),  # the player.status example plus one key, filled in below
+    ("Status without display", "response", "player.status",
+     {"jsonrpc": "2.0", "id": 1, "result": None}),  # the player.status example without `display`, filled in below
+    ("Status display power auto (a request, not a state)", "response", "player.status",
+     {"jsonrpc": "2.0", "id": 1, "result": None}),  # filled in below
+    ("display.power without power", "request", None, _request("display.power", {})),
+    ("display.power power dim", "request", None, _request("display.power", {"power": "dim"})),
     ("QueueItem missing a key", "response", "queue.update",
      {"jsonrpc": "2.0", "id": 1, "result": {"item": {"id": 1, "uri": "/a.mp4"}}}),
     ("undeclared error code", "response", "player.status",
@@ -525,6 +531,11 @@ def run_self_test(api: ApiDescription) -> int:
         message = copy.deepcopy(message)
         if label == "Status with an extra key":
             message["result"] = {**(status_example or {}), "extra": 1}
+        elif label == "Status without display":
+            message["result"] = {k: v for k, v in (status_example or {}).items() if k != "display"}
+        elif label.startswith("Status display power auto"):
+            message["result"] = {**(status_example or {}),
+                                 "display": {"power": "auto", "source": "manual", "nextChange": None, "error": None}}
         if kind == "request":
             failures = api.check_request(message)
         elif kind == "response":

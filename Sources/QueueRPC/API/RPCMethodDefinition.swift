@@ -115,7 +115,7 @@ public enum API {
         PlayerSet.self, PlayerScreenshot.self, OverlayAdd.self, OverlayUpdate.self, OverlayRemove.self,
         OverlayList.self, EventsSubscribe.self, EventsUnsubscribe.self, DaemonInfo.self, DaemonHealth.self,
         Discover.self, CacheStatus.self, CachePrefetch.self, CacheFetch.self, CacheRevalidate.self, CacheEvict.self,
-        CacheUsage.self, PlaysList.self, PlaysAck.self,
+        CacheUsage.self, PlaysList.self, PlaysAck.self, DisplayPower.self,
     ]
 }
 

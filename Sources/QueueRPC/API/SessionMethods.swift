@@ -95,6 +95,43 @@ extension API {
             /// Hardware video decoding: the setting (`--hwdec`), its codecs, and the methods this FFmpeg build
             /// offers for them (whether a device exists is found when an item is opened).
             public var hwdec: HWDecodeInfo
+            /// How the screen is put to sleep and woken, and why that way.
+            public var display: DisplayInfo
+
+            public struct DisplayInfo: Sendable, Equatable {
+                /// "x11-dpms" | "drm-dpms" | "command" | "none".
+                public var method: String
+                public var why: String
+                /// `--display-schedule` as given (nil: always on).
+                public var schedule: String?
+                public var offCommand: [String]?
+                public var onCommand: [String]?
+                public var commandTimeout: Double
+                public init(
+                    method: String = "none", why: String = "", schedule: String? = nil, offCommand: [String]? = nil,
+                    onCommand: [String]? = nil, commandTimeout: Double = 10
+                ) {
+                    (self.method, self.why, self.schedule) = (method, why, schedule)
+                    (self.offCommand, self.onCommand, self.commandTimeout) = (offCommand, onCommand, commandTimeout)
+                }
+                init(json: JSONValue?) {
+                    self.init(
+                        method: json?["method"]?.stringValue ?? "none", why: json?["why"]?.stringValue ?? "",
+                        schedule: json?["schedule"]?.stringValue,
+                        offCommand: json?["offCommand"]?.arrayValue?.compactMap(\.stringValue),
+                        onCommand: json?["onCommand"]?.arrayValue?.compactMap(\.stringValue),
+                        commandTimeout: json?["commandTimeout"]?.doubleValue ?? 10)
+                }
+                var json: JSONValue {
+                    [
+                        "method": .string(method), "why": .string(why),
+                        "schedule": schedule.map(JSONValue.string) ?? .null,
+                        "offCommand": offCommand.map { .array($0.map(JSONValue.string)) } ?? .null,
+                        "onCommand": onCommand.map { .array($0.map(JSONValue.string)) } ?? .null,
+                        "commandTimeout": .double(commandTimeout),
+                    ]
+                }
+            }
 
             public struct HWDecodeInfo: Sendable, Equatable {
                 public var setting: String
@@ -119,7 +156,7 @@ extension API {
 
             public init(
                 version: String, pid: Int64, socket: String, audio: String, video: String, uptime: Double,
-                hwdec: HWDecodeInfo = HWDecodeInfo()
+                hwdec: HWDecodeInfo = HWDecodeInfo(), display: DisplayInfo = DisplayInfo()
             ) {
                 self.version = version
                 self.pid = pid
@@ -128,18 +165,21 @@ extension API {
                 self.video = video
                 self.uptime = uptime
                 self.hwdec = hwdec
+                self.display = display
             }
             public init?(json: JSONValue) {
                 guard let version = json["version"]?.stringValue else { return nil }
                 self.init(
                     version: version, pid: json["pid"]?.intValue ?? 0, socket: json["socket"]?.stringValue ?? "",
                     audio: json["audio"]?.stringValue ?? "", video: json["video"]?.stringValue ?? "",
-                    uptime: json["uptime"]?.doubleValue ?? 0, hwdec: HWDecodeInfo(json: json["hwdec"]))
+                    uptime: json["uptime"]?.doubleValue ?? 0, hwdec: HWDecodeInfo(json: json["hwdec"]),
+                    display: DisplayInfo(json: json["display"]))
             }
             public var json: JSONValue {
                 [
                     "version": .string(version), "pid": .int(pid), "socket": .string(socket), "audio": .string(audio),
                     "video": .string(video), "uptime": .double(uptime), "hwdec": hwdec.json,
+                    "display": display.json,
                 ]
             }
         }
@@ -166,6 +206,10 @@ extension API {
             public var itemsFailed: Int64 = 0
             public var stateWrites: Int64 = 0
             public var stateBytes: Int64 = 0
+            /// "on" | "off"; changes of the screen's power since the start, and failures telling the screen.
+            public var display = "on"
+            public var displayChanges: Int64 = 0
+            public var displayFailures: Int64 = 0
 
             public init() {}
 
@@ -175,7 +219,8 @@ extension API {
                     ("rss", rss), ("fds", fds), ("threads", threads), ("framesShown", framesShown),
                     ("framesDropped", framesDropped), ("audioUnderruns", audioUnderruns), ("stalls", stalls),
                     ("audioReconnects", audioReconnects), ("itemsFailed", itemsFailed), ("stateWrites", stateWrites),
-                    ("stateBytes", stateBytes),
+                    ("stateBytes", stateBytes), ("displayChanges", displayChanges),
+                    ("displayFailures", displayFailures),
                 ]
             }
 
@@ -195,6 +240,9 @@ extension API {
                 itemsFailed = json["itemsFailed"]?.intValue ?? 0
                 stateWrites = json["stateWrites"]?.intValue ?? 0
                 stateBytes = json["stateBytes"]?.intValue ?? 0
+                display = json["display"]?.stringValue ?? "on"
+                displayChanges = json["displayChanges"]?.intValue ?? 0
+                displayFailures = json["displayFailures"]?.intValue ?? 0
             }
 
             public var json: JSONValue {
@@ -205,7 +253,8 @@ extension API {
                     "lastPictureAge": lastPictureAge.map(JSONValue.double) ?? .null,
                     "lastProgressAge": .double(lastProgressAge), "stalls": .int(stalls),
                     "audioReconnects": .int(audioReconnects), "itemsFailed": .int(itemsFailed),
-                    "stateWrites": .int(stateWrites), "stateBytes": .int(stateBytes),
+                    "stateWrites": .int(stateWrites), "stateBytes": .int(stateBytes), "display": .string(display),
+                    "displayChanges": .int(displayChanges), "displayFailures": .int(displayFailures),
                 ]
             }
         }
