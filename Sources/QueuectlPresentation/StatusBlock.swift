@@ -28,6 +28,7 @@ public enum StatusBlock {
         settings += "  rate: \(DurationFormat.decimal(status.rate, maxFractionDigits: 2, minFractionDigits: 1))"
         lines.append(settings)
         if let error = status.error, !error.isEmpty { lines.append("error: \(error)") }
+        if DisplayLine.isWorthAStatusLine(status.display) { lines.append(DisplayLine.render(status.display)) }
         return lines.joined(separator: "\n")
     }
 

@@ -141,3 +141,28 @@ struct Screenshot: ParsableCommand {
 }
 
 extension RPCFit: ExpressibleByArgument {}
+
+struct Display: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Turn the screen off or on, give it back to its schedule (auto), or show its power.",
+        discussion: """
+            Off: the picture goes black, the sound stops, decoding pauses and the screen is told to sleep; on: it \
+            wakes and the queue goes on where it was. A setting lasts until the schedule's next change \
+            (queued --display-schedule).
+            """)
+    @OptionGroup(title: "Global Options") var options: GlobalOptions
+    @Argument(help: ArgumentHelp("on, off or auto.", valueName: "power")) var power: RPCDisplayPower?
+
+    func run() throws {
+        let session = try Session(options)
+        let answer =
+            if let power {
+                try session.call(API.DisplayPower.self, .init(power: power))
+            } else {
+                try session.call(API.PlayerStatus.self)
+            }
+        try session.show(answer) { DisplayLine.render($0.display) }
+    }
+}
+
+extension RPCDisplayPower: ExpressibleByArgument {}

@@ -184,13 +184,13 @@ _queuectl() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    add|replace|next|prev|play|pause|toggle|stop|seek|rm|mv|clear|ls|status|loop|loops|volume|mute|unmute|fit|rotate|screenshot|watch|current|wait|crop|interrupt|overlay|save|cache|call|fleet|help)
+    add|replace|next|prev|play|pause|toggle|stop|seek|rm|mv|clear|ls|status|loop|loops|volume|mute|unmute|fit|rotate|display|screenshot|watch|current|wait|crop|interrupt|overlay|save|cache|call|fleet|help)
         # Offer subcommand argument completions
         "_queuectl_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'add replace next prev play pause toggle stop seek rm mv clear ls status loop loops volume mute unmute fit rotate screenshot watch current wait crop interrupt overlay save cache call fleet help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'add replace next prev play pause toggle stop seek rm mv clear ls status loop loops volume mute unmute fit rotate display screenshot watch current wait crop interrupt overlay save cache call fleet help' -- "${cur}"))
         ;;
     esac
 }
@@ -665,6 +665,33 @@ _queuectl_rotate() {
         return
         ;;
     '--timeout')
+        return
+        ;;
+    esac
+}
+
+_queuectl_display() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--socket --timeout)
+    __queuectl_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--socket')
+        __queuectl_add_completions -f
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __queuectl_add_completions -W 'on'$'\n''off'$'\n''auto'
         return
         ;;
     esac
