@@ -37,6 +37,10 @@ let package = Package(
             ]),
         .systemLibrary(name: "CSDL2", providers: [.apt(["libsdl2-dev"])]),
         .target(name: "CFFmpegLog", dependencies: ["CFFmpeg"], linkerSettings: [.linkedLibrary("avutil")]),
+        // libdrm's headers live in their own directory (pkg-config libdrm); libXext and libdrm are dlopened.
+        .target(
+            name: "CScreenPower", dependencies: ["CSDL2"], cSettings: [.unsafeFlags(["-I/usr/include/libdrm"])],
+            linkerSettings: [.linkedLibrary("dl")]),
         .systemLibrary(name: "CPulse", providers: [.apt(["libpulse-dev"])]),
         // Overlay text: SDL2_ttf draws it, fontconfig finds a font file by family name.
         .systemLibrary(name: "CSDL2TTF", providers: [.apt(["libsdl2-ttf-dev"])]),
@@ -77,7 +81,7 @@ let package = Package(
         .target(
             name: "VideoSDL",
             dependencies: [
-                "CSDL2", "CSDL2TTF", "CFontconfig", "Playback", "Media", "Overlays", "SystemClock", "SystemSupport",
+                "CSDL2", "CSDL2TTF", "CFontconfig", "CScreenPower", "Playback", "Media", "Overlays", "SystemClock", "SystemSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // Network items: http(s) bytes fetched with Range requests into a durable on-disk cache, read by

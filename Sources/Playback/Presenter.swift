@@ -52,7 +52,15 @@ final class Presenter: @unchecked Sendable {
             }
         }
         let support = engine.video?.screenPowerSupport() ?? .unsupported("there is no video output")
-        core.locked { $0.noteScreenPowerSupport(support, commands: engine.config.displayCommands != nil) }
+        let power = core.locked { state in
+            state.noteScreenPowerSupport(support, commands: engine.config.displayCommands != nil)
+            return state.screenPower.info
+        }
+        if power.method == .none {
+            core.logger.info("display power: nothing tells the screen to sleep (\(power.why)); off is black and silent")
+        } else {
+            core.logger.info("display power: \(power.method.rawValue) (\(power.why))")
+        }
         opened.succeed()
         while let action = nextAction() {
             if let video = engine.video, overlays != sentOverlays || playing != sentPlaying {

@@ -58,7 +58,7 @@ extension SDLVideoSink {
     /// Clears, draws `lastFrame` (if any) with the current fit, reads back when someone wants the pixels,
     /// presents, then hands the read-back to the probe and to waiting screenshot requests.
     func drawAndPresent() {
-        guard let renderer else { return }
+        guard let renderer, !screenAsleep else { return }
         let output = draw()
         let wantsScreenshot = showsSomething && mailbox.hasPending
         var readback: Readback?

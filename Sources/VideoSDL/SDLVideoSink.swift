@@ -3,6 +3,7 @@
 // and last frame. Other threads only call `screenshot` (through ScreenshotMailbox) and read `quitRequested`.
 
 import CSDL2
+import CScreenPower
 import FoundationEssentials
 import Glibc
 import SystemSupport
@@ -34,6 +35,11 @@ public final class SDLVideoSink: VideoSink, @unchecked Sendable {
     var prescaler: PictureScaler?
     /// The picture on screen, kept to redraw on expose/resize; nil while black.
     var lastFrame: VideoFrame?
+    /// How the screen is put to sleep (QD_SCREEN_POWER_*), what turning it off changed, and whether a DRM
+    /// screen sleeps now (nothing is presented then). Presenter thread.
+    var screenPowerMethod: Int32 = 0
+    var screenPowerMemory = qd_screen_power_memory()
+    var screenAsleep = false
     /// A window event or a fit change asked for a redraw at the next `pump`.
     var needsRedraw = false
     /// The last SDL failure logged by show/draw, so a failing call logs once, not 60 times a second.

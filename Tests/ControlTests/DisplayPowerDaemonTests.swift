@@ -154,4 +154,35 @@ import Testing
         #expect(run.status == 64, "\(run)")
         #expect(run.stderr.contains(says), "\(run.stderr)")
     }
+
+    /// Xvfb has no DPMS extension (nor has Xorg's dummy driver): the built-in way is refused with its reason
+    /// in daemon.info and the log, and off still darkens and silences. This is the only claim made for
+    /// X11 DPMS here; on a DPMS-capable server and DRM are not exercised on this machine.
+    @Test func onXvfbTheBuiltInWayIsRefusedWithItsReasonAndOffStillDarkens() throws {
+        let xvfb = try XvfbServer(screen: "640x480x24")
+        defer { xvfb.stop() }
+        let clip = try Fixtures.video(seconds: 10, fps: 25, hue: .green)
+        let daemon = try RunningDaemon(
+            outputs: .null(untimed: false), ["--video", "sdl", "--video-driver", "x11", "--geometry", "320x240", clip],
+            environment: xvfb.environment)
+        defer { daemon.stop() }
+        let client = try daemon.client()
+        #expect(
+            waitUntil(timeout: 20, pollInterval: 0.05) {
+                (try? client.call(API.DaemonInfo.self))?.display.why == "X server has no DPMS extension"
+            }, "\(daemon.log())")
+        #expect(try client.call(API.DaemonInfo.self).display.method == "none")
+        #expect(daemon.log().contains("display power: nothing tells the screen to sleep (X server has no DPMS extension)"))
+        _ = try client.call(API.PlayerPlay.self, .init())
+        #expect(waitUntil(timeout: 20, pollInterval: 0.05) { ((try? client.call(API.PlayerStatus.self))?.position ?? 0) > 0.5 })
+        #expect(try Self.brightest(client) > 100)
+        _ = try client.call(API.DisplayPower.self, .init(power: .off))
+        #expect(
+            waitUntil(timeout: 5, pollInterval: 0.1) {
+                EndToEndTests.errorCode { () throws(ClientError) in _ = try client.call(API.PlayerScreenshot.self, .init()) } == -32004
+            })
+        #expect(try client.call(API.DaemonHealth.self).displayFailures == 0)  // nothing was asked of the server
+        _ = try client.call(API.DisplayPower.self, .init(power: .on))
+        #expect(waitUntil(timeout: 5, pollInterval: 0.1) { ((try? Self.brightest(client)) ?? 0) > 100 })
+    }
 }
