@@ -262,7 +262,13 @@ struct QueuedCommand: ParsableCommand {
             throw ValidationError("--cache-min-free: not a size: \(cacheMinFree)")
         }
         _ = try parsedDisplaySchedule()
-        _ = try displayCommands()
+        // Each command's words here; that both are given is checked at start (a config file's lines are
+        // validated one at a time, and the two are usually on two lines).
+        if let displayOffCommand { _ = try Self.words(displayOffCommand, option: "--display-off-command") }
+        if let displayOnCommand { _ = try Self.words(displayOnCommand, option: "--display-on-command") }
+        guard (0.1...120).contains(displayCommandTimeout) else {
+            throw ValidationError("--display-command-timeout must be 0.1-120 seconds")
+        }
         guard !(noState && stateDir != nil) else { throw ValidationError("use either --state-dir or --no-state") }
         guard !(noConfig && config != nil) else { throw ValidationError("use either --config or --no-config") }
     }
@@ -283,9 +289,6 @@ struct QueuedCommand: ParsableCommand {
 
     /// The two display commands split into words; both or neither.
     func displayCommands() throws -> ScreenPowerCommands? {
-        guard (0.1...120).contains(displayCommandTimeout) else {
-            throw ValidationError("--display-command-timeout must be 0.1-120 seconds")
-        }
         switch (displayOffCommand, displayOnCommand) {
         case (nil, nil): return nil
         case (let off?, let on?):
@@ -386,6 +389,7 @@ struct QueuedCommand: ParsableCommand {
     }
 
     func run() throws {
+        _ = try displayCommands()  // both or neither, now that every line of the config file is in
         AllocatorPolicy.apply()
         // Before any thread exists, so that every thread inherits it: SIGINT/SIGTERM are taken only by the
         // daemon's signal thread (sigwait), which then shuts everything down in order.

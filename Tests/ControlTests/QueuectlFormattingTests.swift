@@ -205,13 +205,28 @@ struct QueuectlFormattingTests {
         #expect(PlayerStatusView(json: ["volume": 3]) == nil)
     }
 
+    @Test func theDisplayLineSaysWhatTheScreenDoesAndUntilWhen() {
+        let clock: (Double) -> String = { "t\(Int($0))" }
+        #expect(DisplayLine.render(RPCDisplay(), clock: clock) == "display: on (schedule)")
+        #expect(
+            DisplayLine.render(RPCDisplay(power: "off", source: "schedule", nextChange: 7), clock: clock)
+                == "display: off (schedule; on at t7)")
+        #expect(
+            DisplayLine.render(RPCDisplay(power: "on", source: "manual", nextChange: 9, error: "display on: no TV"), clock: clock)
+                == "display: on (manual until t9) — display on: no TV")
+        #expect(!DisplayLine.isWorthAStatusLine(RPCDisplay()))
+        let dark = RPCStatus(state: "playing", display: RPCDisplay(power: "off"))
+        #expect(StatusBlock.render(dark, item: nil).hasSuffix("\ndisplay: off (schedule)"))
+    }
+
     /// The server encodes and the client decodes the same type: a value survives the round trip whole.
     @Test func wireShapesRoundTrip() {
         let status = RPCStatus(
             state: "playing", currentId: 8, position: 12.5, duration: 30, play: 2, volume: 80, muted: true,
             rate: 1.25, queueLoops: 0, error: "x", title: "Lobby", uri: "/srv/lobby.mp4", loops: 0,
             fit: "fill", fullscreen: true, rotate: 270, queueVersion: 14, droppedFrames: 3, buffering: true,
-            waitingForSchedule: true, startsAt: 1_795_000_000.25)
+            waitingForSchedule: true, startsAt: 1_795_000_000.25,
+            display: RPCDisplay(power: "off", source: "manual", nextChange: 1_795_003_600, error: "display off: x"))
         #expect(RPCStatus(json: status.json) == status)
         let item = RPCQueueItem(
             id: 9, uri: "/srv/a.mp4", title: "A", loops: 0, plays: 2, duration: 8, state: "failed",
@@ -221,7 +236,7 @@ struct QueuectlFormattingTests {
             inWindow: false, nextWindow: 1_795_000_000, width: 1080, height: 1920)
         #expect(RPCQueueItem(json: item.json) == item)
         #expect(
-            status.json.objectValue?.count == 24 && item.json.objectValue?.count == 18,
+            status.json.objectValue?.count == 25 && item.json.objectValue?.count == 18,
             "every key of the schema, always")
     }
 
