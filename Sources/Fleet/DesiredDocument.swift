@@ -21,7 +21,9 @@ public struct DesiredDocument: Sendable, Equatable {
 
     public static let maxBytes = 1 << 20
     static let keys: Set<String> = ["rev", "queue", "loops", "volume", "fit", "rotate", "overlays"]
-    static let itemKeys: Set<String> = ["uri", "sha256", "title", "loops", "trackEnd", "schedule", "start", "end", "duration"]
+    static let itemKeys: Set<String> = [
+        "uri", "sha256", "title", "loops", "trackEnd", "schedule", "start", "end", "duration", "transition",
+    ]
 
     /// The http(s) items' URIs (what the bridge has the daemon download before the swap).
     public var networkURIs: [String] {

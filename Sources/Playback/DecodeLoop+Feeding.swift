@@ -98,6 +98,11 @@ extension DecodeLoop {
             return
         }
         guard !chunk.isEmpty else { return }
+        // A fade or dip at either end of the play: the sound follows the picture's level, sample by sample.
+        if let window = core.locked({ $0.fadeWindow(for: item.cursor, serial: item.serial) }) {
+            Self.applyFade(window, to: &chunk, from: item.startFrame + item.audioFrames, rate: rate,
+                channels: engine.audio.format.channels)
+        }
         while true {
             // A replaced (stalled) thread that comes back must not put its samples before the new thread's.
             guard core.locked({ isCurrent(in: $0) }) else {
@@ -112,6 +117,22 @@ extension DecodeLoop {
             // A cancelled write: a cut or a splice drops the chunk; the screen going dark keeps it, to be
             // written first in the morning (nothing lost, nothing heard twice).
             guard core.locked({ !$0.status.display.on && $0.serial == item.serial }) else { return }
+        }
+    }
+
+    /// Scales `chunk` (interleaved, its first frame at timeline frame `first`) by the fade's gain.
+    static func applyFade(_ window: FadeWindow, to chunk: inout [Float], from first: Int64, rate: Double, channels: Int) {
+        let frames = chunk.count / channels
+        let start = Double(first) / rate
+        let end = Double(first + Int64(frames)) / rate
+        // Most chunks lie outside both ramps: nothing to do.
+        guard window.touches(start...end) else { return }
+        chunk.withUnsafeMutableBufferPointer { samples in
+            for frame in 0..<frames {
+                let gain = window.gain(at: Double(first + Int64(frame)) / rate)
+                guard gain != 1 else { continue }
+                for channel in 0..<channels { samples[frame * channels + channel] *= gain }
+            }
         }
     }
 
@@ -170,7 +191,7 @@ extension DecodeLoop {
             $0.playWritten(item.cursor, serial: item.serial, endFrame: endFrame, failure: item.failure)
         }
         if let next {
-            start(next, at: endFrame)
+            start(next, at: endFrame, joins: true)
         } else if core.locked({ $0.serial == item.serial }) {
             engine.audio.drain()
         }

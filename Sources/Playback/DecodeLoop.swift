@@ -90,8 +90,9 @@ final class DecodeLoop: @unchecked Sendable {
     /// Opens `first`'s item and makes it the active one, starting at `startFrame` on the timeline (nil: an
     /// interrupt's splice, made once the item is open so that opening it costs no gap). An item that fails
     /// to open is recorded as a failed play and the next one is tried, until a full pass of the queue has
-    /// failed.
-    func start(_ first: NextPlay, at startFrame: Int64?, spliceAfter: Int64 = 0) {
+    /// failed. `joins`: it follows the play before it on its own (not a cut), so a fade may soften the join.
+    func start(_ first: NextPlay, at startFrame: Int64?, spliceAfter: Int64 = 0, joins: Bool = false) {
+        var joins = joins
         var cursor = first.cursor
         var position = first.position
         var continuesPlay = first.continuesPlay
@@ -123,6 +124,7 @@ final class DecodeLoop: @unchecked Sendable {
                     serial: serial, cursor: cursor, startFrame: startFrame, itemOffset: position,
                     duration: reader.duration, showsVideo: showsVideo, continuesPlay: continuesPlay)
                 segment.rate = speed
+                segment.joinsPrevious = joins
                 segment.decoding = reader.videoDecoding
                 // A still's size waits for its picture (its EXIF turn), so that no play records it twice.
                 segment.pictureSize =
@@ -145,6 +147,7 @@ final class DecodeLoop: @unchecked Sendable {
                 cursor = next.cursor
                 position = next.position
                 continuesPlay = next.continuesPlay
+                joins = false  // after a failed play nothing is on screen to fade from
             }
         }
     }

@@ -37,6 +37,9 @@ enum PresenterStep {
     case spin(until: Double)
     /// Nothing is due: wait up to this many seconds (woken early by any change that concerns the presenter).
     case wait(Double)
+    /// Draw the picture on screen again, under `ScreenShows.veil` (a fade moving over a still or between
+    /// a video's pictures).
+    case redraw
     /// The screen goes off: black, no overlays; `tellScreen`: the video output puts the screen to sleep.
     case darken(tellScreen: Bool)
     /// The screen is on again: wake it (`tellScreen`) and show the picture it had before.
@@ -51,6 +54,17 @@ struct ScreenShows: Equatable {
     var fallback = false
     /// The screen is off (darkened once per off).
     var dark = false
+    /// The play whose picture is on screen (nil: none), the veil it is drawn under, and when it was last
+    /// redrawn for a moving veil (monotonic seconds).
+    var picture: (cursor: Cursor, serial: Int)?
+    var veil: PictureVeil?
+    var veiledAt = -Double.infinity
+
+    static func == (lhs: ScreenShows, rhs: ScreenShows) -> Bool {
+        lhs.black == rhs.black && lhs.fallback == rhs.fallback && lhs.dark == rhs.dark
+            && lhs.picture?.cursor == rhs.picture?.cursor && lhs.picture?.serial == rhs.picture?.serial
+            && lhs.veil == rhs.veil && lhs.veiledAt == rhs.veiledAt
+    }
 }
 
 extension EngineState {
@@ -90,6 +104,8 @@ extension EngineState {
             if !screen.dark {
                 screen.dark = true
                 screen.black = true
+                screen.picture = nil
+                screen.veil = nil
                 return .darken(tellScreen: screenToldByPresenter)
             }
             // Woken at once by `display.power`; the schedule's edge is kept to half a second.
@@ -115,6 +131,8 @@ extension EngineState {
         if status.waitingForSchedule && frames.isEmpty {
             if !screen.fallback {
                 screen.fallback = true
+                screen.picture = nil
+                screen.veil = nil
                 return .fallback
             }
         } else {
@@ -122,19 +140,29 @@ extension EngineState {
         }
         if (state == .idle || state == .stopped) && frames.isEmpty && !screen.black {
             screen.black = true
+            screen.picture = nil
+            screen.veil = nil
             return .black
         }
+        let heardTime = Double(heard) / sampleRate
         guard let head = frames.first, state != .paused else {
+            if let redraw = moveVeil(at: heardTime, now: now, screen: &screen) { return redraw }
             // Nothing to show: wake at 100 Hz while playing (to announce what is heard), 20 Hz otherwise.
-            return .wait(idleWait(state == .playing ? 0.01 : 0.05))
+            return .wait(idleWait(state == .playing ? 0.01 : 0.05, veiled: screen.veil != nil))
         }
         if untimed {
             wakeWaiters = true  // room for the decode thread
             screen.black = false
-            return .show(frames.removeFirst(), dropped: 0)
+            let due = frames.removeFirst()
+            screen.picture = (due.cursor, due.serial)
+            screen.veil = fadeWindow(for: due.cursor, serial: due.serial)?.veil(at: due.time)
+            return .show(due, dropped: 0)
         }
-        let heardTime = Double(heard) / sampleRate
-        guard head.time <= heardTime + 0.001 else { return .wait(min(0.01, head.time - heardTime)) }
+        guard head.time <= heardTime + 0.001 else {
+            if let redraw = moveVeil(at: heardTime, now: now, screen: &screen) { return redraw }
+            let wait = min(0.01, head.time - heardTime)
+            return .wait(screen.veil != nil ? min(wait, Self.veilInterval) : wait)
+        }
         wakeWaiters = true  // room for the decode thread
         var due = frames.removeFirst()
         var dropped = 0
@@ -144,11 +172,29 @@ extension EngineState {
         }
         if dropped > 0 { status.droppedFrames += dropped }
         screen.black = false
+        screen.picture = (due.cursor, due.serial)
+        screen.veil = fadeWindow(for: due.cursor, serial: due.serial)?.veil(at: due.time)
+        screen.veiledAt = now
         return .show(due, dropped: dropped)
     }
 
-    /// The wait while nothing is due: a moving overlay (a ticker) wants redraws at display rate.
-    private func idleWait(_ seconds: Double) -> Double {
-        overlays.animates ? min(seconds, 1.0 / 60) : seconds
+    /// How often a moving veil redraws the picture under it: the display's rate.
+    static let veilInterval = 1.0 / 60
+
+    /// The picture on screen under the veil it should have at `heardTime`: a redraw when that changed and
+    /// the last one is a display interval old (a still fading out, a fade between a video's pictures).
+    private func moveVeil(at heardTime: Double, now: Double, screen: inout ScreenShows) -> PresenterStep? {
+        guard !untimed, let picture = screen.picture else { return nil }
+        let veil = fadeWindow(for: picture.cursor, serial: picture.serial)?.veil(at: heardTime)
+        guard veil != screen.veil, now - screen.veiledAt >= Self.veilInterval || veil == nil else { return nil }
+        screen.veil = veil
+        screen.veiledAt = now
+        return .redraw
+    }
+
+    /// The wait while nothing is due: a moving overlay (a ticker) or a moving veil wants redraws at display
+    /// rate.
+    private func idleWait(_ seconds: Double, veiled: Bool = false) -> Double {
+        overlays.animates || veiled ? min(seconds, Self.veilInterval) : seconds
     }
 }

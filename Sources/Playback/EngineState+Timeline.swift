@@ -13,6 +13,8 @@ extension EngineState {
     /// A play of `cursor` was opened for `serial`; false if a cut made it stale.
     mutating func playOpened(_ segment: Segment, knownDuration: Double?) -> Bool {
         guard segment.serial == serial else { return false }
+        var segment = segment
+        segment.fadeIn = fadeInOnOpening(segment)
         segments.append(segment)
         updateRun { $0.feed = .feeding }
         if let knownDuration { queue.setKnownDuration(segment.cursor.id, knownDuration) }

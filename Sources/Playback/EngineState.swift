@@ -57,11 +57,15 @@ struct EngineState {
     let localClock: LocalClock
     /// When the screen is on (empty: always).
     let displaySchedule: DisplaySchedule
+    /// The transition into items that have none of their own (`--transition`; nil: a cut).
+    let defaultTransition: ItemTransition?
 
     init(
         queue: PlayQueue, sampleRate: Int, untimed: Bool = false, progressInterval: Double = 1,
-        localClock: LocalClock = .system, displaySchedule: DisplaySchedule = DisplaySchedule()
+        localClock: LocalClock = .system, displaySchedule: DisplaySchedule = DisplaySchedule(),
+        defaultTransition: ItemTransition? = nil
     ) {
+        self.defaultTransition = defaultTransition
         self.queue = queue
         self.localClock = localClock
         self.displaySchedule = displaySchedule

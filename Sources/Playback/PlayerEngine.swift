@@ -50,6 +50,8 @@ public struct EngineConfig: Sendable {
     public var hwdec: HWDecodeRegistry?
     /// What the screen shows while every item is outside its schedule.
     public var scheduleFallback = ScheduleFallback.black
+    /// The transition into items that have none of their own (`--transition`; nil: a cut).
+    public var defaultTransition: ItemTransition?
     /// When the screen is on (`--display-schedule`; empty: always).
     public var displaySchedule = DisplaySchedule()
     /// The operator's commands that put the screen to sleep and wake it (nil: the video output's own way).
@@ -82,7 +84,7 @@ public final class PlayerEngine: @unchecked Sendable {
         let state = EngineState(
             queue: queue ?? PlayQueue(loops: queueLoops), sampleRate: audio.format.sampleRate, untimed: config.untimed,
             progressInterval: config.progressInterval, localClock: config.localClock,
-            displaySchedule: config.displaySchedule)
+            displaySchedule: config.displaySchedule, defaultTransition: config.defaultTransition)
         core = EngineCore(state: state, audio: audio, logger: logger, observer: onEvent)
         if let commands = config.displayCommands {
             core.screenTeller = ScreenTeller(

@@ -20,6 +20,8 @@ final class Presenter: @unchecked Sendable {
     /// What the screen shows, as EngineState.presenterNext needs to know.
     private var screen = ScreenShows()
     private var reportedClose = false
+    /// The veil last handed to the video sink.
+    private var sentVeil: PictureVeil?
     /// The overlays and their item as last handed to the video sink.
     private var sentOverlays = OverlaySet()
     private var sentPlaying: PlayingItem?
@@ -68,6 +70,10 @@ final class Presenter: @unchecked Sendable {
                 sentOverlays = overlays
                 sentPlaying = playing
             }
+            if let video = engine.video, screen.veil != sentVeil {
+                video.setVeil(screen.veil)
+                sentVeil = screen.veil
+            }
             switch action {
             case .show(let timed, _): present(timed)
             case .black:
@@ -95,6 +101,7 @@ final class Presenter: @unchecked Sendable {
                 if let rotation = change.rotation { engine.video?.setRotation(rotation) }
             case .spin(let deadline):
                 while Monotonic.now() < deadline { sched_yield() }
+            case .redraw: engine.video?.redraw()
             case .wait, .leave: break
             }
             let now = Monotonic.now()

@@ -94,6 +94,11 @@ public protocol VideoSink: AnyObject, Sendable {
     /// The size pictures are drawn at now, in pixels (nil: unknown). Any thread: stills are decoded no
     /// bigger than filling it needs.
     var outputSize: PixelSize? { get }
+    /// The veil to draw the picture under from the next `show` or `redraw` on (nil: none): a fade's or a
+    /// dip's colour over the whole output, under the overlays.
+    func setVeil(_ veil: PictureVeil?)
+    /// Draws the picture on screen again now (its veil moved).
+    func redraw()
     /// Whether the output can put the screen itself to sleep, and how (asked once, after `open`).
     func screenPowerSupport() -> ScreenPowerSupport
     /// Puts the screen to sleep or wakes it, the way `screenPowerSupport` named.
@@ -103,6 +108,9 @@ public protocol VideoSink: AnyObject, Sendable {
 extension VideoSink {
     public var closeRequested: Bool { false }
     public var outputSize: PixelSize? { nil }
+    /// A sink that draws no veils ignores them.
+    public func setVeil(_ veil: PictureVeil?) {}
+    public func redraw() {}
     public func screenPowerSupport() -> ScreenPowerSupport {
         .unsupported("the video output has no way to put the screen to sleep")
     }

@@ -32,6 +32,10 @@ struct Segment: Equatable {
     var failure: String?
     /// An interrupt cut it short here: its end suspends the play (no itemEnded; it resumes later).
     var suspends = false
+    /// It follows the play before it on its own, with no cut between (set by the decode thread).
+    var joinsPrevious = false
+    /// The fade or dip it joins the play before it with (set when it is opened; nil: a cut).
+    var fadeIn: ItemTransition?
     /// How far the listener has been told: nothing yet, started, or started and ended.
     var heard = Heard.ahead
 

@@ -29,11 +29,13 @@ public struct MediaItem: Sendable, Equatable, Codable {
     /// Dayparting: when the item may play (local wall-clock time); nil = always. Outside its window the
     /// engine skips it.
     public var schedule: ItemSchedule?
+    /// How this item is joined to the play before it; nil = the daemon's default (a cut unless set).
+    public var transition: ItemTransition?
 
     public init(
         uri: String, loops: Int = 1, start: Double? = nil, end: Double? = nil, duration: Double? = nil,
         title: String? = nil, trackEnd: TrackEnd? = nil, sha256: String? = nil,
-        schedule: ItemSchedule? = nil
+        schedule: ItemSchedule? = nil, transition: ItemTransition? = nil
     ) {
         self.uri = uri
         self.loops = loops
@@ -44,10 +46,11 @@ public struct MediaItem: Sendable, Equatable, Codable {
         self.trackEnd = trackEnd
         self.sha256 = sha256
         self.schedule = schedule
+        self.transition = transition
     }
 
     private enum CodingKeys: String, CodingKey {
-        case uri, loops, start, end, duration, title, trackEnd, sha256, schedule
+        case uri, loops, start, end, duration, title, trackEnd, sha256, schedule, transition
     }
 
     // Written by hand only so that a missing `loops` means 1, as it does in `init`; encoding is synthesized.
@@ -62,6 +65,7 @@ public struct MediaItem: Sendable, Equatable, Codable {
         trackEnd = try container.decodeIfPresent(TrackEnd.self, forKey: .trackEnd)
         sha256 = try container.decodeIfPresent(String.self, forKey: .sha256)
         schedule = try container.decodeIfPresent(ItemSchedule.self, forKey: .schedule)
+        transition = try container.decodeIfPresent(ItemTransition.self, forKey: .transition)
     }
 
     /// Throws the first rule the item breaks: loops >= 0, start >= 0, end > start (or > 0 without a start),
@@ -85,6 +89,7 @@ public struct MediaItem: Sendable, Equatable, Codable {
         if let sha256, !Self.isDigest(sha256) {
             throw QueueError.invalidDigest(sha256)
         }
+        try transition?.validate()
     }
 
     /// 64 lowercase hex digits: how `sha256` is written.

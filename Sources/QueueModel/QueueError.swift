@@ -9,6 +9,8 @@ public enum QueueError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidWindow(String)
     /// A `sha256` that is not 64 hex digits.
     case invalidDigest(String)
+    /// A fade or dip outside 0.1–5 s; the message says which.
+    case invalidTransition(String)
 
     public var description: String {
         switch self {
@@ -22,6 +24,8 @@ public enum QueueError: Error, Equatable, Sendable, CustomStringConvertible {
             message
         case .invalidDigest(let text):
             "sha256 must be 64 hex digits (got \(text))"
+        case .invalidTransition(let message):
+            message
         }
     }
 }

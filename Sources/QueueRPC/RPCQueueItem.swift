@@ -32,13 +32,15 @@ public struct RPCQueueItem: Sendable, Equatable {
     /// opened the item; nil for sound only or before.
     public var width: Int64?
     public var height: Int64?
+    /// How the item is joined to the play before it (nil: the daemon's default).
+    public var transition: RPCTransition?
 
     public init(
         id: Int64, uri: String, title: String? = nil, loops: Int64 = 1, plays: Int64 = 0, duration: Double? = nil,
         state: String = "queued", error: String? = nil, start: Double? = nil, end: Double? = nil,
         trackEnd: String? = nil, sha256: String? = nil, cache: RPCCacheStatus? = nil,
         schedule: RPCSchedule? = nil, inWindow: Bool = true, nextWindow: Double? = nil, width: Int64? = nil,
-        height: Int64? = nil
+        height: Int64? = nil, transition: RPCTransition? = nil
     ) {
         self.id = id
         self.uri = uri
@@ -58,6 +60,7 @@ public struct RPCQueueItem: Sendable, Equatable {
         self.nextWindow = nextWindow
         self.width = width
         self.height = height
+        self.transition = transition
     }
 
     /// nil when `json` lacks the two fields every row needs: an integer id and a string uri.
@@ -72,7 +75,7 @@ public struct RPCQueueItem: Sendable, Equatable {
             schedule: json["schedule"].flatMap(RPCSchedule.init(lenient:)),
             inWindow: json["inWindow"]?.boolValue ?? true,
             nextWindow: json["nextWindow"]?.doubleValue, width: json["width"]?.intValue,
-            height: json["height"]?.intValue)
+            height: json["height"]?.intValue, transition: RPCTransition(lenient: json["transition"]))
     }
 
     /// Every key, in the document's order.
@@ -96,6 +99,7 @@ public struct RPCQueueItem: Sendable, Equatable {
             "nextWindow": nextWindow.map(JSONValue.double) ?? .null,
             "width": width.map(JSONValue.int) ?? .null,
             "height": height.map(JSONValue.int) ?? .null,
+            "transition": transition?.json ?? .null,
         ])
     }
 }

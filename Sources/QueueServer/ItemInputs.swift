@@ -59,7 +59,24 @@ public enum ItemInputs {
         item.schedule = try input.schedule.map { schedule throws(RPCError) in
             try ScheduleInput.itemSchedule(schedule, param: "\(place).schedule")
         }
+        item.transition = input.transition.map(Self.transition)
         return item
+    }
+
+    /// The wire's transition as the model's (RPCTransition checked the type, duration and colour).
+    public static func transition(_ input: RPCTransition) -> ItemTransition {
+        ItemTransition(
+            kind: ItemTransition.Kind(rawValue: input.type) ?? .cut, duration: input.duration ?? 1,
+            color: input.color.flatMap(TransitionColor.init(hex:)))
+    }
+
+    /// The model's transition on the wire.
+    public static func wire(_ transition: ItemTransition) -> RPCTransition {
+        switch transition.kind {
+        case .cut: RPCTransition(type: "cut")
+        case .fade: RPCTransition(type: "fade", duration: transition.duration)
+        case .dip: RPCTransition(type: "dip", duration: transition.duration, color: transition.color.hex)
+        }
     }
 
     /// One `#…` line of a playlist: the options it sets for the next entry.
@@ -106,6 +123,12 @@ public enum ItemInputs {
                 throw .invalidParams(param: "items", reason: "\(place): sha256 must be 64 hex digits")
             }
             entry.sha256 = value.lowercased()
+        case "transition":
+            guard let transition = RPCTransition(text: value), transition.isValid else {
+                throw .invalidParams(
+                    param: "items", reason: "\(place): transition must be cut, fade:SECONDS or dip:SECONDS:#rrggbb (0.1-5 s)")
+            }
+            entry.transition = Self.transition(transition)
         case "schedule":
             guard let schedule = RPCSchedule(playlistText: value) else {
                 throw .invalidParams(

@@ -67,6 +67,7 @@ extension Dispatcher {
                     if params.title.changes { item.title = params.title.newValue }
                     if params.trackEnd.changes { item.trackEnd = params.trackEnd.newValue.map(TrackEnd.init) }
                     if params.schedule.changes { item.schedule = schedule }
+                    if params.transition.changes { item.transition = params.transition.newValue.map(ItemInputs.transition) }
                 }
                 guard let entry = engine.queue().entry(id) else { throw RPCError.itemNotFound(params.id) }
                 return .init(item: rows([entry])[0])

@@ -65,7 +65,8 @@ enum Wire {
             sha256: entry.item.sha256,
             cache: isNetworkURI(entry.item.uri) ? cacheStatus(cache?.status(of: entry.item.uri)) : nil,
             schedule: entry.item.schedule.map(ScheduleInput.wire), inWindow: inWindow, nextWindow: nextWindow,
-            width: entry.knownSize.map { Int64($0.width) }, height: entry.knownSize.map { Int64($0.height) }
+            width: entry.knownSize.map { Int64($0.width) }, height: entry.knownSize.map { Int64($0.height) },
+            transition: entry.item.transition.map(ItemInputs.wire)
         )
     }
 

@@ -202,6 +202,20 @@ enum StateEncoding {
             json.key("schedule")
             write(schedule, to: &json)
         }
+        if let transition = item.transition {
+            // As MediaItem's Codable reads it (lines with one go to the general decoder).
+            json.key("transition")
+            json.beginObject()
+            json.member("kind", transition.kind.rawValue)
+            json.member("duration", transition.duration)
+            json.key("color")
+            json.beginObject()
+            json.member("red", Int(transition.color.red))
+            json.member("green", Int(transition.color.green))
+            json.member("blue", Int(transition.color.blue))
+            json.endObject()
+            json.endObject()
+        }
         json.endObject()
     }
 

@@ -9,6 +9,7 @@ import Glibc
 import Media
 import Overlays
 import Playback
+import QueueModel
 import SystemClock
 
 /// Size and layout a streaming texture was created for.
@@ -93,8 +94,31 @@ extension SDLVideoSink {
         let output = (width: Int(width), height: Int(height))
         noteOutputSize(output)
         drawPicture(renderer, output: output)
+        drawVeil(renderer)
         drawOverlays(renderer, output: output)
         return output
+    }
+
+    public func setVeil(_ veil: PictureVeil?) {
+        assertOnSinkThread()
+        self.veil = veil
+    }
+
+    public func redraw() {
+        assertOnSinkThread()
+        guard lastFrame != nil else { return }
+        needsRedraw = false
+        drawAndPresent()
+    }
+
+    /// The veil's colour over the whole output (bars included), at the opacity its level leaves.
+    private func drawVeil(_ renderer: OpaquePointer) {
+        guard let veil, veil.level < 1 else { return }
+        let alpha = UInt8((255 * (1 - max(0, veil.level))).rounded())
+        SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_BLEND)
+        SDL_SetRenderDrawColor(renderer, veil.color.red, veil.color.green, veil.color.blue, alpha)
+        SDL_RenderFillRect(renderer, nil)
+        SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_NONE)
     }
 
     /// The overlays as they resolve now (clock text at this second, placeholders from the playing item).

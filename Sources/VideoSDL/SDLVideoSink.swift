@@ -35,6 +35,8 @@ public final class SDLVideoSink: VideoSink, @unchecked Sendable {
     var prescaler: PictureScaler?
     /// The picture on screen, kept to redraw on expose/resize; nil while black.
     var lastFrame: VideoFrame?
+    /// A fade's or a dip's colour drawn over the picture (nil: none). Presenter thread.
+    var veil: PictureVeil?
     /// How the screen is put to sleep (QD_SCREEN_POWER_*), what turning it off changed, and whether a DRM
     /// screen sleeps now (nothing is presented then). Presenter thread.
     var screenPowerMethod: Int32 = 0

@@ -61,6 +61,12 @@ struct Add: ParsableCommand {
     @Option(help: ArgumentHelp("Play only up to this date, inclusive (YYYY-MM-DD).", valueName: "date"))
     var endDate: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "How each added item is joined to the one before it: cut, fade:SECONDS or dip:SECONDS:#rrggbb (0.1-5 s; default: the daemon's).",
+            valueName: "transition"))
+    var transition: String?
+
     /// The schedule the options describe; nil when none is given. The daemon checks the values.
     var schedule: RPCSchedule? {
         guard days != nil || from != nil || until != nil || startDate != nil || endDate != nil else { return nil }
@@ -76,6 +82,9 @@ struct Add: ParsableCommand {
         guard !(forever && loops != nil) else { throw ValidationError("use either --loops or --forever") }
         if let loops, loops < 0 { throw ValidationError("--loops must be 0 (forever) or more") }
         if let at, at < 0 { throw ValidationError("--at must be 0 or more") }
+        if let transition, RPCTransition(text: transition)?.isValid != true {
+            throw ValidationError("--transition must be cut, fade:SECONDS or dip:SECONDS:#rrggbb (0.1-5 s)")
+        }
         if let sha256 {
             guard RPCItemInput.isSHA256(sha256.lowercased()) else {
                 throw ValidationError("--sha256 must be 64 hex digits")
@@ -89,7 +98,9 @@ struct Add: ParsableCommand {
         let session = try Session(options)
         let loopCount = forever ? 0 : loops
         let items = uris.map {
-            RPCItemInput(uri: $0, loops: loopCount, sha256: sha256?.lowercased(), schedule: schedule)
+            RPCItemInput(
+                uri: $0, loops: loopCount, sha256: sha256?.lowercased(), schedule: schedule,
+                transition: transition.flatMap(RPCTransition.init(text:)))
         }
         let answer: RPCAnswer<API.IdsResult>
         if let at {

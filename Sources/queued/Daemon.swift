@@ -50,6 +50,7 @@ struct Daemon {
             logger.info("hwdec \(options.hwdec) for \(hwdec.codecs.sorted().joined(separator: ",")); this FFmpeg offers: \(offered.joined(separator: ", "))")
         }
         config.scheduleFallback = ScheduleFallbackPicture.load(options.scheduleFallback, logger: logger)
+        config.defaultTransition = try options.defaultTransition()
         config.displaySchedule = try options.parsedDisplaySchedule()
         config.displayCommands = try options.displayCommands()
         // Subscribers choose their own progress interval (down to 50 ms); the log keeps the option's.

@@ -124,6 +124,12 @@ struct QueuedCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "How items without their own transition are joined to the one before: cut (the gapless join), fade:SECONDS (out to black and in) or dip:SECONDS:#rrggbb (through a colour), 0.1-5 s.",
+            valueName: "type[:seconds]"))
+    var transition = "cut"
+
+    @Option(
+        help: ArgumentHelp(
             "When the screen is on, weekly: windows as in a playlist's schedule, separated by |, e.g. \"days=mon,tue,wed,thu,fri;from=07:00;until=22:00 | days=sat;from=09:00;until=18:00\"; outside them the picture is black, the sound stops, decoding pauses and the screen is told to sleep (default: always on).",
             valueName: "windows"))
     var displaySchedule: String?
@@ -261,6 +267,7 @@ struct QueuedCommand: ParsableCommand {
         guard Self.bytes(cacheMinFree) != nil else {
             throw ValidationError("--cache-min-free: not a size: \(cacheMinFree)")
         }
+        _ = try defaultTransition()
         _ = try parsedDisplaySchedule()
         // Each command's words here; that both are given is checked at start (a config file's lines are
         // validated one at a time, and the two are usually on two lines).
@@ -271,6 +278,15 @@ struct QueuedCommand: ParsableCommand {
         }
         guard !(noState && stateDir != nil) else { throw ValidationError("use either --state-dir or --no-state") }
         guard !(noConfig && config != nil) else { throw ValidationError("use either --config or --no-config") }
+    }
+
+    /// --transition, read (nil: a cut).
+    func defaultTransition() throws -> ItemTransition? {
+        guard let parsed = RPCTransition(text: transition), parsed.isValid else {
+            throw ValidationError("--transition must be cut, fade:SECONDS or dip:SECONDS:#rrggbb (0.1-5 s)")
+        }
+        let chosen = ItemInputs.transition(parsed)
+        return chosen.softens ? chosen : nil
     }
 
     /// --display-schedule, read (empty: always on).

@@ -45,10 +45,13 @@ final class EngineStateDriver {
         return request.cursor
     }
 
-    func open(_ cursor: Cursor, offset: Double = 0, continuesPlay: Bool = false, duration: Double? = nil) {
-        let segment = Segment(
+    func open(
+        _ cursor: Cursor, offset: Double = 0, continuesPlay: Bool = false, duration: Double? = nil, joins: Bool = false
+    ) {
+        var segment = Segment(
             serial: state.serial, cursor: cursor, startFrame: written, itemOffset: offset,
             duration: duration, showsVideo: false, continuesPlay: continuesPlay)
+        segment.joinsPrevious = joins
         let accepted = state.playOpened(segment, knownDuration: duration)
         #expect(accepted)
     }
@@ -58,7 +61,7 @@ final class EngineStateDriver {
     func write(_ cursor: Cursor, frames: Int64, failure: String? = nil) -> Cursor? {
         written += frames
         let next = state.playWritten(cursor, serial: state.serial, endFrame: written, failure: failure)?.cursor
-        if let next { open(next) }
+        if let next { open(next, joins: true) }
         return next
     }
 

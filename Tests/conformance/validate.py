@@ -467,6 +467,12 @@ NEGATIVE_CASES: list[tuple[str, str, Any, Any]] = [
     ("display.power power dim", "request", None, _request("display.power", {"power": "dim"})),
     ("QueueItem missing a key", "response", "queue.update",
      {"jsonrpc": "2.0", "id": 1, "result": {"item": {"id": 1, "uri": "/a.mp4"}}}),
+    ("QueueItem without transition", "response", "queue.update",
+     {"jsonrpc": "2.0", "id": 1, "result": None}),  # the queue.update example without `transition`, filled in below
+    ("Transition type crossfade (not implemented)", "request", None,
+     _request("queue.add", {"items": [{"uri": "/a.mp4", "transition": {"type": "crossfade", "duration": 1}}]})),
+    ("Transition color on a fade (a dip's only)", "request", None,
+     _request("queue.update", {"id": 1, "transition": {"type": "fade", "duration": 1, "color": "#000000"}})),
     ("undeclared error code", "response", "player.status",
      {"jsonrpc": "2.0", "id": 1, "error": {"code": -32000, "message": "No item with id 4.", "data": {"id": 4}}}),
     ("invalid params without data", "response", "queue.add",
@@ -496,6 +502,7 @@ def run_self_test(api: ApiDescription) -> int:
     tally.record("document structure", _structure_failures(api))
 
     status_example = None
+    item_example = None
     for name, method in api.methods.items():
         names = [d["name"] for d, _ in api.param_descriptors(name)]
         declared = api.declared_error_codes(name)
@@ -514,6 +521,8 @@ def run_self_test(api: ApiDescription) -> int:
                              api.check_response(name, {"jsonrpc": "2.0", "id": number, "result": result}))
                 if name == "player.status" and status_example is None:
                     status_example = result
+                if name == "queue.update" and item_example is None:
+                    item_example = result["item"]
         for code in sorted(declared):
             error = next(api.resolve(e)[0] for e in method.get("errors", []) if api.resolve(e)[0]["code"] == code)
             tally.record(f"{name} error {code} example",
@@ -533,6 +542,8 @@ def run_self_test(api: ApiDescription) -> int:
             message["result"] = {**(status_example or {}), "extra": 1}
         elif label == "Status without display":
             message["result"] = {k: v for k, v in (status_example or {}).items() if k != "display"}
+        elif label == "QueueItem without transition":
+            message["result"] = {"item": {k: v for k, v in (item_example or {}).items() if k != "transition"}}
         elif label.startswith("Status display power auto"):
             message["result"] = {**(status_example or {}),
                                  "display": {"power": "auto", "source": "manual", "nextChange": None, "error": None}}

@@ -210,10 +210,10 @@ extension API {
     public enum QueueUpdate: RPCMethodDefinition {
         public static let name = "queue.update"
 
-        /// What to change; absent fields stay as they are, and null clears start, end, title, trackEnd and
-        /// schedule.
+        /// What to change; absent fields stay as they are, and null clears start, end, title, trackEnd,
+        /// schedule and transition.
         public struct Params: RPCMethodParams, Equatable {
-            public static let order = ["id", "loops", "start", "end", "title", "trackEnd", "schedule"]
+            public static let order = ["id", "loops", "start", "end", "title", "trackEnd", "schedule", "transition"]
             public var id: Int64
             public var loops: Int64?
             public var start: FieldUpdate<Double>
@@ -221,12 +221,14 @@ extension API {
             public var title: FieldUpdate<String>
             public var trackEnd: FieldUpdate<RPCTrackEnd>
             public var schedule: FieldUpdate<RPCSchedule>
+            public var transition: FieldUpdate<RPCTransition>
 
             public init(
                 id: Int64, loops: Int64? = nil, start: FieldUpdate<Double> = .keep, end: FieldUpdate<Double> = .keep,
                 title: FieldUpdate<String> = .keep, trackEnd: FieldUpdate<RPCTrackEnd> = .keep,
-                schedule: FieldUpdate<RPCSchedule> = .keep
+                schedule: FieldUpdate<RPCSchedule> = .keep, transition: FieldUpdate<RPCTransition> = .keep
             ) {
+                self.transition = transition
                 self.id = id
                 self.loops = loops
                 self.start = start
@@ -248,6 +250,10 @@ extension API {
                     guard let value = params.raw(name) else { return nil }
                     return try RPCSchedule(json: value, name: name)
                 }
+                transition = try params.update("transition") { name throws(RPCError) in
+                    guard let value = params.raw(name) else { return nil }
+                    return try RPCTransition(json: value, name: name)
+                }
             }
             public var json: JSONValue? {
                 var object: JSONObject = ["id": .int(id)]
@@ -257,6 +263,7 @@ extension API {
                 object.setIfPresent("title", title.json(JSONValue.string))
                 object.setIfPresent("trackEnd", trackEnd.json { .string($0.rawValue) })
                 object.setIfPresent("schedule", schedule.json { $0.json })
+                object.setIfPresent("transition", transition.json { $0.json })
                 return .object(object)
             }
         }

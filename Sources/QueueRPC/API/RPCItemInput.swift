@@ -5,7 +5,7 @@
 
 public struct RPCItemInput: Sendable, Equatable {
     public static let fields: Set<String> = [
-        "uri", "loops", "start", "end", "duration", "title", "trackEnd", "sha256", "schedule",
+        "uri", "loops", "start", "end", "duration", "title", "trackEnd", "sha256", "schedule", "transition",
     ]
 
     public var uri: String
@@ -20,11 +20,13 @@ public struct RPCItemInput: Sendable, Equatable {
     public var sha256: String?
     /// Dayparting: when the item may play.
     public var schedule: RPCSchedule?
+    /// How the item is joined to the play before it (nil: the daemon's default).
+    public var transition: RPCTransition?
 
     public init(
         uri: String, title: String? = nil, loops: Int64? = nil, start: Double? = nil, end: Double? = nil,
         duration: Double? = nil, trackEnd: RPCTrackEnd? = nil, sha256: String? = nil,
-        schedule: RPCSchedule? = nil
+        schedule: RPCSchedule? = nil, transition: RPCTransition? = nil
     ) {
         self.uri = uri
         self.title = title
@@ -35,6 +37,7 @@ public struct RPCItemInput: Sendable, Equatable {
         self.trackEnd = trackEnd
         self.sha256 = sha256
         self.schedule = schedule
+        self.transition = transition
     }
 
     /// Strict decoding of one entry; `name` is its place in the params ("items[0]").
@@ -90,6 +93,9 @@ public struct RPCItemInput: Sendable, Equatable {
             trackEnd: try Self.trackEnd(object["trackEnd"], param: "\(name).trackEnd"), sha256: sha256,
             schedule: try present("schedule").map { value throws(RPCError) in
                 try RPCSchedule(json: value, name: "\(name).schedule")
+            },
+            transition: try present("transition").map { value throws(RPCError) in
+                try RPCTransition(json: value, name: "\(name).transition")
             })
     }
 
@@ -121,6 +127,7 @@ public struct RPCItemInput: Sendable, Equatable {
         object.setIfPresent("trackEnd", trackEnd.map { .string($0.rawValue) })
         object.setIfPresent("sha256", sha256.map(JSONValue.string))
         object.setIfPresent("schedule", schedule?.json)
+        object.setIfPresent("transition", transition?.json)
         return object.keys.count == 1 ? .string(uri) : .object(object)
     }
 }

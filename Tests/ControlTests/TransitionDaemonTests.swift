@@ -1,0 +1,79 @@
+// Transitions through the real daemon's control surface: set per item (queue.add, a playlist tag,
+// `queuectl add --transition`, queue.update), reported in queue.list, kept across a kill -9 and restart,
+// written back by `queuectl save`; bad values refused with the field named. (What a fade looks and sounds
+// like is FadeTests', through the engine on SDL's offscreen output and a capture sink.)
+
+import Foundation
+import QueueClient
+import QueueRPC
+import TestSupport
+import Testing
+
+@Suite(.serialized) struct TransitionDaemonTests {
+    @Test func setEverywhereReportedKeptAndSavedBadValuesRefused() throws {
+        let state = try TemporaryDirectory(prefix: "queued-transition-state")
+        let scratch = try TemporaryDirectory(prefix: "queued-transition")
+        let still = try Fixtures.make(
+            "transition-still.png", ["-f", "lavfi", "-i", "color=c=red:s=64x48:d=1", "-frames:v", "1", "-update", "1"])
+        let playlist = scratch.file("list.m3u")
+        try "#EXTM3U\n#EXTQUEUED:transition=dip:0.8:#FF8800\n\(still)\n".write(
+            toFile: playlist, atomically: true, encoding: .utf8)
+        var ids: [Int64] = []
+        do {
+            let daemon = try RunningDaemon(
+                outputs: .null(untimed: false), ["--state-dir", state.path, "--transition", "fade:2"])
+            let client = try daemon.client()
+            ids += try client.call(
+                API.QueueAdd.self,
+                .init(items: [RPCItemInput(uri: still, transition: RPCTransition(type: "fade", duration: 1.5))])
+            ).ids
+            ids += try client.call(API.QueueAdd.self, .init(items: [RPCItemInput(uri: playlist)])).ids
+            let added = try daemon.queuectl(["add", "--transition", "cut", still])
+            #expect(added.status == 0, "\(added)")
+            _ = try daemon.queuectl(["add", still])  // no transition of its own: the daemon's default
+            let rows = try client.call(API.QueueList.self, .init()).items
+            ids = rows.map(\.id)
+            #expect(rows.map(\.transition) == [
+                RPCTransition(type: "fade", duration: 1.5), RPCTransition(type: "dip", duration: 0.8, color: "#ff8800"),
+                RPCTransition(type: "cut"), nil,
+            ])
+            let updated = try client.call(
+                API.QueueUpdate.self, .init(id: ids[2], transition: .set(RPCTransition(type: "fade", duration: 3))))
+            #expect(updated.item.transition == RPCTransition(type: "fade", duration: 3))
+            // Refused, with the field named; nothing changes.
+            let refusals: [(JSONValue, String)] = [
+                (["type": "crossfade", "duration": 1], "items[0].transition.type"),
+                (["type": "fade", "duration": 9], "items[0].transition.duration"),
+            ]
+            for (bad, param) in refusals {
+                var refusal: RPCError?
+                do {
+                    _ = try client.call("queue.add", ["items": [["uri": .string(still), "transition": bad]]])
+                } catch {
+                    if case .rpc(let error) = error { refusal = error }
+                }
+                #expect(refusal?.code == -32602 && refusal?.data?["param"]?.stringValue == param, "\(String(describing: refusal))")
+            }
+            #expect(try client.call(API.QueueList.self, .init()).items.count == 4)
+            let refused = try daemon.queuectl(["add", "--transition", "wipe:1", still])
+            #expect(refused.status != 0 && refused.stderr.contains("--transition"))
+            daemon.process.terminate(signal: SIGKILL)
+        }
+        let again = try RunningDaemon(outputs: .null(untimed: false), ["--state-dir", state.path])
+        defer { again.stop() }
+        let client = try again.client()
+        let kept = try client.call(API.QueueList.self, .init()).items
+        #expect(kept.map(\.transition) == [
+            RPCTransition(type: "fade", duration: 1.5), RPCTransition(type: "dip", duration: 0.8, color: "#ff8800"),
+            RPCTransition(type: "fade", duration: 3), nil,
+        ])
+        let saved = scratch.file("saved.m3u")
+        #expect(try again.queuectl(["save", saved]).status == 0)
+        let text = try String(contentsOfFile: saved, encoding: .utf8)
+        #expect(text.contains("#EXTQUEUED:transition=fade:1.5\n") && text.contains("#EXTQUEUED:transition=dip:0.8:#ff8800\n"))
+        let bad = try ChildProcess.run(
+            BuiltProduct.path("queued"), ["--no-state", "--audio", "null", "--video", "null", "--transition", "fade:9"],
+            timeout: 30)
+        #expect(bad.status == 64 && bad.stderr.contains("--transition"), "\(bad)")
+    }
+}
