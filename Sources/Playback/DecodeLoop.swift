@@ -125,6 +125,7 @@ final class DecodeLoop: @unchecked Sendable {
                     duration: reader.duration, showsVideo: showsVideo, continuesPlay: continuesPlay)
                 segment.rate = speed
                 segment.joinsPrevious = joins
+                segment.isStill = reader.isStill
                 segment.decoding = reader.videoDecoding
                 // A still's size waits for its picture (its EXIF turn), so that no play records it twice.
                 segment.pictureSize =

@@ -1,4 +1,4 @@
-// Fades and dips between plays, as decisions: where on the output timeline a play darkens toward the next
+// Fades and dips between plays, and stills that move, as decisions: where on the output timeline a play darkens toward the next
 // play's transition colour and lightens from its own, so that the presenter draws each picture under the
 // right veil (and redraws a still at display rate while the veil moves) and the decode thread scales the
 // sound by the same curve. A play fades in only when it joins the play before it (a natural end, a loop
@@ -88,5 +88,15 @@ extension EngineState {
             if let end { window.fadeOut = FadeRamp(join: end, half: transition.duration / 2, color: transition.color) }
         }
         return window.fadeIn == nil && window.fadeOut == nil ? nil : window
+    }
+
+    /// Where a still with a motion is looked at, at timeline second `time`: its frame that far through the
+    /// play. nil for a picture that stands still (no motion, or not a still).
+    func motionFrame(for cursor: Cursor, serial: Int, at time: Double) -> MotionFrame? {
+        guard let segment = segments.last(where: { $0.cursor == cursor && $0.serial == serial }), segment.isStill,
+            let motion = item(for: cursor)?.motion, let length = segment.duration, length > 0
+        else { return nil }
+        let start = Double(segment.startFrame) / sampleRate
+        return motion.frame(at: (time - start) * segment.rate / (length - segment.itemOffset))
     }
 }

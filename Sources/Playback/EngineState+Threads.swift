@@ -37,8 +37,8 @@ enum PresenterStep {
     case spin(until: Double)
     /// Nothing is due: wait up to this many seconds (woken early by any change that concerns the presenter).
     case wait(Double)
-    /// Draw the picture on screen again, under `ScreenShows.veil` (a fade moving over a still or between
-    /// a video's pictures).
+    /// Draw the picture on screen again, under `ScreenShows.veil` and with its `motion` (a fade moving over a
+    /// still or between a video's pictures, a still gliding).
     case redraw
     /// The screen goes off: black, no overlays; `tellScreen`: the video output puts the screen to sleep.
     case darken(tellScreen: Bool)
@@ -58,12 +58,14 @@ struct ScreenShows: Equatable {
     /// redrawn for a moving veil (monotonic seconds).
     var picture: (cursor: Cursor, serial: Int)?
     var veil: PictureVeil?
+    /// The part of a moving still in view (nil: the whole picture).
+    var motion: MotionFrame?
     var veiledAt = -Double.infinity
 
     static func == (lhs: ScreenShows, rhs: ScreenShows) -> Bool {
         lhs.black == rhs.black && lhs.fallback == rhs.fallback && lhs.dark == rhs.dark
             && lhs.picture?.cursor == rhs.picture?.cursor && lhs.picture?.serial == rhs.picture?.serial
-            && lhs.veil == rhs.veil && lhs.veiledAt == rhs.veiledAt
+            && lhs.veil == rhs.veil && lhs.motion == rhs.motion && lhs.veiledAt == rhs.veiledAt
     }
 }
 
@@ -106,6 +108,7 @@ extension EngineState {
                 screen.black = true
                 screen.picture = nil
                 screen.veil = nil
+                screen.motion = nil
                 return .darken(tellScreen: screenToldByPresenter)
             }
             // Woken at once by `display.power`; the schedule's edge is kept to half a second.
@@ -133,6 +136,7 @@ extension EngineState {
                 screen.fallback = true
                 screen.picture = nil
                 screen.veil = nil
+                screen.motion = nil
                 return .fallback
             }
         } else {
@@ -142,13 +146,14 @@ extension EngineState {
             screen.black = true
             screen.picture = nil
             screen.veil = nil
+            screen.motion = nil
             return .black
         }
         let heardTime = Double(heard) / sampleRate
         guard let head = frames.first, state != .paused else {
-            if let redraw = moveVeil(at: heardTime, now: now, screen: &screen) { return redraw }
+            if let redraw = moveLook(at: heardTime, now: now, screen: &screen) { return redraw }
             // Nothing to show: wake at 100 Hz while playing (to announce what is heard), 20 Hz otherwise.
-            return .wait(idleWait(state == .playing ? 0.01 : 0.05, veiled: screen.veil != nil))
+            return .wait(idleWait(state == .playing ? 0.01 : 0.05, moving: screen.veil != nil || screen.motion != nil))
         }
         if untimed {
             wakeWaiters = true  // room for the decode thread
@@ -156,12 +161,13 @@ extension EngineState {
             let due = frames.removeFirst()
             screen.picture = (due.cursor, due.serial)
             screen.veil = fadeWindow(for: due.cursor, serial: due.serial)?.veil(at: due.time)
+            screen.motion = motionFrame(for: due.cursor, serial: due.serial, at: due.time)
             return .show(due, dropped: 0)
         }
         guard head.time <= heardTime + 0.001 else {
-            if let redraw = moveVeil(at: heardTime, now: now, screen: &screen) { return redraw }
+            if let redraw = moveLook(at: heardTime, now: now, screen: &screen) { return redraw }
             let wait = min(0.01, head.time - heardTime)
-            return .wait(screen.veil != nil ? min(wait, Self.veilInterval) : wait)
+            return .wait(screen.veil != nil || screen.motion != nil ? min(wait, Self.veilInterval) : wait)
         }
         wakeWaiters = true  // room for the decode thread
         var due = frames.removeFirst()
@@ -174,6 +180,7 @@ extension EngineState {
         screen.black = false
         screen.picture = (due.cursor, due.serial)
         screen.veil = fadeWindow(for: due.cursor, serial: due.serial)?.veil(at: due.time)
+        screen.motion = motionFrame(for: due.cursor, serial: due.serial, at: due.time)
         screen.veiledAt = now
         return .show(due, dropped: dropped)
     }
@@ -181,20 +188,24 @@ extension EngineState {
     /// How often a moving veil redraws the picture under it: the display's rate.
     static let veilInterval = 1.0 / 60
 
-    /// The picture on screen under the veil it should have at `heardTime`: a redraw when that changed and
-    /// the last one is a display interval old (a still fading out, a fade between a video's pictures).
-    private func moveVeil(at heardTime: Double, now: Double, screen: inout ScreenShows) -> PresenterStep? {
+    /// The picture on screen under the veil and with the view it should have at `heardTime`: a redraw when
+    /// either changed and the last one is a display interval old (a still fading out or gliding, a fade
+    /// between a video's pictures).
+    private func moveLook(at heardTime: Double, now: Double, screen: inout ScreenShows) -> PresenterStep? {
         guard !untimed, let picture = screen.picture else { return nil }
         let veil = fadeWindow(for: picture.cursor, serial: picture.serial)?.veil(at: heardTime)
-        guard veil != screen.veil, now - screen.veiledAt >= Self.veilInterval || veil == nil else { return nil }
+        let motion = motionFrame(for: picture.cursor, serial: picture.serial, at: heardTime)
+        guard veil != screen.veil || motion != screen.motion,
+            now - screen.veiledAt >= Self.veilInterval || (veil == nil && screen.veil != nil)
+        else { return nil }
         screen.veil = veil
+        screen.motion = motion
         screen.veiledAt = now
         return .redraw
     }
 
-    /// The wait while nothing is due: a moving overlay (a ticker) or a moving veil wants redraws at display
-    /// rate.
-    private func idleWait(_ seconds: Double, veiled: Bool = false) -> Double {
-        overlays.animates || veiled ? min(seconds, Self.veilInterval) : seconds
+    /// The wait while nothing is due: a moving overlay (a ticker), veil or still wants redraws at display rate.
+    private func idleWait(_ seconds: Double, moving: Bool = false) -> Double {
+        overlays.animates || moving ? min(seconds, Self.veilInterval) : seconds
     }
 }

@@ -20,8 +20,9 @@ final class Presenter: @unchecked Sendable {
     /// What the screen shows, as EngineState.presenterNext needs to know.
     private var screen = ScreenShows()
     private var reportedClose = false
-    /// The veil last handed to the video sink.
+    /// The veil and the moving still's view last handed to the video sink.
     private var sentVeil: PictureVeil?
+    private var sentMotion: MotionFrame?
     /// The overlays and their item as last handed to the video sink.
     private var sentOverlays = OverlaySet()
     private var sentPlaying: PlayingItem?
@@ -73,6 +74,10 @@ final class Presenter: @unchecked Sendable {
             if let video = engine.video, screen.veil != sentVeil {
                 video.setVeil(screen.veil)
                 sentVeil = screen.veil
+            }
+            if let video = engine.video, screen.motion != sentMotion {
+                video.setMotion(screen.motion)
+                sentMotion = screen.motion
             }
             switch action {
             case .show(let timed, _): present(timed)

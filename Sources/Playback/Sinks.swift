@@ -4,6 +4,7 @@
 
 import Media
 import Overlays
+import QueueModel
 
 /// Interleaved 32-bit float PCM at a fixed rate and channel count, for the whole life of the sink.
 public struct AudioFormat: Sendable, Equatable {
@@ -97,7 +98,9 @@ public protocol VideoSink: AnyObject, Sendable {
     /// The veil to draw the picture under from the next `show` or `redraw` on (nil: none): a fade's or a
     /// dip's colour over the whole output, under the overlays.
     func setVeil(_ veil: PictureVeil?)
-    /// Draws the picture on screen again now (its veil moved).
+    /// The part of the picture to show from the next `show` or `redraw` on (a moving still; nil: all of it).
+    func setMotion(_ frame: MotionFrame?)
+    /// Draws the picture on screen again now (its veil or its view moved).
     func redraw()
     /// Whether the output can put the screen itself to sleep, and how (asked once, after `open`).
     func screenPowerSupport() -> ScreenPowerSupport
@@ -110,6 +113,7 @@ extension VideoSink {
     public var outputSize: PixelSize? { nil }
     /// A sink that draws no veils ignores them.
     public func setVeil(_ veil: PictureVeil?) {}
+    public func setMotion(_ frame: MotionFrame?) {}
     public func redraw() {}
     public func screenPowerSupport() -> ScreenPowerSupport {
         .unsupported("the video output has no way to put the screen to sleep")

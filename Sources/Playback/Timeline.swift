@@ -32,6 +32,8 @@ struct Segment: Equatable {
     var failure: String?
     /// An interrupt cut it short here: its end suspends the play (no itemEnded; it resumes later).
     var suspends = false
+    /// A still (its one picture stays up for the play's length; a motion may move across it).
+    var isStill = false
     /// It follows the play before it on its own, with no cut between (set by the decode thread).
     var joinsPrevious = false
     /// The fade or dip it joins the play before it with (set when it is opened; nil: a cut).

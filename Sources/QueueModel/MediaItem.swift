@@ -31,11 +31,13 @@ public struct MediaItem: Sendable, Equatable, Codable {
     public var schedule: ItemSchedule?
     /// How this item is joined to the play before it; nil = the daemon's default (a cut unless set).
     public var transition: ItemTransition?
+    /// Stills: a slow pan and zoom across the picture while it is shown (nil: it stands still).
+    public var motion: ItemMotion?
 
     public init(
         uri: String, loops: Int = 1, start: Double? = nil, end: Double? = nil, duration: Double? = nil,
         title: String? = nil, trackEnd: TrackEnd? = nil, sha256: String? = nil,
-        schedule: ItemSchedule? = nil, transition: ItemTransition? = nil
+        schedule: ItemSchedule? = nil, transition: ItemTransition? = nil, motion: ItemMotion? = nil
     ) {
         self.uri = uri
         self.loops = loops
@@ -47,10 +49,11 @@ public struct MediaItem: Sendable, Equatable, Codable {
         self.sha256 = sha256
         self.schedule = schedule
         self.transition = transition
+        self.motion = motion
     }
 
     private enum CodingKeys: String, CodingKey {
-        case uri, loops, start, end, duration, title, trackEnd, sha256, schedule, transition
+        case uri, loops, start, end, duration, title, trackEnd, sha256, schedule, transition, motion
     }
 
     // Written by hand only so that a missing `loops` means 1, as it does in `init`; encoding is synthesized.
@@ -66,6 +69,7 @@ public struct MediaItem: Sendable, Equatable, Codable {
         sha256 = try container.decodeIfPresent(String.self, forKey: .sha256)
         schedule = try container.decodeIfPresent(ItemSchedule.self, forKey: .schedule)
         transition = try container.decodeIfPresent(ItemTransition.self, forKey: .transition)
+        motion = try container.decodeIfPresent(ItemMotion.self, forKey: .motion)
     }
 
     /// Throws the first rule the item breaks: loops >= 0, start >= 0, end > start (or > 0 without a start),
@@ -90,6 +94,7 @@ public struct MediaItem: Sendable, Equatable, Codable {
             throw QueueError.invalidDigest(sha256)
         }
         try transition?.validate()
+        try motion?.validate()
     }
 
     /// 64 lowercase hex digits: how `sha256` is written.

@@ -2,7 +2,7 @@
 // anywhere stays cheap. Reads hand out `QueueEntry` values; the storage behind them is:
 // - one fixed 56-byte `EntryRecord` per entry; the URI's and title's bytes in a paged `TextArena`, a URI's
 //   folder (up to its last "/") kept once for all the entries in it; the fields an entry rarely has (a
-//   window, a still's duration, a digest, a schedule, a transition, a failure message, text over 4 KiB) in a side table.
+//   window, a still's duration, a digest, a schedule, a transition, a motion, a failure message, text over 4 KiB) in a side table.
 //   About 110 bytes an item with a 60-byte URI and a title, against ~520 as `[QueueEntry]`.
 // - records in chunks of `chunkSize`…2×`chunkSize` (sqrt decomposition), `starts` holding each chunk's
 //   first position: position → record is a binary search over the chunks, and an insert, removal or move
@@ -206,7 +206,8 @@ public struct QueueEntries: Sendable {
     /// Whether a record can hold `item` without keeping it whole in the side table.
     static func fitsRecord(_ item: MediaItem) -> Bool {
         item.start == nil && item.end == nil && item.duration == nil && item.trackEnd == nil && item.sha256 == nil
-            && item.schedule == nil && item.transition == nil && item.loops >= 0 && item.loops <= Int(UInt32.max)
+            && item.schedule == nil && item.transition == nil && item.motion == nil
+            && item.loops >= 0 && item.loops <= Int(UInt32.max)
             && item.uri.utf8.count <= TextArena.longest && (item.title?.utf8.count ?? 0) <= TextArena.longest
     }
 

@@ -11,6 +11,8 @@ public enum QueueError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidDigest(String)
     /// A fade or dip outside 0.1–5 s; the message says which.
     case invalidTransition(String)
+    /// A motion frame outside the picture or too small; the message says which.
+    case invalidMotion(String)
 
     public var description: String {
         switch self {
@@ -24,7 +26,7 @@ public enum QueueError: Error, Equatable, Sendable, CustomStringConvertible {
             message
         case .invalidDigest(let text):
             "sha256 must be 64 hex digits (got \(text))"
-        case .invalidTransition(let message):
+        case .invalidTransition(let message), .invalidMotion(let message):
             message
         }
     }

@@ -14,7 +14,7 @@ enum ErrorMapping {
             case .itemNotFound(let id): return .itemNotFound(Int64(id.rawValue))
             case .indexOutOfRange: return .invalidParams(param: "index", reason: error.description)
             case .invalidLoops: return .invalidParams(param: "loops", reason: error.description)
-            case .invalidWindow, .invalidDigest, .invalidTransition:
+            case .invalidWindow, .invalidDigest, .invalidTransition, .invalidMotion:
                 return .invalidParams(param: nil, reason: error.description)
             }
         case let error as PlayerError:

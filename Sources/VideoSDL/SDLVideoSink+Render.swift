@@ -104,6 +104,11 @@ extension SDLVideoSink {
         self.veil = veil
     }
 
+    public func setMotion(_ frame: MotionFrame?) {
+        assertOnSinkThread()
+        motion = frame
+    }
+
     public func redraw() {
         assertOnSinkThread()
         guard lastFrame != nil else { return }
@@ -143,6 +148,10 @@ extension SDLVideoSink {
                 output: output)
         else { return }
         var source = layout.source.sdl
+        if let motion {
+            drawMoving(frame, layout: layout, view: motion, renderer)
+            return
+        }
         if let size = prescaledSize(frame, layout), prescale(frame, to: size) {
             source = SDL_Rect(x: 0, y: 0, w: Int32(size.width), h: Int32(size.height))
         } else if textureIsStale || textureShape?.prescaled != false || uploadedPictures != shownPictures {
@@ -163,6 +172,41 @@ extension SDLVideoSink {
         if SDL_RenderCopyExF(renderer, texture, &source, &destination, degrees, nil, flip) < 0 {
             logFailure("SDL_RenderCopyExF")
         }
+    }
+
+    /// A moving still: the picture zoomed so that `view` fits where the whole picture would be, centred on
+    /// the view's centre but never showing an empty edge, clipped to that place. Float rectangles, so the
+    /// glide moves by fractions of a pixel; the texture holds the whole picture (never prescaled: each
+    /// redraw shows another part of it).
+    private func drawMoving(_ frame: VideoFrame, layout: FitLayout, view: MotionFrame, _ renderer: OpaquePointer) {
+        if textureIsStale || textureShape?.prescaled != false || uploadedPictures != shownPictures {
+            guard upload(frame) else { return }
+        }
+        guard let texture else { return }
+        var source = layout.source.sdl
+        let place = layout.destination
+        let zoom = 1 / max(view.width, view.height, 0.05)
+        let width = Double(place.width) * zoom, height = Double(place.height) * zoom
+        let centreX = Double(place.x) + Double(place.width) / 2, centreY = Double(place.y) + Double(place.height) / 2
+        var x = centreX - (view.x + view.width / 2) * width
+        var y = centreY - (view.y + view.height / 2) * height
+        x = min(Double(place.x), max(Double(place.x + place.width) - width, x))
+        y = min(Double(place.y), max(Double(place.y + place.height) - height, y))
+        // As seen; SDL turns the texture about the centre of the rectangle it is given, so for a quarter turn
+        // it gets the rectangle of the same centre with its sides swapped.
+        var drawn = SDL_FRect(x: Float(x), y: Float(y), w: Float(width), h: Float(height))
+        if layout.rotation.isQuarterTurn {
+            drawn = SDL_FRect(
+                x: Float(x + width / 2 - height / 2), y: Float(y + height / 2 - width / 2), w: Float(height),
+                h: Float(width))
+        }
+        var clip = place.sdl
+        SDL_RenderSetClipRect(renderer, &clip)
+        let flip = layout.mirrored ? SDL_FLIP_HORIZONTAL : SDL_FLIP_NONE
+        if SDL_RenderCopyExF(renderer, texture, &source, &drawn, Double(layout.rotation.rawValue), nil, flip) < 0 {
+            logFailure("SDL_RenderCopyExF")
+        }
+        SDL_RenderSetClipRect(renderer, nil)
     }
 
     func clearToBlack() {

@@ -11,6 +11,7 @@ import Logging
 import Media
 import Overlays
 import Playback
+import QueueModel
 
 public final class SDLVideoSink: VideoSink, @unchecked Sendable {
     /// Set at init; `fit`, `rotation` and `fullscreen` then change on the presenter thread only.
@@ -37,6 +38,8 @@ public final class SDLVideoSink: VideoSink, @unchecked Sendable {
     var lastFrame: VideoFrame?
     /// A fade's or a dip's colour drawn over the picture (nil: none). Presenter thread.
     var veil: PictureVeil?
+    /// The part of a moving still in view (nil: the whole picture). Presenter thread.
+    var motion: MotionFrame?
     /// How the screen is put to sleep (QD_SCREEN_POWER_*), what turning it off changed, and whether a DRM
     /// screen sleeps now (nothing is presented then). Presenter thread.
     var screenPowerMethod: Int32 = 0
