@@ -22,7 +22,7 @@ public struct DesiredDocument: Sendable, Equatable {
     public static let maxBytes = 1 << 20
     static let keys: Set<String> = ["rev", "queue", "loops", "volume", "fit", "rotate", "overlays"]
     static let itemKeys: Set<String> = [
-        "uri", "sha256", "title", "loops", "trackEnd", "schedule", "start", "end", "duration", "transition",
+        "uri", "sha256", "title", "loops", "trackEnd", "schedule", "start", "end", "duration", "transition", "motion",
     ]
 
     /// The http(s) items' URIs (what the bridge has the daemon download before the swap).

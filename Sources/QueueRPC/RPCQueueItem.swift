@@ -34,13 +34,15 @@ public struct RPCQueueItem: Sendable, Equatable {
     public var height: Int64?
     /// How the item is joined to the play before it (nil: the daemon's default).
     public var transition: RPCTransition?
+    /// Stills: how the view moves while shown (nil: it stands still).
+    public var motion: RPCMotion?
 
     public init(
         id: Int64, uri: String, title: String? = nil, loops: Int64 = 1, plays: Int64 = 0, duration: Double? = nil,
         state: String = "queued", error: String? = nil, start: Double? = nil, end: Double? = nil,
         trackEnd: String? = nil, sha256: String? = nil, cache: RPCCacheStatus? = nil,
         schedule: RPCSchedule? = nil, inWindow: Bool = true, nextWindow: Double? = nil, width: Int64? = nil,
-        height: Int64? = nil, transition: RPCTransition? = nil
+        height: Int64? = nil, transition: RPCTransition? = nil, motion: RPCMotion? = nil
     ) {
         self.id = id
         self.uri = uri
@@ -61,6 +63,7 @@ public struct RPCQueueItem: Sendable, Equatable {
         self.width = width
         self.height = height
         self.transition = transition
+        self.motion = motion
     }
 
     /// nil when `json` lacks the two fields every row needs: an integer id and a string uri.
@@ -75,7 +78,8 @@ public struct RPCQueueItem: Sendable, Equatable {
             schedule: json["schedule"].flatMap(RPCSchedule.init(lenient:)),
             inWindow: json["inWindow"]?.boolValue ?? true,
             nextWindow: json["nextWindow"]?.doubleValue, width: json["width"]?.intValue,
-            height: json["height"]?.intValue, transition: RPCTransition(lenient: json["transition"]))
+            height: json["height"]?.intValue, transition: RPCTransition(lenient: json["transition"]),
+            motion: RPCMotion(lenient: json["motion"]))
     }
 
     /// Every key, in the document's order.
@@ -100,6 +104,7 @@ public struct RPCQueueItem: Sendable, Equatable {
             "width": width.map(JSONValue.int) ?? .null,
             "height": height.map(JSONValue.int) ?? .null,
             "transition": transition?.json ?? .null,
+            "motion": motion?.json ?? .null,
         ])
     }
 }

@@ -60,7 +60,26 @@ public enum ItemInputs {
             try ScheduleInput.itemSchedule(schedule, param: "\(place).schedule")
         }
         item.transition = input.transition.map(Self.transition)
+        item.motion = input.motion.map(Self.motion)
         return item
+    }
+
+    /// The wire's motion as the model's (its frames' fit in the picture is the model's check).
+    public static func motion(_ input: RPCMotion) -> ItemMotion {
+        guard let from = input.from, let to = input.to else { return .auto }
+        func frame(_ frame: RPCMotion.Frame) -> MotionFrame {
+            MotionFrame(x: frame.x, y: frame.y, width: frame.width, height: frame.height)
+        }
+        return ItemMotion(from: frame(from), to: frame(to))
+    }
+
+    /// The model's motion on the wire ("auto" when it is the automatic one).
+    public static func wire(_ motion: ItemMotion) -> RPCMotion {
+        guard motion != .auto else { return .auto }
+        func frame(_ frame: MotionFrame) -> RPCMotion.Frame {
+            RPCMotion.Frame(x: frame.x, y: frame.y, width: frame.width, height: frame.height)
+        }
+        return RPCMotion(from: frame(motion.from), to: frame(motion.to))
     }
 
     /// The wire's transition as the model's (RPCTransition checked the type, duration and colour).
@@ -129,6 +148,11 @@ public enum ItemInputs {
                     param: "items", reason: "\(place): transition must be cut, fade:SECONDS or dip:SECONDS:#rrggbb (0.1-5 s)")
             }
             entry.transition = Self.transition(transition)
+        case "motion":
+            guard let motion = RPCMotion(text: value) else {
+                throw .invalidParams(param: "items", reason: "\(place): motion must be auto or x,y,w,h>x,y,w,h (fractions 0-1)")
+            }
+            entry.motion = Self.motion(motion)
         case "schedule":
             guard let schedule = RPCSchedule(playlistText: value) else {
                 throw .invalidParams(

@@ -68,6 +68,7 @@ extension Dispatcher {
                     if params.trackEnd.changes { item.trackEnd = params.trackEnd.newValue.map(TrackEnd.init) }
                     if params.schedule.changes { item.schedule = schedule }
                     if params.transition.changes { item.transition = params.transition.newValue.map(ItemInputs.transition) }
+                    if params.motion.changes { item.motion = params.motion.newValue.map(ItemInputs.motion) }
                 }
                 guard let entry = engine.queue().entry(id) else { throw RPCError.itemNotFound(params.id) }
                 return .init(item: rows([entry])[0])

@@ -66,7 +66,7 @@ enum Wire {
             cache: isNetworkURI(entry.item.uri) ? cacheStatus(cache?.status(of: entry.item.uri)) : nil,
             schedule: entry.item.schedule.map(ScheduleInput.wire), inWindow: inWindow, nextWindow: nextWindow,
             width: entry.knownSize.map { Int64($0.width) }, height: entry.knownSize.map { Int64($0.height) },
-            transition: entry.item.transition.map(ItemInputs.wire)
+            transition: entry.item.transition.map(ItemInputs.wire), motion: entry.item.motion.map(ItemInputs.wire)
         )
     }
 

@@ -7,6 +7,7 @@
 //   #EXTQUEUED:sha256=<hex>                  the digest an http(s) item's file must have, when set
 //   #EXTQUEUED:schedule=days=mon,fri;from=09:00;until=17:00;start=…;end=…   when the item may play
 //   #EXTQUEUED:transition=fade:1.5            how it is joined to the entry before it, when set
+//   #EXTQUEUED:motion=auto (or x,y,w,h>x,y,w,h) a still's pan and zoom, when set
 // Other players skip the lines they do not know. A still's own display time is not kept (the Status and
 // queue.list report the probed length, not whether one was set). Pure: items in, text out.
 
@@ -25,6 +26,7 @@ public enum ExtendedM3U {
             if let sha256 = item.sha256 { lines.append("#EXTQUEUED:sha256=\(sha256)") }
             if let schedule = item.schedule { lines.append("#EXTQUEUED:schedule=\(schedule.playlistText)") }
             if let transition = item.transition { lines.append("#EXTQUEUED:transition=\(transition.text)") }
+            if let motion = item.motion { lines.append("#EXTQUEUED:motion=\(motion.text)") }
             lines.append(item.uri)
         }
         return lines.joined(separator: "\n") + "\n"

@@ -216,6 +216,21 @@ enum StateEncoding {
             json.endObject()
             json.endObject()
         }
+        if let motion = item.motion {
+            json.key("motion")
+            json.beginObject()
+            let frames: [(StaticString, MotionFrame)] = [("from", motion.from), ("to", motion.to)]
+            for (name, frame) in frames {
+                json.key(name)
+                json.beginObject()
+                json.member("x", frame.x)
+                json.member("y", frame.y)
+                json.member("width", frame.width)
+                json.member("height", frame.height)
+                json.endObject()
+            }
+            json.endObject()
+        }
         json.endObject()
     }
 

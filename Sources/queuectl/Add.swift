@@ -67,6 +67,12 @@ struct Add: ParsableCommand {
             valueName: "transition"))
     var transition: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Stills: a slow pan and zoom while shown: auto, or from>to frames as fractions of the picture, x,y,w,h>x,y,w,h.",
+            valueName: "motion"))
+    var motion: String?
+
     /// The schedule the options describe; nil when none is given. The daemon checks the values.
     var schedule: RPCSchedule? {
         guard days != nil || from != nil || until != nil || startDate != nil || endDate != nil else { return nil }
@@ -85,6 +91,9 @@ struct Add: ParsableCommand {
         if let transition, RPCTransition(text: transition)?.isValid != true {
             throw ValidationError("--transition must be cut, fade:SECONDS or dip:SECONDS:#rrggbb (0.1-5 s)")
         }
+        if let motion, RPCMotion(text: motion) == nil {
+            throw ValidationError("--motion must be auto or x,y,w,h>x,y,w,h (fractions 0-1)")
+        }
         if let sha256 {
             guard RPCItemInput.isSHA256(sha256.lowercased()) else {
                 throw ValidationError("--sha256 must be 64 hex digits")
@@ -100,7 +109,7 @@ struct Add: ParsableCommand {
         let items = uris.map {
             RPCItemInput(
                 uri: $0, loops: loopCount, sha256: sha256?.lowercased(), schedule: schedule,
-                transition: transition.flatMap(RPCTransition.init(text:)))
+                transition: transition.flatMap(RPCTransition.init(text:)), motion: motion.flatMap(RPCMotion.init(text:)))
         }
         let answer: RPCAnswer<API.IdsResult>
         if let at {

@@ -1,4 +1,4 @@
-// Transitions through the real daemon's control surface: set per item (queue.add, a playlist tag,
+// Transitions and moving stills through the real daemon's control surface: set per item (queue.add, a playlist tag,
 // `queuectl add --transition`, queue.update), reported in queue.list, kept across a kill -9 and restart,
 // written back by `queuectl save`; bad values refused with the field named. (What a fade looks and sounds
 // like is FadeTests', through the engine on SDL's offscreen output and a capture sink.)
@@ -16,7 +16,7 @@ import Testing
         let still = try Fixtures.make(
             "transition-still.png", ["-f", "lavfi", "-i", "color=c=red:s=64x48:d=1", "-frames:v", "1", "-update", "1"])
         let playlist = scratch.file("list.m3u")
-        try "#EXTM3U\n#EXTQUEUED:transition=dip:0.8:#FF8800\n\(still)\n".write(
+        try "#EXTM3U\n#EXTQUEUED:transition=dip:0.8:#FF8800\n#EXTQUEUED:motion=0,0,1,1>0.25,0.2,0.5,0.5\n\(still)\n".write(
             toFile: playlist, atomically: true, encoding: .utf8)
         var ids: [Int64] = []
         do {
@@ -25,10 +25,12 @@ import Testing
             let client = try daemon.client()
             ids += try client.call(
                 API.QueueAdd.self,
-                .init(items: [RPCItemInput(uri: still, transition: RPCTransition(type: "fade", duration: 1.5))])
+                .init(items: [
+                    RPCItemInput(uri: still, transition: RPCTransition(type: "fade", duration: 1.5), motion: .auto)
+                ])
             ).ids
             ids += try client.call(API.QueueAdd.self, .init(items: [RPCItemInput(uri: playlist)])).ids
-            let added = try daemon.queuectl(["add", "--transition", "cut", still])
+            let added = try daemon.queuectl(["add", "--transition", "cut", "--motion", "auto", still])
             #expect(added.status == 0, "\(added)")
             _ = try daemon.queuectl(["add", still])  // no transition of its own: the daemon's default
             let rows = try client.call(API.QueueList.self, .init()).items
@@ -37,6 +39,15 @@ import Testing
                 RPCTransition(type: "fade", duration: 1.5), RPCTransition(type: "dip", duration: 0.8, color: "#ff8800"),
                 RPCTransition(type: "cut"), nil,
             ])
+            let glide = RPCMotion(
+                from: .init(x: 0, y: 0, width: 1, height: 1), to: .init(x: 0.25, y: 0.2, width: 0.5, height: 0.5))
+            #expect(rows.map(\.motion) == [.auto, glide, .auto, nil])
+            // A frame outside the picture is the model's refusal, named.
+            let outside = RPCMotion(
+                from: .init(x: 0, y: 0, width: 1, height: 1), to: .init(x: 0.6, y: 0, width: 0.5, height: 0.5))
+            #expect(throws: ClientError.self) {
+                _ = try client.call(API.QueueAdd.self, .init(items: [RPCItemInput(uri: still, motion: outside)]))
+            }
             let updated = try client.call(
                 API.QueueUpdate.self, .init(id: ids[2], transition: .set(RPCTransition(type: "fade", duration: 3))))
             #expect(updated.item.transition == RPCTransition(type: "fade", duration: 3))
@@ -67,10 +78,12 @@ import Testing
             RPCTransition(type: "fade", duration: 1.5), RPCTransition(type: "dip", duration: 0.8, color: "#ff8800"),
             RPCTransition(type: "fade", duration: 3), nil,
         ])
+        #expect(kept.map(\.motion).map { $0 != nil } == [true, true, true, false])
         let saved = scratch.file("saved.m3u")
         #expect(try again.queuectl(["save", saved]).status == 0)
         let text = try String(contentsOfFile: saved, encoding: .utf8)
-        #expect(text.contains("#EXTQUEUED:transition=fade:1.5\n") && text.contains("#EXTQUEUED:transition=dip:0.8:#ff8800\n"))
+        #expect(text.contains("#EXTQUEUED:transition=fade:1.5\n") && text.contains("#EXTQUEUED:transition=dip:0.8:#ff8800\n")
+            && text.contains("#EXTQUEUED:motion=auto\n") && text.contains("#EXTQUEUED:motion=0,0,1,1>0.25,0.2,0.5,0.5\n"))
         let bad = try ChildProcess.run(
             BuiltProduct.path("queued"), ["--no-state", "--audio", "null", "--video", "null", "--transition", "fade:9"],
             timeout: 30)

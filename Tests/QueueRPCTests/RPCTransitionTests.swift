@@ -40,4 +40,29 @@ import Testing
         #expect(input.transition == RPCTransition(type: "fade", duration: 2))
         #expect(try RPCItemInput(json: input.json, name: "items[0]") == input)
     }
+
+    @Test func motionIsAutoOrTwoFramesOnTheWireAndAsText() throws {
+        let glide = RPCMotion(
+            from: .init(x: 0, y: 0, width: 1, height: 1), to: .init(x: 0.25, y: 0.2, width: 0.5, height: 0.5))
+        #expect(try RPCMotion(json: glide.json, name: "m") == glide)
+        #expect(try RPCMotion(json: "auto", name: "m") == .auto && RPCMotion.auto.json == "auto")
+        #expect(RPCMotion(text: "0,0,1,1>0.25,0.2,0.5,0.5") == glide && glide.text == "0,0,1,1>0.25,0.2,0.5,0.5")
+        #expect(RPCMotion(text: "auto") == .auto)
+        for bad in ["", "0,0,1>0,0,1,1", "0,0,1,1", "0,0,2,1>0,0,1,1", "a,b,c,d>0,0,1,1"] {
+            #expect(RPCMotion(text: bad) == nil, "\(bad)")
+        }
+        func refusal(_ json: JSONValue) -> String? {
+            do {
+                _ = try RPCMotion(json: json, name: "items[0].motion")
+                return nil
+            } catch {
+                return error.data?["param"]?.stringValue
+            }
+        }
+        let frame: JSONValue = ["x": 0, "y": 0, "width": 1, "height": 1]
+        #expect(refusal("zoom") == "items[0].motion")
+        #expect(refusal(["from": frame]) == "items[0].motion.to")
+        #expect(refusal(["from": frame, "to": ["x": 0, "y": 0, "width": 1.5, "height": 1]]) == "items[0].motion.to.width")
+        #expect(refusal(["from": frame, "to": frame, "speed": 1]) == "items[0].motion.speed")
+    }
 }

@@ -211,9 +211,9 @@ extension API {
         public static let name = "queue.update"
 
         /// What to change; absent fields stay as they are, and null clears start, end, title, trackEnd,
-        /// schedule and transition.
+        /// schedule, transition and motion.
         public struct Params: RPCMethodParams, Equatable {
-            public static let order = ["id", "loops", "start", "end", "title", "trackEnd", "schedule", "transition"]
+            public static let order = ["id", "loops", "start", "end", "title", "trackEnd", "schedule", "transition", "motion"]
             public var id: Int64
             public var loops: Int64?
             public var start: FieldUpdate<Double>
@@ -222,13 +222,16 @@ extension API {
             public var trackEnd: FieldUpdate<RPCTrackEnd>
             public var schedule: FieldUpdate<RPCSchedule>
             public var transition: FieldUpdate<RPCTransition>
+            public var motion: FieldUpdate<RPCMotion>
 
             public init(
                 id: Int64, loops: Int64? = nil, start: FieldUpdate<Double> = .keep, end: FieldUpdate<Double> = .keep,
                 title: FieldUpdate<String> = .keep, trackEnd: FieldUpdate<RPCTrackEnd> = .keep,
-                schedule: FieldUpdate<RPCSchedule> = .keep, transition: FieldUpdate<RPCTransition> = .keep
+                schedule: FieldUpdate<RPCSchedule> = .keep, transition: FieldUpdate<RPCTransition> = .keep,
+                motion: FieldUpdate<RPCMotion> = .keep
             ) {
                 self.transition = transition
+                self.motion = motion
                 self.id = id
                 self.loops = loops
                 self.start = start
@@ -254,6 +257,10 @@ extension API {
                     guard let value = params.raw(name) else { return nil }
                     return try RPCTransition(json: value, name: name)
                 }
+                motion = try params.update("motion") { name throws(RPCError) in
+                    guard let value = params.raw(name) else { return nil }
+                    return try RPCMotion(json: value, name: name)
+                }
             }
             public var json: JSONValue? {
                 var object: JSONObject = ["id": .int(id)]
@@ -264,6 +271,7 @@ extension API {
                 object.setIfPresent("trackEnd", trackEnd.json { .string($0.rawValue) })
                 object.setIfPresent("schedule", schedule.json { $0.json })
                 object.setIfPresent("transition", transition.json { $0.json })
+                object.setIfPresent("motion", motion.json { $0.json })
                 return .object(object)
             }
         }

@@ -6,6 +6,7 @@
 public struct RPCItemInput: Sendable, Equatable {
     public static let fields: Set<String> = [
         "uri", "loops", "start", "end", "duration", "title", "trackEnd", "sha256", "schedule", "transition",
+        "motion",
     ]
 
     public var uri: String
@@ -22,11 +23,13 @@ public struct RPCItemInput: Sendable, Equatable {
     public var schedule: RPCSchedule?
     /// How the item is joined to the play before it (nil: the daemon's default).
     public var transition: RPCTransition?
+    /// Stills: a slow pan and zoom while shown.
+    public var motion: RPCMotion?
 
     public init(
         uri: String, title: String? = nil, loops: Int64? = nil, start: Double? = nil, end: Double? = nil,
         duration: Double? = nil, trackEnd: RPCTrackEnd? = nil, sha256: String? = nil,
-        schedule: RPCSchedule? = nil, transition: RPCTransition? = nil
+        schedule: RPCSchedule? = nil, transition: RPCTransition? = nil, motion: RPCMotion? = nil
     ) {
         self.uri = uri
         self.title = title
@@ -38,6 +41,7 @@ public struct RPCItemInput: Sendable, Equatable {
         self.sha256 = sha256
         self.schedule = schedule
         self.transition = transition
+        self.motion = motion
     }
 
     /// Strict decoding of one entry; `name` is its place in the params ("items[0]").
@@ -96,6 +100,9 @@ public struct RPCItemInput: Sendable, Equatable {
             },
             transition: try present("transition").map { value throws(RPCError) in
                 try RPCTransition(json: value, name: "\(name).transition")
+            },
+            motion: try present("motion").map { value throws(RPCError) in
+                try RPCMotion(json: value, name: "\(name).motion")
             })
     }
 
@@ -128,6 +135,7 @@ public struct RPCItemInput: Sendable, Equatable {
         object.setIfPresent("sha256", sha256.map(JSONValue.string))
         object.setIfPresent("schedule", schedule?.json)
         object.setIfPresent("transition", transition?.json)
+        object.setIfPresent("motion", motion?.json)
         return object.keys.count == 1 ? .string(uri) : .object(object)
     }
 }
