@@ -473,6 +473,15 @@ NEGATIVE_CASES: list[tuple[str, str, Any, Any]] = [
      _request("queue.add", {"items": [{"uri": "/a.mp4", "transition": {"type": "crossfade", "duration": 1}}]})),
     ("Transition color on a fade (a dip's only)", "request", None,
      _request("queue.update", {"id": 1, "transition": {"type": "fade", "duration": 1, "color": "#000000"}})),
+    ("QueueItem without motion", "response", "queue.update",
+     {"jsonrpc": "2.0", "id": 1, "result": None}),  # the queue.update example without `motion`, filled in below
+    ("Motion frame width 1.5 (outside the picture)", "request", None,
+     _request("queue.add", {"items": [{"uri": "/a.png", "motion": {
+         "from": {"x": 0, "y": 0, "width": 1.5, "height": 1}, "to": {"x": 0.25, "y": 0.2, "width": 0.5, "height": 0.5}}}]})),
+    ("Motion with an unknown key", "request", None,
+     _request("queue.update", {"id": 1, "motion": {
+         "from": {"x": 0, "y": 0, "width": 1, "height": 1}, "to": {"x": 0.25, "y": 0.2, "width": 0.5, "height": 0.5},
+         "duration": 8}})),
     ("undeclared error code", "response", "player.status",
      {"jsonrpc": "2.0", "id": 1, "error": {"code": -32000, "message": "No item with id 4.", "data": {"id": 4}}}),
     ("invalid params without data", "response", "queue.add",
@@ -544,6 +553,8 @@ def run_self_test(api: ApiDescription) -> int:
             message["result"] = {k: v for k, v in (status_example or {}).items() if k != "display"}
         elif label == "QueueItem without transition":
             message["result"] = {"item": {k: v for k, v in (item_example or {}).items() if k != "transition"}}
+        elif label == "QueueItem without motion":
+            message["result"] = {"item": {k: v for k, v in (item_example or {}).items() if k != "motion"}}
         elif label.startswith("Status display power auto"):
             message["result"] = {**(status_example or {}),
                                  "display": {"power": "auto", "source": "manual", "nextChange": None, "error": None}}
