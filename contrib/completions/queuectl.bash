@@ -199,7 +199,7 @@ _queuectl_add() {
     repeating_flags=()
     non_repeating_flags=(--json --next --forever --version -h --help)
     repeating_options=()
-    non_repeating_options=(--socket --timeout --at --after --loops --sha256 --days --from --until --start-date --end-date)
+    non_repeating_options=(--socket --timeout --at --after --loops --sha256 --days --from --until --start-date --end-date --transition --motion)
     __queuectl_offer_flags_options -1
 
     # Offer option value completions
@@ -236,6 +236,12 @@ _queuectl_add() {
         return
         ;;
     '--end-date')
+        return
+        ;;
+    '--transition')
+        return
+        ;;
+    '--motion')
         return
         ;;
     esac
