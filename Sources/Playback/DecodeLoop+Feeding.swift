@@ -98,18 +98,24 @@ extension DecodeLoop {
             return
         }
         guard !chunk.isEmpty else { return }
-        // A fade or dip at either end of the play: the sound follows the picture's level, sample by sample.
-        if let window = core.locked({ $0.fadeWindow(for: item.cursor, serial: item.serial) }) {
-            Self.applyFade(window, to: &chunk, from: item.startFrame + item.audioFrames, rate: rate,
-                channels: engine.audio.format.channels)
-        }
+        var faded = false
         while true {
-            // A replaced (stalled) thread that comes back must not put its samples before the new thread's.
-            guard core.locked({ isCurrent(in: $0) }) else {
+            switch nextWrite(of: item, fadeAsked: !faded) {
+            case .replaced:
                 active = nil
                 return
+            case .stale: return
+            case .dark: continue
+            case .write(let fade):
+                // A fade or dip at either end of the play: the sound follows the picture's level, sample by
+                // sample (once: a chunk kept through the dark is already scaled).
+                if let fade {
+                    Self.applyFade(
+                        fade, to: &chunk, from: item.startFrame + item.audioFrames, rate: rate,
+                        channels: engine.audio.format.channels)
+                }
+                faded = true
             }
-            guard parkWhileDark(item) else { return }
             if engine.audio.write(chunk) {
                 item.audioFrames += Int64(chunk.count / engine.audio.format.channels)
                 return
@@ -117,6 +123,31 @@ extension DecodeLoop {
             // A cancelled write: a cut or a splice drops the chunk; the screen going dark keeps it, to be
             // written first in the morning (nothing lost, nothing heard twice).
             guard core.locked({ !$0.status.display.on && $0.serial == item.serial }) else { return }
+        }
+    }
+
+    /// What to do with the chunk in hand, decided in one hold of the lock.
+    private enum ChunkWrite {
+        /// A newer decode thread took over (a stalled one came back): drop the play.
+        case replaced
+        /// A cut, or shutdown: drop the chunk.
+        case stale
+        /// The screen is off: waited (the lock released) up to half a second; decide again.
+        case dark
+        /// Write it, scaled by this fade first (nil: none, or already scaled).
+        case write(FadeWindow?)
+    }
+
+    private func nextWrite(of item: ActiveItem, fadeAsked: Bool) -> ChunkWrite {
+        core.locked { state -> ChunkWrite in
+            // A replaced (stalled) thread that comes back must not put its samples before the new thread's.
+            guard isCurrent(in: state) else { return .replaced }
+            guard state.serial == item.serial, !state.shuttingDown else { return .stale }
+            guard state.status.display.on else {
+                core.wait(timeout: 0.5)
+                return .dark  // nothing read after the wait: the state may have changed
+            }
+            return .write(fadeAsked ? state.fadeWindow(for: item.cursor, serial: item.serial) : nil)
         }
     }
 
@@ -133,20 +164,6 @@ extension DecodeLoop {
                 guard gain != 1 else { continue }
                 for channel in 0..<channels { samples[frame * channels + channel] *= gain }
             }
-        }
-    }
-
-    /// While the screen is off, waits (the lock released) instead of writing; false when the play went stale
-    /// meanwhile (a cut, a newer decode thread, shutdown).
-    private func parkWhileDark(_ item: ActiveItem) -> Bool {
-        while true {
-            let verdict = core.locked { state -> Bool? in
-                guard state.serial == item.serial, isCurrent(in: state), !state.shuttingDown else { return false }
-                if state.status.display.on { return true }
-                core.wait(timeout: 0.5)
-                return nil  // look again (nothing read after the wait: the state may have changed)
-            }
-            if let verdict { return verdict }
         }
     }
 

@@ -54,19 +54,26 @@ struct ScreenShows: Equatable {
     var fallback = false
     /// The screen is off (darkened once per off).
     var dark = false
-    /// The play whose picture is on screen (nil: none), the veil it is drawn under, and when it was last
-    /// redrawn for a moving veil (monotonic seconds).
-    var picture: (cursor: Cursor, serial: Int)?
-    var veil: PictureVeil?
-    /// The part of a moving still in view (nil: the whole picture).
-    var motion: MotionFrame?
-    var veiledAt = -Double.infinity
+    /// A play's picture on screen and how it was last drawn (nil: none, black or the fallback).
+    var picture: ShownPicture?
 
-    static func == (lhs: ScreenShows, rhs: ScreenShows) -> Bool {
-        lhs.black == rhs.black && lhs.fallback == rhs.fallback && lhs.dark == rhs.dark
-            && lhs.picture?.cursor == rhs.picture?.cursor && lhs.picture?.serial == rhs.picture?.serial
-            && lhs.veil == rhs.veil && lhs.motion == rhs.motion && lhs.veiledAt == rhs.veiledAt
-    }
+    /// The veil over the picture on screen (nil: none).
+    var veil: PictureVeil? { picture?.veil }
+    /// The part of a moving still in view (nil: the whole picture).
+    var motion: MotionFrame? { picture?.motion }
+}
+
+/// The play a picture on screen belongs to, the veil it is drawn under, the part of it in view, and when it
+/// was last drawn (monotonic seconds).
+struct ShownPicture: Equatable {
+    var cursor: Cursor
+    var serial: Int
+    var veil: PictureVeil?
+    var motion: MotionFrame?
+    var drawnAt: Double
+
+    /// It is redrawn at display rate while either moves.
+    var moves: Bool { veil != nil || motion != nil }
 }
 
 extension EngineState {
@@ -107,8 +114,6 @@ extension EngineState {
                 screen.dark = true
                 screen.black = true
                 screen.picture = nil
-                screen.veil = nil
-                screen.motion = nil
                 return .darken(tellScreen: screenToldByPresenter)
             }
             // Woken at once by `display.power`; the schedule's edge is kept to half a second.
@@ -135,8 +140,6 @@ extension EngineState {
             if !screen.fallback {
                 screen.fallback = true
                 screen.picture = nil
-                screen.veil = nil
-                screen.motion = nil
                 return .fallback
             }
         } else {
@@ -145,29 +148,22 @@ extension EngineState {
         if (state == .idle || state == .stopped) && frames.isEmpty && !screen.black {
             screen.black = true
             screen.picture = nil
-            screen.veil = nil
-            screen.motion = nil
             return .black
         }
         let heardTime = Double(heard) / sampleRate
         guard let head = frames.first, state != .paused else {
             if let redraw = moveLook(at: heardTime, now: now, screen: &screen) { return redraw }
             // Nothing to show: wake at 100 Hz while playing (to announce what is heard), 20 Hz otherwise.
-            return .wait(idleWait(state == .playing ? 0.01 : 0.05, moving: screen.veil != nil || screen.motion != nil))
+            return .wait(idleWait(state == .playing ? 0.01 : 0.05, moving: screen.picture?.moves == true))
         }
         if untimed {
             wakeWaiters = true  // room for the decode thread
-            screen.black = false
-            let due = frames.removeFirst()
-            screen.picture = (due.cursor, due.serial)
-            screen.veil = fadeWindow(for: due.cursor, serial: due.serial)?.veil(at: due.time)
-            screen.motion = motionFrame(for: due.cursor, serial: due.serial, at: due.time)
-            return .show(due, dropped: 0)
+            return show(frames.removeFirst(), dropped: 0, now: now, screen: &screen)
         }
         guard head.time <= heardTime + 0.001 else {
             if let redraw = moveLook(at: heardTime, now: now, screen: &screen) { return redraw }
             let wait = min(0.01, head.time - heardTime)
-            return .wait(screen.veil != nil || screen.motion != nil ? min(wait, Self.veilInterval) : wait)
+            return .wait(screen.picture?.moves == true ? min(wait, Self.veilInterval) : wait)
         }
         wakeWaiters = true  // room for the decode thread
         var due = frames.removeFirst()
@@ -177,11 +173,16 @@ extension EngineState {
             due = frames.removeFirst()
         }
         if dropped > 0 { status.droppedFrames += dropped }
+        return show(due, dropped: dropped, now: now, screen: &screen)
+    }
+
+    /// Puts `due` on screen, with the veil and view its play has at its time.
+    private func show(_ due: TimedFrame, dropped: Int, now: Double, screen: inout ScreenShows) -> PresenterStep {
         screen.black = false
-        screen.picture = (due.cursor, due.serial)
-        screen.veil = fadeWindow(for: due.cursor, serial: due.serial)?.veil(at: due.time)
-        screen.motion = motionFrame(for: due.cursor, serial: due.serial, at: due.time)
-        screen.veiledAt = now
+        screen.picture = ShownPicture(
+            cursor: due.cursor, serial: due.serial,
+            veil: fadeWindow(for: due.cursor, serial: due.serial)?.veil(at: due.time),
+            motion: motionFrame(for: due.cursor, serial: due.serial, at: due.time), drawnAt: now)
         return .show(due, dropped: dropped)
     }
 
@@ -192,15 +193,16 @@ extension EngineState {
     /// either changed and the last one is a display interval old (a still fading out or gliding, a fade
     /// between a video's pictures).
     private func moveLook(at heardTime: Double, now: Double, screen: inout ScreenShows) -> PresenterStep? {
-        guard !untimed, let picture = screen.picture else { return nil }
+        guard !untimed, var picture = screen.picture else { return nil }
         let veil = fadeWindow(for: picture.cursor, serial: picture.serial)?.veil(at: heardTime)
         let motion = motionFrame(for: picture.cursor, serial: picture.serial, at: heardTime)
-        guard veil != screen.veil || motion != screen.motion,
-            now - screen.veiledAt >= Self.veilInterval || (veil == nil && screen.veil != nil)
+        guard veil != picture.veil || motion != picture.motion,
+            now - picture.drawnAt >= Self.veilInterval || (veil == nil && picture.veil != nil)
         else { return nil }
-        screen.veil = veil
-        screen.motion = motion
-        screen.veiledAt = now
+        picture.veil = veil
+        picture.motion = motion
+        picture.drawnAt = now
+        screen.picture = picture
         return .redraw
     }
 
