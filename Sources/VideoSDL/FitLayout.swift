@@ -29,10 +29,17 @@ struct FitLayout: Equatable {
     /// (so half-pixel positions can happen, hence Double).
     var unturnedDestination: (x: Double, y: Double, width: Double, height: Double) {
         let d = destination
-        guard rotation.isQuarterTurn else { return (Double(d.x), Double(d.y), Double(d.width), Double(d.height)) }
-        let centreX = Double(d.x) + Double(d.width) / 2
-        let centreY = Double(d.y) + Double(d.height) / 2
-        return (centreX - Double(d.height) / 2, centreY - Double(d.width) / 2, Double(d.height), Double(d.width))
+        return unturned((Double(d.x), Double(d.y), Double(d.width), Double(d.height)))
+    }
+
+    /// `rect` (as seen) as the rectangle to hand such a renderer: itself, or for a quarter turn the one of
+    /// the same centre with its sides swapped.
+    func unturned(
+        _ rect: (x: Double, y: Double, width: Double, height: Double)
+    ) -> (x: Double, y: Double, width: Double, height: Double) {
+        guard rotation.isQuarterTurn else { return rect }
+        let centreX = rect.x + rect.width / 2, centreY = rect.y + rect.height / 2
+        return (centreX - rect.height / 2, centreY - rect.width / 2, rect.height, rect.width)
     }
 
     /// Nil when either size is empty (a minimized window): draw nothing then. `picture` is the texture's

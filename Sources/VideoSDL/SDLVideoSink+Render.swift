@@ -154,8 +154,8 @@ extension SDLVideoSink {
         }
         if let size = prescaledSize(frame, layout), prescale(frame, to: size) {
             source = SDL_Rect(x: 0, y: 0, w: Int32(size.width), h: Int32(size.height))
-        } else if textureIsStale || textureShape?.prescaled != false || uploadedPictures != shownPictures {
-            guard upload(frame) else { return }
+        } else {
+            guard uploadUnlessHeld(frame) else { return }
         }
         guard let texture else { return }
         if layout.rotation == .upright && !layout.mirrored {
@@ -179,10 +179,7 @@ extension SDLVideoSink {
     /// glide moves by fractions of a pixel; the texture holds the whole picture (never prescaled: each
     /// redraw shows another part of it).
     private func drawMoving(_ frame: VideoFrame, layout: FitLayout, view: MotionFrame, _ renderer: OpaquePointer) {
-        if textureIsStale || textureShape?.prescaled != false || uploadedPictures != shownPictures {
-            guard upload(frame) else { return }
-        }
-        guard let texture else { return }
+        guard uploadUnlessHeld(frame), let texture else { return }
         var source = layout.source.sdl
         let place = layout.destination
         let zoom = 1 / max(view.width, view.height, 0.05)
@@ -192,14 +189,9 @@ extension SDLVideoSink {
         var y = centreY - (view.y + view.height / 2) * height
         x = min(Double(place.x), max(Double(place.x + place.width) - width, x))
         y = min(Double(place.y), max(Double(place.y + place.height) - height, y))
-        // As seen; SDL turns the texture about the centre of the rectangle it is given, so for a quarter turn
-        // it gets the rectangle of the same centre with its sides swapped.
-        var drawn = SDL_FRect(x: Float(x), y: Float(y), w: Float(width), h: Float(height))
-        if layout.rotation.isQuarterTurn {
-            drawn = SDL_FRect(
-                x: Float(x + width / 2 - height / 2), y: Float(y + height / 2 - width / 2), w: Float(height),
-                h: Float(width))
-        }
+        let unturned = layout.unturned((x, y, width, height))
+        var drawn = SDL_FRect(
+            x: Float(unturned.x), y: Float(unturned.y), w: Float(unturned.width), h: Float(unturned.height))
         var clip = place.sdl
         SDL_RenderSetClipRect(renderer, &clip)
         let flip = layout.mirrored ? SDL_FLIP_HORIZONTAL : SDL_FLIP_NONE
@@ -274,6 +266,14 @@ extension SDLVideoSink {
         let width = Int(drawn.width.rounded()), height = Int(drawn.height.rounded())
         guard width > 0, height > 0, width * height < frame.width * frame.height else { return nil }
         return (width, height)
+    }
+
+    /// Uploads `frame` unless the texture holds it already, as uploaded (not prescaled). False when it cannot.
+    private func uploadUnlessHeld(_ frame: VideoFrame) -> Bool {
+        guard textureIsStale || textureShape?.prescaled != false || uploadedPictures != shownPictures else {
+            return true
+        }
+        return upload(frame)
     }
 
     /// Scales `frame` into a texture of `size` (once per picture and size: a redraw reuses it).

@@ -93,8 +93,7 @@ public struct RPCMotion: Sendable, Equatable {
     public var text: String {
         guard let from, let to else { return "auto" }
         func words(_ frame: Frame) -> String {
-            [frame.x, frame.y, frame.width, frame.height].map { $0 == $0.rounded() ? String(Int($0)) : String($0) }
-                .joined(separator: ",")
+            [frame.x, frame.y, frame.width, frame.height].map(\.plainText).joined(separator: ",")
         }
         return words(from) + ">" + words(to)
     }

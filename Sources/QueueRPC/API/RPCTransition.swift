@@ -75,7 +75,7 @@ public struct RPCTransition: Sendable, Equatable {
     /// The text form `init(text:)` reads.
     public var text: String {
         var text = type
-        if let duration { text += ":" + (duration == duration.rounded() ? String(Int(duration)) : String(duration)) }
+        if let duration { text += ":" + duration.plainText }
         if let color { text += (duration == nil ? ":1" : "") + ":" + color }
         return text
     }
@@ -102,4 +102,9 @@ extension UInt8 {
     fileprivate var isASCIIHexDigit: Bool {
         (0x30...0x39).contains(self) || (0x41...0x46).contains(self) || (0x61...0x66).contains(self)
     }
+}
+
+extension Double {
+    /// "2" for a whole number, "0.25" otherwise: how the text forms (transition, motion) write numbers.
+    var plainText: String { self == rounded() ? String(Int(self)) : String(self) }
 }
