@@ -13,10 +13,20 @@ extension DecodeLoop {
 
     func step() {
         guard let item = active else { return }
-        if preparedFor != item.cursor && item.audioFrames > 0 { prepareNext(after: item) }
+        if preparedFor != item.cursor && (item.audioFrames > 0 || item.itemFrames > 0) { prepareNext(after: item) }
+        if let leaving, feedLeaving(leaving, beside: item) { return }
+        if let at = item.crossfadeAt, item.startFrame + item.audioFrames >= at {
+            handOver(item)
+            return
+        }
+        if item.audioDone, let mix = item.mixIn, !mix.isFinished {
+            // This play's sound ended inside the overlap: the leaving play's goes on alone, on its curve.
+            deliver([Float](repeating: 0, count: mix.remaining * engine.audio.format.channels), of: item)
+            return
+        }
         let audioTime = item.itemOffset + Double(item.itemFrames) / rate
         if item.showsVideo && !item.videoDone && item.videoHorizon < audioTime + engine.config.videoLead {
-            let full = core.locked { $0.frames.count >= item.pictureQueueLimit }
+            let full = core.locked { $0.frames.count >= pictureQueueLimit(item) }
             if !full {
                 feedVideo(item)
                 return
@@ -33,17 +43,22 @@ extension DecodeLoop {
         if item.videoDone || !item.showsVideo { finish(item) }
     }
 
-    private func feedVideo(_ item: ActiveItem) {
+    func feedVideo(_ item: ActiveItem) {
         do {
             guard let frame = try item.reader.readVideo() else {
                 item.videoDone = true
                 return
             }
             item.videoHorizon = frame.pts + frame.duration
-            item.picturesQueued += 1
             let timed = TimedFrame(
                 serial: item.serial, cursor: item.cursor,
                 time: Double(item.startFrame) / rate + (frame.pts - item.itemOffset) / item.rate, frame: frame)
+            // A play handed over in a crossfade shows nothing past the end of its sound.
+            if let end = item.handedOverAt, timed.time >= end - 1e-9 {
+                item.videoDone = true
+                return
+            }
+            item.picturesQueued += 1
             let first = item.picturesQueued == 1
             if first {
                 let budget = engine.config.pictureQueueBytes / max(1, frame.byteCount)
@@ -59,7 +74,7 @@ extension DecodeLoop {
                     shared.decoderChanged(item.cursor, serial: item.serial, to: decoderChange)
                 }
                 if shared.serial == item.serial {
-                    shared.frames.append(timed)
+                    shared.queuePicture(timed)
                     shared.wakeWaiters = true
                     if first {
                         let size = frame.displaySize
@@ -98,15 +113,36 @@ extension DecodeLoop {
             return
         }
         guard !chunk.isEmpty else { return }
-        var faded = false
+        deliver(chunk, of: item)
+    }
+
+    /// Writes `chunk` (the play's next samples) to the audio output: over the leaving play's sound at the
+    /// start of a crossfade, up to where the next play comes in at the end of one (the rest is kept for
+    /// the mix), scaled by a fade or dip. Blocks in the output's `write`; a chunk is kept through a dark
+    /// screen and dropped by a cut.
+    func deliver(_ chunk: [Float], of item: ActiveItem) {
+        var chunk = chunk
+        mixLeaving(into: &chunk, of: item)
+        var decided = false
         while true {
-            switch nextWrite(of: item, fadeAsked: !faded) {
+            switch nextWrite(of: item, decide: !decided) {
             case .replaced:
                 active = nil
+                leaving = nil
                 return
             case .stale: return
             case .dark: continue
-            case .write(let fade):
+            case .write(let fade, let crossfade):
+                guard !decided else { break }
+                decided = true
+                // A crossfade out: what lies past where the next play comes in waits to be mixed with it.
+                planCrossfade(item, seconds: crossfade)
+                if let at = item.crossfadeAt {
+                    let channels = engine.audio.format.channels
+                    let keep = Int(max(0, min(Int64(chunk.count / channels), at - item.startFrame - item.audioFrames)))
+                    item.held.append(chunk[(keep * channels)...])
+                    chunk.removeSubrange((keep * channels)...)
+                }
                 // A fade or dip at either end of the play: the sound follows the picture's level, sample by
                 // sample (once: a chunk kept through the dark is already scaled).
                 if let fade {
@@ -114,8 +150,8 @@ extension DecodeLoop {
                         fade, to: &chunk, from: item.startFrame + item.audioFrames, rate: rate,
                         channels: engine.audio.format.channels)
                 }
-                faded = true
             }
+            if chunk.isEmpty { return }
             if engine.audio.write(chunk) {
                 item.audioFrames += Int64(chunk.count / engine.audio.format.channels)
                 return
@@ -134,11 +170,12 @@ extension DecodeLoop {
         case stale
         /// The screen is off: waited (the lock released) up to half a second; decide again.
         case dark
-        /// Write it, scaled by this fade first (nil: none, or already scaled).
-        case write(FadeWindow?)
+        /// Write it, scaled by this fade first; the next play comes in with a crossfade of this many seconds
+        /// (both nil when already decided: a chunk kept through the dark).
+        case write(FadeWindow?, crossfade: Double?)
     }
 
-    private func nextWrite(of item: ActiveItem, fadeAsked: Bool) -> ChunkWrite {
+    private func nextWrite(of item: ActiveItem, decide: Bool) -> ChunkWrite {
         core.locked { state -> ChunkWrite in
             // A replaced (stalled) thread that comes back must not put its samples before the new thread's.
             guard isCurrent(in: state) else { return .replaced }
@@ -147,7 +184,9 @@ extension DecodeLoop {
                 core.wait(timeout: 0.5)
                 return .dark  // nothing read after the wait: the state may have changed
             }
-            return .write(fadeAsked ? state.fadeWindow(for: item.cursor, serial: item.serial) : nil)
+            guard decide else { return .write(nil, crossfade: nil) }
+            let crossfade = item.failure == nil && item.handedOverAt == nil ? state.crossfadeOut(of: item.cursor) : nil
+            return .write(state.fadeWindow(for: item.cursor, serial: item.serial), crossfade: crossfade)
         }
     }
 
@@ -203,6 +242,11 @@ extension DecodeLoop {
     /// The active item is fully written: close its segment and start the next play right after it.
     private func finish(_ item: ActiveItem) {
         active = nil
+        // Its sound was handed over already (a crossfade nothing came in over): the queue ends with it.
+        if item.handedOverAt != nil {
+            if core.locked({ $0.serial == item.serial }) { engine.audio.drain() }
+            return
+        }
         let endFrame = item.startFrame + item.audioFrames
         let next = core.locked {
             $0.playWritten(item.cursor, serial: item.serial, endFrame: endFrame, failure: item.failure)

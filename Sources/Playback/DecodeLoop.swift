@@ -20,6 +20,8 @@ final class DecodeLoop: @unchecked Sendable {
     /// The serial this thread is working for.
     var serial = -1
     var active: ActiveItem?
+    /// A play handed over in a crossfade, open beside `active` until its last pictures are decoded.
+    var leaving: ActiveItem?
     private let prefetcher = Prefetcher()
     /// The play whose successor was last handed to the prefetcher (or found to have none).
     var preparedFor: Cursor?
@@ -61,11 +63,14 @@ final class DecodeLoop: @unchecked Sendable {
             case .leave: break loop
             case .begin(let request): begin(request)
             case .feed: self.step()
-            case .idle: active = nil
+            case .idle:
+                active = nil
+                leaving = nil
             case .hold: break
             }
         }
         active = nil
+        leaving = nil
         prefetcher.stop()
     }
 
@@ -75,6 +80,7 @@ final class DecodeLoop: @unchecked Sendable {
         guard core.locked({ isCurrent(in: $0) }) else { return }
         serial = request.serial
         active = nil
+        leaving = nil
         let play = NextPlay(cursor: request.cursor, position: request.position, continuesPlay: request.continuesPlay)
         if request.splice {
             // An interrupt: what was written goes on being heard; the play goes where the unsent part began.
@@ -91,7 +97,12 @@ final class DecodeLoop: @unchecked Sendable {
     /// interrupt's splice, made once the item is open so that opening it costs no gap). An item that fails
     /// to open is recorded as a failed play and the next one is tried, until a full pass of the queue has
     /// failed. `joins`: it follows the play before it on its own (not a cut), so a fade may soften the join.
-    func start(_ first: NextPlay, at startFrame: Int64?, spliceAfter: Int64 = 0, joins: Bool = false) {
+    /// `crossfade`: the new play starts that many frames before the leaving play ends, its first samples
+    /// mixed with the leaving play's (DecodeLoop+Crossfade).
+    func start(
+        _ first: NextPlay, at startFrame: Int64?, spliceAfter: Int64 = 0, joins: Bool = false,
+        crossfade: (mix: CrossfadeMix, leaving: ActiveItem)? = nil
+    ) {
         var joins = joins
         var cursor = first.cursor
         var position = first.position
@@ -125,6 +136,7 @@ final class DecodeLoop: @unchecked Sendable {
                     duration: reader.duration, showsVideo: showsVideo, continuesPlay: continuesPlay)
                 segment.rate = speed
                 segment.joinsPrevious = joins
+                segment.overlapFrames = Int64(crossfade?.mix.frames ?? 0)
                 segment.isStill = reader.isStill
                 segment.decoding = reader.videoDecoding
                 // A still's size waits for its picture (its EXIF turn), so that no play records it twice.
@@ -136,6 +148,8 @@ final class DecodeLoop: @unchecked Sendable {
                         cursor: cursor, reader: reader, serial: serial, startFrame: startFrame, itemOffset: position,
                         showsVideo: showsVideo, rate: speed, tempo: tempo,
                         pictureQueueLimit: engine.config.frameQueueCapacity)
+                    active?.mixIn = crossfade?.mix
+                    active?.mixingWith = crossfade?.leaving
                 }
                 return
             case .failure(let error):

@@ -65,9 +65,19 @@ extension EngineState {
     /// decode thread says so: not a cut, a seek or a splice) and neither is an interrupt.
     func fadeInOnOpening(_ segment: Segment) -> ItemTransition? {
         guard segment.joinsPrevious, !segment.continuesPlay,
-            segments.last(where: { $0.serial == segment.serial })?.cursor.isInterrupt != true
+            segments.last(where: { $0.serial == segment.serial })?.cursor.isInterrupt != true,
+            let transition = transitionInto(segment.cursor), transition.veils
         else { return nil }
-        return transitionInto(segment.cursor)
+        return transition
+    }
+
+    /// Seconds of the crossfade from `cursor`'s play into the play after it, as the queue stands now (nil:
+    /// the join is not a crossfade). The decode thread holds back that much of the play's sound to mix.
+    func crossfadeOut(of cursor: Cursor) -> Double? {
+        guard !cursor.isInterrupt, let next = nextPlay(after: cursor).cursor,
+            let transition = transitionInto(next), transition.overlaps
+        else { return nil }
+        return transition.duration
     }
 
     /// Where `cursor`'s play of `serial` fades in and out, as known now: its end is where it was written to,
@@ -80,7 +90,7 @@ extension EngineState {
             window.fadeIn = FadeRamp(join: start, half: transition.duration / 2, color: transition.color)
         }
         if segment.failure == nil, !cursor.isInterrupt, let next = nextPlay(after: cursor).cursor,
-            let transition = transitionInto(next)
+            let transition = transitionInto(next), transition.veils
         {
             let end =
                 segment.endFrame.map { Double($0) / sampleRate }

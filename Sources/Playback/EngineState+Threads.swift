@@ -56,11 +56,36 @@ struct ScreenShows: Equatable {
     var dark = false
     /// A play's picture on screen and how it was last drawn (nil: none, black or the fallback).
     var picture: ShownPicture?
+    /// In a crossfade: the leaving play's last picture, drawn over `picture` (the entering play's) at
+    /// 1 - `mix` (nil: none).
+    var leaving: ShownPicture?
+    /// How far the crossfade on screen has gone, 0 to 1 (nil: none).
+    var mix: Double?
 
     /// The veil over the picture on screen (nil: none).
     var veil: PictureVeil? { picture?.veil }
     /// The part of a moving still in view (nil: the whole picture).
     var motion: MotionFrame? { picture?.motion }
+    /// It is redrawn at display rate while anything on it moves.
+    var moves: Bool { picture?.moves == true || mix != nil }
+    /// What the video sink draws over the picture (nil: no crossfade).
+    var crossfade: CrossfadeLayer? {
+        mix.map { CrossfadeLayer(leaving: leaving?.frame?.frame, motion: leaving?.motion, mix: $0) }
+    }
+
+    /// Nothing of a play on screen (black, the fallback, the dark).
+    mutating func clearPicture() {
+        picture = nil
+        leaving = nil
+        mix = nil
+    }
+}
+
+/// A picture kept by identity (a decision compares which picture, never its pixels).
+struct FrameRef: Equatable {
+    let frame: VideoFrame
+    init(_ frame: VideoFrame) { self.frame = frame }
+    static func == (left: FrameRef, right: FrameRef) -> Bool { left.frame === right.frame }
 }
 
 /// The play a picture on screen belongs to, the veil it is drawn under, the part of it in view, and when it
@@ -71,6 +96,8 @@ struct ShownPicture: Equatable {
     var veil: PictureVeil?
     var motion: MotionFrame?
     var drawnAt: Double
+    /// The picture itself, kept while it may become a crossfade's leaving picture.
+    var frame: FrameRef?
 
     /// It is redrawn at display rate while either moves.
     var moves: Bool { veil != nil || motion != nil }
@@ -113,7 +140,7 @@ extension EngineState {
             if !screen.dark {
                 screen.dark = true
                 screen.black = true
-                screen.picture = nil
+                screen.clearPicture()
                 return .darken(tellScreen: screenToldByPresenter)
             }
             // Woken at once by `display.power`; the schedule's edge is kept to half a second.
@@ -139,7 +166,7 @@ extension EngineState {
         if status.waitingForSchedule && frames.isEmpty {
             if !screen.fallback {
                 screen.fallback = true
-                screen.picture = nil
+                screen.clearPicture()
                 return .fallback
             }
         } else {
@@ -147,14 +174,14 @@ extension EngineState {
         }
         if (state == .idle || state == .stopped) && frames.isEmpty && !screen.black {
             screen.black = true
-            screen.picture = nil
+            screen.clearPicture()
             return .black
         }
         let heardTime = Double(heard) / sampleRate
         guard let head = frames.first, state != .paused else {
             if let redraw = moveLook(at: heardTime, now: now, screen: &screen) { return redraw }
             // Nothing to show: wake at 100 Hz while playing (to announce what is heard), 20 Hz otherwise.
-            return .wait(idleWait(state == .playing ? 0.01 : 0.05, moving: screen.picture?.moves == true))
+            return .wait(idleWait(state == .playing ? 0.01 : 0.05, moving: screen.moves))
         }
         if untimed {
             wakeWaiters = true  // room for the decode thread
@@ -163,27 +190,63 @@ extension EngineState {
         guard head.time <= heardTime + 0.001 else {
             if let redraw = moveLook(at: heardTime, now: now, screen: &screen) { return redraw }
             let wait = min(0.01, head.time - heardTime)
-            return .wait(screen.picture?.moves == true ? min(wait, Self.veilInterval) : wait)
+            return .wait(screen.moves ? min(wait, Self.veilInterval) : wait)
         }
         wakeWaiters = true  // room for the decode thread
-        var due = frames.removeFirst()
+        var dueFrames = [frames.removeFirst()]
+        while let next = frames.first, next.time <= heardTime + 0.001 { dueFrames.append(frames.removeFirst()) }
+        // In a crossfade whose entering play is on screen (or due), the leaving play's pictures go over it.
+        let overlap = crossfade(at: heardTime)
+        let blending =
+            overlap.map { overlap in
+                screen.picture?.cursor == overlap.entering || dueFrames.contains { $0.cursor == overlap.entering }
+            } ?? false
+        var due: TimedFrame?
+        var leavingDue: TimedFrame?
         var dropped = 0
-        while let next = frames.first, next.time <= heardTime + 0.001 {
-            dropped += 1
-            due = frames.removeFirst()
+        for frame in dueFrames {
+            if blending && frame.cursor == overlap?.leaving {
+                if leavingDue != nil { dropped += 1 }
+                leavingDue = frame
+            } else {
+                if due != nil { dropped += 1 }
+                due = frame
+            }
         }
         if dropped > 0 { status.droppedFrames += dropped }
+        if let leavingDue {
+            screen.leaving = shownPicture(leavingDue, at: heardTime, now: now)
+        } else if blending, screen.leaving == nil, let shown = screen.picture, shown.cursor == overlap?.leaving {
+            screen.leaving = shown  // the leaving play's picture on screen goes over the entering one's
+        }
+        guard let due else {
+            // Only the leaving picture changed: draw both again.
+            screen.mix = overlap?.mix
+            screen.picture?.drawnAt = now
+            return .redraw
+        }
         return show(due, dropped: dropped, now: now, screen: &screen)
     }
 
-    /// Puts `due` on screen, with the veil and view its play has at its time.
+    /// Puts `due` on screen, with the veil and view its play has at its time, and the crossfade it is in.
     private func show(_ due: TimedFrame, dropped: Int, now: Double, screen: inout ScreenShows) -> PresenterStep {
         screen.black = false
-        screen.picture = ShownPicture(
-            cursor: due.cursor, serial: due.serial,
-            veil: fadeWindow(for: due.cursor, serial: due.serial)?.veil(at: due.time),
-            motion: motionFrame(for: due.cursor, serial: due.serial, at: due.time), drawnAt: now)
+        screen.picture = shownPicture(due, at: due.time, now: now)
+        if let overlap = crossfade(at: due.time), overlap.entering == due.cursor {
+            screen.mix = overlap.mix
+        } else {
+            screen.leaving = nil
+            screen.mix = nil
+        }
         return .show(due, dropped: dropped)
+    }
+
+    private func shownPicture(_ timed: TimedFrame, at time: Double, now: Double) -> ShownPicture {
+        ShownPicture(
+            cursor: timed.cursor, serial: timed.serial,
+            veil: fadeWindow(for: timed.cursor, serial: timed.serial)?.veil(at: time),
+            motion: motionFrame(for: timed.cursor, serial: timed.serial, at: time), drawnAt: now,
+            frame: FrameRef(timed.frame))
     }
 
     /// How often a moving veil redraws the picture under it: the display's rate.
@@ -196,14 +259,37 @@ extension EngineState {
         guard !untimed, var picture = screen.picture else { return nil }
         let veil = fadeWindow(for: picture.cursor, serial: picture.serial)?.veil(at: heardTime)
         let motion = motionFrame(for: picture.cursor, serial: picture.serial, at: heardTime)
-        guard veil != picture.veil || motion != picture.motion,
-            now - picture.drawnAt >= Self.veilInterval || (veil == nil && picture.veil != nil)
+        // The crossfade goes on while the entering play's picture is on screen, over its overlap.
+        let overlap = crossfade(at: heardTime).flatMap { $0.entering == picture.cursor ? $0 : nil }
+        var leaving = overlap == nil ? nil : screen.leaving
+        if let shown = leaving {
+            leaving?.motion = motionFrame(for: shown.cursor, serial: shown.serial, at: heardTime)
+        }
+        let ended = (veil == nil && picture.veil != nil) || (overlap == nil && screen.mix != nil)
+        guard veil != picture.veil || motion != picture.motion || overlap?.mix != screen.mix,
+            now - picture.drawnAt >= Self.veilInterval || ended
         else { return nil }
         picture.veil = veil
         picture.motion = motion
         picture.drawnAt = now
         screen.picture = picture
+        screen.leaving = leaving
+        screen.mix = overlap?.mix
         return .redraw
+    }
+
+    /// The crossfade the listener is in at `time` (timeline seconds): the two plays and how far it has gone.
+    func crossfade(at time: Double) -> (leaving: Cursor, entering: Cursor, mix: Double)? {
+        let frame = time * sampleRate
+        guard
+            let index = segments.lastIndex(where: {
+                $0.serial == serial && $0.overlapFrames > 0 && Double($0.startFrame) <= frame
+                    && frame < Double($0.startFrame + $0.overlapFrames)
+            }),
+            let leaving = segments[..<index].last(where: { $0.serial == serial })
+        else { return nil }
+        let entering = segments[index]
+        return (leaving.cursor, entering.cursor, (frame - Double(entering.startFrame)) / Double(entering.overlapFrames))
     }
 
     /// The wait while nothing is due: a moving overlay (a ticker), veil or still wants redraws at display rate.

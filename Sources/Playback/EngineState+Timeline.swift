@@ -42,6 +42,17 @@ extension EngineState {
         }
     }
 
+    /// A decoded picture joins the picture queue in timeline order (in a crossfade two plays' pictures
+    /// interleave).
+    mutating func queuePicture(_ timed: TimedFrame) {
+        guard let last = frames.last, last.time > timed.time else {
+            frames.append(timed)
+            return
+        }
+        let index = frames.firstIndex { $0.time > timed.time } ?? frames.endIndex
+        frames.insert(timed, at: index)
+    }
+
     /// The play of `cursor` could not be opened: it is recorded as a failed play at `frame` (nothing on the
     /// timeline). Returns the play to try next, or nil (stale, the end of the queue, or every item failed).
     mutating func openFailed(_ cursor: Cursor, serial: Int, at frame: Int64, error: String) -> NextPlay? {
@@ -150,10 +161,15 @@ extension EngineState {
 
     /// Announces starts and ends of segments the listener has reached, in timeline order (at most up to
     /// `limit`). With `closingEarlier` (a picture of the segment at `limit` is on screen), every segment
-    /// before `limit` is over whatever the clock says: each is started if it never was, then ended.
+    /// before `limit` that ends by its start is over whatever the clock says: each is started if it never
+    /// was, then ended. Plays overlap only in a crossfade: the later one may start while the earlier one
+    /// plays on, but no play ends before the ones before it.
     private mutating func announce(
         heard: Int64, upTo limit: Int? = nil, closingEarlier: Bool = false, wallClock: Double
     ) {
+        let closedBy = limit.map { segments[$0].startFrame } ?? .max
+        /// A play before this one has started and not ended (it overlaps what follows).
+        var earlierOpen = false
         var index = 0
         while index < min(segments.count, limit ?? .max) {
             let segment = segments[index]
@@ -161,21 +177,59 @@ extension EngineState {
                 index += 1
                 continue
             }
+            let closes = closingEarlier && (segment.endFrame.map { $0 <= closedBy } ?? true)
             if segment.heard == .ahead {
-                guard closingEarlier || heard >= segment.startFrame else { break }
+                guard closes || heard >= segment.startFrame else { break }
                 if segment.failure != nil, segment.endFrame == segment.startFrame {
-                    announceEnd(index)
+                    // A failed open inside an overlap ends after the play still open before it.
+                    if !earlierOpen { announceEnd(index) }
                     index += 1
                     continue
                 }
-                if !closingEarlier && segment.showsVideo && !pictureWaitIsOver(segment, heard: heard) { break }
+                if !closes && segment.showsVideo && !pictureWaitIsOver(segment, heard: heard) { break }
                 announceStart(index, wallClock: wallClock)
             }
-            guard let end = segments[index].endFrame, closingEarlier || heard >= end else { break }
-            announceEnd(index)
+            if !earlierOpen, let end = segments[index].endFrame, closes || heard >= end,
+                !nextStartsBeforeEnd(index, heard: heard)
+            {
+                announceEnd(index)
+            } else {
+                // Still playing: the next play may start meanwhile only if it overlaps this one.
+                guard overlapsNext(index) else { break }
+                earlierOpen = true
+            }
             index += 1
         }
+        let deferred = segments.contains { $0.serial == serial && $0.heard == .started } && pendingEnd(heard: heard)
         segments.removeAll { $0.heard == .ended }
+        if deferred { announce(heard: heard, upTo: nil, closingEarlier: false, wallClock: wallClock) }
+    }
+
+    /// A started play whose end the listener passed, left open this look only because the play overlapping
+    /// it started in the same look (its end is announced at once after).
+    private func pendingEnd(heard: Int64) -> Bool {
+        guard let first = segments.firstIndex(where: { $0.serial == serial && $0.heard != .ended }),
+            segments[first].heard == .started, let end = segments[first].endFrame, heard >= end
+        else { return false }
+        return !nextStartsBeforeEnd(first, heard: heard)
+    }
+
+    /// In a crossfade the listener passed both the entering play's start and the leaving one's end: the
+    /// start comes first, so the leaving play ends once the entering one has started (a later look).
+    private func nextStartsBeforeEnd(_ index: Int, heard: Int64) -> Bool {
+        guard overlapsNext(index),
+            let next = segments[(index + 1)...].first(where: { $0.serial == segments[index].serial }),
+            next.heard == .ahead, heard >= next.startFrame, !(next.failure != nil && next.endFrame == next.startFrame)
+        else { return false }
+        return !next.showsVideo || pictureWaitIsOver(next, heard: heard)
+    }
+
+    /// Whether the play after `index` (of the same serial) starts before the one at `index` ends.
+    private func overlapsNext(_ index: Int) -> Bool {
+        guard let end = segments[index].endFrame,
+            let next = segments[(index + 1)...].first(where: { $0.serial == segments[index].serial })
+        else { return false }
+        return next.startFrame < end
     }
 
     /// A play with pictures starts when its first picture is shown. Timed, one that shows none within half

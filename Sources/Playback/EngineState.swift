@@ -156,7 +156,8 @@ struct EngineState {
 
     /// The segment the listener is in now: started and not yet ended.
     var audibleSegment: Segment? {
-        segments.first { $0.heard == .started }
+        // In a crossfade's overlap the incoming play is the current one once it started.
+        segments.last { $0.heard == .started }
     }
 
     /// Seconds into the segment's item when the listener is at timeline frame `heard`.

@@ -23,6 +23,7 @@ final class Presenter: @unchecked Sendable {
     /// The veil and the moving still's view last handed to the video sink.
     private var sentVeil: PictureVeil?
     private var sentMotion: MotionFrame?
+    private var sentCrossfade: CrossfadeLayer?
     /// The overlays and their item as last handed to the video sink.
     private var sentOverlays = OverlaySet()
     private var sentPlaying: PlayingItem?
@@ -74,6 +75,10 @@ final class Presenter: @unchecked Sendable {
             if let video = engine.video, screen.veil != sentVeil {
                 video.setVeil(screen.veil)
                 sentVeil = screen.veil
+            }
+            if let video = engine.video, screen.crossfade != sentCrossfade {
+                video.setCrossfade(screen.crossfade)
+                sentCrossfade = screen.crossfade
             }
             if let video = engine.video, screen.motion != sentMotion {
                 video.setMotion(screen.motion)

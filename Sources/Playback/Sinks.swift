@@ -100,7 +100,10 @@ public protocol VideoSink: AnyObject, Sendable {
     func setVeil(_ veil: PictureVeil?)
     /// The part of the picture to show from the next `show` or `redraw` on (a moving still; nil: all of it).
     func setMotion(_ frame: MotionFrame?)
-    /// Draws the picture on screen again now (its veil or its view moved).
+    /// The crossfade to draw from the next `show` or `redraw` on (nil: none): the picture shown becomes
+    /// the entering play's, seen at `mix`, with the leaving play's picture over it at 1 - `mix`.
+    func setCrossfade(_ crossfade: CrossfadeLayer?)
+    /// Draws the picture on screen again now (its veil, its view or its crossfade moved).
     func redraw()
     /// Whether the output can put the screen itself to sleep, and how (asked once, after `open`).
     func screenPowerSupport() -> ScreenPowerSupport
@@ -114,6 +117,7 @@ extension VideoSink {
     /// A sink that draws no veils ignores them.
     public func setVeil(_ veil: PictureVeil?) {}
     public func setMotion(_ frame: MotionFrame?) {}
+    public func setCrossfade(_ crossfade: CrossfadeLayer?) {}
     public func redraw() {}
     public func screenPowerSupport() -> ScreenPowerSupport {
         .unsupported("the video output has no way to put the screen to sleep")
@@ -123,6 +127,25 @@ extension VideoSink {
     }
     /// A sink that draws no overlays ignores them.
     public func setOverlays(_ overlays: OverlaySet, playing: PlayingItem?) {}
+}
+
+/// A crossfade as the video sink draws it: the entering play's picture (the one shown) at `mix`, plus the
+/// leaving play's last picture, seen through its own `motion`, at 1 - `mix`. Without a leaving picture (a
+/// play with sound only before it) the entering picture rises from black.
+public struct CrossfadeLayer: Sendable, Equatable {
+    public var leaving: VideoFrame?
+    public var motion: MotionFrame?
+    public var mix: Double
+
+    public init(leaving: VideoFrame?, motion: MotionFrame?, mix: Double) {
+        self.leaving = leaving
+        self.motion = motion
+        self.mix = mix
+    }
+
+    public static func == (left: CrossfadeLayer, right: CrossfadeLayer) -> Bool {
+        left.leaving === right.leaving && left.motion == right.motion && left.mix == right.mix
+    }
 }
 
 /// How a picture is fitted into the window.

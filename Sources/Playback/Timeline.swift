@@ -38,6 +38,9 @@ struct Segment: Equatable {
     var joinsPrevious = false
     /// The fade or dip it joins the play before it with (set when it is opened; nil: a cut).
     var fadeIn: ItemTransition?
+    /// A crossfade: it starts this many frames before the play before it ends, the two overlapping (set by
+    /// the decode thread; 0: none). Its pictures are drawn over the other's at a mix rising from 0 to 1.
+    var overlapFrames: Int64 = 0
     /// How far the listener has been told: nothing yet, started, or started and ended.
     var heard = Heard.ahead
 

@@ -1,12 +1,13 @@
 // How one item is joined to the play before it: a cut (the gapless join, the default), a fade out to black
-// and in again, or a dip through a colour. The `duration` is the whole change: the outgoing play darkens
-// over its last half, the incoming one lightens over its first half, so neither is lengthened or shortened
-// (a 10 s still with a 2 s fade is seen clearly for 8 s). Pure data; its wire and text forms are QueueRPC's
-// RPCTransition.
+// and in again, a dip through a colour, or a crossfade. For a fade or a dip the `duration` is the whole
+// change: the outgoing play darkens over its last half, the incoming one lightens over its first half, so
+// neither is lengthened or shortened (a 10 s still with a 2 s fade is seen clearly for 8 s). A crossfade
+// overlaps the two plays instead: the incoming one starts `duration` before the outgoing one ends. Pure
+// data; its wire and text forms are QueueRPC's RPCTransition.
 
 public struct ItemTransition: Sendable, Hashable, Codable {
     public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
-        case cut, fade, dip
+        case cut, fade, dip, crossfade
     }
 
     public var kind: Kind
@@ -29,8 +30,12 @@ public struct ItemTransition: Sendable, Hashable, Codable {
 
     /// Whether the join is anything but the gapless cut.
     public var softens: Bool { kind != .cut }
+    /// Whether the two plays overlap (a crossfade) rather than meet (a cut, a fade, a dip).
+    public var overlaps: Bool { kind == .crossfade }
+    /// Whether the pictures pass through a colour (a fade or a dip).
+    public var veils: Bool { kind == .fade || kind == .dip }
 
-    /// Throws unless a fade or dip lasts 0.1–5 s.
+    /// Throws unless a fade, dip or crossfade lasts 0.1–5 s.
     public func validate() throws(QueueError) {
         guard kind == .cut || (duration.isFinite && Self.durations.contains(duration)) else {
             throw .invalidTransition("a \(kind.rawValue) lasts 0.1 to 5 seconds (got \(duration))")

@@ -94,6 +94,7 @@ public enum ItemInputs {
         switch transition.kind {
         case .cut: RPCTransition(type: "cut")
         case .fade: RPCTransition(type: "fade", duration: transition.duration)
+        case .crossfade: RPCTransition(type: "crossfade", duration: transition.duration)
         case .dip: RPCTransition(type: "dip", duration: transition.duration, color: transition.color.hex)
         }
     }
@@ -145,7 +146,7 @@ public enum ItemInputs {
         case "transition":
             guard let transition = RPCTransition(text: value), transition.isValid else {
                 throw .invalidParams(
-                    param: "items", reason: "\(place): transition must be cut, fade:SECONDS or dip:SECONDS:#rrggbb (0.1-5 s)")
+                    param: "items", reason: "\(place): transition must be cut, fade:SECONDS, dip:SECONDS:#rrggbb or crossfade:SECONDS (0.1-5 s)")
             }
             entry.transition = Self.transition(transition)
         case "motion":

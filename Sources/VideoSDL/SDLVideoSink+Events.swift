@@ -48,6 +48,7 @@ extension SDLVideoSink {
             texture = nil
             textureShape = nil
             textureIsStale = lastFrame != nil
+            dropLeavingTexture()
             painter?.releaseTextures()
             needsRedraw = true
         default:

@@ -94,6 +94,7 @@ extension SDLVideoSink {
         let output = (width: Int(width), height: Int(height))
         noteOutputSize(output)
         drawPicture(renderer, output: output)
+        drawCrossfade(renderer, output: output)
         drawVeil(renderer)
         drawOverlays(renderer, output: output)
         return output
@@ -137,19 +138,22 @@ extension SDLVideoSink {
         painter?.draw(drawnLayers, renderer: renderer, output: output, rotation: config.rotation, now: lastDrawAt)
     }
 
-    private func drawPicture(_ renderer: OpaquePointer, output: (width: Int, height: Int)) {
-        guard let frame = lastFrame else { return }
+    /// Where `frame` goes on an output of `output` size with the fit and turns in force (nil: nowhere).
+    func layout(of frame: VideoFrame, output: (width: Int, height: Int)) -> FitLayout? {
         // The file's turn (a phone's portrait clip or photo) and the panel's add up; the mirror comes first.
         let turn = frame.orientation.turned(by: config.rotation.rawValue / 90)
-        guard
-            let layout = FitLayout.compute(
-                fit: config.fit, rotation: VideoRotation(rawValue: turn.quarterTurns * 90) ?? .upright,
-                mirrored: turn.mirrored, sampleAspect: frame.sampleAspect, picture: (frame.width, frame.height),
-                output: output)
-        else { return }
+        return FitLayout.compute(
+            fit: config.fit, rotation: VideoRotation(rawValue: turn.quarterTurns * 90) ?? .upright,
+            mirrored: turn.mirrored, sampleAspect: frame.sampleAspect, picture: (frame.width, frame.height),
+            output: output)
+    }
+
+    private func drawPicture(_ renderer: OpaquePointer, output: (width: Int, height: Int)) {
+        guard let frame = lastFrame, let layout = layout(of: frame, output: output) else { return }
         var source = layout.source.sdl
         if let motion {
-            drawMoving(frame, layout: layout, view: motion, renderer)
+            guard uploadUnlessHeld(frame), let texture else { return }
+            drawMoving(texture, layout: layout, view: motion, renderer)
             return
         }
         if let size = prescaledSize(frame, layout), prescale(frame, to: size) {
@@ -158,6 +162,11 @@ extension SDLVideoSink {
             guard uploadUnlessHeld(frame) else { return }
         }
         guard let texture else { return }
+        copy(texture, source: &source, layout: layout, renderer)
+    }
+
+    /// Copies `source` of `texture` where `layout` puts the picture, turned and mirrored as it says.
+    func copy(_ texture: OpaquePointer, source: inout SDL_Rect, layout: FitLayout, _ renderer: OpaquePointer) {
         if layout.rotation == .upright && !layout.mirrored {
             var destination = layout.destination.sdl
             if SDL_RenderCopy(renderer, texture, &source, &destination) < 0 { logFailure("SDL_RenderCopy") }
@@ -178,8 +187,7 @@ extension SDLVideoSink {
     /// the view's centre but never showing an empty edge, clipped to that place. Float rectangles, so the
     /// glide moves by fractions of a pixel; the texture holds the whole picture (never prescaled: each
     /// redraw shows another part of it).
-    private func drawMoving(_ frame: VideoFrame, layout: FitLayout, view: MotionFrame, _ renderer: OpaquePointer) {
-        guard uploadUnlessHeld(frame), let texture else { return }
+    func drawMoving(_ texture: OpaquePointer, layout: FitLayout, view: MotionFrame, _ renderer: OpaquePointer) {
         var source = layout.source.sdl
         let place = layout.destination
         let zoom = 1 / max(view.width, view.height, 0.05)
@@ -211,6 +219,14 @@ extension SDLVideoSink {
     func upload(_ frame: VideoFrame) -> Bool {
         guard let texture = streamingTexture(TextureShape(width: frame.width, height: frame.height, layout: frame.layout))
         else { return false }
+        guard copyPlanes(of: frame, into: texture) else { return false }
+        uploadedPictures = shownPictures
+        textureIsStale = false
+        return true
+    }
+
+    /// Copies the frame's planes into `texture` (made for its size and layout). False (logged) on failure.
+    func copyPlanes(of frame: VideoFrame, into texture: OpaquePointer) -> Bool {
         let rc: Int32 = frame.withPlanes { planes in
             switch frame.layout {
             case .yuv420p:
@@ -232,8 +248,6 @@ extension SDLVideoSink {
             logFailure("texture update (\(frame.layout))")
             return false
         }
-        uploadedPictures = shownPictures
-        textureIsStale = false
         return true
     }
 

@@ -40,6 +40,12 @@ public final class SDLVideoSink: VideoSink, @unchecked Sendable {
     var veil: PictureVeil?
     /// The part of a moving still in view (nil: the whole picture). Presenter thread.
     var motion: MotionFrame?
+    /// A crossfade drawn over the picture (nil: none), its leaving picture's texture, what that texture
+    /// was made for and which picture it holds. Presenter thread.
+    var crossfade: CrossfadeLayer?
+    var leavingTexture: OpaquePointer?
+    var leavingShape: TextureShape?
+    var leavingUploaded: VideoFrame?
     /// How the screen is put to sleep (QD_SCREEN_POWER_*), what turning it off changed, and whether a DRM
     /// screen sleeps now (nothing is presented then). Presenter thread.
     var screenPowerMethod: Int32 = 0
@@ -180,6 +186,7 @@ public final class SDLVideoSink: VideoSink, @unchecked Sendable {
         prescaler = nil
         drawnLayers = []
         if let texture { SDL_DestroyTexture(texture) }
+        dropLeavingTexture()
         if let renderer { SDL_DestroyRenderer(renderer) }
         if let window { SDL_DestroyWindow(window) }
         texture = nil

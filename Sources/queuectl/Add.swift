@@ -63,7 +63,7 @@ struct Add: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "How each added item is joined to the one before it: cut, fade:SECONDS or dip:SECONDS:#rrggbb (0.1-5 s; default: the daemon's).",
+            "How each added item is joined to the one before it: cut, fade:SECONDS, dip:SECONDS:#rrggbb or crossfade:SECONDS (0.1-5 s; default: the daemon's).",
             valueName: "transition"))
     var transition: String?
 
@@ -89,7 +89,7 @@ struct Add: ParsableCommand {
         if let loops, loops < 0 { throw ValidationError("--loops must be 0 (forever) or more") }
         if let at, at < 0 { throw ValidationError("--at must be 0 or more") }
         if let transition, RPCTransition(text: transition)?.isValid != true {
-            throw ValidationError("--transition must be cut, fade:SECONDS or dip:SECONDS:#rrggbb (0.1-5 s)")
+            throw ValidationError("--transition must be cut, fade:SECONDS, dip:SECONDS:#rrggbb or crossfade:SECONDS (0.1-5 s)")
         }
         if let motion, RPCMotion(text: motion) == nil {
             throw ValidationError("--motion must be auto or x,y,w,h>x,y,w,h (fractions 0-1)")

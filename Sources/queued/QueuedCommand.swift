@@ -124,7 +124,7 @@ struct QueuedCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "How items without their own transition are joined to the one before: cut (the gapless join), fade:SECONDS (out to black and in) or dip:SECONDS:#rrggbb (through a colour), 0.1-5 s.",
+            "How items without their own transition are joined to the one before: cut (the gapless join), fade:SECONDS (out to black and in), dip:SECONDS:#rrggbb (through a colour) or crossfade:SECONDS (the next starts that long before this one ends, pictures blended, sounds mixed), 0.1-5 s.",
             valueName: "type[:seconds]"))
     var transition = "cut"
 
@@ -283,7 +283,7 @@ struct QueuedCommand: ParsableCommand {
     /// --transition, read (nil: a cut).
     func defaultTransition() throws -> ItemTransition? {
         guard let parsed = RPCTransition(text: transition), parsed.isValid else {
-            throw ValidationError("--transition must be cut, fade:SECONDS or dip:SECONDS:#rrggbb (0.1-5 s)")
+            throw ValidationError("--transition must be cut, fade:SECONDS, dip:SECONDS:#rrggbb or crossfade:SECONDS (0.1-5 s)")
         }
         let chosen = ItemInputs.transition(parsed)
         return chosen.softens ? chosen : nil

@@ -1,16 +1,16 @@
 // An item's `transition` on the wire (components/schemas/Transition): how it is joined to the play before
-// it. `{"type": "fade", "duration": 1.5}`, `{"type": "dip", "duration": 1, "color": "#ffffff"}`, or
-// `{"type": "cut"}`; checked field by field, with the place in the params named in errors.
+// it. `{"type": "fade", "duration": 1.5}`, `{"type": "dip", "duration": 1, "color": "#ffffff"}`,
+// `{"type": "crossfade", "duration": 2}` or `{"type": "cut"}`; checked field by field, with the place in the params named in errors.
 
 public struct RPCTransition: Sendable, Equatable {
-    /// "cut" | "fade" | "dip".
+    /// "cut" | "fade" | "dip" | "crossfade".
     public var type: String
     /// Seconds the whole change lasts, 0.1–5 (absent for a cut; 1 when absent for a fade or a dip).
     public var duration: Double?
     /// A dip's colour, "#rrggbb" (white when absent).
     public var color: String?
 
-    public static let types = ["cut", "fade", "dip"]
+    public static let types = ["cut", "fade", "dip", "crossfade"]
 
     public init(type: String, duration: Double? = nil, color: String? = nil) {
         self.type = type
@@ -26,7 +26,7 @@ public struct RPCTransition: Sendable, Equatable {
             throw .invalidParams(param: "\(name).\(unknown)", reason: "unknown field")
         }
         guard let type = object["type"]?.stringValue, Self.types.contains(type) else {
-            throw .invalidParams(param: "\(name).type", reason: "must be one of cut, fade, dip")
+            throw .invalidParams(param: "\(name).type", reason: "must be one of cut, fade, dip, crossfade")
         }
         var duration: Double?
         if let value = object["duration"], !value.isNull {
@@ -52,7 +52,7 @@ public struct RPCTransition: Sendable, Equatable {
     }
 
     /// The text form of `--transition`, `queuectl add --transition` and playlists: "cut", "fade", "fade:1.5",
-    /// "dip:0.8", "dip:1:#ff8800". nil when it is none of those (the duration's range is checked on the
+    /// "dip:0.8", "dip:1:#ff8800", "crossfade:2". nil when it is none of those (the duration's range is checked on the
     /// way into the queue, like the wire form's).
     public init?(text: String) {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)

@@ -1,0 +1,68 @@
+// A crossfade on screen: the entering play's picture (the one `show` put up) seen at `mix`, and the
+// leaving play's last picture added over it at 1 - `mix`. Drawn as a black veil at 1 - `mix` over the
+// entering picture (its bars included), then the leaving picture with additive blending at 1 - `mix`
+// (its bars add nothing), so that every pixel is leaving × (1 - mix) + entering × mix whatever the two
+// pictures' shapes, fits and turns. The leaving picture has its own texture, uploaded once per picture
+// (never prescaled: it is drawn for a second or so). Presenter thread only.
+
+import CSDL2
+import Media
+import Playback
+
+extension SDLVideoSink {
+    public func setCrossfade(_ crossfade: CrossfadeLayer?) {
+        assertOnSinkThread()
+        self.crossfade = crossfade
+        if crossfade?.leaving == nil { leavingUploaded = nil }
+    }
+
+    func drawCrossfade(_ renderer: OpaquePointer, output: (width: Int, height: Int)) {
+        guard let crossfade, crossfade.mix < 1, lastFrame != nil else { return }
+        let leavingShare = UInt8((255 * (1 - max(0, crossfade.mix))).rounded())
+        SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_BLEND)
+        SDL_SetRenderDrawColor(renderer, 0, 0, 0, leavingShare)
+        SDL_RenderFillRect(renderer, nil)
+        SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_NONE)
+        guard let frame = crossfade.leaving, let layout = layout(of: frame, output: output),
+            let texture = leavingTexture(holding: frame)
+        else { return }
+        SDL_SetTextureBlendMode(texture, SDL_BLENDMODE_ADD)
+        SDL_SetTextureAlphaMod(texture, leavingShare)
+        if let view = crossfade.motion {
+            drawMoving(texture, layout: layout, view: view, renderer)
+        } else {
+            var source = layout.source.sdl
+            copy(texture, source: &source, layout: layout, renderer)
+        }
+    }
+
+    /// The leaving picture's texture, holding `frame` (uploaded when it does not yet). nil (logged) when SDL
+    /// cannot make or fill it.
+    private func leavingTexture(holding frame: VideoFrame) -> OpaquePointer? {
+        guard let renderer else { return nil }
+        let shape = TextureShape(width: frame.width, height: frame.height, layout: frame.layout)
+        if let leavingTexture, leavingShape == shape, leavingUploaded === frame { return leavingTexture }
+        if leavingShape != shape {
+            dropLeavingTexture()
+            leavingTexture = SDL_CreateTexture(
+                renderer, shape.sdlFormat, Int32(SDL_TEXTUREACCESS_STREAMING.rawValue), Int32(shape.width),
+                Int32(shape.height))
+            guard leavingTexture != nil else {
+                logFailure("SDL_CreateTexture(\(shape.width)x\(shape.height) \(shape.layout), leaving picture)")
+                return nil
+            }
+            leavingShape = shape
+        }
+        guard let leavingTexture, copyPlanes(of: frame, into: leavingTexture) else { return nil }
+        leavingUploaded = frame
+        return leavingTexture
+    }
+
+    /// Frees the leaving picture's texture (closing, or a device reset lost it).
+    func dropLeavingTexture() {
+        if let leavingTexture { SDL_DestroyTexture(leavingTexture) }
+        leavingTexture = nil
+        leavingShape = nil
+        leavingUploaded = nil
+    }
+}
