@@ -5,9 +5,11 @@
 #      in the second around each join (the fade: 0.5 s each side) against the rest (steady playback), and
 #      the pictures dropped in each; mpv playing the same clips (no transitions: it has none) for the
 #      steady ratio;
-#   2. a 1920x1080 still shown 10 s with `motion: auto` (a redraw at display rate for as long as it shows)
+#   2. the same clips with `--transition crossfade:1`: the second after each incoming item starts (the
+#      overlap: both clips decoded, both pictures drawn, both sounds mixed) against the rest;
+#   3. a 1920x1080 still shown 10 s with `motion: auto` (a redraw at display rate for as long as it shows)
 #      against the same still standing, 8 s each.
-# Run:   contrib/setup.sh --bench && contrib/bench/transitions/run.sh   (~2 min after a build)
+# Run:   contrib/setup.sh --bench && contrib/bench/transitions/run.sh   (~2.5 min after a build)
 # Env:   BIN_DIR=dir holding queued (default: .build/debug, built if missing — a release build is what
 #        to quote: BIN_DIR=.build/install/release after contrib/install.sh --configuration release --build-only).
 set -uo pipefail
@@ -65,6 +67,14 @@ for _ in $(seq 100); do [[ -S "$WORK/fade.sock" ]] && break; sleep 0.1; done
 python3 "$here/watch.py" "$WORK/fade.sock" "$pid" 30 0.5 | sed 's/^/fade./' >>"$RESULTS"
 stop_pid "$pid"
 
+log "crossfades between the same clips (30 s)"
+bg "${XENV[@]}" "$QUEUED" --socket "$WORK/crossfade.sock" "${OUT[@]}" --transition crossfade:1 --loops 0 \
+  "$clips/a.mp4" "$clips/b.mp4" >"$WORK/crossfade.log" 2>&1
+pid=$BG_PID
+for _ in $(seq 100); do [[ -S "$WORK/crossfade.sock" ]] && break; sleep 0.1; done
+python3 "$here/watch.py" "$WORK/crossfade.sock" "$pid" 30 0.5 0.5 | sed 's/^/crossfade./' >>"$RESULTS"
+stop_pid "$pid"
+
 log "mpv on the same clips (20 s)"
 bg "${XENV[@]}" mpv --no-config --no-terminal --vo=x11 --ao=pulse --geometry=1280x720 --loop-playlist=inf \
   "$clips/a.mp4" "$clips/b.mp4"
@@ -96,11 +106,14 @@ printf 'queued %s (%s), %s, %s\n' "$(git -C "$repo" describe --always --dirty 2>
 printf '\n%-44s%12s%12s\n' "1080p30 clips, 1280x720 window" "CPU %" "dropped"
 printf '%-44s%12s%12s\n' "queued, 1 s fades (+-0.5 s at $(num fade.joins) joins)" "$(num fade.fade_cpu_pct)" "$(num fade.fade_drops)"
 printf '%-44s%12s%12s\n' "queued, steady between them" "$(num fade.steady_cpu_pct)" "$(num fade.steady_drops)"
+printf '%-44s%12s%12s\n' "queued, 1 s crossfades (at $(num crossfade.joins) joins)" "$(num crossfade.fade_cpu_pct)" "$(num crossfade.fade_drops)"
+printf '%-44s%12s%12s\n' "queued, steady between them" "$(num crossfade.steady_cpu_pct)" "$(num crossfade.steady_drops)"
 printf '%-44s%12s\n' "mpv, steady (no transitions)" "$(num mpv.steady_cpu_pct)"
 printf '\n%-44s%12s\n' "1080p still, 1280x720 window" "CPU %"
 printf '%-44s%12s\n' "standing" "$(num still.cpu_pct)"
 printf '%-44s%12s\n' "moving (motion auto, redrawn at 60 Hz)" "$(num moving.cpu_pct)"
-awk -v f="$(num fade.fade_cpu_pct)" -v s="$(num fade.steady_cpu_pct)" -v m="$(num mpv.steady_cpu_pct)" \
-  'BEGIN{ if (s > 0 && m > 0) printf "\nfade/steady CPU %.2f; queued steady/mpv steady %.2f\n", f / s, s / m }'
+awk -v f="$(num fade.fade_cpu_pct)" -v c="$(num crossfade.fade_cpu_pct)" -v s="$(num fade.steady_cpu_pct)" \
+  -v m="$(num mpv.steady_cpu_pct)" \
+  'BEGIN{ if (s > 0 && m > 0) printf "\nfade/steady CPU %.2f; crossfade/steady %.2f; queued steady/mpv steady %.2f\n", f / s, c / s, s / m }'
 [[ -n "${KEEP_WORK:-}" ]] && log "scratch dir kept: $WORK"
 exit 0

@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Samples a running queued: its CPU ticks every 50 ms and its picture drops, split into the windows around
-each item start (the fade: +-HALF seconds around the join) and the rest (steady playback), for SECONDS.
-Usage: watch.py SOCKET PID SECONDS HALF -> prints key=value lines (cpu percent of one core, drops)."""
+each item start (the fade: +-HALF seconds around the join, moved by OFFSET: a crossfade's overlap follows
+the incoming item's start) and the rest (steady playback), for SECONDS.
+Usage: watch.py SOCKET PID SECONDS HALF [OFFSET] -> prints key=value lines (cpu percent of one core, drops)."""
 import json, os, socket, sys, time
 
 path, pid, seconds, half = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4])
+offset = float(sys.argv[5]) if len(sys.argv) > 5 else 0.0
 hz = os.sysconf("SC_CLK_TCK")
 
 
@@ -51,7 +53,7 @@ joins = starts[1:]  # the first start is not a join
 
 
 def in_fade(t):
-    return any(abs(t - j) <= half for j in joins)
+    return any(abs(t - j - offset) <= half for j in joins)
 
 
 fade_ticks = steady_ticks = fade_time = steady_time = 0.0
