@@ -231,7 +231,7 @@ complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_opti
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl add" until' -l 'until' -d 'Play only until this local time (HH:MM, exclusive; not after --from: past midnight).' -rfka ''
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl add" start-date' -l 'start-date' -d 'Play only from this date on (YYYY-MM-DD).' -rfka ''
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl add" end-date' -l 'end-date' -d 'Play only up to this date, inclusive (YYYY-MM-DD).' -rfka ''
-complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl add" transition' -l 'transition' -d 'How each added item is joined to the one before it: cut, fade:SECONDS or dip:SECONDS:#rrggbb (0.1-5 s; default: the daemon\'s).' -rfka ''
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl add" transition' -l 'transition' -d 'How each added item is joined to the one before it: cut, fade:SECONDS, dip:SECONDS:#rrggbb or crossfade:SECONDS (0.1-5 s; default: the daemon\'s).' -rfka ''
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl add" motion' -l 'motion' -d 'Stills: a slow pan and zoom while shown: auto, or from>to frames as fractions of the picture, x,y,w,h>x,y,w,h.' -rfka ''
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl add" version' -l 'version' -d 'Show the version.'
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl add" h help' -s 'h' -l 'help' -d 'Show help information.'
