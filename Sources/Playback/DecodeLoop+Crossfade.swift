@@ -11,9 +11,13 @@ import Media
 import QueueModel
 
 extension DecodeLoop {
-    /// The picture queue's room while a leaving play's pictures share it: both plays' shares.
-    func pictureQueueLimit(_ item: ActiveItem) -> Int {
-        item.pictureQueueLimit + (leaving?.pictureQueueLimit ?? 0)
+    /// Whether `item` has no room in the picture queue. Beside a leaving play each play has its own share
+    /// (what its pictures' size allows), so that neither starves the other: the queue spans from what is
+    /// heard to a little past what is written, which may be more pictures than one share.
+    func pictureQueueIsFull(for item: ActiveItem, in state: EngineState) -> Bool {
+        guard leaving != nil else { return state.frames.count >= item.pictureQueueLimit }
+        let own = state.frames.reduce(0) { $0 + ($1.cursor == item.cursor && $1.serial == item.serial ? 1 : 0) }
+        return own >= item.pictureQueueLimit
     }
 
     /// Where the play hands over to a crossfade of `seconds` (nil: none), from its length as known now;
@@ -38,7 +42,7 @@ extension DecodeLoop {
         let written = Double(active.startFrame + active.audioFrames) / rate
         let horizon = Double(item.startFrame) / rate + (item.videoHorizon - item.itemOffset) / item.rate
         guard horizon < written + engine.config.videoLead,
-            core.locked({ $0.frames.count < pictureQueueLimit(active) })
+            !core.locked({ pictureQueueIsFull(for: item, in: $0) })
         else { return false }
         feedVideo(item)
         return true

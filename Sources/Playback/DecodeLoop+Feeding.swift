@@ -26,7 +26,7 @@ extension DecodeLoop {
         }
         let audioTime = item.itemOffset + Double(item.itemFrames) / rate
         if item.showsVideo && !item.videoDone && item.videoHorizon < audioTime + engine.config.videoLead {
-            let full = core.locked { $0.frames.count >= pictureQueueLimit(item) }
+            let full = core.locked { pictureQueueIsFull(for: item, in: $0) }
             if !full {
                 feedVideo(item)
                 return

@@ -2,8 +2,9 @@
 // leaving play's last picture added over it at 1 - `mix`. Drawn as a black veil at 1 - `mix` over the
 // entering picture (its bars included), then the leaving picture with additive blending at 1 - `mix`
 // (its bars add nothing), so that every pixel is leaving × (1 - mix) + entering × mix whatever the two
-// pictures' shapes, fits and turns. The leaving picture has its own texture, uploaded once per picture
-// (never prescaled: it is drawn for a second or so). Presenter thread only.
+// pictures' shapes, fits and turns. The leaving picture has its own texture, filled once per picture:
+// with SDL's software renderer scaled first to where it is drawn, as the main picture is (unless it moves).
+// Presenter thread only.
 
 import CSDL2
 import Media
@@ -23,24 +24,27 @@ extension SDLVideoSink {
         SDL_SetRenderDrawColor(renderer, 0, 0, 0, leavingShare)
         SDL_RenderFillRect(renderer, nil)
         SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_NONE)
-        guard let frame = crossfade.leaving, let layout = layout(of: frame, output: output),
-            let texture = leavingTexture(holding: frame)
-        else { return }
+        guard let frame = crossfade.leaving, let layout = layout(of: frame, output: output) else { return }
+        let scaled = crossfade.motion == nil ? prescaledSize(frame, layout) : nil
+        guard let texture = leavingTexture(holding: frame, scaledTo: scaled) else { return }
         SDL_SetTextureBlendMode(texture, SDL_BLENDMODE_ADD)
         SDL_SetTextureAlphaMod(texture, leavingShare)
         if let view = crossfade.motion {
             drawMoving(texture, layout: layout, view: view, renderer)
-        } else {
-            var source = layout.source.sdl
-            copy(texture, source: &source, layout: layout, renderer)
+            return
         }
+        var source = layout.source.sdl
+        if let scaled { source = SDL_Rect(x: 0, y: 0, w: Int32(scaled.width), h: Int32(scaled.height)) }
+        copy(texture, source: &source, layout: layout, renderer)
     }
 
-    /// The leaving picture's texture, holding `frame` (uploaded when it does not yet). nil (logged) when SDL
-    /// cannot make or fill it.
-    private func leavingTexture(holding frame: VideoFrame) -> OpaquePointer? {
+    /// The leaving picture's texture, holding `frame` as it is or scaled to `scaled` (filled when it does not
+    /// yet). nil (logged) when SDL cannot make or fill it.
+    private func leavingTexture(holding frame: VideoFrame, scaledTo scaled: (width: Int, height: Int)?) -> OpaquePointer? {
         guard let renderer else { return nil }
-        let shape = TextureShape(width: frame.width, height: frame.height, layout: frame.layout)
+        let shape =
+            scaled.map { TextureShape(width: $0.width, height: $0.height, layout: .rgba, prescaled: true) }
+            ?? TextureShape(width: frame.width, height: frame.height, layout: frame.layout)
         if let leavingTexture, leavingShape == shape, leavingUploaded === frame { return leavingTexture }
         if leavingShape != shape {
             dropLeavingTexture()
@@ -53,9 +57,29 @@ extension SDLVideoSink {
             }
             leavingShape = shape
         }
-        guard let leavingTexture, copyPlanes(of: frame, into: leavingTexture) else { return nil }
+        guard let leavingTexture else { return nil }
+        if shape.prescaled {
+            guard scale(frame, into: leavingTexture, size: (shape.width, shape.height)) else { return nil }
+        } else {
+            guard copyPlanes(of: frame, into: leavingTexture) else { return nil }
+        }
         leavingUploaded = frame
         return leavingTexture
+    }
+
+    /// Scales `frame` into `texture` (made for `size`, B,G,R,A) with the software renderer's scaler.
+    private func scale(_ frame: VideoFrame, into texture: OpaquePointer, size: (width: Int, height: Int)) -> Bool {
+        guard let prescaler else { return false }
+        var pixels: UnsafeMutableRawPointer?
+        var pitch: Int32 = 0
+        guard SDL_LockTexture(texture, nil, &pixels, &pitch) == 0, let pixels else {
+            logFailure("SDL_LockTexture")
+            return false
+        }
+        let scaled = prescaler.scale(frame, width: size.width, height: size.height, into: pixels, bytesPerRow: Int(pitch))
+        SDL_UnlockTexture(texture)
+        if !scaled { logFailure("scaling a \(frame.width)x\(frame.height) \(frame.layout) leaving picture") }
+        return scaled
     }
 
     /// Frees the leaving picture's texture (closing, or a device reset lost it).

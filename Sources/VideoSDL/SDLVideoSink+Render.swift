@@ -272,7 +272,7 @@ extension SDLVideoSink {
 
     /// The size to scale `frame` to before drawing it (the software renderer only): where it is drawn,
     /// before any turn, when that is smaller than the picture and the whole picture is drawn; else nil.
-    private func prescaledSize(_ frame: VideoFrame, _ layout: FitLayout) -> (width: Int, height: Int)? {
+    func prescaledSize(_ frame: VideoFrame, _ layout: FitLayout) -> (width: Int, height: Int)? {
         guard prescaler != nil, layout.source.x == 0, layout.source.y == 0, layout.source.width == frame.width,
             layout.source.height == frame.height
         else { return nil }
