@@ -121,9 +121,13 @@ extension EngineState {
     mutating func spliced(at frame: Int64, serial: Int) {
         guard serial == self.serial, let request = startRequest else { return }
         var back: NextPlay?
-        if let index = segments.firstIndex(where: { $0.startFrame < frame && ($0.endFrame ?? .max) > frame }),
-            !segments[index].cursor.isInterrupt
-        {
+        // In a crossfade two plays are under way: the entering one is interrupted (and goes on afterwards),
+        // the leaving one ends where the interrupt comes in.
+        let underway = segments.indices.filter { segments[$0].startFrame < frame && (segments[$0].endFrame ?? .max) > frame }
+        for leaving in underway.dropLast() where !segments[leaving].cursor.isInterrupt {
+            segments[leaving].endFrame = frame
+        }
+        if let index = underway.last, !segments[index].cursor.isInterrupt {
             let segment = segments[index]
             back = NextPlay(cursor: segment.cursor, position: position(in: segment, heard: frame), continuesPlay: true)
             segments[index].endFrame = frame

@@ -35,6 +35,67 @@ import VideoSDL
         #expect(mix.isFinished && chunk[4] == 0 && chunk[0] > chunk[2] && chunk[2] > 0)
     }
 
+    /// Drives the state as the decode thread does a crossfade: A written to 8 s (sample rate 100) and
+    /// handed over with its end at 10 s; B opened at 8 s overlapping it by 2 s.
+    private func handedOver() throws -> (EngineStateDriver, a: Cursor, b: Cursor) {
+        let driver = try EngineStateDriver(items: [
+            MediaItem(uri: "/a.wav"), MediaItem(uri: "/b.wav", transition: crossfade),
+        ])
+        try driver.state.play(id: nil)
+        let a = try #require(driver.openRequested(duration: 10))
+        #expect(driver.state.crossfadeOut(of: a) == 1)
+        driver.hear(100)
+        let next = driver.state.playWritten(a, serial: driver.state.serial, endFrame: 1000, failure: nil)
+        let b = try #require(next)
+        driver.written = 800
+        var segment = Segment(
+            serial: driver.state.serial, cursor: b.cursor, startFrame: 800, itemOffset: 0, duration: 10,
+            showsVideo: false, continuesPlay: false)
+        segment.joinsPrevious = true
+        segment.overlapFrames = 200
+        let accepted = driver.state.playOpened(segment, knownDuration: 10)
+        #expect(accepted)
+        #expect(driver.state.fadeWindow(for: b.cursor, serial: driver.state.serial) == nil, "no veil in a crossfade")
+        return (driver, a, b.cursor)
+    }
+
+    @Test func theEnteringPlayStartsInsideTheOverlapAndTheLeavingOneEndsAfterIt() throws {
+        let (driver, a, b) = try handedOver()
+        #expect(driver.story() == ["flush", "start 1.1"])
+        driver.hear(799)
+        #expect(driver.story().isEmpty)
+        driver.hear(850)
+        #expect(driver.story() == ["start 2.1"], "B starts at its first sample, A plays on")
+        #expect(driver.state.status(heard: 850).currentID == b.id)
+        let overlap = try #require(driver.state.crossfade(at: 9))
+        #expect(overlap.leaving == a && overlap.entering == b && abs(overlap.mix - 0.5) < 1e-9)
+        driver.hear(1000)
+        #expect(driver.story() == ["end 1.1 eof"])
+        #expect(driver.state.crossfade(at: 10) == nil)
+        // One look past both B's start and A's end still tells them in timeline order.
+        let (again, _, _) = try handedOver()
+        _ = again.story()
+        again.hear(1001)
+        #expect(again.story() == ["start 2.1", "end 1.1 eof"])
+    }
+
+    @Test func anInterruptInTheOverlapEndsTheLeavingPlayAndSuspendsTheEnteringOne() throws {
+        let (driver, _, b) = try handedOver()
+        driver.hear(850)
+        #expect(driver.story() == ["flush", "start 1.1", "start 2.1"])
+        driver.written = 1000  // B's first 2 s written
+        let urgent = driver.interrupt()
+        let first = try #require(driver.spliceRequested(unsent: 100))  // the interrupt comes in at 9 s
+        #expect(first.id == urgent)
+        let back = try #require(driver.finish(first, frames: 50))
+        #expect(back.cursor == b && back.continuesPlay)
+        driver.hear(920)
+        #expect(driver.story() == ["end 1.1 eof", "start !\(urgent).1"], "A ends where the interrupt came in")
+        driver.hear(1100)
+        #expect(driver.story() == ["end !\(urgent).1 eof"], "B is suspended, not ended")
+        #expect(driver.state.status(heard: 1100).currentID == b.id)
+    }
+
     /// Each tone's strength in the 50 ms window starting at `second` (whole cycles of both: orthogonal).
     private func strength(of frequency: Double, in samples: [Float], at second: Double) -> Double {
         let first = Int(second * 48_000)
