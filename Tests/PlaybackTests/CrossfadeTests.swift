@@ -3,7 +3,9 @@
 // overlap shorter than the two, and each tone's own strength follows its half of the curve; a cut after
 // it keeps its sample-exact join; the events go started A, started B (at the overlap's start), ended A,
 // ended B, also at a loop seam of one item; and SDL's offscreen output, read back, goes from pure red
-// through the 50/50 blend to pure blue, every picture on the way a blend of the two (no black).
+// through the 50/50 blend to pure blue, every picture on the way a blend of the two (no black), for two
+// clips and for two stills (redrawn at the display's rate). The interrupt inside an overlap and the events
+// of the overlap are decided without threads too.
 
 import Foundation
 import Logging
@@ -195,17 +197,24 @@ import VideoSDL
             #expect(recorder.waitUntilDone(timeout: 30))
             recorded = recorder
         }
+        expectBlend(log, blended: 30...90)
+        let started = recorded?.started.map(\.timeline) ?? []
+        #expect(started.count == 2 && abs((started.last ?? 0) - 1) < 0.05, "\(started)")
+    }
+
+    /// Checks the pictures presented: pure red, then each one red × (1 - m) + blue × m in all three channels
+    /// (m read from red; no black, nothing else), m rising smoothly through the middle, then pure blue;
+    /// `blended`: how many presentations lie strictly inside.
+    private func expectBlend(_ log: PictureLog, blended range: ClosedRange<Int>) {
         // The hue half of each picture presented, from the first lit one to the last.
         let all = log.all.map { $0.rgb(x: $0.width / 2, y: $0.height * 3 / 4) }
         let lit = all.indices.filter { Int(all[$0].r) + Int(all[$0].b) > 40 }
         let hues = Array(all[(lit.first ?? 0)...(lit.last ?? 0)]).map { (r: Double($0.r), g: Double($0.g), b: Double($0.b)) }
-        guard let pureRed = hues.first, let pureBlue = hues.last, hues.count > 50 else {
+        guard let pureRed = hues.first, let pureBlue = hues.last, hues.count > 20 else {
             Issue.record("\(hues.count) pictures")
             return
         }
         #expect(pureRed.r > 200 && pureRed.b < 120 && pureBlue.b > 200 && pureBlue.r < 120, "\(pureRed) \(pureBlue)")
-        // Every picture is red × (1 - m) + blue × m in all three channels (m read from red), m never goes
-        // back by more than a level's noise, and the middle is there.
         var mixes: [Double] = []
         for hue in hues {
             let m = (hue.r - pureRed.r) / (pureBlue.r - pureRed.r)
@@ -219,11 +228,31 @@ import VideoSDL
         #expect(steps.allSatisfy { $0 < 0.15 }, "the blend jumped: \(mixes.map { Int($0 * 100) })")
         let middle = mixes.filter { (0.4...0.6).contains($0) }
         #expect(middle.count >= 3, "the 50/50 blend: \(mixes.map { Int($0 * 100) })")
-        // Pure before and after: the blend lasts about the second the crossfade does (25 pictures a second,
-        // redrawn at 60 a second meanwhile).
         let blended = mixes.filter { (0.05...0.95).contains($0) }.count
-        #expect((30...90).contains(blended), "\(blended) blended presentations")
-        let started = recorded?.started.map(\.timeline) ?? []
-        #expect(started.count == 2 && abs((started.last ?? 0) - 1) < 0.05, "\(started)")
+        #expect(range.contains(blended), "\(blended) blended presentations")
+    }
+
+    @Test func twoStillsCrossfadeSmoothlyRedrawnAtDisplayRate() throws {
+        func still(_ color: String) throws -> String {
+            try Fixtures.make(
+                "crossfade-\(color).png", ["-f", "lavfi", "-i", "color=c=\(color):s=320x240:d=1", "-frames:v", "1", "-update", "1"])
+        }
+        let red = try still("0xF6534A"), blue = try still("0x4E87F6")
+        let log = PictureLog()
+        try SDLTestLock.run {
+            let video = offscreenVideo { log.append($0) }
+            let (engine, recorder) = try makeEngine(
+                audio: NullAudioSink(mode: .realtime(buffer: 0.2)), video: video, untimed: false)
+            defer { engine.shutdown() }
+            try engine.add([
+                MediaItem(uri: red, duration: 2), MediaItem(uri: blue, duration: 2, transition: crossfade),
+            ])
+            try engine.play()
+            #expect(recorder.waitUntilDone(timeout: 30))
+            // 2 + 2 s less the overlap: the second still starts 1 s in.
+            #expect(recorder.started.map(\.timeline) == [0, 1])
+        }
+        // Two pictures only, so every blended presentation is a redraw: about 60 in the second.
+        expectBlend(log, blended: 40...75)
     }
 }
