@@ -1,7 +1,7 @@
 // The decode thread: opens items (the next one ahead of time), pulls audio and pictures from their
 // MediaReaders and feeds the audio sink and the picture queue, placing every play of an item right after
 // the previous one on the output timeline — that adjacency is what makes transitions and loop seams
-// gapless. It blocks only in the audio sink's `write` (back-pressure) or waiting for queue space/work.
+// gapless (a crossfade overlaps two plays instead: DecodeLoop+Crossfade). It blocks only in the audio sink's `write` (back-pressure) or waiting for queue space/work.
 // Owns the readers; touches shared state only under EngineCore's lock. This file opens plays (the next one
 // ahead of time, on the prefetcher); DecodeLoop+Feeding feeds the outputs.
 

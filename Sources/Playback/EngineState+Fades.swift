@@ -2,7 +2,8 @@
 // play's transition colour and lightens from its own, so that the presenter draws each picture under the
 // right veil (and redraws a still at display rate while the veil moves) and the decode thread scales the
 // sound by the same curve. A play fades in only when it joins the play before it (a natural end, a loop
-// seam); a cut — `next`, a seek, a start — is never softened. Interrupts are never faded.
+// seam); a cut — `next`, a seek, a start — is never softened. Interrupts are never faded. A crossfade
+// has no veil: its overlap is the decode thread's (DecodeLoop+Crossfade) and the presenter's (`crossfade`).
 
 import QueueModel
 

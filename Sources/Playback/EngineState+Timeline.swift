@@ -2,7 +2,8 @@
 // (and learns what to play next); the presenter reports where the listener is and which picture it showed,
 // and the state announces, in timeline order, the plays reached: exactly one start before exactly one end
 // per play (a play that failed without reaching the timeline gets only its end), and nothing of a play
-// before the previous play's end.
+// before the previous play's end — except in a crossfade, where the entering play starts inside the
+// overlap and the leaving one ends after it.
 
 import Media
 import QueueModel

@@ -1,5 +1,5 @@
 // The output timeline: one continuous run of audio frames (the master clock) on which every play of an
-// item occupies a segment. The decode thread appends segments as it feeds the sinks; EngineState announces
+// item occupies a segment (segments follow each other; a crossfade's two overlap). The decode thread appends segments as it feeds the sinks; EngineState announces
 // them (started/ended) as the presenter reports the listener reaching them. Guarded by EngineCore's lock.
 
 import Media
