@@ -15,7 +15,9 @@ extension DecodeLoop {
         guard let item = active else { return }
         if preparedFor != item.cursor && (item.audioFrames > 0 || item.itemFrames > 0) { prepareNext(after: item) }
         if let leaving, feedLeaving(leaving, beside: item) { return }
-        if let at = item.crossfadeAt, item.startFrame + item.audioFrames >= at {
+        // A play shorter than two crossfades reaches its own crossfade out while still mixing in the one
+        // before: it hands over once that mix is done (what it read meanwhile waits, mixed, in `held`).
+        if let at = item.crossfadeAt, item.startFrame + item.audioFrames >= at, item.mixIn?.isFinished ?? true {
             handOver(item)
             return
         }

@@ -158,6 +158,31 @@ import VideoSDL
         #expect(recorder.started.map(\.timeline) == [0, 1, 3])
     }
 
+    @Test func aPlayShorterThanTwoCrossfadesHandsOverOnlyAfterItsOwnMix() throws {
+        // A 4 s, B 1 s and C 2 s, 1 s crossfades: B's own crossfade out is half of it (0.5 s), so it comes
+        // before A's has been mixed in. A's sound must still be mixed to its end, not cut off.
+        let a = try Fixtures.tone(frequency: 440, seconds: 4, format: .wav)
+        let b = try Fixtures.tone(frequency: 660, seconds: 1, format: .wav)
+        let c = try Fixtures.tone(frequency: 880, seconds: 2, format: .wav)
+        let audio = NullAudioSink(mode: .untimed, keepSamples: true)
+        let (engine, recorder) = try makeEngine(audio: audio, untimed: true)
+        defer { engine.shutdown() }
+        try engine.add([
+            MediaItem(uri: a), MediaItem(uri: b, transition: crossfade), MediaItem(uri: c, transition: crossfade),
+        ])
+        try engine.play()
+        #expect(recorder.waitUntilDone(timeout: 30))
+        let samples = audio.capturedSamples()
+        #expect(samples.count == 11 * 24_000 * 2, "4 + 1 + 2 s less 1 s and 0.5 s of overlap: \(samples.count / 2) frames")
+        guard samples.count == 11 * 24_000 * 2 else { return }
+        // A (from 3 s to 4 s under B) is still there at 3.7 s, at about its cos curve, and gone by 4.05 s.
+        #expect(strength(of: 440, in: samples, at: 3.7) > 0.1, "\(strength(of: 440, in: samples, at: 3.7))")
+        #expect(strength(of: 440, in: samples, at: 4.05) < 0.02)
+        #expect(abs(strength(of: 880, in: samples, at: 4.5) - 0.5) < 0.02, "C alone after the overlaps")
+        #expect(recorder.started.map(\.timeline) == [0, 3, 3.5])
+        #expect(recorder.ended.map(\.id.rawValue) == [1, 2, 3])
+    }
+
     @Test func aLoopSeamOfOneItemCrossfadesIntoItsNextPlay() throws {
         let a = try Fixtures.tone(frequency: 440, seconds: 2, format: .wav)
         let audio = NullAudioSink(mode: .untimed, keepSamples: true)
