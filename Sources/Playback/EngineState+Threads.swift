@@ -196,7 +196,8 @@ extension EngineState {
         var dueFrames = [frames.removeFirst()]
         while let next = frames.first, next.time <= heardTime + 0.001 { dueFrames.append(frames.removeFirst()) }
         // In a crossfade whose entering play is on screen (or due), the leaving play's pictures go over it.
-        let overlap = crossfade(at: heardTime)
+        // (A picture is due a millisecond early: look where the latest one due is, too.)
+        let overlap = crossfade(at: max(heardTime, dueFrames.last?.time ?? heardTime))
         let blending =
             overlap.map { overlap in
                 screen.picture?.cursor == overlap.entering || dueFrames.contains { $0.cursor == overlap.entering }
@@ -231,8 +232,11 @@ extension EngineState {
     /// Puts `due` on screen, with the veil and view its play has at its time, and the crossfade it is in.
     private func show(_ due: TimedFrame, dropped: Int, now: Double, screen: inout ScreenShows) -> PresenterStep {
         screen.black = false
+        let before = screen.picture
         screen.picture = shownPicture(due, at: due.time, now: now)
         if let overlap = crossfade(at: due.time), overlap.entering == due.cursor {
+            // The entering play's first picture: the leaving one's on screen goes over it.
+            if screen.leaving == nil, let before, before.cursor == overlap.leaving { screen.leaving = before }
             screen.mix = overlap.mix
         } else {
             screen.leaving = nil

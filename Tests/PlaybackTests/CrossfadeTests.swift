@@ -81,6 +81,33 @@ import VideoSDL
         #expect(again.story() == ["start 2.1", "end 1.1 eof"])
     }
 
+    @Test func theEnteringPictureGoesUnderTheLeavingOneAndTheMixFollowsTheClock() throws {
+        let (driver, a, b) = try handedOver()
+        var screen = ScreenShows()
+        try driver.queuePictures(a, at: [1])
+        guard case .show = driver.present(heard: 100, screen: &screen) else {
+            Issue.record("A's picture not shown")
+            return
+        }
+        #expect(screen.mix == nil && screen.leaving == nil)
+        try driver.queuePictures(b, at: [8])
+        guard case .show(let timed, _) = driver.present(heard: 800, now: 1, screen: &screen) else {
+            Issue.record("B's picture not shown")
+            return
+        }
+        // A's picture on screen goes over B's first one, the mix starting at 0.
+        #expect(timed.cursor == b && screen.picture?.cursor == b && screen.leaving?.cursor == a && screen.mix == 0)
+        #expect(screen.crossfade?.leaving != nil)
+        // Halfway, a redraw at the new mix; past the overlap's end, the leaving picture goes.
+        guard case .redraw = driver.present(heard: 900, now: 2, screen: &screen) else {
+            Issue.record("no redraw halfway")
+            return
+        }
+        #expect(screen.mix == 0.5 && screen.leaving?.cursor == a)
+        _ = driver.present(heard: 1000, now: 3, screen: &screen)
+        #expect(screen.mix == nil && screen.leaving == nil && screen.crossfade == nil)
+    }
+
     @Test func anInterruptInTheOverlapEndsTheLeavingPlayAndSuspendsTheEnteringOne() throws {
         let (driver, _, b) = try handedOver()
         driver.hear(850)

@@ -469,8 +469,11 @@ NEGATIVE_CASES: list[tuple[str, str, Any, Any]] = [
      {"jsonrpc": "2.0", "id": 1, "result": {"item": {"id": 1, "uri": "/a.mp4"}}}),
     ("QueueItem without transition", "response", "queue.update",
      {"jsonrpc": "2.0", "id": 1, "result": None}),  # the queue.update example without `transition`, filled in below
-    ("Transition type crossfade (not implemented)", "request", None,
-     _request("queue.add", {"items": [{"uri": "/a.mp4", "transition": {"type": "crossfade", "duration": 1}}]})),
+    ("Transition type wipe (not a transition)", "request", None,
+     _request("queue.add", {"items": [{"uri": "/a.mp4", "transition": {"type": "wipe", "duration": 1}}]})),
+    ("Transition color on a crossfade (a dip's only)", "request", None,
+     _request("queue.add", {"items": [{"uri": "/a.mp4", "transition": {"type": "crossfade", "duration": 1,
+                                                                      "color": "#000000"}}]})),
     ("Transition color on a fade (a dip's only)", "request", None,
      _request("queue.update", {"id": 1, "transition": {"type": "fade", "duration": 1, "color": "#000000"}})),
     ("QueueItem without motion", "response", "queue.update",
