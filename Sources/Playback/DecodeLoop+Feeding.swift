@@ -187,8 +187,10 @@ extension DecodeLoop {
                 return .dark  // nothing read after the wait: the state may have changed
             }
             guard decide else { return .write(nil, crossfade: nil) }
-            let crossfade = item.failure == nil && item.handedOverAt == nil ? state.crossfadeOut(of: item.cursor) : nil
-            return .write(state.fadeWindow(for: item.cursor, serial: item.serial), crossfade: crossfade)
+            // The play after this one is looked up once for both.
+            let out = state.transitionOut(of: item.cursor)
+            let crossfade = item.failure == nil && item.handedOverAt == nil && out?.overlaps == true ? out?.duration : nil
+            return .write(state.fadeWindow(for: item.cursor, serial: item.serial, leavingWith: out), crossfade: crossfade)
         }
     }
 

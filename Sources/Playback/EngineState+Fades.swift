@@ -72,27 +72,33 @@ extension EngineState {
         return transition
     }
 
+    /// The soft transition from `cursor`'s play into the play after it, as the queue stands now (nil: a cut).
+    func transitionOut(of cursor: Cursor) -> ItemTransition? {
+        guard !cursor.isInterrupt, let next = nextPlay(after: cursor).cursor else { return nil }
+        return transitionInto(next)
+    }
+
     /// Seconds of the crossfade from `cursor`'s play into the play after it, as the queue stands now (nil:
-    /// the join is not a crossfade). The decode thread holds back that much of the play's sound to mix.
+    /// the join is not a crossfade).
     func crossfadeOut(of cursor: Cursor) -> Double? {
-        guard !cursor.isInterrupt, let next = nextPlay(after: cursor).cursor,
-            let transition = transitionInto(next), transition.overlaps
-        else { return nil }
-        return transition.duration
+        transitionOut(of: cursor).flatMap { $0.overlaps ? $0.duration : nil }
     }
 
     /// Where `cursor`'s play of `serial` fades in and out, as known now: its end is where it was written to,
     /// else where its length puts it; the fade out follows the play that comes next. nil: no fade.
     func fadeWindow(for cursor: Cursor, serial: Int) -> FadeWindow? {
+        fadeWindow(for: cursor, serial: serial, leavingWith: transitionOut(of: cursor))
+    }
+
+    /// The same with the transition out of the play known already (`transitionOut(of:)`).
+    func fadeWindow(for cursor: Cursor, serial: Int, leavingWith out: ItemTransition?) -> FadeWindow? {
         guard let segment = segments.last(where: { $0.cursor == cursor && $0.serial == serial }) else { return nil }
         var window = FadeWindow()
         let start = Double(segment.startFrame) / sampleRate
         if let transition = segment.fadeIn {
             window.fadeIn = FadeRamp(join: start, half: transition.duration / 2, color: transition.color)
         }
-        if segment.failure == nil, !cursor.isInterrupt, let next = nextPlay(after: cursor).cursor,
-            let transition = transitionInto(next), transition.veils
-        {
+        if segment.failure == nil, let transition = out, transition.veils {
             let end =
                 segment.endFrame.map { Double($0) / sampleRate }
                 ?? segment.duration.map { start + ($0 - segment.itemOffset) / segment.rate }

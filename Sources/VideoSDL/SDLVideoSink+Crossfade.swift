@@ -67,21 +67,6 @@ extension SDLVideoSink {
         return leavingTexture
     }
 
-    /// Scales `frame` into `texture` (made for `size`, B,G,R,A) with the software renderer's scaler.
-    private func scale(_ frame: VideoFrame, into texture: OpaquePointer, size: (width: Int, height: Int)) -> Bool {
-        guard let prescaler else { return false }
-        var pixels: UnsafeMutableRawPointer?
-        var pitch: Int32 = 0
-        guard SDL_LockTexture(texture, nil, &pixels, &pitch) == 0, let pixels else {
-            logFailure("SDL_LockTexture")
-            return false
-        }
-        let scaled = prescaler.scale(frame, width: size.width, height: size.height, into: pixels, bytesPerRow: Int(pitch))
-        SDL_UnlockTexture(texture)
-        if !scaled { logFailure("scaling a \(frame.width)x\(frame.height) \(frame.layout) leaving picture") }
-        return scaled
-    }
-
     /// Frees the leaving picture's texture (closing, or a device reset lost it).
     func dropLeavingTexture() {
         if let leavingTexture { SDL_DestroyTexture(leavingTexture) }

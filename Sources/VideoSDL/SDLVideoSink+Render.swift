@@ -292,27 +292,30 @@ extension SDLVideoSink {
 
     /// Scales `frame` into a texture of `size` (once per picture and size: a redraw reuses it).
     private func prescale(_ frame: VideoFrame, to size: (width: Int, height: Int)) -> Bool {
-        guard let prescaler else { return false }
+        guard prescaler != nil else { return false }
         let shape = TextureShape(width: size.width, height: size.height, layout: .rgba, prescaled: true)
         if !textureIsStale, uploadedPictures == shownPictures, textureShape == shape { return true }
-        guard let texture = streamingTexture(shape) else { return false }
+        guard let texture = streamingTexture(shape), scale(frame, into: texture, size: size) else { return false }
+        uploadedPictures = shownPictures
+        textureIsStale = false
+        scaledPictures += 1
+        return true
+    }
+
+    /// Scales `frame` into `texture` (made for `size`, B,G,R,A) with the software renderer's scaler. False
+    /// (logged) when it cannot.
+    func scale(_ frame: VideoFrame, into texture: OpaquePointer, size: (width: Int, height: Int)) -> Bool {
+        guard let prescaler else { return false }
         var pixels: UnsafeMutableRawPointer?
         var pitch: Int32 = 0
         guard SDL_LockTexture(texture, nil, &pixels, &pitch) == 0, let pixels else {
             logFailure("SDL_LockTexture")
             return false
         }
-        let scaled = prescaler.scale(
-            frame, width: size.width, height: size.height, into: pixels, bytesPerRow: Int(pitch))
+        let scaled = prescaler.scale(frame, width: size.width, height: size.height, into: pixels, bytesPerRow: Int(pitch))
         SDL_UnlockTexture(texture)
-        guard scaled else {
-            logFailure("scaling a \(frame.width)x\(frame.height) \(frame.layout) picture")
-            return false
-        }
-        uploadedPictures = shownPictures
-        textureIsStale = false
-        scaledPictures += 1
-        return true
+        if !scaled { logFailure("scaling a \(frame.width)x\(frame.height) \(frame.layout) picture") }
+        return scaled
     }
 
     /// Reads the back buffer as R,G,B,A bytes (before present: after it the back buffer is undefined).
