@@ -123,6 +123,9 @@ let package = Package(
             ],
             resources: [.embedInCode("queued.openrpc.json")]),
         .target(name: "QueueClient", dependencies: ["QueueRPC", "SystemClock", "MediaPaths"]),
+        // What the doors that take requests from a network (the page, the fleet bridge) let through: one policy
+        // over the daemon's own typed method definitions.
+        .target(name: "CallerPolicy", dependencies: ["QueueRPC", "MediaPaths", "JSONText"]),
         // Local paths as users give them: absolute paths, a directory's media files in natural order (shared
         // by queuectl, which expands against the user's cwd, and the daemon's socket and command line).
         .target(name: "MediaPaths", dependencies: ["SystemSupport"]),
@@ -134,7 +137,7 @@ let package = Package(
         .executableTarget(
             name: "queuectl",
             dependencies: [
-                "QueueClient", "QueuectlPresentation", "QueueRPC", "MediaPaths", "ConfigFile", "MQTT", "JSONText",
+                "QueueClient", "QueuectlPresentation", "QueueRPC", "MediaPaths", "ConfigFile", "MQTT", "JSONText", "Fleet",
                 "SystemSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
@@ -150,6 +153,7 @@ let package = Package(
             name: "queued-mqtt",
             dependencies: [
                 "Fleet", "MQTT", "QueueClient", "QueueRPC", "JSONText", "MediaPaths", "ConfigFile", "SystemSupport",
+                "CallerPolicy",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // The web page: a Hummingbird server that is one more client of the daemon's socket (sessions, the
@@ -158,7 +162,7 @@ let package = Package(
         .target(
             name: "WebControl",
             dependencies: [
-                "QueueClient", "QueueRPC", "JSONText", "MediaPaths",
+                "QueueClient", "QueueRPC", "JSONText", "MediaPaths", "CallerPolicy",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -189,6 +193,7 @@ let package = Package(
         .testTarget(name: "NetCacheTests", dependencies: ["NetCache"]),
         .testTarget(name: "PlayLogTests", dependencies: ["PlayLog", "JSONText", "TestSupport"]),
         .testTarget(name: "FleetTests", dependencies: ["Fleet", "JSONText"]),
+        .testTarget(name: "CallerPolicyTests", dependencies: ["CallerPolicy", "QueueRPC", "JSONText", "TestSupport"]),
         .testTarget(name: "DecodeChoiceTests", dependencies: ["DecodeChoice"]),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "TestSupport"]),
         .testTarget(name: "WebControlTests", dependencies: ["WebControl", "TestSupport", "JSONText"]),

@@ -29,6 +29,14 @@ extension EngineState {
         wakeWaiters = true
     }
 
+    /// Every layer replaced by `replacements`, all or nothing (each one's scope is checked first).
+    mutating func replaceOverlays(with replacements: [Overlay]) throws(PlayerError) -> [Int] {
+        for overlay in replacements { try checkScope(overlay.scope) }
+        _ = overlays.remove(overlays.overlays.map(\.id))
+        wakeWaiters = true
+        return replacements.map { overlays.add($0) }
+    }
+
     private func checkScope(_ scope: OverlayScope) throws(PlayerError) {
         if case .item(let id) = scope, queue.entry(ItemID(id)) == nil { throw .itemNotFound(ItemID(id)) }
     }

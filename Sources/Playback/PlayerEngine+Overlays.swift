@@ -24,6 +24,11 @@ extension PlayerEngine {
         try core.locked { (state: inout EngineState) throws(PlayerError) in try state.removeOverlays(ids) }
     }
 
+    /// Replaces every layer with `overlays` in one step (state.apply); returns the new ids.
+    public func replaceOverlays(with overlays: [Overlay]) throws -> [Int] {
+        try core.locked { (state: inout EngineState) throws(PlayerError) in try state.replaceOverlays(with: overlays) }
+    }
+
     /// The layers in drawing order.
     public func overlays() -> [Overlay] {
         core.locked { $0.overlays.overlays }

@@ -4,6 +4,7 @@
 // past `maxPendingBytes` it is disconnected.
 
 import Glibc
+import MediaPaths
 import NIOCore
 import Playback
 import QueueRPC
@@ -50,6 +51,8 @@ final class ConnectionHandler: ChannelInboundHandler, Session {
 
     var subscribedEvents: Set<EventName> = []
     var progressInterval = 1.0
+    /// Set once by session.confine (this connection's event loop), never lifted.
+    var confinement: FolderConfinement?
 
     init(dispatcher: Dispatcher, hub: EventHub, access: PeerAccess, limits: Limits) {
         self.dispatcher = dispatcher

@@ -3,6 +3,7 @@
 // or nothing, for notifications. Runs on a connection's event loop; methods that would block it
 // (screenshot) answer later through a future.
 
+import MediaPaths
 import NIOCore
 import Playback
 import PlayLog
@@ -12,6 +13,8 @@ import QueueRPC
 protocol Session: AnyObject {
     var subscribedEvents: Set<EventName> { get set }
     var progressInterval: Double { get set }
+    /// What this connection may name (session.confine); nil: anything its user may read.
+    var confinement: FolderConfinement? { get set }
 }
 
 /// What a method gives back: a value now, or one later.
@@ -111,7 +114,7 @@ final class Dispatcher: Sendable {
         self.keeper = keeper
         methods = Self.registry(
             Self.queueMethods(engine) + Self.playerMethods(engine) + Self.cacheMethods(engine)
-                + Self.overlayMethods(engine) + Self.playsMethods(plays ?? PlayLogStore(directory: nil))
+                + Self.overlayMethods(engine) + Self.stateMethods(engine) + Self.playsMethods(plays ?? PlayLogStore(directory: nil))
                 + Self.sessionMethods(engine: engine, info: info, document: document))
     }
 

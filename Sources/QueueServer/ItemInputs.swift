@@ -16,24 +16,27 @@ public enum ItemInputs {
     /// The queue entries `inputs` stand for: each checked and its uri made a local path; a directory
     /// expands to its media files, a playlist to its entries. Errors name the entry ("items[2]").
     /// `param`: how errors name the input at an index (queue.interrupt's one input is "item").
+    /// `confinement`: what the caller may name (a confined connection, see session.confine): every local path,
+    /// a playlist's entries and a directory's files included, is judged on its real path before it is queued.
     public static func mediaItems(
-        _ inputs: [RPCItemInput], param: (Int) -> String = { "items[\($0)]" }
+        _ inputs: [RPCItemInput], confinement: FolderConfinement? = nil, param: (Int) -> String = { "items[\($0)]" }
     ) throws(RPCError) -> [MediaItem] {
         var items: [MediaItem] = []
         items.reserveCapacity(inputs.count)
         for (index, input) in inputs.enumerated() {
             var item = try mediaItem(input, place: param(index))
+            try confine(item.uri, confinement)
             if let url = try networkURL(item.uri) {
                 item.uri = url
             } else {
                 item.uri = try localPath(of: item.uri)
                 let lowered = item.uri.lowercased()
                 if lowered.hasSuffix(".m3u") || lowered.hasSuffix(".m3u8") {
-                    items += try expandPlaylist(item.uri, template: item)
+                    items += try expandPlaylist(item.uri, template: item, confinement: confinement)
                     continue
                 }
                 if isDirectory(item.uri) {
-                    items += try expandDirectory(item.uri, template: item)
+                    items += try expandDirectory(item.uri, template: item, confinement: confinement)
                     continue
                 }
             }
@@ -171,7 +174,9 @@ public enum ItemInputs {
 
     /// A directory's media files (not its playlists, not hidden ones, not recursively), in natural order,
     /// each with the directory item's options.
-    static func expandDirectory(_ path: String, template: MediaItem) throws(RPCError) -> [MediaItem] {
+    static func expandDirectory(
+        _ path: String, template: MediaItem, confinement: FolderConfinement? = nil
+    ) throws(RPCError) -> [MediaItem] {
         let files: [String]
         do {
             files = try MediaPaths.mediaFiles(in: path)
@@ -179,6 +184,8 @@ public enum ItemInputs {
             throw .mediaError(error.description)
         }
         guard !files.isEmpty else { throw .mediaError(MediaPathError.noMediaFiles(directory: path).description) }
+        // A symlink inside an allowed folder may point anywhere: each file is judged on its own real path.
+        for file in files { try confine(file, confinement) }
         return files.map { file in
             var item = template
             item.uri = file
@@ -201,32 +208,29 @@ public enum ItemInputs {
         return uri
     }
 
-    /// The local path a URI names, or "URI not allowed".
+    /// The local path a URI names (MediaPaths' ItemURI, the reading the caller policy shares), or "URI not allowed".
     static func localPath(of uri: String) throws(RPCError) -> String {
-        if uri.hasPrefix("/") { return uri }
-        if uri.lowercased().hasPrefix("file://") {
-            let rest = uri.dropFirst("file://".count)
-            // file:///path, or file://localhost/path
-            let path =
-                rest.hasPrefix("/")
-                ? String(rest) : rest.hasPrefix("localhost/") ? String(rest.dropFirst("localhost".count)) : ""
-            guard !path.isEmpty, let decoded = PathText.percentDecoded(path) else {
-                throw .uriNotAllowed(uri, reason: "only local file:// URLs (file:///path) are allowed")
-            }
-            return decoded
+        do {
+            return try ItemURI.localPath(of: uri)
+        } catch {
+            throw .uriNotAllowed(uri, reason: error.reason)
         }
-        if uri.isEmpty { throw .uriNotAllowed(uri, reason: "the URI is empty") }
-        if let colon = uri.firstIndex(of: ":"), !uri[..<colon].contains("/") {
-            throw .uriNotAllowed(
-                uri, reason: "only absolute file paths, file:// and http(s):// URLs are allowed, not \(uri[..<colon]):")
-        }
-        throw .uriNotAllowed(uri, reason: "relative paths are not allowed: pass an absolute path")
+    }
+
+    /// Refuses `uri` when a confined caller may not name it.
+    static func confine(_ uri: String, _ confinement: FolderConfinement?) throws(RPCError) {
+        guard let confinement, let refusal = confinement.refusal(uri: uri) else { return }
+        throw .uriNotAllowed(uri, reason: refusal)
     }
 
     /// An M3U playlist's entries, in order; entries inherit the playlist item's options, and the tags before
     /// an entry override them: `#EXTINF` (title), `#EXTVLCOPT:start-time=`/`stop-time=` (window) and
     /// `#EXTQUEUED:loops=`/`track-end=`/`sha256=`/`schedule=` (what `queuectl save` writes). Unknown tags are skipped.
-    static func expandPlaylist(_ path: String, template: MediaItem) throws(RPCError) -> [MediaItem] {
+    /// A confined caller's playlist may name only what the caller could name itself: each entry is judged as
+    /// the caller's own item would be.
+    static func expandPlaylist(
+        _ path: String, template: MediaItem, confinement: FolderConfinement? = nil
+    ) throws(RPCError) -> [MediaItem] {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw .mediaError("cannot read playlist \(path)")
         }
@@ -243,6 +247,7 @@ public enum ItemInputs {
                 continue
             }
             let isRelative = !line.hasPrefix("/") && !line.contains(":")
+            try confine(isRelative ? directory + "/" + line : line, confinement)
             if let url = try networkURL(line) {
                 entry.uri = url
             } else {

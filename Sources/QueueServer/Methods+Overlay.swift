@@ -3,16 +3,19 @@
 
 import Overlays
 import Playback
+import MediaPaths
 import QueueRPC
 
 extension Dispatcher {
     static func overlayMethods(_ engine: PlayerEngine) -> [RPCMethod] {
         [
-            .answering(API.OverlayAdd.self, .change) { params, _ in
+            .answering(API.OverlayAdd.self, .change) { params, session in
+                try confineImage(params.overlay, session.confinement)
                 let overlay = try OverlayInput.overlay(from: params.overlay)
                 return .init(id: Int64(try engine.addOverlay(overlay)))
             },
-            .answering(API.OverlayUpdate.self, .change) { params, _ in
+            .answering(API.OverlayUpdate.self, .change) { params, session in
+                try confineImage(params.changes, session.confinement)
                 let id = Int(params.id)
                 // Checked on a copy first: the fields a layer accepts depend only on its type, which no
                 // update changes, so the change under the lock cannot fail.
@@ -31,5 +34,13 @@ extension Dispatcher {
                 .init(overlays: engine.overlays().map(OverlayInput.wire))
             },
         ]
+    }
+}
+
+extension Dispatcher {
+    /// Refuses an image layer's path that a confined connection may not name.
+    static func confineImage(_ fields: RPCOverlay, _ confinement: FolderConfinement?) throws(RPCError) {
+        guard let confinement, let path = fields.path, let refusal = confinement.refusal(path: path) else { return }
+        throw RPCError.uriNotAllowed(path, reason: refusal)
     }
 }

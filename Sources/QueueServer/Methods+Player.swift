@@ -49,21 +49,7 @@ extension Dispatcher {
             },
             transport(API.PlayerStatus.self, .query) {},
             .answering(API.PlayerSet.self, .change) { params, _ in
-                if let rate = params.rate { try engine.setRate(rate) }
-                if params.volume != nil || params.muted != nil {
-                    engine.setVolume(params.volume.map { Int($0) }, muted: params.muted)
-                }
-                if let fit = params.fit { engine.setFit(VideoFit(rawValue: fit.rawValue) ?? .fit) }
-                if let fullscreen = params.fullscreen { engine.setFullscreen(fullscreen) }
-                if let rotate = params.rotate, let rotation = VideoRotation(rawValue: Int(rotate)) {
-                    engine.setRotation(rotation)
-                }
-                if let hwdec = params.hwdec, let registry = engine.hwdec,
-                    let methods = try? HWDecodeSetting.methods(parsing: hwdec)
-                {
-                    // From the next item opened (the one prepared ahead may already have its decoder).
-                    registry.setting = HWDecodeSetting(methods: methods, codecs: registry.setting.codecs)
-                }
+                try applySettings(params, to: engine)
                 return Wire.status(engine.status())
             },
             .answering(API.DisplayPower.self, .change) { params, _ in
@@ -89,5 +75,26 @@ extension Dispatcher {
                 return promise.futureResult
             },
         ]
+    }
+}
+
+extension Dispatcher {
+    /// Carries out player.set's settings (state.apply's too); the params have been checked by their reading.
+    static func applySettings(_ params: API.PlayerSet.Params, to engine: PlayerEngine) throws {
+        if let rate = params.rate { try engine.setRate(rate) }
+        if params.volume != nil || params.muted != nil {
+            engine.setVolume(params.volume.map { Int($0) }, muted: params.muted)
+        }
+        if let fit = params.fit { engine.setFit(VideoFit(rawValue: fit.rawValue) ?? .fit) }
+        if let fullscreen = params.fullscreen { engine.setFullscreen(fullscreen) }
+        if let rotate = params.rotate, let rotation = VideoRotation(rawValue: Int(rotate)) {
+            engine.setRotation(rotation)
+        }
+        if let hwdec = params.hwdec, let registry = engine.hwdec,
+            let methods = try? HWDecodeSetting.methods(parsing: hwdec)
+        {
+            // From the next item opened (the one prepared ahead may already have its decoder).
+            registry.setting = HWDecodeSetting(methods: methods, codecs: registry.setting.codecs)
+        }
     }
 }

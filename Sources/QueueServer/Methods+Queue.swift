@@ -17,11 +17,11 @@ extension Dispatcher {
             return entries.map { Wire.item($0, cache: cache, now: now) }
         }
         return [
-            .answering(API.QueueAdd.self, .change) { params, _ in
-                .init(ids: Wire.ids(try engine.add(try ItemInputs.mediaItems(params.items))))
+            .answering(API.QueueAdd.self, .change) { params, session in
+                .init(ids: Wire.ids(try engine.add(try ItemInputs.mediaItems(params.items, confinement: session.confinement))))
             },
-            .answering(API.QueueInsert.self, .change) { params, _ in
-                let items = try ItemInputs.mediaItems(params.items)
+            .answering(API.QueueInsert.self, .change) { params, session in
+                let items = try ItemInputs.mediaItems(params.items, confinement: session.confinement)
                 switch params.place {
                 case .index(let index): return .init(ids: Wire.ids(try engine.insert(items, at: Int(index))))
                 case .after(let id): return .init(ids: Wire.ids(try engine.insert(items, after: ItemID(Int(id)))))
@@ -34,8 +34,8 @@ extension Dispatcher {
                 try engine.move(ItemID(Int(params.id)), to: Int(params.index), ifVersion: params.ifVersion.map { UInt64($0) })
                 return .init(version: Int64(engine.queue().version))
             },
-            .answering(API.QueueInterrupt.self, .change) { params, _ in
-                let items = try ItemInputs.mediaItems([params.item]) { _ in "item" }
+            .answering(API.QueueInterrupt.self, .change) { params, session in
+                let items = try ItemInputs.mediaItems([params.item], confinement: session.confinement) { _ in "item" }
                 guard items.count == 1, var item = items.first else {
                     throw RPCError.invalidParams(
                         param: "item", reason: "an interrupt is one file or URL (got a directory or playlist)")
@@ -48,8 +48,8 @@ extension Dispatcher {
                 engine.clear()
                 return .init(version: Int64(engine.queue().version))
             },
-            .answering(API.QueueReplace.self, .change) { params, _ in
-                let items = params.items.isEmpty ? [] : try ItemInputs.mediaItems(params.items)
+            .answering(API.QueueReplace.self, .change) { params, session in
+                let items = params.items.isEmpty ? [] : try ItemInputs.mediaItems(params.items, confinement: session.confinement)
                 let replaced = try engine.replace(
                     with: items, loops: params.loops.map { Int($0) }, rev: params.rev,
                     at: params.at == .itemEnd ? .itemEnd : .now, ifVersion: params.ifVersion.map { UInt64($0) })

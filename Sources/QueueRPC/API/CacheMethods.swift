@@ -5,6 +5,7 @@ extension API {
         public static let name = "cache.status"
 
         public struct Params: RPCMethodParams, Equatable {
+            public var references: [String] { [] }
             public static let order = ["ids"]
             /// nil: every http(s) item in the queue.
             public var ids: [Int64]?
@@ -62,6 +63,7 @@ extension API {
         public static let name = "cache.fetch"
 
         public struct Params: RPCMethodParams, Equatable {
+            public var references: [String] { uris }
             public static let order = ["uris", "sha256"]
             public var uris: [String]
             /// URL → the SHA-256 its file must have (lowercase hex): complete only once it matches.

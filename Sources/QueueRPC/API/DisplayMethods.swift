@@ -6,6 +6,7 @@ extension API {
         public typealias Result = RPCStatus
 
         public struct Params: RPCMethodParams, Equatable {
+            public var references: [String] { [] }
             public static let order = ["power"]
             public var power: RPCDisplayPower
 

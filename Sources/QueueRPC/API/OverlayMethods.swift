@@ -7,6 +7,7 @@ extension API {
         public static let name = "overlay.add"
 
         public struct Params: RPCMethodParams, Equatable {
+            public var references: [String] { overlay.path.map { [$0] } ?? [] }
             public static let order = RPCOverlay.order
             public var overlay: RPCOverlay
 
@@ -27,6 +28,7 @@ extension API {
         public static let name = "overlay.update"
 
         public struct Params: RPCMethodParams, Equatable {
+            public var references: [String] { changes.path.map { [$0] } ?? [] }
             public static let order = ["id"] + RPCOverlay.order.filter { $0 != "type" }
             public var id: Int64
             public var changes: RPCOverlay

@@ -9,6 +9,7 @@ extension API {
         public typealias Result = RPCStatus
 
         public struct Params: RPCMethodParams, Equatable {
+            public var references: [String] { [] }
             public static let order = ["id", "at"]
             /// The item to play from its start; nil resumes (or starts) the current one.
             public var id: Int64?
@@ -67,6 +68,7 @@ extension API {
         public typealias Result = RPCStatus
 
         public struct Params: RPCMethodParams, Equatable {
+            public var references: [String] { [] }
             public static let order = ["position", "relative"]
             /// Seconds into the item, or from the current position when `relative`.
             public var position: Double
@@ -98,6 +100,7 @@ extension API {
 
         /// The settings to change; at least one.
         public struct Params: RPCMethodParams, Equatable {
+            public var references: [String] { [] }
             public static let order = ["volume", "muted", "rate", "fit", "fullscreen", "rotate", "hwdec"]
             public static let rates: ClosedRange<Double> = 0.5...2
             /// Degrees clockwise.
@@ -175,6 +178,7 @@ extension API {
         }
 
         public struct Params: RPCMethodParams, Equatable {
+            public var references: [String] { [] }
             public static let order = ["format", "maxWidth"]
             public var format: Format?
             public var maxWidth: Int64?

@@ -6,6 +6,7 @@ extension API {
         public static let name = "plays.list"
 
         public struct Params: RPCMethodParams, Equatable {
+            public var references: [String] { [] }
             public static let order = ["after", "limit"]
             /// Records with a seq after this one (absent: from the oldest kept).
             public var after: Int64?
@@ -61,6 +62,7 @@ extension API {
         public static let name = "plays.ack"
 
         public struct Params: RPCMethodParams, Equatable {
+            public var references: [String] { [] }
             public static let order = ["through"]
             public var through: Int64
 

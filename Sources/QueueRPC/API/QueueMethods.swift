@@ -6,6 +6,7 @@ extension API {
         public typealias Result = IdsResult
 
         public struct Params: RPCMethodParams, Equatable {
+            public var references: [String] { items.map(\.uri) }
             public static let order = ["items"]
             public var items: [RPCItemInput]
 
@@ -28,6 +29,7 @@ extension API {
         }
 
         public struct Params: RPCMethodParams, Equatable {
+            public var references: [String] { items.map(\.uri) }
             public static let order = ["items", "index", "after"]
             public var items: [RPCItemInput]
             public var place: Place
@@ -75,6 +77,7 @@ extension API {
         public typealias Result = VersionResult
 
         public struct Params: RPCMethodParams, Equatable {
+            public var references: [String] { [] }
             public static let order = ["id", "index", "ifVersion"]
             public var id: Int64
             public var index: Int64
@@ -108,6 +111,7 @@ extension API {
         public static let maxLoops: Int64 = 1000
 
         public struct Params: RPCMethodParams, Equatable {
+            public var references: [String] { [item.uri] }
             public static let order = ["item", "loops"]
             public var item: RPCItemInput
             public var loops: Int64?
@@ -155,6 +159,7 @@ extension API {
         }
 
         public struct Params: RPCMethodParams, Equatable {
+            public var references: [String] { items.map(\.uri) }
             public static let order = ["items", "at", "ifVersion", "loops", "rev"]
             public var items: [RPCItemInput]
             public var at: Moment?
@@ -213,6 +218,7 @@ extension API {
         /// What to change; absent fields stay as they are, and null clears start, end, title, trackEnd,
         /// schedule, transition and motion.
         public struct Params: RPCMethodParams, Equatable {
+            public var references: [String] { [] }
             public static let order = ["id", "loops", "start", "end", "title", "trackEnd", "schedule", "transition", "motion"]
             public var id: Int64
             public var loops: Int64?
@@ -293,6 +299,7 @@ extension API {
         public static let name = "queue.setLoops"
 
         public struct Params: RPCMethodParams, Equatable {
+            public var references: [String] { [] }
             public static let order = ["loops"]
             /// Passes through the whole queue; 0 = forever.
             public var loops: Int64
@@ -327,6 +334,7 @@ extension API {
         public static let name = "queue.list"
 
         public struct Params: RPCMethodParams, Equatable {
+            public var references: [String] { [] }
             public static let order = ["offset", "limit"]
             public static let defaultLimit: Int64 = 1000
             public static let maximumLimit: Int64 = 10_000
@@ -394,6 +402,7 @@ extension API {
 
     /// queue.remove's and queue.get's params: the items, by id (a required array of integers).
     public struct IdsParams: RPCMethodParams, Equatable {
+        public var references: [String] { [] }
         public static let order = ["ids"]
         public var ids: [Int64]
 

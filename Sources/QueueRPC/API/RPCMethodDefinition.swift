@@ -21,6 +21,10 @@ public protocol RPCMethodParams: Sendable {
     init(reading params: ParamReader) throws(RPCError)
     /// The params by name as a client sends them; nil sends none.
     var json: JSONValue? { get }
+    /// Every URI or path in these params that the daemon will open (items, an image layer, URLs to fetch), as
+    /// sent: what a caller policy judges before a request from outside goes through. Required of every
+    /// method, with no default, so that a new one has to say what it makes the daemon read.
+    var references: [String] { get }
 }
 
 /// A method's result.
@@ -37,6 +41,7 @@ public struct NoParams: RPCMethodParams, Equatable {
     public init() {}
     public init(reading params: ParamReader) throws(RPCError) {}
     public var json: JSONValue? { nil }
+    public var references: [String] { [] }
 }
 
 /// rpc.discover answers with the OpenRPC document itself: any JSON.
@@ -115,7 +120,7 @@ public enum API {
         PlayerSet.self, PlayerScreenshot.self, OverlayAdd.self, OverlayUpdate.self, OverlayRemove.self,
         OverlayList.self, EventsSubscribe.self, EventsUnsubscribe.self, DaemonInfo.self, DaemonHealth.self,
         Discover.self, CacheStatus.self, CachePrefetch.self, CacheFetch.self, CacheRevalidate.self, CacheEvict.self,
-        CacheUsage.self, PlaysList.self, PlaysAck.self, DisplayPower.self,
+        CacheUsage.self, PlaysList.self, PlaysAck.self, DisplayPower.self, StateApply.self, SessionConfine.self,
     ]
 }
 

@@ -6,6 +6,7 @@ extension API {
         public static let name = "events.subscribe"
 
         public struct Params: RPCMethodParams, Equatable {
+            public var references: [String] { [] }
             public static let order = ["events", "progressInterval"]
             public static let shortestProgressInterval = 0.05
             /// nil: every kind.
@@ -55,6 +56,7 @@ extension API {
         public static let name = "events.unsubscribe"
 
         public struct Params: RPCMethodParams, Equatable {
+            public var references: [String] { [] }
             public static let order = ["events"]
             /// nil: every kind.
             public var events: [EventName]?
