@@ -196,7 +196,7 @@ let package = Package(
         .testTarget(name: "CallerPolicyTests", dependencies: ["CallerPolicy", "QueueRPC", "JSONText", "TestSupport"]),
         .testTarget(name: "DecodeChoiceTests", dependencies: ["DecodeChoice"]),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "TestSupport"]),
-        .testTarget(name: "WebControlTests", dependencies: ["WebControl", "TestSupport", "JSONText"]),
+        .testTarget(name: "WebControlTests", dependencies: ["WebControl", "CallerPolicy", "TestSupport", "JSONText"]),
         .testTarget(
             name: "StateStoreTests",
             dependencies: ["StateStore", "Playback", "QueueModel", "QueueRPC", "TestSupport", "Overlays"]),

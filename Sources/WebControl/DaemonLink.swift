@@ -18,12 +18,18 @@ final class DaemonConnection: @unchecked Sendable {
     /// Which daemon the events thread last found (it counts the daemon's comings); a connection opened to
     /// an earlier one is dead even if nothing has told it yet, so the next call opens a new one.
     private let daemonGeneration: @Sendable () -> Int
+    /// Sent first on every connection opened (session.confine): what the requests it carries may name.
+    private let confinement: API.SessionConfine.Params?
     /// `queue` only: opened on first use, dropped after a transport error or when the daemon came back.
     private var client: QueueClient?
     private var openedFor = 0
 
-    init(socketPath: String, label: String, timeout: Double, daemonGeneration: @escaping @Sendable () -> Int) {
+    init(
+        socketPath: String, label: String, timeout: Double, confinement: API.SessionConfine.Params?,
+        daemonGeneration: @escaping @Sendable () -> Int
+    ) {
         self.socketPath = socketPath
+        self.confinement = confinement
         self.timeout = timeout
         self.daemonGeneration = daemonGeneration
         queue = DispatchQueue(label: label)
@@ -36,7 +42,11 @@ final class DaemonConnection: @unchecked Sendable {
                 do throws(ClientError) {
                     let generation = self.daemonGeneration()
                     if self.client == nil || self.openedFor != generation {
-                        self.client = try QueueClient(socketPath: self.socketPath, timeout: self.timeout)
+                        self.client = nil
+                        let client = try QueueClient(socketPath: self.socketPath, timeout: self.timeout)
+                        // Never used unconfined: a refused confinement fails the call and the next one tries again.
+                        if let confinement = self.confinement { _ = try client.call(API.SessionConfine.self, confinement) }
+                        self.client = client
                         self.openedFor = generation
                     }
                     continuation.resume(returning: try self.client!.call(method, params))
@@ -156,14 +166,18 @@ public final class DaemonLink: Sendable {
     private let pictures: DaemonConnection
     public let events: DaemonEvents
 
-    public init(socketPath: String) {
+    /// `confinement`: what the page's requests may name (its CallerPolicy's); every connection that carries
+    /// them is confined to it before its first request.
+    public init(socketPath: String, confinement: API.SessionConfine.Params?) {
         self.socketPath = socketPath
         let events = DaemonEvents(socketPath: socketPath)
         self.events = events
         commands = DaemonConnection(
-            socketPath: socketPath, label: "queued-web.commands", timeout: 15, daemonGeneration: { events.daemonGeneration })
+            socketPath: socketPath, label: "queued-web.commands", timeout: 15, confinement: confinement,
+            daemonGeneration: { events.daemonGeneration })
         pictures = DaemonConnection(
-            socketPath: socketPath, label: "queued-web.screenshots", timeout: 15, daemonGeneration: { events.daemonGeneration })
+            socketPath: socketPath, label: "queued-web.screenshots", timeout: 15, confinement: confinement,
+            daemonGeneration: { events.daemonGeneration })
     }
 
     public func call(_ method: String, _ params: JSONValue? = nil) async throws -> JSONValue {

@@ -1,7 +1,11 @@
-// The door every request passes: the Host must name this server (DNS rebinding), `/api/*` needs a session
-// cookie or the bearer token (`/api/login` excepted), and a change (any method but GET/HEAD) made with a
-// cookie must come from this origin and carry the session's CSRF token. Every answer, refusals included,
-// gets the security headers: a content security policy with no inline script and nothing from elsewhere.
+// The doors every request passes. `WebGuard`, on the whole router: the request target must be in canonical
+// form (one slash between segments, no `.` or `..` segment, no percent-escape, no backslash, no upper case, no
+// trailing slash) — refused with 400 before any route is matched, so no other spelling of a path can reach a
+// handler — and the Host must name this server (DNS rebinding). Every answer, refusals included, gets the
+// security headers (a content security policy with no inline script and nothing from elsewhere; HSTS when the
+// page is served over https). `APIGuard`, on the `/api` route group itself (so it guards what the router
+// matched, never the text of the request line): a session cookie or the bearer token, and a change (any
+// method but GET/HEAD) made with a cookie must come from this origin and carry the session's CSRF token.
 
 import HTTPTypes
 import Hummingbird
@@ -10,7 +14,6 @@ import Logging
 struct WebGuard: RouterMiddleware {
     typealias Context = WebContext
     let settings: WebSettings
-    let sessions: SessionStore
     let logger: Logger
 
     static let policy =
@@ -31,27 +34,59 @@ struct WebGuard: RouterMiddleware {
         response.headers[.xContentTypeOptions] = "nosniff"
         response.headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
         response.headers[HTTPField.Name("X-Frame-Options")!] = "DENY"
+        if settings.secureOrigin {
+            response.headers[HTTPField.Name("Strict-Transport-Security")!] = "max-age=31536000"
+        }
         return response
     }
 
     private func check(_ request: Request, _ context: Context, _ next: (Request, Context) async throws -> Response)
         async throws -> Response
     {
+        guard Self.isCanonical(target: request.head.path ?? "") else {
+            logger.warning("refused a request for a path not in canonical form: \(request.head.path?.prefix(200) ?? "")")
+            throw HTTPError(.badRequest, message: "the path is not in canonical form")
+        }
         guard settings.hosts.accepts(host: request.head.authority) else {
             logger.warning("refused a request for host \(request.head.authority ?? "(none)")")
             throw HTTPError(.misdirectedRequest, message: "this server does not answer for that host name")
         }
+        return try await next(request, context)
+    }
+
+    /// Whether the request target's path (before any `?`) is the one spelling of itself this server serves.
+    static func isCanonical(target: String) -> Bool {
+        let path = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        guard path.hasPrefix("/") else { return false }
+        if path == "/" { return true }
+        guard !path.hasSuffix("/") else { return false }
+        for segment in path.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
+            if segment.isEmpty || segment == "." || segment == ".." { return false }
+            for byte in segment.utf8 {
+                // Letters, digits and - . _ only: what the page's routes and file names are made of.
+                let allowed =
+                    (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+                    || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_")
+                if !allowed { return false }
+            }
+        }
+        return true
+    }
+}
+
+/// On the `/api` group: who is asking (session cookie or bearer token), and that a change comes from this page.
+struct APIGuard: RouterMiddleware {
+    typealias Context = WebContext
+    let settings: WebSettings
+    let sessions: SessionStore
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         let changing = request.method != .get && request.method != .head
         let origin = request.headers[.origin]
         let sameOrigin = HostPolicy.isSameOrigin(origin, host: request.head.authority, secure: settings.secureOrigin)
-        let path = request.uri.path
         var context = context
-        if path == "/api/login" {
-            // A browser always sends Origin on a POST; a script may send none.
-            if origin != nil && !sameOrigin { throw HTTPError(.forbidden, message: "signing in from another site") }
-            return try await next(request, context)
-        }
-        guard path.hasPrefix("/api/") else { return try await next(request, context) }
         if let authorization = request.headers[.authorization], authorization.hasPrefix("Bearer ") {
             guard settings.access.isToken(String(authorization.dropFirst(7))) else {
                 throw HTTPError(.unauthorized, message: "wrong token")

@@ -5,6 +5,7 @@
 // anything itself: it asks the daemon.
 
 import Foundation
+import CallerPolicy
 import HTTPTypes
 import Hummingbird
 import HummingbirdWebSocket
@@ -22,6 +23,10 @@ public struct WebSettings: Sendable {
     public var uploads = UploadLimits()
     /// Behind a TLS-terminating proxy: the page's origin is https://.
     public var secureOrigin = false
+
+    /// What requests from the page may ask of the daemon: the page's methods, http(s) URLs and files in the
+    /// media folder (the daemon connection that carries them is confined to the same folder).
+    public var callerPolicy: CallerPolicy { CallerPolicy(door: .page, files: .within([mediaDirectory])) }
 
     public init(mediaDirectory: String, access: AccessKey) {
         self.mediaDirectory = mediaDirectory
@@ -68,10 +73,14 @@ public enum WebServer {
     ) -> some ApplicationProtocol {
         MediaFolder.removeLeftovers(in: settings.mediaDirectory)
         let router = Router(context: WebContext.self)
-        router.add(middleware: WebGuard(settings: settings, sessions: sessions, logger: logger))
+        router.add(middleware: WebGuard(settings: settings, logger: logger))
         PageAssets.add(to: router)
-        addSessionRoutes(router, settings: settings, sessions: sessions)
-        addDaemonRoutes(router, settings: settings, link: link)
+        addSignIn(router, settings: settings, sessions: sessions)
+        // Everything else under /api is guarded by the group's own middleware: whatever spelling the router
+        // matched, the guard is on the route.
+        let api = router.group("api").add(middleware: APIGuard(settings: settings, sessions: sessions))
+        addSessionRoutes(api, settings: settings, sessions: sessions)
+        addDaemonRoutes(api, settings: settings, link: link)
         let events = Router(context: BasicWebSocketRequestContext.self)
         addEventSocket(events, settings: settings, sessions: sessions, link: link)
         return Application(
@@ -86,8 +95,14 @@ public enum WebServer {
             logger: logger)
     }
 
-    static func addSessionRoutes(_ router: Router<WebContext>, settings: WebSettings, sessions: SessionStore) {
+    /// `/api/login`, the one API route open without a session.
+    static func addSignIn(_ router: Router<WebContext>, settings: WebSettings, sessions: SessionStore) {
         router.post("/api/login") { request, context -> Response in
+            // A browser always sends Origin on a POST; a script may send none.
+            let origin = request.headers[.origin]
+            if origin != nil, !HostPolicy.isSameOrigin(origin, host: request.head.authority, secure: settings.secureOrigin) {
+                throw HTTPError(.forbidden, message: "signing in from another site")
+            }
             let body = try await jsonBody(request, context)
             guard let secret = body["secret"]?.stringValue, await settings.access.admits(secret) else {
                 throw HTTPError(.unauthorized, message: "wrong token or password")
@@ -100,13 +115,16 @@ public enum WebServer {
                     secure: settings.secureOrigin, httpOnly: true, sameSite: .strict))
             return response
         }
-        router.get("/api/session") { _, context -> Response in
+    }
+
+    static func addSessionRoutes(_ router: RouterGroup<WebContext>, settings: WebSettings, sessions: SessionStore) {
+        router.get("session") { _, context -> Response in
             guard let session = context.session else {
                 return jsonResponse(["bearer": .bool(context.bearer)])
             }
             return jsonResponse(["csrf": .string(session.csrf)])
         }
-        router.post("/api/logout") { request, _ -> Response in
+        router.post("logout") { request, _ -> Response in
             if let cookie = request.cookies[SessionStore.cookieName]?.value { await sessions.end(cookie) }
             var response = jsonResponse([:])
             response.setCookie(
@@ -117,11 +135,11 @@ public enum WebServer {
         }
     }
 
-    static func addDaemonRoutes(_ router: Router<WebContext>, settings: WebSettings, link: DaemonLink) {
-        let methods = BrowserMethods(mediaDirectory: settings.mediaDirectory)
+    static func addDaemonRoutes(_ router: RouterGroup<WebContext>, settings: WebSettings, link: DaemonLink) {
+        let methods = settings.callerPolicy
         let folder = MediaFolder(path: settings.mediaDirectory, limits: settings.uploads)
         let preview = PreviewCache(link: link)
-        router.post("/api/rpc") { request, context -> Response in
+        router.post("rpc") { request, context -> Response in
             let body = try await jsonBody(request, context)
             guard let method = body["method"]?.stringValue else { throw HTTPError(.badRequest, message: "no method") }
             let params = body["params"]
@@ -136,7 +154,7 @@ public enum WebServer {
                 throw HTTPError(.serviceUnavailable, message: "the daemon is not reachable: \(error)")
             }
         }
-        router.post("/api/upload") { request, context -> Response in
+        router.post("upload") { request, context -> Response in
             let name = request.uri.queryParameters["name"].map(String.init) ?? "upload"
             let length = request.headers[.contentLength].flatMap { Int64($0) }
             let result = try await folder.receive(request.body, requestedName: name, declaredLength: length)
@@ -145,7 +163,7 @@ public enum WebServer {
                 ["name": .string(result.name), "path": .string(result.path), "bytes": .int(result.bytes)],
                 status: .created)
         }
-        router.get("/api/preview.jpg") { request, _ -> Response in
+        router.get("preview.jpg") { request, _ -> Response in
             let width = request.uri.queryParameters["maxWidth"].flatMap { Int($0) }.map { min(1920, max(64, $0)) } ?? 480
             do {
                 let jpeg = try await preview.picture(maxWidth: width)

@@ -130,7 +130,7 @@ struct WebCommand: ParsableCommand {
         settings.hosts = HostPolicy(allowed: allowHost)
         settings.uploads.maxBytes = Int64(uploadLimit) << 20
         settings.secureOrigin = behindHttps
-        let link = DaemonLink(socketPath: socketPath)
+        let link = DaemonLink(socketPath: socketPath, confinement: settings.callerPolicy.confinement)
         let application = WebServer.application(settings: settings, link: link, logger: logger) { port in
             // A line tests and scripts can wait for (the port is the real one when --listen asked for 0).
             FileHandle.standardError.write(Data("queued-web: listening on \(host):\(port)\n".utf8))

@@ -32,7 +32,7 @@ import WebControl
             settings.port = 0
             settings.uploads.maxBytes = uploadLimit
             self.settings = settings
-            link = DaemonLink(socketPath: daemon.socket)
+            link = DaemonLink(socketPath: daemon.socket, confinement: settings.callerPolicy.confinement)
         }
 
         func application() -> some ApplicationProtocol {

@@ -48,7 +48,7 @@ import Testing
         FileManager.default.createFile(atPath: media.path + "/clip.mp4", contents: Data([1]))
         FileManager.default.createFile(atPath: outside.path + "/secret.mp4", contents: Data([1]))
         symlink(outside.path + "/secret.mp4", media.path + "/link.mp4")
-        let methods = BrowserMethods(mediaDirectory: media.path)
+        let methods = WebSettings(mediaDirectory: media.path, access: .token("t")).callerPolicy
         func add(_ uri: String) -> String? { methods.refusal(method: "queue.add", params: ["items": [.string(uri)]]) }
         #expect(add("https://127.0.0.1/a.mp4") == nil)
         #expect(add(media.path + "/clip.mp4") == nil)
