@@ -122,7 +122,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.embedInCode("queued.openrpc.json")]),
-        .target(name: "QueueClient", dependencies: ["QueueRPC", "SystemClock", "MediaPaths"]),
+        .target(name: "QueueClient", dependencies: ["QueueRPC", "SystemClock", "MediaPaths", "SystemSupport"]),
         // What the doors that take requests from a network (the page, the fleet bridge) let through: one policy
         // over the daemon's own typed method definitions.
         .target(name: "CallerPolicy", dependencies: ["QueueRPC", "MediaPaths", "JSONText"]),

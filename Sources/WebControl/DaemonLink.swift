@@ -68,14 +68,12 @@ public final class DaemonEvents: @unchecked Sendable {
         public var params: JSONValue?
     }
 
-    private let socketPath: String
     private let lock = NSLock()
     /// Guarded by `lock`.
     private var subscribers: [UUID: AsyncStream<Event>.Continuation] = [:]
     private var connected = false
-    private var started = false
-    /// Guarded by `lock`: how many times the daemon was found (see DaemonConnection).
-    private var generation = 0
+    /// The shared reconnecting follower (QueueClient), started by the first subscriber.
+    private var follower: DaemonEventFollower!
 
     /// What a page follows: enough to redraw what it shows.
     static let followed: [EventName] = [
@@ -83,9 +81,14 @@ public final class DaemonEvents: @unchecked Sendable {
         .buffering,
     ]
 
-    init(socketPath: String) { self.socketPath = socketPath }
+    init(socketPath: String) {
+        follower = DaemonEventFollower(socketPath: socketPath, events: Self.followed, label: "queued-web.events") {
+            [weak self] happening in self?.heard(happening)
+        }
+    }
 
-    var daemonGeneration: Int { lock.withLock { generation } }
+    /// How many times the daemon was found (see DaemonConnection).
+    var daemonGeneration: Int { follower.generation }
 
     /// Any thread: a stream of events until the subscriber cancels; it begins with the daemon's state now.
     public func subscribe() -> AsyncStream<Event> {
@@ -99,15 +102,8 @@ public final class DaemonEvents: @unchecked Sendable {
         continuation.onTermination = { [weak self] _ in
             _ = self?.lock.withLock { self?.subscribers.removeValue(forKey: id) }
         }
-        startOnce()
+        follower.start()
         return stream
-    }
-
-    private func startOnce() {
-        guard lock.withLock({ defer { started = true }; return !started }) else { return }
-        let thread = Thread { [self] in follow() }
-        thread.name = "queued-web.events"
-        thread.start()
     }
 
     private func publish(_ event: Event) {
@@ -115,47 +111,18 @@ public final class DaemonEvents: @unchecked Sendable {
         for target in targets { target.yield(event) }
     }
 
-    private func setConnected(_ value: Bool, reason: String? = nil) {
-        let changed = lock.withLock {
-            defer { connected = value }
-            if value && !connected { generation += 1 }
-            return connected != value
+    /// The follower's thread.
+    private func heard(_ happening: DaemonEventFollower.Happening) {
+        switch happening {
+        case .connected:
+            lock.withLock { connected = true }
+            publish(Event(method: "daemon.connected", params: nil))
+        case .disconnected(let reason):
+            lock.withLock { connected = false }
+            publish(Event(method: "daemon.disconnected", params: ["reason": .string(reason)]))
+        case .event(let method, let params):
+            publish(Event(method: method, params: params))
         }
-        if changed {
-            publish(Event(method: value ? "daemon.connected" : "daemon.disconnected", params: reason.map { ["reason": .string($0)] }))
-        }
-    }
-
-    /// Events thread, for the life of the process: subscribes, forwards, and after the daemon goes away tries
-    /// again after 0.25 s doubling to 4 s (a restarted daemon is found within seconds).
-    private func follow() {
-        var wait = 0.25
-        while true {
-            if followOneConnection() { wait = 0.25 }
-            Thread.sleep(forTimeInterval: wait)
-            wait = min(4, wait * 2)
-        }
-    }
-
-    /// One connection's events, until it ends; true if it was made (subscribed). A function of its own, never
-    /// inlined: Swift 6.3's loop-invariant code motion never finished on all of it inside the endless loop
-    /// above, and a release build hung there (queued-mqtt's Bridge.followDaemonEvents had the same shape).
-    @inline(never)
-    private func followOneConnection() -> Bool {
-        var subscribed = false
-        do {
-            let client = try QueueClient(socketPath: socketPath, timeout: 10)
-            _ = try client.call(API.EventsSubscribe.self, .init(events: Self.followed))
-            subscribed = true
-            setConnected(true)
-            while let note = try client.nextNotification(timeout: nil) {
-                publish(Event(method: note.method, params: note.params))
-            }
-            setConnected(false, reason: "the daemon closed the connection")
-        } catch {
-            setConnected(false, reason: "\(error)")
-        }
-        return subscribed
     }
 }
 
