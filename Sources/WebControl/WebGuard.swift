@@ -79,6 +79,8 @@ struct APIGuard: RouterMiddleware {
     typealias Context = WebContext
     let settings: WebSettings
     let sessions: SessionStore
+    /// A wrong bearer token is a failed sign-in too: slowed and logged like one.
+    let throttle: SignInThrottle
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
@@ -88,9 +90,10 @@ struct APIGuard: RouterMiddleware {
         let sameOrigin = HostPolicy.isSameOrigin(origin, host: request.head.authority, secure: settings.secureOrigin)
         var context = context
         if let authorization = request.headers[.authorization], authorization.hasPrefix("Bearer ") {
-            guard settings.access.isToken(String(authorization.dropFirst(7))) else {
-                throw HTTPError(.unauthorized, message: "wrong token")
-            }
+            let client = context.client(request, behindProxy: settings.secureOrigin)
+            try await WebServer.checkSecret(
+                String(authorization.dropFirst(7)), from: client, throttle: throttle, logger: context.logger
+            ) { settings.access.isToken($0) }
             // A script: no cookie, so nothing a browser could be tricked into sending. From a browser (an
             // Origin) it must still be this one.
             if changing, origin != nil, !sameOrigin { throw HTTPError(.forbidden, message: "request from another site") }

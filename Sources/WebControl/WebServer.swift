@@ -2,12 +2,15 @@
 // (`POST /api/rpc`), uploads into the media folder, the live preview, and the events WebSocket. Every request
 // passes `WebGuard` first (Host, session or bearer token, Origin and CSRF on changes, security headers).
 // Hummingbird 2 serves it (HTTP/1.1 with WebSocket upgrade); the server never plays, stores or decides
-// anything itself: it asks the daemon.
+// anything itself: it asks the daemon. Its own resources are bounded: open connections are capped, a
+// connection that has not sent a whole request head (or sits idle between requests) is closed after
+// `idleTimeout`, so a flood of idle or slow-header sockets cannot keep the operator out.
 
 import Foundation
 import CallerPolicy
 import HTTPTypes
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import JSONText
 import Logging
@@ -21,8 +24,13 @@ public struct WebSettings: Sendable {
     public var access: AccessKey
     public var hosts = HostPolicy()
     public var uploads = UploadLimits()
-    /// Behind a TLS-terminating proxy: the page's origin is https://.
+    /// Behind a TLS-terminating proxy: the page's origin is https://, and a loopback peer's last
+    /// X-Forwarded-For entry names the client.
     public var secureOrigin = false
+    /// Open connections at most (HTTP and event sockets); more wait in the listen backlog until one closes.
+    public var maxConnections = 4096
+    /// How long a connection may sit without a whole request (head not finished, or idle between requests).
+    public var idleTimeout: Duration = .seconds(15)
 
     /// What requests from the page may ask of the daemon: the page's methods, http(s) URLs and files in the
     /// media folder (the daemon connection that carries them is confined to the same folder).
@@ -39,8 +47,18 @@ public struct WebContext: RequestContext {
     /// Set by WebGuard: the signed-in session (nil for a bearer token or a public route).
     var session: Session?
     var bearer = false
+    /// The connection's peer IP address (nil when there is none, as in Hummingbird's router tests).
+    let peer: String?
 
-    public init(source: ApplicationRequestContextSource) { coreContext = .init(source: source) }
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        peer = source.channel.remoteAddress?.ipAddress
+    }
+
+    /// Who is asking (ClientAddress), for the throttle, the session caps and the log.
+    func client(_ request: Request, behindProxy: Bool) -> String {
+        ClientAddress.of(peer: peer, forwardedFor: request.headers[WebServer.forwardedFor], behindProxy: behindProxy)
+    }
     /// JSON bodies (sign-in, requests) are small; uploads stream and count their own bytes.
     public var maxUploadSize: Int { 1 << 20 }
 }
@@ -65,20 +83,21 @@ func jsonBody(_ request: Request, _ context: WebContext) async throws -> JSONVal
 
 public enum WebServer {
     static let csrfHeader = HTTPField.Name("X-CSRF-Token")!
+    static let forwardedFor = HTTPField.Name("X-Forwarded-For")!
 
     /// The application serving `settings` with `link` to the daemon.
     public static func application(
-        settings: WebSettings, link: DaemonLink, sessions: SessionStore = SessionStore(), logger: Logger,
-        onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+        settings: WebSettings, link: DaemonLink, sessions: SessionStore = SessionStore(),
+        throttle: SignInThrottle = SignInThrottle(), logger: Logger, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         MediaFolder.removeLeftovers(in: settings.mediaDirectory)
         let router = Router(context: WebContext.self)
         router.add(middleware: WebGuard(settings: settings, logger: logger))
         PageAssets.add(to: router)
-        addSignIn(router, settings: settings, sessions: sessions)
+        addSignIn(router, settings: settings, sessions: sessions, throttle: throttle)
         // Everything else under /api is guarded by the group's own middleware: whatever spelling the router
         // matched, the guard is on the route.
-        let api = router.group("api").add(middleware: APIGuard(settings: settings, sessions: sessions))
+        let api = router.group("api").add(middleware: APIGuard(settings: settings, sessions: sessions, throttle: throttle))
         addSessionRoutes(api, settings: settings, sessions: sessions)
         addDaemonRoutes(api, settings: settings, link: link)
         let events = Router(context: BasicWebSocketRequestContext.self)
@@ -88,15 +107,19 @@ public enum WebServer {
             server: .http1WebSocketUpgrade(
                 webSocketRouter: events,
                 configuration: .init(
-                    http1: .init(idleTimeout: .seconds(120)),
+                    http1: .init(idleTimeout: .init(settings.idleTimeout)),
                     ws: .init(maxFrameSize: 1 << 16, autoPing: .enabled(timePeriod: .seconds(20))))),
-            configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "queued-web"),
+            configuration: .init(
+                address: .hostname(settings.host, port: settings.port), serverName: "queued-web",
+                availableConnectionsDelegate: MaximumAvailableConnections(settings.maxConnections, logger: logger)),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? settings.port) },
             logger: logger)
     }
 
-    /// `/api/login`, the one API route open without a session.
-    static func addSignIn(_ router: Router<WebContext>, settings: WebSettings, sessions: SessionStore) {
+    /// `/api/login`, the one API route open without a session; failures are slowed per client and logged.
+    static func addSignIn(
+        _ router: Router<WebContext>, settings: WebSettings, sessions: SessionStore, throttle: SignInThrottle
+    ) {
         router.post("/api/login") { request, context -> Response in
             // A browser always sends Origin on a POST; a script may send none.
             let origin = request.headers[.origin]
@@ -104,16 +127,36 @@ public enum WebServer {
                 throw HTTPError(.forbidden, message: "signing in from another site")
             }
             let body = try await jsonBody(request, context)
-            guard let secret = body["secret"]?.stringValue, await settings.access.admits(secret) else {
-                throw HTTPError(.unauthorized, message: "wrong token or password")
+            let client = context.client(request, behindProxy: settings.secureOrigin)
+            try await checkSecret(body["secret"]?.stringValue ?? "", from: client, throttle: throttle, logger: context.logger) {
+                await settings.access.admits($0)
             }
-            let (cookie, session) = await sessions.create()
+            let (cookie, session) = await sessions.create(client: client)
             var response = jsonResponse(["csrf": .string(session.csrf)])
             response.setCookie(
                 Cookie(
-                    name: SessionStore.cookieName, value: cookie, maxAge: Int(SessionStore.lifetime), path: "/",
+                    name: SessionStore.cookieName, value: cookie, maxAge: Int(SessionStore.idleLifetime), path: "/",
                     secure: settings.secureOrigin, httpOnly: true, sameSite: .strict))
             return response
+        }
+    }
+
+    /// Any task: checks `secret` from `client` through the throttle; throws 429 (with Retry-After) while the
+    /// client must wait, 401 when wrong — each failure logged at warning with the client.
+    static func checkSecret(
+        _ secret: String, from client: String, throttle: SignInThrottle, logger: Logger,
+        admits: (String) async -> Bool
+    ) async throws {
+        if case .wait(let seconds) = await throttle.begin(client: client) {
+            throw HTTPError(
+                .tooManyRequests, headers: [.retryAfter: String(seconds)],
+                message: "too many failed sign-ins: try again in \(seconds) s")
+        }
+        let admitted = await admits(secret)
+        let failures = await throttle.finish(client: client, admitted: admitted)
+        guard admitted else {
+            logger.warning("failed sign-in", metadata: ["client": "\(client)", "failures": "\(failures)"])
+            throw HTTPError(.unauthorized, message: "wrong token or password")
         }
     }
 
@@ -190,9 +233,15 @@ public enum WebServer {
                 else { return .dontUpgrade }
                 return .upgrade([:])
             },
-            onUpgrade: { inbound, outbound, _ in
+            onUpgrade: { inbound, outbound, context in
                 let stream = link.events.subscribe()
+                let cookie = context.request.cookies[SessionStore.cookieName]?.value ?? ""
                 try await withThrowingTaskGroup(of: Void.self) { group in
+                    // Signed out, evicted or expired: the socket closes with the session.
+                    group.addTask {
+                        await sessions.untilEnded(cookie: cookie)
+                        if !Task.isCancelled { try await outbound.close(.normalClosure, reason: "the session ended") }
+                    }
                     group.addTask {
                         for await event in stream {
                             var message: JSONObject = ["method": .string(event.method)]
@@ -201,7 +250,9 @@ public enum WebServer {
                         }
                     }
                     // Reading drives pings and the close handshake; the page sends nothing else.
-                    for try await _ in inbound.messages(maxSize: 4096) {}
+                    group.addTask { for try await _ in inbound.messages(maxSize: 4096) {} }
+                    // Whichever ends first (the page left, the session ended) ends the socket.
+                    _ = try? await group.next()
                     group.cancelAll()
                 }
             })

@@ -1,7 +1,9 @@
 // queued-web's command line and config file (`queued-web.conf`, the same `option=value` lines as queued's;
 // the command line wins). Sign-in needs the access token, made at first start into a file only its owner
-// may read and shown once (`--show-token` shows it again), or a password whose bcrypt hash the operator
-// stored (`--password-hash-file`; `queued-web --hash-password` makes one). There is no default password.
+// may read and never printed unasked (a service's stderr is its journal): `--show-token` shows it — or a
+// password whose bcrypt hash the operator stored (`--password-hash-file`; `queued-web --hash-password` makes
+// one). There is no default password. Listening beyond loopback without TLS is refused unless the operator
+// says how it is protected (`--behind-https`) or that it is not (`--insecure-listen`).
 
 import ArgumentParser
 import ConfigFile
@@ -42,8 +44,14 @@ struct WebCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Largest upload in MiB.", valueName: "MiB"))
     var uploadLimit: Int = 4096
 
-    @Flag(help: "The page is reached through an https:// reverse proxy (secure cookie, https origin).")
+    @Option(help: ArgumentHelp("The most the media folder may hold, in MiB (default: no quota).", valueName: "MiB"))
+    var mediaQuota: Int?
+
+    @Flag(help: "The page is reached through an https:// reverse proxy (secure cookie, https origin, HSTS).")
     var behindHttps = false
+
+    @Flag(help: "Listen beyond loopback without TLS all the same (the token and passwords cross the network in clear).")
+    var insecureListen = false
 
     @Flag(help: "Print the access token and exit.")
     var showToken = false
@@ -64,6 +72,20 @@ struct WebCommand: ParsableCommand {
         guard parsedListen != nil else { throw ValidationError("--listen takes ADDRESS:PORT, e.g. 127.0.0.1:8080 or [::1]:8080") }
         guard (1...1_048_576).contains(uploadLimit) else { throw ValidationError("--upload-limit takes 1 to 1048576 MiB") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
+        if let mediaQuota, !(1...(1 << 30)).contains(mediaQuota) {
+            throw ValidationError("--media-quota takes 1 to \(1 << 30) MiB")
+        }
+        if let host = parsedListen?.host, !Self.isLoopback(host), !behindHttps, !insecureListen, !showToken, !hashPassword {
+            throw ValidationError(
+                "refusing to listen on \(listen) without TLS: the sign-in token and session cookies would cross the "
+                    + "network in clear. Put the page behind an https:// reverse proxy and say --behind-https (README "
+                    + "\"A web page\"), keep --listen on 127.0.0.1, or say --insecure-listen to accept the risk.")
+        }
+    }
+
+    /// Whether `host` (as given to --listen) is a loopback address: only this machine can connect.
+    static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host.hasPrefix("127.")
     }
 
     var parsedListen: (host: String, port: Int)? {
@@ -112,10 +134,14 @@ struct WebCommand: ParsableCommand {
         var logger = Logger(label: "queued-web")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         if made {
-            // Shown once, on the first start; `queued-web --show-token` shows it again.
-            FileHandle.standardError.write(
-                Data("queued-web: sign in with this access token (kept in \(tokenPath)):\n\(token)\n".utf8))
+            // Never the token itself: a service's stderr is its journal, readable by more than its owner.
+            logger.notice("made an access token in \(tokenPath) (only its owner may read it): `queued-web --show-token` shows it")
         }
+        if let host = parsedListen?.host, !Self.isLoopback(host), insecureListen, !behindHttps {
+            logger.warning(
+                "listening on \(listen) without TLS (--insecure-listen): anyone on the network can read the token and session cookies")
+        }
+        OpenFiles.raiseLimit(logger: logger)
         var access = AccessKey.token(token)
         if let passwordHashFile {
             let hash = try AccessToken.readPrivate(path: passwordHashFile).trimmingCharacters(in: .whitespacesAndNewlines)
@@ -129,7 +155,10 @@ struct WebCommand: ParsableCommand {
         settings.port = port
         settings.hosts = HostPolicy(allowed: allowHost)
         settings.uploads.maxBytes = Int64(uploadLimit) << 20
+        settings.uploads.quotaBytes = mediaQuota.map { Int64($0) << 20 }
         settings.secureOrigin = behindHttps
+        // Room for the connection cap, the daemon's sockets and the uploads' files under the open-files limit.
+        settings.maxConnections = max(64, min(settings.maxConnections, OpenFiles.softLimit - 64))
         let link = DaemonLink(socketPath: socketPath, confinement: settings.callerPolicy.confinement)
         let application = WebServer.application(settings: settings, link: link, logger: logger) { port in
             // A line tests and scripts can wait for (the port is the real one when --listen asked for 0).
