@@ -78,7 +78,7 @@ import Testing
         #expect(broker.refusal(method: "queue.add", params: ["items": [1]])?.contains("items[0]") == true)
         #expect(broker.refusal(method: "queue.add", params: ["items": [], "extra": 1])?.contains("unknown parameter") == true)
         #expect(broker.refusal(method: "state.apply", params: ["items": [], "rotate": 45])?.contains("rotate") == true)
-        #expect(broker.refusal(method: "state.apply", params: ["items": [], "overlays": [["type": "text"]]]) != nil)
+        #expect(broker.refusal(method: "state.apply", params: ["items": [], "overlays": [["type": "text", "size": 0]]]) != nil)
         #expect(broker.refusal(method: "state.apply", params: ["items": [], "rotate": 90]) == nil)
         #expect(broker.refusal(method: "no.such", params: nil) != nil)
     }
