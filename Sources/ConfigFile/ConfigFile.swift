@@ -122,12 +122,18 @@ public struct ConfigFile: Equatable, Sendable {
         return (file?.arguments ?? []) + commandLine
     }
 
-    /// Refuses `path` unless only its owner may read it (a password, a token); the error says why.
-    public static func checkPrivate(path: String) throws(ParseError) {
+    /// Refuses `path` unless only its owner may read it and that owner is the user running us (a password, a
+    /// token: another user's file could be swapped or read by them); the error says why.
+    public static func checkPrivate(path: String, user: uid_t = geteuid()) throws(ParseError) {
         var info = stat()
         guard stat(path, &info) == 0 else { throw ParseError(path: path, line: 0, reason: "cannot read it") }
         guard info.st_mode & 0o077 == 0 else {
             throw ParseError(path: path, line: 0, reason: "refused: others may read it (chmod 600 \(path))")
+        }
+        guard info.st_uid == user else {
+            throw ParseError(
+                path: path, line: 0,
+                reason: "refused: it belongs to user \(info.st_uid), not to the user running this (\(user)): chown it")
         }
     }
 

@@ -1,6 +1,7 @@
 // queued.conf and queuectl.conf: the parser on its own (lines, flags, comments, quotes, errors with
-// file:line), then real processes: a daemon takes its socket, volume and loops from the file found under
-// $XDG_CONFIG_HOME, the command line overrides it, a bad line stops it with file:line and exit status 64,
+// file:line); credentials files (a `#` in a password kept, a bad line named by number and never echoed, a
+// secret file only its owner's and owned by us), then real processes: a daemon takes its socket, volume and
+// loops from the file found under $XDG_CONFIG_HOME, the command line overrides it, a bad line stops it with file:line and exit status 64,
 // and queuectl finds the daemon through its own file's socket=.
 
 import ConfigFile
@@ -39,6 +40,43 @@ import Testing
         #expect(throws: ConfigFile.ParseError.self) { try ConfigFile(parsing: "--volume=3", path: "q.conf") }
         #expect(throws: ConfigFile.ParseError.self) { try ConfigFile(parsing: "=3", path: "q.conf") }
         #expect(throws: ConfigFile.ParseError.self) { try ConfigFile(parsing: "two words=3", path: "q.conf") }
+    }
+
+    @Test func credentialsKeepAHashInThePasswordAndNeverEchoABadLine() throws {
+        let good = try Credentials(
+            parsing: "# the lobby screen\nusername = lobby\npassword=s3cret#not-a-comment \n\n", path: "c")
+        #expect(good == Credentials(username: "lobby", password: "s3cret#not-a-comment"))
+        #expect(try Credentials(parsing: "password=\"  spaced # kept \"", path: "c").password == "  spaced # kept ")
+        for bad in ["username=a\nhunter2-secret-line", "username=a\nsecret=hunter2-secret-line"] {
+            do {
+                _ = try Credentials(parsing: bad, path: "c")
+                Issue.record("accepted \(bad)")
+            } catch {
+                #expect(error.line == 2, "\(error)")
+                #expect(!error.description.contains("hunter2"), "the line is never echoed: \(error)")
+            }
+        }
+    }
+
+    @Test func aSecretFileMustBeOnlyItsOwnersAndOwnedByUs() throws {
+        let folder = try TemporaryDirectory(prefix: "credentials")
+        let path = folder.path + "/credentials"
+        try "username=u\npassword=p#q\n".write(toFile: path, atomically: true, encoding: .utf8)
+        chmod(path, 0o644)
+        #expect(throws: ConfigFile.ParseError.self) { try Credentials.read(path: path) }
+        chmod(path, 0o600)
+        #expect(try Credentials.read(path: path) == Credentials(username: "u", password: "p#q"))
+        // Another user's file (as a user other than its owner would see it) is refused, and says why.
+        do {
+            try ConfigFile.checkPrivate(path: path, user: geteuid() + 1)
+            Issue.record("another user's file was accepted")
+        } catch {
+            #expect(error.reason.contains("belongs to user"), "\(error)")
+        }
+        if geteuid() == 0 {
+            chown(path, 4321, 4321)
+            #expect(throws: ConfigFile.ParseError.self) { try Credentials.read(path: path) }
+        }
     }
 
     @Test func theCommandLineChoosesTheFile() {
