@@ -44,6 +44,12 @@ public struct MQTTConfiguration: Sendable, Equatable {
     public var will: LastWill?
     /// MQTT 5 Clean Start: true drops any session the broker kept for this client id.
     public var cleanStart: Bool = true
+    /// MQTT 5 Maximum Packet Size in CONNECT: the broker sends nothing bigger (it drops such a message for
+    /// this client instead), so one huge publish cannot make us buffer it. nil: no limit said.
+    public var maximumPacketSize: UInt32?
+    /// MQTT 5 Receive Maximum in CONNECT: at most this many QoS ≥ 1 messages unacknowledged towards us at
+    /// once (libmosquitto's default, 20, when nil).
+    public var receiveMaximum: UInt16?
     /// The wait between connection attempts (jittered, doubling; see ReconnectBackoff).
     public var backoff = ReconnectBackoff()
     /// How long after the TCP connection a CONNACK may take before the attempt counts as failed.

@@ -19,7 +19,7 @@ extension MosquittoClient {
         }
         mosquitto_subscribe_v5_callback_set(handle) { _, userData, messageID, count, granted, _ in
             let codes = (0..<Int(max(0, count))).map { MQTTReasonCode(rawValue: granted?[$0] ?? 0x80) }
-            MosquittoClient.from(userData)?.onEvent(.subscribed(messageID: messageID, granted: codes))
+            MosquittoClient.from(userData)?.didSubscribe(messageID: messageID, granted: codes)
         }
         mosquitto_message_v5_callback_set(handle) { _, userData, message, properties in
             guard let message else { return }
@@ -48,8 +48,12 @@ extension MosquittoClient {
         }
         for subscription in patterns {
             // Only NOMEM or a lost socket can fail here; a lost socket means a reconnect, which subscribes again.
-            _ = mosquitto_subscribe_v5(
-                handle, nil, subscription.pattern, subscription.qos.rawValue, subscription.options, nil)
+            var messageID: Int32 = 0
+            let rc = mosquitto_subscribe_v5(
+                handle, &messageID, subscription.pattern, subscription.qos.rawValue, subscription.options, nil)
+            if rc == Int32(MOSQ_ERR_SUCCESS.rawValue) {
+                state.withLock { subscribeRequests[messageID] = subscription.pattern }
+            }
         }
         onEvent(.connected(sessionPresent: flags & 1 != 0))
     }
@@ -59,10 +63,21 @@ extension MosquittoClient {
         state.withLock { sessionUp = false }
     }
 
-    /// Network thread: QoS 0 written, QoS 1 PUBACK, QoS 2 PUBCOMP.
+    /// Network thread: QoS 0 written, QoS 1 PUBACK, QoS 2 PUBCOMP (or a PUBREC with a failure reason).
     private func didPublish(messageID: Int32, reasonCode: Int32) {
-        ackLock.withLock { _ = pendingAcks.remove(messageID) }
-        onEvent(.published(messageID: messageID, reason: MQTTReasonCode(rawValue: reasonCode)))
+        let topic = ackLock.withLock { pendingAcks.removeValue(forKey: messageID) }
+        let reason = MQTTReasonCode(rawValue: reasonCode)
+        onEvent(.published(messageID: messageID, reason: reason))
+        if reason.isFailure, let topic { onEvent(.publishRefused(topic: topic, messageID: messageID, reason: reason)) }
+    }
+
+    /// Network thread: SUBACK, one code per pattern of that SUBSCRIBE (ours carry one each).
+    private func didSubscribe(messageID: Int32, granted: [MQTTReasonCode]) {
+        let pattern = state.withLock { subscribeRequests.removeValue(forKey: messageID) }
+        onEvent(.subscribed(messageID: messageID, granted: granted))
+        if let pattern, let refusal = granted.first(where: \.isFailure) {
+            onEvent(.subscriptionRefused(pattern: pattern, reason: refusal))
+        }
     }
 
     /// Network thread: an incoming PUBLISH, copied out (the C message and properties die with the callback).

@@ -52,8 +52,15 @@ extension MosquittoClient {
         attemptRefusal = nil
         attemptConnected = false
         let success = Int32(MOSQ_ERR_SUCCESS.rawValue)
+        let properties = MosquittoProperties()
+        do {
+            if let size = configuration.maximumPacketSize { try properties.add(int32: size, for: MQTT_PROP_MAXIMUM_PACKET_SIZE) }
+            if let count = configuration.receiveMaximum { try properties.add(int16: count, for: MQTT_PROP_RECEIVE_MAXIMUM) }
+        } catch {
+            return .ended(error as? MQTTError ?? .invalidConfiguration("\(error)"), hadSession: false)
+        }
         let rc = mosquitto_connect_bind_v5(
-            handle, configuration.host, Int32(configuration.port), Int32(configuration.keepalive), nil, nil)
+            handle, configuration.host, Int32(configuration.port), Int32(configuration.keepalive), nil, properties.list)
         guard rc == success else {
             return .ended(.library(rc, "connect to \(configuration.host):\(configuration.port)"), hadSession: false)
         }

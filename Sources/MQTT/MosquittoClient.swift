@@ -53,13 +53,16 @@ public final class MosquittoClient: @unchecked Sendable {
     var lifecycle = Lifecycle.created
     /// Guarded by state: the network thread's pthread (stop() from the event handler must not wait for itself).
     var networkThread: pthread_t?
+    /// Guarded by state: SUBSCRIBE message id → its pattern, until the SUBACK (so a refusal names its pattern).
+    var subscribeRequests: [Int32: String] = [:]
     /// Guarded by state: the test hook asked the network thread to shut the socket down without DISCONNECT.
     var abortRequested = false
 
     /// Guards pendingAcks; the one lock held across a libmosquitto call (mosquitto_publish_v5, see publish).
     let ackLock = ThreadLock()
-    /// Guarded by ackLock: ids of QoS ≥ 1 publishes the broker has not acknowledged yet.
-    var pendingAcks = Set<Int32>()
+    /// Guarded by ackLock: ids of QoS ≥ 1 publishes the broker has not acknowledged yet, with their topics (a
+    /// refusal names the topic it was for).
+    var pendingAcks: [Int32: String] = [:]
 
     /// Owned by the network thread: the CONNACK failure reason of the current attempt.
     var attemptRefusal: MQTTReasonCode?
@@ -147,7 +150,7 @@ public final class MosquittoClient: @unchecked Sendable {
                 handle, &messageID, topic, Int32(bytes.count), bytes.baseAddress, qos.rawValue, retain, properties.list)
         }
         if qos != .atMostOnce && (rc == Int32(MOSQ_ERR_SUCCESS.rawValue) || rc == Int32(MOSQ_ERR_NO_CONN.rawValue)) {
-            pendingAcks.insert(messageID)
+            pendingAcks[messageID] = topic
             return messageID
         }
         try MQTTError.check(rc, "publish to \(topic)")
@@ -171,9 +174,13 @@ public final class MosquittoClient: @unchecked Sendable {
             return sessionUp
         }
         guard live else { return }  // didConnect subscribes
-        let rc = mosquitto_subscribe_v5(handle, nil, pattern, qos.rawValue, options, nil)
+        var messageID: Int32 = 0
+        let rc = mosquitto_subscribe_v5(handle, &messageID, pattern, qos.rawValue, options, nil)
         if rc == Int32(MOSQ_ERR_NO_CONN.rawValue) { return }  // lost meanwhile: the next CONNACK subscribes
         try MQTTError.check(rc, "subscribe to \(pattern)")
+        // Recorded after the call (the lock is never held across one): the SUBACK needs a round trip to the
+        // broker, which the network thread cannot have made before the packet it queues here is even sent.
+        state.withLock { subscribeRequests[messageID] = pattern }
     }
 
     /// Forgets a pattern (no more resubscribing) and unsubscribes if a session is up. Any thread.

@@ -1,4 +1,4 @@
-// An owned MQTT 5 property list (mosquitto_property*) for one outgoing PUBLISH, freed in deinit, and the
+// An owned MQTT 5 property list (mosquitto_property*) for one outgoing PUBLISH or CONNECT, freed in deinit, and the
 // readers for incoming ones. Only MosquittoClient uses these; no C pointer leaves the module.
 
 import CMosquitto
@@ -25,6 +25,10 @@ final class MosquittoProperties {
             mosquitto_property_add_binary(&list, Int32(identifier.rawValue), $0.baseAddress, UInt16($0.count))
         }
         try MQTTError.check(rc, "property")
+    }
+
+    func add(int16 value: UInt16, for identifier: mqtt5_property) throws {
+        try MQTTError.check(mosquitto_property_add_int16(&list, Int32(identifier.rawValue), value), "property")
     }
 
     func add(int32 value: UInt32, for identifier: mqtt5_property) throws {

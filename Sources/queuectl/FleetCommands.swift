@@ -1,9 +1,11 @@
 // `queuectl fleet`: the operator's side of a fleet, through the broker alone (Protocol/queued.asyncapi.yaml):
 // every player with its status and reported state, a desired document pushed to a group or a player, proof
 // of play as it comes, a JSON-RPC call to one screen, a screen's picture. Here rather than in a tool of its
-// own so that one client does both jobs; the broker library is loaded only when a fleet command runs.
+// own so that one client does both jobs; the broker library is loaded only when a fleet command runs. Topic
+// names and documents are Fleet's (Topics, ReportedDocument, PlayRecord), the same the bridge writes.
 
 import ArgumentParser
+import Fleet
 import FoundationEssentials
 import Glibc
 import SystemSupport
@@ -31,15 +33,15 @@ struct FleetList: ParsableCommand {
     func run() throws {
         let broker = try FleetBroker(fleet, timeout: options.timeout ?? 5)
         let prefix = fleet.topicPrefix
+        let everyPlayer = Topics(prefix: prefix, player: "+")
         let messages = try broker.retained(
-            [prefix + "+/status", prefix + "+/reported"], markerTopic: Self.marker(prefix), timeout: options.timeout ?? 5)
+            [everyPlayer.status, everyPlayer.reported], markerTopic: Self.marker(prefix), timeout: options.timeout ?? 5)
         var players: [String: (status: JSONValue?, reported: JSONValue?)] = [:]
         for message in messages {
-            let levels = message.topic.dropFirst(prefix.count).split(separator: "/")
-            guard levels.count == 2, let value = try? JSON.parse(message.payload) else { continue }
-            let name = String(levels[0])
-            if levels[1] == "status" { players[name, default: (nil, nil)].status = value }
-            if levels[1] == "reported" { players[name, default: (nil, nil)].reported = value }
+            guard let (name, kind) = Topics.parse(message.topic, prefix: prefix), let value = try? JSON.parse(message.payload)
+            else { continue }
+            if kind == .status { players[name, default: (nil, nil)].status = value }
+            if kind == .reported { players[name, default: (nil, nil)].reported = value }
         }
         let names = players.keys.sorted()
         if options.json {
@@ -51,15 +53,15 @@ struct FleetList: ParsableCommand {
         }
         Output.line("PLAYER\tSTATUS\tAPPLIED\tPENDING\tSTATE\tCURRENT\tERROR")
         for name in names {
-            let status = players[name]?.status
-            let reported = players[name]?.reported
-            func text(_ value: JSONValue?) -> String {
-                guard let value, value != .null else { return "-" }
-                return value.stringValue ?? value.intValue.map(String.init) ?? JSON.string(value)
-            }
-            let current = reported?["current"]?["title"]?.stringValue ?? reported?["current"]?["uri"]?.stringValue
-            Output.line([name, text(status?["state"]), text(reported?["appliedRev"]), text(reported?["pendingRev"]),
-                   text(reported?["state"]), current ?? "-", text(reported?["error"])].joined(separator: "\t"))
+            let status = players[name]?.status?["state"]?.stringValue
+            let reported = players[name]?.reported.flatMap(ReportedDocument.init(json:))
+            let current = reported?.current.flatMap { $0.title ?? $0.uri }
+            Output.line(
+                [
+                    name, status ?? "-", reported?.appliedRev.map(String.init) ?? "-",
+                    reported?.pendingRev.map(String.init) ?? "-", reported?.state.rawValue ?? "-", current ?? "-",
+                    reported?.error ?? "-",
+                ].joined(separator: "\t"))
         }
     }
 }
@@ -82,7 +84,8 @@ struct FleetPush: ParsableCommand {
     func run() throws {
         guard let data = FileManager.default.contents(atPath: file), var document = (try? JSON.parse([UInt8](data)))?.objectValue
         else { throw QueuectlError("\(file): not a JSON object") }
-        let topic = fleet.topicPrefix + (group.map { "group/\($0)" } ?? player!) + "/desired"
+        let topic = group.map { Topics.groupDesired(prefix: fleet.topicPrefix, $0) }
+            ?? Topics(prefix: fleet.topicPrefix, player: player ?? "").desired
         let broker = try FleetBroker(fleet, timeout: options.timeout ?? 5)
         if document["rev"] == nil {
             let current = try broker.retained([topic], markerTopic: FleetList.marker(fleet.topicPrefix), timeout: options.timeout ?? 5)
@@ -107,16 +110,16 @@ struct FleetEvents: ParsableCommand {
         let broker = try FleetBroker(fleet, timeout: options.timeout ?? 5)
         let json = options.json
         broker.onMessage = { message in
-            guard let record = try? JSON.parse(message.payload) else { return }
+            guard let record = (try? JSON.parse(message.payload)).flatMap(PlayRecord.init(json:)) else { return }
             if json {
-                Output.json(record)
+                Output.json(record.json)
             } else {
-                let text = { (key: String) in record[key]?.stringValue ?? record[key]?.intValue.map(String.init) ?? "-" }
                 Output.line(
-                    "\(text("player")) #\(text("seq")) \(text("start")) \((record["seconds"]?.doubleValue ?? 0).fixed(1))s \(text("reason")) \(text("uri"))")
+                    "\(record.player ?? "-") #\(record.seq ?? 0) \(record.start ?? "-") \((record.seconds ?? 0).fixed(1))s "
+                        + "\(record.reason ?? "-") \(record.uri ?? "-")")
             }
         }
-        try broker.client.subscribe(fleet.topicPrefix + (player ?? "+") + "/events", qos: .atLeastOnce)
+        try broker.client.subscribe(Topics(prefix: fleet.topicPrefix, player: player ?? "+").events, qos: .atLeastOnce)
         if follow {
             while true { Threads.sleep(seconds: 3600) }
         }
@@ -143,14 +146,16 @@ struct FleetCall: ParsableCommand {
         _ broker: FleetBroker, _ fleet: FleetOptions, _ options: GlobalOptions, player: String, method: String, params: JSONValue?
     ) throws -> JSONValue {
         let token = String(UInt64.random(in: 0...UInt64.max), radix: 36)
-        let responseTopic = fleet.topicPrefix + player + "/rpc/res/" + token
+        let topics = Topics(prefix: fleet.topicPrefix, player: player)
+        // A topic of this caller's own under the player's rpc/res: the bridge answers nowhere else.
+        let responseTopic = topics.rpcResponse + "/" + token
         try broker.client.subscribe(responseTopic, qos: .atLeastOnce)
         var request: JSONObject = [
             "jsonrpc": "2.0", "id": 1, "method": .string(method), "expires": .double(Date().timeIntervalSince1970 + (options.timeout ?? 5)),
         ]
         if let params { request["params"] = params }
         _ = try broker.client.publish(
-            topic: fleet.topicPrefix + player + "/rpc/req", payload: JSON.serialize(.object(request)), qos: .atLeastOnce,
+            topic: topics.rpcRequest, payload: JSON.serialize(.object(request)), qos: .atLeastOnce,
             responseTopic: responseTopic, correlationData: Array(token.utf8))
         guard broker.wait((options.timeout ?? 5), { $0.received.contains { $0.topic == responseTopic } }),
             let answer = broker.received.first(where: { $0.topic == responseTopic }).flatMap({ try? JSON.parse($0.payload) })

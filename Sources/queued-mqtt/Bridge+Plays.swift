@@ -4,6 +4,7 @@
 // outage, a bridge killed with -9 or a power cut loses none: what is not acknowledged is sent again
 // (consumers de-duplicate by `seq`).
 
+import Fleet
 import FoundationEssentials
 import Glibc
 import SystemSupport
@@ -25,11 +26,10 @@ struct PlayForwarding {
 extension Bridge {
     /// Publishes one record (from `event.played` or `plays.list`) unless it is in flight already.
     func forwardPlay(_ record: JSONValue) {
-        guard let seq = record["seq"]?.intValue, seq > plays.ackedThrough, !plays.pending.contains(seq),
-            var object = record.objectValue
+        guard let stamped = PlayRecord(daemonRecord: record, player: topics.player), let seq = stamped.seq,
+            seq > plays.ackedThrough, !plays.pending.contains(seq)
         else { return }
-        object["player"] = .string(topics.player)
-        guard let id = publish(topics.events, .object(object)) else { return }
+        guard let id = publish(topics.events, stamped.json) else { return }
         plays.inFlight[id] = seq
         plays.pending.insert(seq)
     }

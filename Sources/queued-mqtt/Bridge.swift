@@ -1,24 +1,28 @@
 // The bridge: the broker on one side (MosquittoClient, its own network thread), the daemon's control socket
-// on the other (three connections: events, commands, forwarded requests — so a slow request never holds up
-// the rest), and the decisions in between (Fleet's DesiredState) on one serial work queue. Everything the
-// bridge knows lives on that queue; broker callbacks and daemon events only hand work to it. A broker that is
-// down changes nothing on screen (the daemon plays its durable queue); a daemon that restarts is found
-// again and re-reported; a crash of the bridge never touches playback.
+// on the other (connections for events, commands, forwarded requests and each document being applied — so a
+// slow request or a long download never holds up the rest), and the decisions in between (Fleet's
+// DesiredState) on one serial work queue. Everything the bridge knows lives on that queue; broker callbacks,
+// daemon events and apply jobs only hand work to it. What the broker sends is bounded before it reaches the
+// queue: requests go straight to RPCForwarding (capped), documents coalesce per topic (DocumentMailbox). A
+// broker that is down changes nothing on screen (the daemon plays its durable queue); a daemon that restarts
+// is found again and re-reported; a crash of the bridge never touches playback.
 
+import CallerPolicy
 import Dispatch
 import Fleet
-import Dispatch
 import FoundationEssentials
 import Glibc
-import SystemSupport
 import JSONText
 import MQTT
 import QueueClient
 import QueueRPC
+import SystemSupport
 
 final class Bridge: @unchecked Sendable {
     let topics: Topics
     let socketPath: String
+    /// What the fleet may ask of this screen, and how the connections carrying it are confined.
+    let policy: CallerPolicy
     let log: BridgeLog
     /// Decisions and everything below run on `work`.
     let work = DispatchQueue(label: "queued-mqtt.work")
@@ -27,29 +31,41 @@ final class Bridge: @unchecked Sendable {
     var desired: DesiredState
     var daemon: QueueClient?
     var lastStatus: RPCStatus?
-    /// The queue version our last `queue.replace` made (nil: none since the daemon was found): a status
-    /// event older than it was sent before the swap and still names the rev before it.
+    /// The queue version our last swap made (nil: none since the daemon was found): a status event older
+    /// than it was sent before the swap and still names the rev before it.
     var replacedVersion: Int64?
     var plays = PlayForwarding()
     var reporting = Reporting()
-    let rpc: RPCForwarding
-    private let done = DispatchSemaphore(value: 0)
+    /// Work queue only: the apply jobs running (one, plus any cancelled one still finishing), by job number.
+    var jobs: [Int: ApplyJob] = [:]
+    /// Work queue only: what the broker refused us lately (newest last), reported until it stops.
+    var brokerRefusals: [ReportedDocument.BrokerRefusal] = []
+    private(set) var rpc: RPCForwarding!
+    private let mailbox = DocumentMailbox()
 
-    init(mqtt: MQTTConfiguration, topics: Topics, socketPath: String, policy: RPCPolicy, logLevel: String) throws {
+    /// The largest packet we take from the broker: a 1 MiB document with room to spare.
+    static let maximumPacketSize: UInt32 = 2 << 20
+    /// QoS ≥ 1 messages the broker may have in flight to us at once.
+    static let receiveMaximum: UInt16 = 32
+
+    init(mqtt: MQTTConfiguration, topics: Topics, socketPath: String, policy: CallerPolicy, logLevel: String) throws {
         self.topics = topics
         self.socketPath = socketPath
+        self.policy = policy
         log = BridgeLog(level: logLevel)
         desired = DesiredState(groups: topics.groups)
-        rpc = RPCForwarding(socketPath: socketPath, topics: topics, policy: policy)
+        var mqtt = mqtt
+        mqtt.maximumPacketSize = Self.maximumPacketSize
+        mqtt.receiveMaximum = Self.receiveMaximum
         let owner = WeakBridge()
-        client = try MosquittoClient(configuration: mqtt) { event in
-            guard let bridge = owner.bridge else { return }
-            bridge.work.async { bridge.handle(event) }
+        client = try MosquittoClient(configuration: mqtt) { event in owner.bridge?.arrived(event) }
+        rpc = RPCForwarding(socketPath: socketPath, topics: topics, policy: policy, log: log) { [weak self] topic, reply, correlation in
+            _ = self?.publish(topic, reply, correlation: correlation)
         }
         owner.bridge = self
-        rpc.bridge = self
     }
 
+    /// Any thread.
     func publish(_ topic: String, _ payload: JSONValue, retain: Bool = false, correlation: [UInt8]? = nil) -> Int32? {
         try? client.publish(topic: topic, payload: JSON.serialize(payload), qos: .atLeastOnce, retain: retain, correlationData: correlation)
     }
@@ -78,8 +94,22 @@ final class Bridge: @unchecked Sendable {
         client.stop()
     }
 
-    // MARK: Broker side (work queue)
+    // MARK: Broker side
 
+    /// MQTT network thread: requests to the forwarder, documents to the mailbox, the rest to the work queue.
+    private func arrived(_ event: MQTTEvent) {
+        if case .message(let message) = event {
+            if message.topic == topics.rpcRequest {
+                rpc.forward(message)
+            } else if mailbox.put(message) {
+                work.async { self.documentArrived(message.topic) }
+            }
+            return
+        }
+        work.async { self.handle(event) }
+    }
+
+    /// Work queue.
     private func handle(_ event: MQTTEvent) {
         switch event {
         case .connected:
@@ -101,20 +131,33 @@ final class Bridge: @unchecked Sendable {
             log.warning("\(what): \(error); trying again in \(retryIn)")
         case .disconnected(let error, _):
             log.warning("broker connection lost\(error.map { ": \($0)" } ?? "")")
-        case .message(let message):
-            received(message)
+        case .message:
+            break  // taken in `arrived`
         case .published(let id, let reason):
             if !reason.isFailure { playAcknowledged(messageID: id) }
+        case .publishRefused(let topic, _, let reason):
+            brokerRefused(.init(operation: "publish", topic: topic, reason: "\(reason)"))
         case .subscribed:
             break
+        case .subscriptionRefused(let pattern, let reason):
+            brokerRefused(.init(operation: "subscribe", topic: pattern, reason: "\(reason)"))
         }
     }
 
-    private func received(_ message: MQTTMessage) {
-        if message.topic == topics.rpcRequest {
-            rpc.forward(message)
-            return
-        }
+    /// Work queue: the broker said no (its ACL, a quota): logged and reported, never silent.
+    private func brokerRefused(_ refusal: ReportedDocument.BrokerRefusal) {
+        log.warning("the broker refused to let us \(refusal.operation) \(refusal.topic): \(refusal.reason)")
+        brokerRefusals.removeAll { $0.operation == refusal.operation && $0.topic == refusal.topic }
+        brokerRefusals.append(refusal)
+        if brokerRefusals.count > 10 { brokerRefusals.removeFirst(brokerRefusals.count - 10) }
+        reporting.changed = true
+        // A refused report cannot report itself: the log line above is all there is then.
+        if refusal.topic != topics.reported { reportIfDue(force: false) }
+    }
+
+    /// Work queue: the newest document of `topic` (older ones that came meanwhile were dropped).
+    private func documentArrived(_ topic: String) {
+        guard let message = mailbox.take(topic) else { return }
         let source: DocumentSource
         if message.topic == topics.desired {
             source = .player

@@ -4,6 +4,7 @@
 // may read it (mode 0600), so a password never sits in a world-readable file or on a command line.
 
 import ArgumentParser
+import CallerPolicy
 import ConfigFile
 import Fleet
 import FoundationEssentials
@@ -55,14 +56,14 @@ struct BridgeCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Methods the fleet may call through rpc/req: a name, family.* or * (repeat; default *).",
+            "Methods the fleet may call through rpc/req: a name, family.* or * (repeat; default: all but plays.ack and events.*).",
             valueName: "pattern"))
     var rpcAllow: [String] = []
 
     @Option(help: ArgumentHelp("Methods the fleet may not call through rpc/req, even if allowed (repeat).", valueName: "pattern"))
     var rpcDeny: [String] = []
 
-    @Flag(help: "Let requests through the broker add local files too (default: only http(s) items).")
+    @Flag(help: "Let the fleet (requests and desired documents) name local files too (default: only http(s) items).")
     var rpcLocalFiles = false
 
     @Option(help: ArgumentHelp("Read options from this file (default: queued-mqtt.conf in the usual places).", valueName: "file"))
@@ -83,7 +84,7 @@ struct BridgeCommand: ParsableCommand {
             throw ValidationError("--group must be a non-empty topic level without / + #")
         }
         guard (5...3600).contains(keepalive) else { throw ValidationError("--keepalive takes 5 to 3600 seconds") }
-        for pattern in rpcAllow + rpcDeny where !RPCPolicy.isPattern(pattern) {
+        for pattern in rpcAllow + rpcDeny where !CallerPolicy.isPattern(pattern) {
             throw ValidationError("--rpc-allow and --rpc-deny take a method name, family.* or * (got \(pattern))")
         }
         guard broker.hasPrefix("mqtt://") || broker.hasPrefix("mqtts://") else {
@@ -115,7 +116,9 @@ struct BridgeCommand: ParsableCommand {
             password: credentials.password, tls: tls,
             will: .init(topic: topics.status, payload: Array(#"{"state":"offline"}"#.utf8), qos: .atLeastOnce, retain: true))
         mqtt.keepalive = keepalive
-        let policy = RPCPolicy(allow: rpcAllow.isEmpty ? ["*"] : rpcAllow, deny: rpcDeny, localFiles: rpcLocalFiles)
+        let policy = CallerPolicy(
+            door: .broker, files: rpcLocalFiles ? .any : .networkOnly, allow: rpcAllow.isEmpty ? nil : rpcAllow,
+            deny: rpcDeny)
         try Bridge(mqtt: mqtt, topics: topics, socketPath: socketPath, policy: policy, logLevel: logLevel).run()
     }
 }
