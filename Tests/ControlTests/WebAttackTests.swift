@@ -1,0 +1,213 @@
+// Attacks on queued-web from outside, as someone on the shop's network would make them (issue 36): the real
+// `queued` and `queued-web` binaries, raw bytes on 127.0.0.1, and after each attack what the DAEMON holds —
+// its queue and overlays through its own socket, the media folder on disk — not only the HTTP status. Path
+// spellings that might dodge the sign-in guard; params naming local files by name and by position, through
+// `file:` URLs, playlists and directories; a login flood; a connection flood; a sign-in loop against the
+// operator's session; sign-out closing the event socket; listening beyond loopback without TLS.
+
+import Foundation
+import Glibc
+import JSONText
+import TestSupport
+import Testing
+
+@Suite(.serialized) struct WebAttackTests {
+    static let harmless: JSONValue = ["method": "queue.add", "params": ["items": ["http://127.0.0.1:9/attack.mp4"]]]
+
+    @Test(.timeLimit(.minutes(1))) func noSpellingOfAnAPIPathGetsInWithoutASession() throws {
+        let rig = try WebAttackRig()
+        let body = JSON.serialize(Self.harmless)
+        let headers = ["Origin": rig.origin, "Content-Type": "application/json"]
+        for target in [
+            "//api/rpc", "///api/rpc", "//api//rpc", "/api/./rpc", "/api/../api/rpc", "/%61pi/rpc", "/api/rpc/", "/API/rpc",
+            "/api/rpc",
+        ] {
+            let answer = try rig.send("POST", target, headers: headers, body: body)
+            #expect([400, 401, 404].contains(answer.status), "POST \(target): \(answer.head)")
+        }
+        let session = try rig.send("GET", "//api/session")
+        #expect([400, 401, 404].contains(session.status), "GET //api/session: \(session.head)")
+        for target in ["//api/upload?name=x.m3u", "/api/upload?name=x.m3u"] {
+            let upload = try rig.send("POST", target, headers: headers, body: Array("/etc/hostname\n".utf8))
+            #expect([400, 401, 404].contains(upload.status), "POST \(target): \(upload.head)")
+        }
+        #expect(try rig.daemonQueue() == [], "nothing reached the daemon")
+        #expect(rig.stored() == [], "nothing stored in the media folder")
+    }
+
+    @Test(.timeLimit(.minutes(1))) func paramsNamingALocalFileAreRefusedByNameAndByPosition() throws {
+        let rig = try WebAttackRig()
+        // A layer already on screen, for overlay.update to try to point at a local file.
+        let layer = try rig.daemon.client().call("overlay.add", ["type": "text", "text": "Lobby"])
+        let id = try #require(layer["id"]?.intValue)
+        let overlaysBefore = try rig.daemonOverlays()
+        let attacks: [(String, JSONValue)] = [
+            ("queue.add", ["items": ["/etc/hostname"]]),
+            ("queue.add", [["/etc/hostname"]]),
+            ("queue.add", ["items": ["file:///etc/hostname"]]),
+            ("queue.add", ["items": ["file:///%65tc/hostname"]]),
+            ("queue.add", [["file:///%65tc/hostname"]]),
+            ("queue.add", ["items": [.string(rig.media + "/../../../../etc/hostname")]]),
+            ("queue.insert", ["items": ["/etc/hostname"], "index": 0]),
+            ("queue.insert", [["/etc/hostname"], 0]),
+            ("queue.interrupt", ["item": "/etc/hostname"]),
+            ("queue.interrupt", ["/etc/hostname"]),
+            ("queue.interrupt", [["uri": "/etc/hostname"]]),
+            ("overlay.add", ["type": "image", "path": "/etc/hostname"]),
+            ("overlay.add", ["image", nil, "/etc/hostname"]),
+            ("overlay.update", ["id": .int(id), "path": "/etc/hostname"]),
+            ("overlay.update", [.int(id), nil, "/etc/hostname"]),
+        ]
+        for (method, params) in attacks {
+            let answer = try rig.rpc(method, params)
+            let refused = answer.status == 403 || answer.json?["error"] != nil
+            #expect(refused, "\(method) \(params): \(answer.status) \(answer.body)")
+        }
+        #expect(try rig.daemonQueue() == [], "nothing was queued")
+        #expect(try rig.daemonOverlays() == overlaysBefore, "no layer shows a local file")
+        // The same door lets the harmless request through: the refusals above are the policy, not a broken link.
+        #expect(try rig.rpc("queue.add", ["items": ["http://127.0.0.1:9/fine.mp4"]]).status == 200)
+        #expect(try rig.daemonQueue() == ["http://127.0.0.1:9/fine.mp4"])
+    }
+
+    @Test(.timeLimit(.minutes(1))) func playlistsAndDirectoriesInTheMediaFolderSmuggleNothingIn() throws {
+        let rig = try WebAttackRig()
+        let playlist = "#EXTM3U\n/etc/hostname\n../../../../etc/passwd\nfile:///etc/hostname\n"
+        let upload = try rig.send(
+            "POST", "/api/upload?name=evil.m3u", headers: ["Authorization": "Bearer \(rig.token)"], body: Array(playlist.utf8))
+        #expect(upload.status == 201, "\(upload.head)")
+        let stored = try #require(upload.json?["path"]?.stringValue)
+        // A directory inside the folder holding a link to a file outside it.
+        let folder = rig.media + "/inside"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        #expect(symlink("/etc/hostname", folder + "/clip.mp4") == 0)
+        #expect(symlink("/etc", rig.media + "/etc-link") == 0)
+        for items: JSONValue in [
+            [.string(stored)], [.string(folder)], [.string(folder + "/clip.mp4")], [.string(rig.media + "/etc-link/hostname")],
+            [.string("file://" + stored)],
+        ] {
+            for (method, params): (String, JSONValue) in [
+                ("queue.add", ["items": items]), ("queue.insert", [items, 0]), ("queue.interrupt", [items[0] ?? nil]),
+            ] {
+                let answer = try rig.rpc(method, params)
+                #expect(answer.status == 403 || answer.json?["error"] != nil, "\(method) \(params): \(answer.status) \(answer.body)")
+            }
+        }
+        #expect(try rig.daemonQueue() == [], "the daemon queued nothing from the playlist or the directory")
+        #expect(try rig.daemonOverlays()?.arrayValue?.isEmpty ?? true)
+    }
+
+    @Test(.timeLimit(.minutes(1))) func aLoginFloodIsSlowedAndTheRightTokenFromElsewhereStillWorks() throws {
+        let rig = try WebAttackRig()
+        var statuses: [Int] = []
+        var retryAfter: [String] = []
+        for attempt in 0..<9 {
+            let answer = try rig.signIn("guess-\(attempt)", from: "127.0.0.2").answer
+            statuses.append(answer.status)
+            if answer.status == 429 { retryAfter.append(answer.header("Retry-After") ?? "none") }
+        }
+        #expect(statuses.prefix(5).allSatisfy { $0 == 401 }, "\(statuses)")
+        #expect(statuses.dropFirst(5).allSatisfy { $0 == 429 }, "the 6th attempt on waits: \(statuses)")
+        #expect(retryAfter.allSatisfy { Int($0).map { (1...60).contains($0) } ?? false }, "\(retryAfter)")
+        // While it waits, even the right token from the flooding client waits; from another client it works.
+        #expect(try rig.signIn(rig.token, from: "127.0.0.2").answer.status == 429)
+        let elsewhere = try rig.signIn(rig.token, from: "127.0.0.1")
+        #expect(elsewhere.answer.status == 200 && elsewhere.cookie != nil)
+        // A wrong bearer token counts as a failed sign-in too.
+        let bearer = try rig.send("GET", "/api/session", headers: ["Authorization": "Bearer nope"], from: "127.0.0.2")
+        #expect(bearer.status == 429, "\(bearer.head)")
+        // Each failure is in the log with the client, never with the secret tried.
+        let log = rig.log
+        #expect(log.contains("failed sign-in") && log.contains("127.0.0.2"), "\(log)")
+        #expect(!log.contains("guess-0"))
+    }
+
+    @Test(.timeLimit(.minutes(1))) func aThousandIdleSocketsDoNotKeepTheOperatorOut() throws {
+        let rig = try WebAttackRig()
+        var sockets: [Int32] = []
+        defer { sockets.forEach { close($0) } }
+        for number in 0..<1000 {
+            let descriptor = try WebAttackRig.connect(port: rig.port)
+            sockets.append(descriptor)
+            // Every other one starts a request head and never finishes it (a slow-header client).
+            if number % 2 == 0 {
+                let partial = Array("GET /api/session HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ".utf8)
+                _ = partial.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            }
+        }
+        let started = MonotonicClock.nanoseconds()
+        let status = try rig.rpc("player.status", nil)
+        #expect(status.status == 200 && status.json?["result"]?["state"] != nil, "\(status.head) \(status.body)")
+        let signedIn = try rig.signIn(rig.token)
+        #expect(signedIn.answer.status == 200)
+        let seconds = Double(MonotonicClock.nanoseconds() - started) / 1e9
+        #expect(seconds < 5, "answered within \(seconds) s with 1,000 idle sockets open")
+        #expect(rig.web.isRunning)
+    }
+
+    @Test(.timeLimit(.minutes(1))) func aSignInLoopDoesNotSignTheOperatorOut() throws {
+        let rig = try WebAttackRig()
+        let (answer, cookieOrNil, csrfOrNil) = try rig.signIn(rig.token)
+        #expect(answer.status == 200)
+        let cookie = try #require(cookieOrNil)
+        let csrf = try #require(csrfOrNil)
+        #expect(try rig.send("GET", "/api/session", headers: ["Cookie": cookie]).status == 200, "the operator uses the page")
+        // A script with the token (from the same address: a shop behind one NAT) signs in again and again.
+        for _ in 0..<100 {
+            #expect(try rig.signIn(rig.token).answer.status == 200)
+        }
+        let session = try rig.send("GET", "/api/session", headers: ["Cookie": cookie])
+        #expect(session.status == 200 && session.json?["csrf"]?.stringValue == csrf, "still signed in: \(session.head)")
+        let change = try rig.send(
+            "POST", "/api/rpc", headers: ["Cookie": cookie, "Origin": rig.origin, "X-CSRF-Token": csrf],
+            body: JSON.serialize(Self.harmless))
+        #expect(change.status == 200, "\(change.head) \(change.body)")
+        #expect(try rig.daemonQueue() == ["http://127.0.0.1:9/attack.mp4"], "the operator's change reached the daemon")
+    }
+
+    @Test(.timeLimit(.minutes(1))) func signingOutClosesTheEventSocket() throws {
+        let rig = try WebAttackRig()
+        let (_, cookieOrNil, csrfOrNil) = try rig.signIn(rig.token)
+        let cookie = try #require(cookieOrNil)
+        let csrf = try #require(csrfOrNil)
+        let events = try RawHTTP.Connection(port: rig.port)
+        try events.send(
+            "GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:\(rig.port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+                + "Origin: \(rig.origin)\r\nCookie: \(cookie)\r\n\r\n")
+        #expect(try events.readHead().hasPrefix("HTTP/1.1 101"))
+        #expect(try events.readTextFrame().contains("daemon."))
+        let out = try rig.send(
+            "POST", "/api/logout", headers: ["Cookie": cookie, "Origin": rig.origin, "X-CSRF-Token": csrf], body: Array("{}".utf8))
+        #expect(out.status == 200)
+        // Events may still be on their way; then the server's close frame (or the end of the connection).
+        var ending = ""
+        for _ in 0..<50 {
+            do {
+                _ = try events.readTextFrame()
+            } catch {
+                ending = "\(error)"
+                break
+            }
+        }
+        #expect(ending.contains("closed"), "the socket ended with the session: \(ending)")
+        #expect(try rig.send("GET", "/api/session", headers: ["Cookie": cookie]).status == 401)
+    }
+
+    @Test(.timeLimit(.minutes(1))) func listeningBeyondLoopbackWithoutTLSIsRefusedAndTheTokenIsNeverPrinted() throws {
+        let scratch = try TemporaryDirectory(prefix: "queued-web-listen")
+        let refused = try ChildProcess.run(
+            BuiltProduct.path("queued-web"),
+            ["--no-config", "--listen", "0.0.0.0:0", "--socket", scratch.path + "/none.sock", "--token-file", scratch.path + "/t"],
+            timeout: 20)
+        #expect(refused.status == 64, "\(refused)")
+        #expect(refused.stderr.contains("--behind-https") && refused.stderr.contains("--insecure-listen"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.path + "/t"), "refused before anything was made")
+        // A first start makes the token and keeps it out of the output; --show-token shows it.
+        let rig = try WebAttackRig()
+        #expect(!rig.log.contains(rig.token), "the token is not in the journal")
+        let shown = try ChildProcess.run(BuiltProduct.path("queued-web"), ["--no-config", "--token-file", rig.tokenPath, "--show-token"])
+        #expect(shown.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == rig.token)
+        #expect(rig.web.isRunning)
+    }
+}
