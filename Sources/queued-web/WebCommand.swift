@@ -20,10 +20,12 @@ struct WebCommand: ParsableCommand {
         abstract: "A web page to run a queued screen: what plays, the queue, uploads, a live preview.",
         discussion: """
             One more client of the daemon's control socket. Listens on 127.0.0.1:8080 unless told otherwise; \
-            every page and request needs a sign-in (the access token, or a password stored as a bcrypt hash).
+            every page and request needs a sign-in (the access token, or a password stored as a bcrypt hash). \
+            Beyond loopback it listens only behind an https:// reverse proxy (--behind-https) or when told \
+            --insecure-listen.
             """)
 
-    @Option(help: ArgumentHelp("Address and port to listen on (0.0.0.0:8080 for the shop's network).", valueName: "addr:port"))
+    @Option(help: ArgumentHelp("Address and port to listen on (beyond loopback: with --behind-https or --insecure-listen).", valueName: "addr:port"))
     var listen = "127.0.0.1:8080"
 
     @Option(help: ArgumentHelp("The daemon's control socket (default: as queuectl finds it).", valueName: "path"))

@@ -163,9 +163,9 @@ _queued-web() {
     local -a unparsed_words=("${COMP_WORDS[@]:1:${COMP_CWORD}}")
 
     local -a repeating_flags=()
-    local -a non_repeating_flags=(--behind-https --show-token --hash-password --no-config -h --help)
+    local -a non_repeating_flags=(--behind-https --insecure-listen --show-token --hash-password --no-config -h --help)
     local -a repeating_options=(--allow-host)
-    local -a non_repeating_options=(--listen --socket --media-dir --token-file --password-hash-file --upload-limit --config --log-level)
+    local -a non_repeating_options=(--listen --socket --media-dir --token-file --password-hash-file --upload-limit --media-quota --config --log-level)
     __queued-web_offer_flags_options 0
 
     # Offer option value completions
@@ -189,6 +189,9 @@ _queued-web() {
         return
         ;;
     '--upload-limit')
+        return
+        ;;
+    '--media-quota')
         return
         ;;
     '--config')

@@ -20,7 +20,7 @@ function __queued-web_parse_tokens -S
     set -l unparsed_tokens (__queued-web_tokens -pc)
     switch $unparsed_tokens[1]
     case 'queued-web'
-        __queued-web_parse_subcommand 0 'listen=' 'socket=' 'media-dir=' 'token-file=' 'password-hash-file=' 'allow-host=+' 'upload-limit=' 'behind-https' 'show-token' 'hash-password' 'config=' 'no-config' 'log-level=' 'h/help'
+        __queued-web_parse_subcommand 0 'listen=' 'socket=' 'media-dir=' 'token-file=' 'password-hash-file=' 'allow-host=+' 'upload-limit=' 'media-quota=' 'behind-https' 'insecure-listen' 'show-token' 'hash-password' 'config=' 'no-config' 'log-level=' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __queued-web_parse_subcommand -r 1 
@@ -77,14 +77,16 @@ function __queued-web_custom_completion
 end
 
 complete -c 'queued-web' -f
-complete -c 'queued-web' -n '__queued-web_should_offer_completions_for_flags_or_options "queued-web" listen' -l 'listen' -d 'Address and port to listen on (0.0.0.0:8080 for the shop\'s network).' -rfka ''
+complete -c 'queued-web' -n '__queued-web_should_offer_completions_for_flags_or_options "queued-web" listen' -l 'listen' -d 'Address and port to listen on (beyond loopback: with --behind-https or --insecure-listen).' -rfka ''
 complete -c 'queued-web' -n '__queued-web_should_offer_completions_for_flags_or_options "queued-web" socket' -l 'socket' -d 'The daemon\'s control socket (default: as queuectl finds it).' -rfka ''
 complete -c 'queued-web' -n '__queued-web_should_offer_completions_for_flags_or_options "queued-web" media-dir' -l 'media-dir' -d 'Where uploads go (default: media beside the daemon\'s state).' -rfka ''
 complete -c 'queued-web' -n '__queued-web_should_offer_completions_for_flags_or_options "queued-web" token-file' -l 'token-file' -d 'The access token\'s file (default: web-token in the daemon\'s state directory).' -rfka ''
 complete -c 'queued-web' -n '__queued-web_should_offer_completions_for_flags_or_options "queued-web" password-hash-file' -l 'password-hash-file' -d 'A file holding a bcrypt hash of the sign-in password (mode 0600).' -rfka ''
 complete -c 'queued-web' -n '__queued-web_should_offer_completions_for_flags_or_options "queued-web"' -l 'allow-host' -d 'A host name the page may be reached by, besides IP addresses and this machine\'s name (repeat).' -rfka ''
 complete -c 'queued-web' -n '__queued-web_should_offer_completions_for_flags_or_options "queued-web" upload-limit' -l 'upload-limit' -d 'Largest upload in MiB.' -rfka ''
-complete -c 'queued-web' -n '__queued-web_should_offer_completions_for_flags_or_options "queued-web" behind-https' -l 'behind-https' -d 'The page is reached through an https:// reverse proxy (secure cookie, https origin).'
+complete -c 'queued-web' -n '__queued-web_should_offer_completions_for_flags_or_options "queued-web" media-quota' -l 'media-quota' -d 'The most the media folder may hold, in MiB (default: no quota).' -rfka ''
+complete -c 'queued-web' -n '__queued-web_should_offer_completions_for_flags_or_options "queued-web" behind-https' -l 'behind-https' -d 'The page is reached through an https:// reverse proxy (secure cookie, https origin, HSTS).'
+complete -c 'queued-web' -n '__queued-web_should_offer_completions_for_flags_or_options "queued-web" insecure-listen' -l 'insecure-listen' -d 'Listen beyond loopback without TLS all the same (the token and passwords cross the network in clear).'
 complete -c 'queued-web' -n '__queued-web_should_offer_completions_for_flags_or_options "queued-web" show-token' -l 'show-token' -d 'Print the access token and exit.'
 complete -c 'queued-web' -n '__queued-web_should_offer_completions_for_flags_or_options "queued-web" hash-password' -l 'hash-password' -d 'Read a password on standard input, print its bcrypt hash and exit.'
 complete -c 'queued-web' -n '__queued-web_should_offer_completions_for_flags_or_options "queued-web" config' -l 'config' -d 'Read options from this file (default: queued-web.conf in the usual places).' -rfka ''
