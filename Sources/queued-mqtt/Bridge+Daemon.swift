@@ -1,5 +1,5 @@
 // The daemon's side of the bridge: one connection follows its events (status, queue changes, plays) and is
-// reconnected when the daemon restarts; the work queue's own connection carries its short commands — the
+// reconnected when the daemon restarts (QueueClient's DaemonEventFollower); the work queue's own connection carries its short commands — the
 // status and the applied rev, plays to forward and acknowledge, the figures of `reported`. Applying a
 // document is not among them: that is an ApplyJob's, on a connection of its own (Bridge+Apply).
 
@@ -13,36 +13,20 @@ import QueueClient
 import QueueRPC
 
 extension Bridge {
-    /// Events thread: subscribes and reads events for as long as the daemon runs; reconnects (every second,
-    /// bounded backoff) when it does not.
-    func followDaemonEvents() {
-        var wait = 0.5
-        while true {
-            if followOneConnection() { wait = 0.5 }
-            Threads.sleep(seconds: wait)
-            wait = min(5, wait * 2)
-        }
-    }
-
-    /// One connection's events, until it ends; true if it was made (subscribed). A function of its own, never
-    /// inlined: Swift 6.3's loop-invariant code motion never finished on all of it inside the endless loop
-    /// above, and a release build of queued-mqtt hung there.
-    @inline(never)
-    private func followOneConnection() -> Bool {
-        var subscribed = false
-        do {
-            let events = try QueueClient(socketPath: socketPath, timeout: 10)
-            _ = try events.call(
-                API.EventsSubscribe.self, .init(events: [.status, .queueChanged, .played, .itemStarted]))
-            subscribed = true
-            work.async { self.daemonConnected() }
-            while let note = try events.nextNotification(timeout: nil) {
-                work.async { self.daemonEvent(note.method, note.params) }
+    /// The daemon's events (QueueClient's reconnecting follower, on its own thread), handed to the work queue.
+    func followDaemonEvents() -> DaemonEventFollower {
+        let follower = DaemonEventFollower(
+            socketPath: socketPath, events: [.status, .queueChanged, .played, .itemStarted], label: "queued-mqtt.events"
+        ) { [weak self] happening in
+            guard let self else { return }
+            switch happening {
+            case .connected: work.async { self.daemonConnected() }
+            case .event(let method, let params): work.async { self.daemonEvent(method, params) }
+            case .disconnected(let reason): work.async { self.daemonLost(reason) }
             }
-        } catch {
-            work.async { self.daemonLost("\(error)") }
         }
-        return subscribed
+        follower.start()
+        return follower
     }
 
     /// Work queue: the command connection, opened on demand.

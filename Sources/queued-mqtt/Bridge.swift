@@ -78,7 +78,7 @@ final class Bridge: @unchecked Sendable {
         // Requests keep their retain flag even when delivered live: a retained one is refused, never run.
         try client.subscribe(topics.rpcRequest, qos: .atLeastOnce, retainAsPublished: true)
         client.start()
-        Threads.start(named: "queued-mqtt.events") { [self] in followDaemonEvents() }
+        let follower = followDaemonEvents()
         let reporter = DispatchSource.makeTimerSource(queue: work)
         reporter.schedule(deadline: .now() + 1, repeating: 1)
         reporter.setEventHandler { [weak self] in self?.reportIfDue(force: false) }
@@ -92,6 +92,7 @@ final class Bridge: @unchecked Sendable {
         log.info("stopping: offline")
         _ = publish(topics.status, ["state": "offline"], retain: true)
         client.stop()
+        withExtendedLifetime(follower) {}
     }
 
     // MARK: Broker side
