@@ -88,18 +88,19 @@ public actor SessionStore {
         let session = Session(csrf: randomText(bytes: 24), client: client, created: now(), lastUsed: nil)
         let counts = Dictionary(grouping: sessions.values, by: \.client).mapValues(\.count)
         if counts[client, default: 0] >= Self.perClient {
-            evictOne(of: client)
-        } else if sessions.count >= Self.capacity, let busiest = counts.max(by: { $0.value < $1.value })?.key {
-            evictOne(of: busiest)
+            evictOne(of: [client])
+        } else if sessions.count >= Self.capacity, let most = counts.values.max() {
+            evictOne(of: Set(counts.filter { $0.value == most }.keys))
         }
         sessions[Self.key(cookie)] = session
         return (cookie, session)
     }
 
-    /// `client`'s session to give up first: one never used since signing in (the oldest), else the least
-    /// recently used — a loop of sign-ins evicts its own fresh sessions, not one the operator is using.
-    private func evictOne(of client: String) {
-        let victim = sessions.filter { $0.value.client == client }.min { a, b in
+    /// The session of `clients` to give up first: one never used since signing in (the oldest), else the least
+    /// recently used — a loop of sign-ins evicts its own fresh sessions, not one the operator is using, even
+    /// when the global cap must take from clients that hold one session each.
+    private func evictOne(of clients: Set<String>) {
+        let victim = sessions.filter { clients.contains($0.value.client) }.min { a, b in
             switch (a.value.lastUsed, b.value.lastUsed) {
             case (nil, nil): a.value.created < b.value.created
             case (nil, _): true

@@ -137,10 +137,16 @@ struct MediaFolder: Sendable {
                     written += Int64(buffer.readableBytes)
                     guard written <= limits.maxBytes else { throw Self.tooLarge(limits) }
                     if written > reserved {
-                        // Counted as it arrives: a body without a length (or longer than it said) reserves ahead.
-                        reserved = min(limits.maxBytes, written + Self.reservationStep)
+                        // Counted as it arrives: a body without a length (or longer than it said) reserves a step
+                        // ahead, or — near the quota or the reserve — just what has arrived.
                         do throws(UploadBudget.Refusal) {
-                            try await budget.reserve(upload, total: reserved)
+                            let ahead = min(limits.maxBytes, written + Self.reservationStep)
+                            if (try? await budget.reserve(upload, total: ahead)) != nil {
+                                reserved = ahead
+                            } else {
+                                try await budget.reserve(upload, total: written)
+                                reserved = written
+                            }
                         } catch {
                             throw Self.noRoom(error)
                         }

@@ -90,6 +90,9 @@ public enum WebServer {
         settings: WebSettings, link: DaemonLink, sessions: SessionStore = SessionStore(),
         throttle: SignInThrottle = SignInThrottle(), logger: Logger, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
+        // Made before the daemon link confines its connections to it: the daemon resolves the folder when a
+        // connection is confined, and a folder missing then would refuse every upload queued through it.
+        try? FileManager.default.createDirectory(atPath: settings.mediaDirectory, withIntermediateDirectories: true)
         MediaFolder.removeLeftovers(in: settings.mediaDirectory)
         let router = Router(context: WebContext.self)
         router.add(middleware: WebGuard(settings: settings, logger: logger))

@@ -1,6 +1,6 @@
 // The attack suite's rig: the real `queued` (null outputs) and the real `queued-web` on 127.0.0.1 (port 0,
 // read from its "listening on" line), its media folder and its token file (made by queued-web at its first
-// start, as on a new screen), and a raw HTTP client that says exactly what an attacker puts on the wire — any
+// start, as on a new screen; the media folder is not made beforehand either), and a raw HTTP client that says exactly what an attacker puts on the wire — any
 // request target, any source address on loopback (127.0.0.2 is "another client") — and reads the whole answer.
 // What an attack left behind is read from the daemon itself, through its own socket.
 
@@ -27,7 +27,6 @@ final class WebAttackRig: @unchecked Sendable {
         media = scratch.path + "/media"
         tokenPath = scratch.path + "/state/web-token"
         logPath = scratch.path + "/queued-web.log"
-        try FileManager.default.createDirectory(atPath: media, withIntermediateDirectories: true)
         web = try ChildProcess(
             BuiltProduct.path("queued-web"),
             [
@@ -69,6 +68,14 @@ final class WebAttackRig: @unchecked Sendable {
 
     /// The media folder's entries.
     func stored() -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: media)) ?? []).sorted() }
+
+    /// Whether queued-web holds a file open in the media folder (an upload being written: NIO's file system
+    /// writes an unnamed file there and names it only when complete).
+    func writingInMediaFolder() -> Bool {
+        let folder = "/proc/\(web.pid)/fd"
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return entries.contains { ((try? FileManager.default.destinationOfSymbolicLink(atPath: folder + "/" + $0)) ?? "").hasPrefix(media + "/") }
+    }
 
     var origin: String { "http://127.0.0.1:\(port)" }
 

@@ -95,6 +95,13 @@ import Testing
         }
         #expect(try rig.daemonQueue() == [], "the daemon queued nothing from the playlist or the directory")
         #expect(try rig.daemonOverlays()?.arrayValue?.isEmpty ?? true)
+        // What the door is for still works: a clip uploaded into the folder is queued.
+        let clip = try [UInt8](Data(contentsOf: URL(fileURLWithPath: try Fixtures.tone(frequency: 440, seconds: 0.5, format: .wav))))
+        let uploaded = try rig.send("POST", "/api/upload?name=tone.wav", headers: ["Authorization": "Bearer \(rig.token)"], body: clip)
+        let tone = try #require(uploaded.json?["path"]?.stringValue)
+        let queued = try rig.rpc("queue.add", ["items": [.string(tone)]])
+        #expect(queued.status == 200 && queued.json?["error"] == nil, "\(queued.body)")
+        #expect(try rig.daemonQueue() == [tone])
     }
 
     @Test(.timeLimit(.minutes(1))) func aLoginFloodIsSlowedAndTheRightTokenFromElsewhereStillWorks() throws {
@@ -209,5 +216,38 @@ import Testing
         let shown = try ChildProcess.run(BuiltProduct.path("queued-web"), ["--no-config", "--token-file", rig.tokenPath, "--show-token"])
         #expect(shown.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == rig.token)
         #expect(rig.web.isRunning)
+    }
+}
+
+/// Uploads against the folder's quota: a chunked body (no length to refuse up front) and two uploads at once.
+@Suite(.serialized) struct WebAttackUploadTests {
+    @Test(.timeLimit(.minutes(1))) func aChunkedUploadAndUploadsAtOnceCannotPassTheQuota() throws {
+        let rig = try WebAttackRig(["--media-quota", "1"])
+        let bearer = ["Authorization": "Bearer \(rig.token)"]
+        // Chunked, no Content-Length: cut off as the bytes pass the quota, nothing left behind.
+        let big = try rig.send("POST", "/api/upload?name=big.mp4", headers: bearer, body: [UInt8](repeating: 1, count: 3 << 20), chunked: true)
+        #expect(big.status == 507, "\(big.head) \(big.body)")
+        #expect(rig.stored() == [])
+        // A small chunked upload still fits (the reservation steps down to what arrived).
+        let small = try rig.send("POST", "/api/upload?name=small.mp4", headers: bearer, body: [UInt8](repeating: 2, count: 100_000), chunked: true)
+        #expect(small.status == 201, "\(small.head) \(small.body)")
+        // Two at once, each fitting alone: the first holds its bytes while in flight, the second is refused.
+        let first = try WebAttackRig.connect(port: rig.port)
+        defer { close(first) }
+        let length = 600_000
+        let head = "POST /api/upload?name=first.mp4 HTTP/1.1\r\nHost: 127.0.0.1:\(rig.port)\r\nAuthorization: Bearer \(rig.token)\r\n"
+            + "Content-Length: \(length)\r\nConnection: close\r\n\r\n"
+        let opening = Array(head.utf8) + [UInt8](repeating: 3, count: 1000)
+        _ = opening.withUnsafeBytes { Glibc.send(first, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        let started = waitUntil(timeout: 10) { rig.writingInMediaFolder() }
+        #expect(started, "the first upload is being written")
+        let second = try rig.send("POST", "/api/upload?name=second.mp4", headers: bearer, body: [UInt8](repeating: 4, count: length))
+        #expect(second.status == 507, "\(second.head) \(second.body)")
+        let rest = [UInt8](repeating: 3, count: length - 1000)
+        _ = rest.withUnsafeBytes { Glibc.send(first, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        var answer = [UInt8](repeating: 0, count: 4096)
+        let count = answer.withUnsafeMutableBytes { recv(first, $0.baseAddress, $0.count, 0) }
+        #expect(String(decoding: answer[..<max(0, count)], as: UTF8.self).hasPrefix("HTTP/1.1 201"))
+        #expect(rig.stored() == ["first.mp4", "small.mp4"], "\(rig.stored())")
     }
 }

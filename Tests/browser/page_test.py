@@ -229,6 +229,8 @@ def main():
         driver.find_element(By.CSS_SELECTOR, "#upload-form button").click()
         note = wait_for("the upload's note", lambda: "queued as" in driver.find_element(By.ID, "uploads").text
                         and driver.find_element(By.ID, "uploads").text, timeout=60)
+        if not note:
+            print("  the upload's note says: " + driver.find_element(By.ID, "uploads").text, flush=True)
         bar = driver.find_element(By.CSS_SELECTOR, "#uploads progress")
         size = os.path.getsize(env["BIG_CLIP"])
         check(float(bar.get_attribute("max")) >= size and bar.get_attribute("value") == bar.get_attribute("max"),
