@@ -107,16 +107,28 @@ public enum WebServer {
         addEventSocket(events, settings: settings, sessions: sessions, link: link)
         return Application(
             router: router,
-            server: .http1WebSocketUpgrade(
-                webSocketRouter: events,
-                configuration: .init(
-                    http1: .init(idleTimeout: .init(settings.idleTimeout)),
-                    ws: .init(maxFrameSize: 1 << 16, autoPing: .enabled(timePeriod: .seconds(20))))),
+            server: server(settings: settings, events: events),
             configuration: .init(
                 address: .hostname(settings.host, port: settings.port), serverName: "queued-web",
                 availableConnectionsDelegate: MaximumAvailableConnections(settings.maxConnections, logger: logger)),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? settings.port) },
             logger: logger)
+    }
+
+    /// HTTP/1.1 with the event socket's upgrade, every connection held to `idleTimeout` from its first byte:
+    /// Hummingbird's own idle timeout starts only after the first request head (RequestHeadDeadline).
+    static func server(settings: WebSettings, events: Router<BasicWebSocketRequestContext>) -> HTTPServerBuilder {
+        let eventResponder = events.buildResponder()
+        let timeout = TimeAmount(settings.idleTimeout)
+        return HTTPServerBuilder { responder in
+            RequestHeadDeadlineChannel(
+                inner: HTTP1WebSocketUpgradeChannel(
+                    responder: responder, webSocketResponder: eventResponder,
+                    configuration: .init(
+                        http1: .init(idleTimeout: timeout),
+                        ws: .init(maxFrameSize: 1 << 16, autoPing: .enabled(timePeriod: .seconds(20))))),
+                deadline: timeout)
+        }
     }
 
     /// `/api/login`, the one API route open without a session; failures are slowed per client and logged.

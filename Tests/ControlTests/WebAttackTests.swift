@@ -123,10 +123,38 @@ import Testing
         // A wrong bearer token counts as a failed sign-in too.
         let bearer = try rig.send("GET", "/api/session", headers: ["Authorization": "Bearer nope"], from: "127.0.0.2")
         #expect(bearer.status == 429, "\(bearer.head)")
+        // A forged X-Forwarded-For is not another client (no proxy in front): a new address per guess is still slowed.
+        var forged: [Int] = []
+        for attempt in 0..<7 {
+            forged.append(
+                try rig.send(
+                    "POST", "/api/login", headers: ["Origin": rig.origin, "X-Forwarded-For": "10.0.\(attempt).1"],
+                    body: JSON.serialize(["secret": "guess"]), from: "127.0.0.3"
+                ).status)
+        }
+        #expect(forged.suffix(2) == [429, 429], "\(forged)")
         // Each failure is in the log with the client, never with the secret tried.
         let log = rig.log
         #expect(log.contains("failed sign-in") && log.contains("127.0.0.2"), "\(log)")
         #expect(!log.contains("guess-0"))
+    }
+
+    @Test(.timeLimit(.minutes(1))) func behindTheProxyTheClientIsItsLastForwardedEntryAndHSTSIsSent() throws {
+        let rig = try WebAttackRig(["--behind-https"])
+        let origin = "https://127.0.0.1:\(rig.port)"
+        func signIn(_ secret: String, forwardedFor: String) throws -> WebAttackRig.Answer {
+            try rig.send(
+                "POST", "/api/login", headers: ["Origin": origin, "X-Forwarded-For": forwardedFor],
+                body: JSON.serialize(["secret": .string(secret)]))
+        }
+        // Through the proxy, the flooding client is its entry (what the client sent before it is its own to forge).
+        let statuses = try (0..<7).map { try signIn("guess-\($0)", forwardedFor: "6.6.6.\($0), 192.168.1.66").status }
+        #expect(statuses.prefix(5).allSatisfy { $0 == 401 } && statuses.suffix(2) == [429, 429], "\(statuses)")
+        let operatorSignIn = try signIn(rig.token, forwardedFor: "192.168.1.10")
+        #expect(operatorSignIn.status == 200, "another client behind the same proxy signs in")
+        #expect(operatorSignIn.header("Strict-Transport-Security") != nil)
+        #expect(operatorSignIn.header("Set-Cookie")?.contains("Secure") == true)
+        #expect(rig.log.contains("192.168.1.66"))
     }
 
     @Test(.timeLimit(.minutes(1))) func aThousandIdleSocketsDoNotKeepTheOperatorOut() throws {
@@ -150,6 +178,38 @@ import Testing
         let seconds = Double(MonotonicClock.nanoseconds() - started) / 1e9
         #expect(seconds < 5, "answered within \(seconds) s with 1,000 idle sockets open")
         #expect(rig.web.isRunning)
+    }
+
+    @Test(.timeLimit(.minutes(1))) func aSlowHeaderIsCutOffHoweverSlowlyItKeepsSending() async throws {
+        let rig = try WebAttackRig()
+        // 15 s of blocking reads, off Swift's cooperative pool (2 threads here), which other suites' servers need.
+        let closedAfter = try await WebServerTests.offPool { try Self.dribbleAHeader(port: rig.port) }
+        let seconds = try #require(closedAfter, "the server never hung up on a header sent a byte a second")
+        #expect(seconds >= 10 && seconds < 19, "cut off after \(seconds) s")
+    }
+
+    /// Any thread, blocking: sends a request head a byte a second, never its end; seconds until the server
+    /// hung up (nil: not within 20 s).
+    static func dribbleAHeader(port: Int) throws -> Double? {
+        let descriptor = try WebAttackRig.connect(port: port, timeout: 1)
+        defer { close(descriptor) }
+        let opened = MonotonicClock.nanoseconds()
+        _ = Array("GET /api/session HTTP/1.1\r\nHost: 127.0.0.1\r\n".utf8).withUnsafeBytes {
+            Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+        }
+        // One header byte a second, never the blank line: each recv waits up to 1 s for the server to hang up.
+        var closedAfter: Double?
+        var byte: [UInt8] = [UInt8(ascii: "x")]
+        while closedAfter == nil, MonotonicClock.nanoseconds() - opened < 20_000_000_000 {
+            let sent = byte.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, 1, Int32(MSG_NOSIGNAL)) }
+            var answer = [UInt8](repeating: 0, count: 512)
+            let count = answer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if sent < 0 || count == 0 || (count < 0 && errno != EAGAIN) {
+                closedAfter = Double(MonotonicClock.nanoseconds() - opened) / 1e9
+            }
+            byte = [UInt8(ascii: "y")]
+        }
+        return closedAfter
     }
 
     @Test(.timeLimit(.minutes(1))) func aSignInLoopDoesNotSignTheOperatorOut() throws {

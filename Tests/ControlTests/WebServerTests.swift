@@ -164,45 +164,69 @@ import WebControl
         }
     }
 
+    /// Runs blocking socket work on a Dispatch thread: this test's server answers on Swift's cooperative pool
+    /// (2 threads here), and a blocking read there — with another suite's test blocking the other thread —
+    /// left no thread to send what the read waits for.
+    static func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
+        }
+    }
+
+    /// What the raw sockets saw, for the test's expectations (made on the test's own task).
+    struct WireSeen: Sendable {
+        var foreign = "", anonymous = "", page = "", firstEvent = "", state = ""
+        var seen: [String] = []
+    }
+
     @Test func aWrongHostAndAWebSocketFromAnotherOriginAreRefusedOnTheWire() async throws {
         let rig = try Rig()
         defer { _ = rig.daemon.stop() }
         try await rig.application().test(.live) { client in
             let port = try #require(client.port)
-            let wrongHost = try RawHTTP.exchange(
-                port: port, "GET /api/session HTTP/1.1\r\nHost: rebound.localhost:\(port)\r\nAuthorization: Bearer \(Self.token)\r\n\r\n")
+            let wrongHost = try await Self.offPool {
+                try RawHTTP.exchange(
+                    port: port, "GET /api/session HTTP/1.1\r\nHost: rebound.localhost:\(port)\r\nAuthorization: Bearer \(Self.token)\r\n\r\n")
+            }
             #expect(wrongHost.hasPrefix("HTTP/1.1 421"), "\(wrongHost)")
             let (cookie, _) = try await Self.signIn(client)
-            func upgrade(origin: String, cookie: String) throws -> RawHTTP.Connection {
-                let connection = try RawHTTP.Connection(port: port)
-                try connection.send(
-                    "GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                        + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
-                        + "Origin: \(origin)\r\nCookie: \(cookie)\r\n\r\n")
-                return connection
+            let daemon = rig.daemon
+            let wire = try await Self.offPool { () throws -> WireSeen in
+                func upgrade(origin: String, cookie: String) throws -> RawHTTP.Connection {
+                    let connection = try RawHTTP.Connection(port: port)
+                    try connection.send(
+                        "GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+                            + "Origin: \(origin)\r\nCookie: \(cookie)\r\n\r\n")
+                    return connection
+                }
+                var wire = WireSeen()
+                wire.foreign = try upgrade(origin: "http://127.0.0.2:8080", cookie: cookie).readHead()
+                wire.anonymous = try upgrade(origin: "http://127.0.0.1:\(port)", cookie: "queued_session=forged").readHead()
+                let page = try upgrade(origin: "http://127.0.0.1:\(port)", cookie: cookie)
+                wire.page = try page.readHead()
+                // The first event says whether the daemon is there. The page's first subscriber starts the link's
+                // follower, so it may say "disconnected", then "connected" once the follower has subscribed: only
+                // a change made after that can arrive.
+                wire.firstEvent = try page.readTextFrame()
+                wire.state = wire.firstEvent
+                for _ in 0..<5 where !wire.state.contains("daemon.connected") { wire.state = try page.readTextFrame() }
+                guard wire.state.contains("daemon.connected") else { return wire }
+                // A change made elsewhere (as queuectl would) arrives as an event.
+                _ = try daemon.client().call("queue.add", ["items": ["http://127.0.0.1:9/b.mp4"]])
+                for _ in 0..<20 {
+                    let frame = try page.readTextFrame()
+                    wire.seen.append(frame)
+                    if frame.contains("event.queueChanged") { break }
+                }
+                return wire
             }
-            let foreign = try upgrade(origin: "http://127.0.0.2:8080", cookie: cookie)
-            #expect(try foreign.readHead().hasPrefix("HTTP/1.1 400"))
-            let anonymous = try upgrade(origin: "http://127.0.0.1:\(port)", cookie: "queued_session=forged")
-            #expect(try anonymous.readHead().hasPrefix("HTTP/1.1 400"))
-            let page = try upgrade(origin: "http://127.0.0.1:\(port)", cookie: cookie)
-            #expect(try page.readHead().hasPrefix("HTTP/1.1 101"))
-            // The first event says whether the daemon is there. The page's first subscriber starts the link's
-            // follower, so it may say "disconnected", then "connected" once the follower has subscribed: only
-            // a change made after that can arrive.
-            var state = try page.readTextFrame()
-            #expect(state.contains("daemon."), "the first event says whether the daemon is there")
-            for _ in 0..<5 where !state.contains("daemon.connected") { state = try page.readTextFrame() }
-            #expect(state.contains("daemon.connected"), "\(state)")
-            // A change made elsewhere (as queuectl would) arrives as an event.
-            _ = try rig.daemon.client().call("queue.add", ["items": ["http://127.0.0.1:9/b.mp4"]])
-            var seen: [String] = []
-            for _ in 0..<20 {
-                let frame = try page.readTextFrame()
-                seen.append(frame)
-                if frame.contains("event.queueChanged") { break }
-            }
-            #expect(seen.contains { $0.contains("event.queueChanged") }, "\(seen)")
+            #expect(wire.foreign.hasPrefix("HTTP/1.1 400"))
+            #expect(wire.anonymous.hasPrefix("HTTP/1.1 400"))
+            #expect(wire.page.hasPrefix("HTTP/1.1 101"))
+            #expect(wire.firstEvent.contains("daemon."), "the first event says whether the daemon is there")
+            #expect(wire.state.contains("daemon.connected"), "\(wire.state)")
+            #expect(wire.seen.contains { $0.contains("event.queueChanged") }, "\(wire.seen)")
         }
     }
 }
