@@ -162,7 +162,8 @@ public actor SessionStore {
             group.addTask { for await _ in ended {} }
             group.addTask {
                 while let deadline = await self.deadline(key), !Task.isCancelled {
-                    try? await Task.sleep(for: .seconds(max(0.05, deadline.timeIntervalSince(self.now()))))
+                    // At most a minute at a time: the wall clock may jump (a screen without an RTC sets it late).
+                    try? await Task.sleep(for: .seconds(min(60, max(0.05, deadline.timeIntervalSince(self.now())))))
                 }
             }
             await group.next()
