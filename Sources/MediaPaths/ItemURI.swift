@@ -54,21 +54,25 @@ public enum ItemURI: Equatable, Sendable {
 
 /// What a confined caller may name: local files only inside `folders` (real paths), http(s) only if `network`.
 public struct FolderConfinement: Equatable, Sendable {
-    /// Real paths (symlinks followed), without a trailing slash.
-    public let folders: [String]
+    /// The folders as given; each is resolved again at every check, so a folder made (or made again) after
+    /// the confinement counts.
+    public let given: [String]
     public let network: Bool
 
-    /// Folders that do not exist (realpath fails) are left out: nothing can be inside them.
     public init(folders: [String], network: Bool) {
-        self.folders = folders.compactMap(Self.realPath)
+        given = folders
         self.network = network
     }
+
+    /// Real paths (symlinks followed) of the folders that exist now: nothing can be inside one that does not.
+    public var folders: [String] { given.compactMap(Self.realPath) }
 
     /// nil when `path` may be named, else why not. The path must exist: its real path is what is judged.
     public func refusal(path: String) -> String? {
         guard let real = Self.realPath(path) else {
             return "\(path) does not exist or cannot be resolved"
         }
+        let folders = self.folders
         for folder in folders where real == folder || real.hasPrefix(folder == "/" ? "/" : folder + "/") {
             return nil
         }

@@ -79,6 +79,14 @@ import Testing
         _ = try none.call(API.SessionConfine.self, .init(folders: [], network: false))
         #expect(Self.code { () throws(ClientError) in _ = try none.call("queue.add", [[.string(media.file("red.png"))]]) } == RPCError.Code.uriNotAllowed)
         #expect(Self.code { () throws(ClientError) in _ = try none.call("queue.add", [["https://127.0.0.1/a.mp4"]]) } == RPCError.Code.uriNotAllowed)
+        // A folder made after the confinement counts from then on (queued-web may start before its folder is made).
+        let later = media.file("later")
+        let early = try daemon.client()
+        _ = try early.call(API.SessionConfine.self, .init(folders: [later]))
+        try FileManager.default.createDirectory(atPath: later, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: still, toPath: later + "/red.png")
+        _ = try early.call("queue.add", [[.string(later + "/red.png")]])
+        #expect(try Self.queueLength(early) == 4)
     }
 
     @Test func aWholeStateIsCheckedBeforeAnythingChanges() throws {
