@@ -184,29 +184,18 @@ extension QueueEntries {
     private mutating func repackIfWasteful() {
         guard text.deadBytes > 1 << 20, text.deadBytes > text.liveBytes else { return }
         var packed = TextArena()
-        var newFolders: [String] = [""]
-        var newIndex: [FolderKey: UInt32] = [FolderKey(""): 0]
+        var newFolders = FolderTable()
         for chunk in chunks.indices {
             for offset in chunks[chunk].indices {
                 let record = chunks[chunk][offset]
                 guard !record.uri.isAbsent else { continue }
-                let name = folders[Int(record.folder)]
-                let folder: UInt32
-                if let known = newIndex[FolderKey(name[...])] {
-                    folder = known
-                } else {
-                    folder = UInt32(newFolders.count)
-                    newFolders.append(name)
-                    newIndex[FolderKey(name[...])] = folder
-                }
-                chunks[chunk][offset].folder = folder
+                chunks[chunk][offset].folder = newFolders.intern(folders[Int(record.folder)][...])
                 chunks[chunk][offset].uri = Self.copy(record.uri, from: text, to: &packed)
                 chunks[chunk][offset].title = Self.copy(record.title, from: text, to: &packed)
             }
         }
         text = packed
         folders = newFolders
-        folderIndex = newIndex
     }
 
     private static func copy(_ ref: TextRef, from old: TextArena, to new: inout TextArena) -> TextRef {

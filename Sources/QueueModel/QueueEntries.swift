@@ -82,11 +82,8 @@ public struct QueueEntries: Sendable {
     var idPageLive: [Int32] = []
 
     var text = TextArena()
-    /// URI folders ("file:///media/ads/", "https://cms.example/v1/"), index 0 = "".
-    var folders: [String] = [""]
-    /// Keyed by a slice so that a lookup with a slice of a URI allocates nothing (a million-item restore
-    /// makes a million); each key is a slice of its own copy of the folder, not of the URI it came from.
-    var folderIndex: [FolderKey: UInt32] = [FolderKey(""): 0]
+    /// URI folders ("file:///media/ads/", "https://cms.example/v1/"), index 0 = "", in pages (see FolderTable).
+    var folders = FolderTable()
     var extras: [EntryExtras] = []
     var freeExtras: [UInt32] = []
 
@@ -156,7 +153,7 @@ public struct QueueEntries: Sendable {
     public var storageBytes: Int {
         let records = chunks.reduce(0) { $0 + $1.capacity } * MemoryLayout<EntryRecord>.stride
         let ids = idPages.reduce(0) { $0 + $1.capacity } * 4
-        return records + ids + text.capacityBytes + folders.reduce(0) { $0 + $1.utf8.count + 16 }
+        return records + ids + text.capacityBytes + folders.storageBytes
             + starts.count * 16 + extras.count * MemoryLayout<EntryExtras>.stride
     }
 
@@ -217,12 +214,7 @@ public struct QueueEntries: Sendable {
         let cut = bytes.index(after: slash)
         let name = uri[..<cut]  // cut follows an ASCII "/": a Unicode scalar boundary
         let rest = uri[cut...].utf8
-        if let known = folderIndex[FolderKey(name)] { return (known, rest) }
-        let index = UInt32(folders.count)
-        let stored = String(name)
-        folders.append(stored)
-        folderIndex[FolderKey(stored[...])] = index
-        return (index, rest)
+        return (folders.intern(name), rest)
     }
 
     mutating func makeRecord(_ entry: QueueEntry) -> EntryRecord {

@@ -58,6 +58,14 @@ struct TextArena: Sendable {
         return pages[Int(ref.page)][Int(ref.offset)..<Int(ref.offset) + Int(ref.length)].elementsEqual(text)
     }
 
+    /// `body` with the bytes at `ref` (none for an absent or empty one).
+    func withBytes<R>(_ ref: TextRef, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        guard !ref.isAbsent, ref.length > 0 else { return body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        return pages[Int(ref.page)].withUnsafeBytes { buffer in
+            body(UnsafeRawBufferPointer(rebasing: buffer[Int(ref.offset)..<Int(ref.offset) + Int(ref.length)]))
+        }
+    }
+
     /// The text at `ref` is no longer referenced.
     mutating func release(_ ref: TextRef) {
         guard !ref.isAbsent else { return }

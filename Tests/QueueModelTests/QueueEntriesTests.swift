@@ -143,4 +143,29 @@ import Testing
         #expect(perItem < 150)
         #expect(queue.entries[54_321].item == items[54_321])
     }
+
+    /// A folder of its own per item (a library's naming, a URL per item): the folders are stored once each,
+    /// compactly, read back with their own bytes, and a copy taken before more folders came sees none of them.
+    @Test func aFolderPerItemIsStoredCompactlyAndACopyKeepsItsFolders() throws {
+        var queue = PlayQueue()
+        let items = (0..<100_000).map { index in
+            MediaItem(uri: "/srv/signage/day-\(String(index + 1_000_000))/clip.mp4", title: "Day \(index)")
+        }
+        try queue.append(items)
+        #expect(queue.entries.folders.count == 100_001)
+        let perItem = Double(queue.entries.storageBytes) / 100_000
+        print("queue storage, a folder per item: \(queue.entries.storageBytes) bytes for 100,000 items, \(perItem) bytes an item")
+        #expect(perItem < 150)
+        let copy = queue
+        let more = (0..<5_000).map { MediaItem(uri: "https://127.0.0.1/v/\($0)-unique/v.mp4") }
+        _ = try queue.insert(more, at: 50_000)
+        #expect(queue.entries.folders.count == 105_001 && copy.entries.folders.count == 100_001)
+        #expect(copy.entries[54_321].item == items[54_321])
+        #expect(queue.entries[50_000 + 4_999].item.uri == "https://127.0.0.1/v/4999-unique/v.mp4")
+        #expect(queue.entries[99_999 + 5_000].item == items[99_999])
+        for index in stride(from: 0, to: 100_000, by: 997) {
+            #expect(queue.entries.folders.index(of: Substring("/srv/signage/day-\(String(index + 1_000_000))/")) == UInt32(index + 1))
+        }
+        #expect(queue.entries.folders.index(of: "/srv/signage/day-9/") == nil)
+    }
 }

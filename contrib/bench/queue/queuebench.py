@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 """Queue memory and method latency at 10k / 100k / 1M items, queued vs mpv, in one run (see run.sh).
 
-Items are what a signage playlist holds: a ~60-byte path in one of a few folders and a title
-("/srv/signage/media/campaigns/2026-spring/clip-0001234-hd.mp4", "Spring campaign clip 1234"). The paths
+Items come in shapes (--shapes): `shared`, what a signage playlist holds — a ~60-byte path in one of three
+folders and a title ("/srv/signage/media/campaigns/2026-spring/clip-0001234-hd.mp4", "Spring campaign clip
+1234"); `folders`, a folder per item ("/srv/signage/day-0001234/clip.mp4"); `music`, a library's naming, a
+few files per album folder ("/music/Artist 0123/Album 04/07 Track 7.flac"); `urls`, a unique path per item
+("https://127.0.0.1:9/3f2a…/v.mp4": loopback, nothing listens, and nothing is fetched ahead: --prefetch 0). The paths
 are never opened: neither player is asked to play. queued gets them by queue.add in requests of 5,000 (under the 1 MiB line limit)
 items; mpv by `loadlist` of an M3U with #EXTINF titles (its fastest way in). RSS is read once the count is
 reached and after 1 s of rest. At each size, queued's methods are timed at the middle of the queue, 50
@@ -29,7 +32,19 @@ FOLDERS = ["/srv/signage/media/campaigns/2026-spring/", "/srv/signage/media/camp
            "/srv/signage/media/evergreen/store-front/"]
 
 
-def path(i):
+SHAPES = ("shared", "folders", "music", "urls")
+SHAPE = "shared"
+
+
+def path(i, shape=None):
+    shape = shape or SHAPE
+    if shape == "folders":
+        return f"/srv/signage/day-{i:07d}/clip.mp4"
+    if shape == "music":
+        # 10 tracks an album, 8 albums an artist.
+        return f"/music/Artist {i // 80:05d}/Album {i // 10 % 8:02d}/{i % 10 + 1:02d} Track {i % 10 + 1}.flac"
+    if shape == "urls":
+        return f"https://127.0.0.1:9/{(i * 2654435761) % (1 << 64):016x}{i:07d}/v.mp4"
     return f"{FOLDERS[i % len(FOLDERS)]}clip-{i:07d}-hd.mp4"
 
 
@@ -49,7 +64,8 @@ def timed(client, method, params=None, reps=50, before=None):
         _, dt = client.timed(args, None) if isinstance(args, list) else client.timed(method, args)
         samples.append(dt * 1e3)
     samples.sort()
-    return {"p50_ms": statistics.median(samples), "max_ms": samples[-1]}
+    return {"p50_ms": statistics.median(samples), "p99_ms": samples[min(len(samples) - 1, int(len(samples) * 0.99))],
+            "max_ms": samples[-1]}
 
 
 def fill_queued(client, n):
@@ -114,7 +130,7 @@ def restore(queued, work, n, media):
     import signal
     state = os.path.join(work, f"state-{n}")
     sock = os.path.join(work, f"restore-{n}.sock")
-    argv = queued_argv(queued, sock, state=(state, "batch")) + ["--loops", "0"]
+    argv = queued_argv(queued, sock, state=(state, "batch")) + ["--loops", "0", "--prefetch", "0"]
     d = Daemon("queued", argv, sock, os.path.join(work, f"restore-{n}-a.log"), os.path.join(work, "pids"))
     d.start()
     client = Client(QueuedProto, sock, timeout=600)
@@ -156,13 +172,30 @@ def main():
     parser.add_argument("--sizes", default="10000,100000,1000000")
     parser.add_argument("--json")
     parser.add_argument("--media", help="a real clip for the restore measurement (skipped without)")
+    parser.add_argument("--shapes", default="shared", help="comma-separated: " + ", ".join(SHAPES))
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
+    shapes = args.shapes.split(",")
+    for shape in shapes:
+        if shape not in SHAPES:
+            parser.error(f"unknown shape {shape}")
+    everything = {}
+    for shape in shapes:
+        global SHAPE
+        SHAPE = shape
+        log(f"shape {shape}: {path(1)}")
+        everything[shape] = run_shape(args, sizes)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(everything, f, indent=1)
+
+
+def run_shape(args, sizes):
     results = {"queued": {}, "mpv": {}}
     for n in sizes:
         for kind in ("queued", "mpv"):
             sock = os.path.join(args.work, f"{kind}-{n}.sock")
-            argv = queued_argv(args.queued, sock) if kind == "queued" else mpv_argv(sock)
+            argv = queued_argv(args.queued, sock) + ["--prefetch", "0"] if kind == "queued" else mpv_argv(sock)
             d = Daemon(kind, argv, sock, os.path.join(args.work, f"{kind}-{n}.log"), os.path.join(args.work, "pids"))
             d.start()
             proto = QueuedProto if kind == "queued" else MpvProto
@@ -181,27 +214,28 @@ def main():
     if args.media:
         results["restore"] = restore(args.queued, args.work, sizes[-1], args.media)
         log(f"restore: {results['restore']}")
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump(results, f, indent=1)
+    print(f"\nshape {SHAPE} ({path(1)})")
     print(f"{'items':>9}{'queued MB':>11}{'mpv MB':>9}{'ratio':>7}   (RSS with the queue; empty: "
           f"queued {results['queued'][str(sizes[0])]['rss_empty_kb'] / 1024:.1f} MB, "
           f"mpv {results['mpv'][str(sizes[0])]['rss_empty_kb'] / 1024:.1f} MB)")
     for n in sizes:
         q, m = results["queued"][str(n)], results["mpv"][str(n)]
-        print(f"{n:>9}{q['rss_kb'] / 1024:>11.1f}{m['rss_kb'] / 1024:>9.1f}{q['rss_kb'] / m['rss_kb']:>7.2f}")
+        per_item = (q['rss_kb'] - q['rss_empty_kb']) * 1024 / n
+        print(f"{n:>9}{q['rss_kb'] / 1024:>11.1f}{m['rss_kb'] / 1024:>9.1f}{q['rss_kb'] / m['rss_kb']:>7.2f}"
+              f"   ({per_item:.0f} bytes an item)")
     for n in sizes:
-        print(f"\nmethods at {n} items: p50 / max ms, queued | mpv's nearest")
+        print(f"\nmethods at {n} items: p50 / p99 / max ms, queued | mpv's nearest")
         q, m = results["queued"][str(n)]["ops"], results["mpv"][str(n)]["ops"]
         for name, figures in q.items():
             other = m.get(name)
             theirs = f"{other['p50_ms']:.3f} / {other['max_ms']:.3f}" if other else "-"
-            print(f"  {name:<36}{figures['p50_ms']:>8.3f} / {figures['max_ms']:<8.3f} | {theirs}")
+            print(f"  {name:<36}{figures['p50_ms']:>8.3f} / {figures['p99_ms']:.3f} / {figures['max_ms']:<8.3f} | {theirs}")
     if "restore" in results:
         r = results["restore"]
         print(f"\nrestart after kill -9 with {r['items']} saved items: socket answering {r['socket_s']:.2f} s, "
               f"first item started {r['first_item_s'] or float('nan'):.2f} s, peak RSS {r['peak_kb'] / 1024:.1f} MB, "
               f"then {r['rss_kb'] / 1024:.1f} MB")
+    return results
 
 
 if __name__ == "__main__":

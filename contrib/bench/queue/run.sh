@@ -4,6 +4,7 @@
 # methods' round trips at the middle of the queue.
 # Run:   contrib/setup.sh --bench && contrib/bench/queue/run.sh        (~6 min on 2 cores, after the build)
 # Env:   QUEUED=path (default: a release build in .build-bench), QUEUE_SIZES=10000,100000 (fewer sizes),
+#        QUEUE_SHAPES=shared,folders (fewer shapes: shared, folders, music, urls),
 #        KEEP_WORK=1 keeps the scratch dir (daemon logs, results.json).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -25,4 +26,5 @@ printf 'queued %s, %s, %s\n' "$(git -C "$repo" describe --always --dirty 2>/dev/
 ffmpeg -nostdin -loglevel error -f lavfi -i "sine=f=440:d=20" -ac 2 -ar 48000 "$WORK/clip.flac" \
   || { log "could not make the clip"; exit 1; }
 python3 "$here/queuebench.py" --queued "$QUEUED" --work "$WORK" --sizes "${QUEUE_SIZES:-10000,100000,1000000}" \
+  --shapes "${QUEUE_SHAPES:-shared,folders,music,urls}" \
   --media "$WORK/clip.flac" --json "$WORK/results.json"
