@@ -73,8 +73,20 @@ public protocol NetworkCacheControl: ByteSourceProvider {
     /// Drops these URLs' cached bytes (an entry being played is dropped once its play ends).
     func evict(_ uris: [String])
     func usage() -> CacheUsage
-    /// The URLs queued items use: never evicted to make room.
-    func pin(_ uris: Set<String>)
+    /// The URLs queued items use, by `URLKey` (8 bytes each, not the text: a million URLs): never evicted to
+    /// make room. A key two URLs share keeps both (a file kept a little longer, never one lost).
+    func pin(keys: Set<Int>)
     /// Where news goes (set once, before the first item plays). Called on the cache's threads.
     func observe(_ observer: @escaping @Sendable (String, CacheNews) -> Void)
+}
+
+/// A URL as a number for sets of a million (pins, the queue's items by URL): its bytes hashed, stable for the
+/// life of the process (never stored). A match is checked against the URL itself where it matters.
+public enum URLKey {
+    public static func of(_ url: String) -> Int {
+        var hasher = Hasher()
+        hasher.combine(url.utf8.count)
+        for byte in url.utf8 { hasher.combine(byte) }
+        return hasher.finalize()
+    }
 }

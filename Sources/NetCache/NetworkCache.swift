@@ -37,8 +37,9 @@ public final class NetworkCache: NetworkCacheControl, @unchecked Sendable {
     private var entries: [String: CacheEntry] = [:]
     /// Guarded. New versions being downloaded beside the entry they will replace, by URL.
     private var successors: [String: CacheEntry] = [:]
-    /// Guarded. URLs that queued items use (never evicted), and the ones to download ahead, in order.
-    private var pinned: Set<String> = []
+    /// Guarded. The URLKeys of the URLs queued items use (never evicted), and the URLs to download ahead, in
+    /// order.
+    private var pinned: Set<Int> = []
     private var prefetchOrder: [String] = []
     private var prefetching: Set<String> = []
     /// Guarded. The digest each URL's file must have; URLs fetched again after a mismatch; URLs refused
@@ -207,8 +208,8 @@ public final class NetworkCache: NetworkCacheControl, @unchecked Sendable {
         return false
     }
 
-    public func pin(_ uris: Set<String>) {
-        lock.withLock { pinned = uris }
+    public func pin(keys: Set<Int>) {
+        lock.withLock { pinned = keys }
     }
 
     public func prefetch(_ uris: [String]) {
@@ -264,7 +265,7 @@ public final class NetworkCache: NetworkCacheControl, @unchecked Sendable {
         let pinned = lock.withLock { self.pinned }
         return CacheUsage(
             bytes: stored.reduce(0) { $0 + $1.bytes }, cap: settings.sizeCap, free: freeBytes(),
-            pinned: stored.filter { pinned.contains($0.url) }.reduce(0) { $0 + $1.bytes })
+            pinned: stored.filter { pinned.contains(URLKey.of($0.url)) }.reduce(0) { $0 + $1.bytes })
     }
 
     // MARK: Prefetch, new versions, eviction
@@ -373,7 +374,7 @@ public final class NetworkCache: NetworkCacheControl, @unchecked Sendable {
         guard over() else { return }
         let (pinned, busy) = lock.withLock { (self.pinned, self.prefetching) }
         stored.sort { $0.lastUsed < $1.lastUsed }
-        for candidate in stored where over() && !pinned.contains(candidate.url) && !busy.contains(candidate.url) {
+        for candidate in stored where over() && !pinned.contains(URLKey.of(candidate.url)) && !busy.contains(candidate.url) {
             if candidate.key.hasSuffix(".next") { continue }
             drop(candidate.url)
             logger.info("cache: evicted to make room", metadata: ["url": "\(candidate.url)"])

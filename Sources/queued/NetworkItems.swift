@@ -23,9 +23,11 @@ final class NetworkItems: @unchecked Sendable {
     private let work = DispatchQueue(label: "queued.network-items")
     /// Set once, before the first `queueChanged`.
     private weak var engine: PlayerEngine?
-    /// Guarded by `lock`: the items using each URL, as of the last look.
+    /// Guarded by `lock`: the items using each URL, by its URLKey, as of the last look — numbers, not the
+    /// text of a million URLs (~450 bytes an item with a String key, a Set of them and an array per URL).
+    /// An id found here is checked against the URL before news goes to it.
     private let lock = ThreadLock()
-    private var idsByURL: [String: [ItemID]] = [:]
+    private var idsByKey = ItemsByKey()
     /// Guarded by `lock`: a look at the queue is already scheduled, so a change needs nothing more — not
     /// even a dispatch: a flood of edits (12k/s) would otherwise wake `work`'s thread for each one.
     private var lookScheduled = false
@@ -62,9 +64,11 @@ final class NetworkItems: @unchecked Sendable {
         guard let engine else { return }
         let queue = engine.queue()
         let entries = queue.entries
-        var ids: [String: [ItemID]] = [:]
+        var ids = ItemsByKey()
         var order: [String] = []
+        var ordered = Set<Int>()
         var digests: [String: String] = [:]
+        let wanted = prefetchCount.map { $0 + 1 }
         // From the current item on, wrapping around: the order they will play in.
         let first = queue.current.flatMap { queue.index(of: $0.id) } ?? 0
         // Only the http(s) entries are built (a long queue of local files costs one pass over its records).
@@ -72,26 +76,46 @@ final class NetworkItems: @unchecked Sendable {
         let split = network.firstIndex { $0 >= first } ?? network.count
         for position in network[split...] + network[..<split] {
             let entry = entries[position]
-            if ids[entry.item.uri] == nil { order.append(entry.item.uri) }
-            ids[entry.item.uri, default: []].append(entry.id)
+            let key = URLKey.of(entry.item.uri)
+            ids.add(entry.id, key: key)
+            if wanted.map({ order.count < $0 }) ?? true, ordered.insert(key).inserted { order.append(entry.item.uri) }
             if let digest = entry.item.sha256 { digests[entry.item.uri] = digest }
         }
-        lock.withLock { idsByURL = ids }
-        cache.pin(Set(ids.keys))
+        let pins = ids.keys
+        lock.withLock { idsByKey = ids }
+        cache.pin(keys: pins)
         cache.expectDigests(digests)
-        if let prefetchCount { order = Array(order.prefix(prefetchCount + 1)) }
         cache.prefetch(order)
     }
 
     /// News about `url`, for every item using it. Called on the cache's threads.
     private func tell(_ url: String, _ news: CacheNews) {
-        var ids = lock.withLock { idsByURL[url] }
-        if ids == nil, let engine {
-            // Added since the last look (news can outrun it): find its items now.
-            let entries = engine.queue().entries
+        guard let engine else { return }
+        let entries = engine.queue().entries
+        let known = lock.withLock { idsByKey.ids(URLKey.of(url)) }
+        var ids = known.filter { entries.entry($0)?.item.uri == url }
+        if ids.isEmpty {
+            // Added since the last look (news can outrun it), or a key two URLs share: find its items now.
             ids = entries.positions(whereURIBeginning: isNetworkURI).map { entries[$0] }.filter { $0.item.uri == url }
                 .map(\.id)
         }
-        for id in ids ?? [] { publish(id, news) }
+        for id in ids { publish(id, news) }
     }
+}
+
+/// Item ids by URLKey: the one id most URLs have inline, the rest of a URL used more than once beside it.
+struct ItemsByKey {
+    private var first: [Int: ItemID] = [:]
+    private var more: [Int: [ItemID]] = [:]
+
+    mutating func add(_ id: ItemID, key: Int) {
+        if first[key] == nil { first[key] = id } else { more[key, default: []].append(id) }
+    }
+
+    func ids(_ key: Int) -> [ItemID] {
+        guard let id = first[key] else { return [] }
+        return [id] + (more[key] ?? [])
+    }
+
+    var keys: Set<Int> { Set(first.keys) }
 }

@@ -128,10 +128,10 @@ def vm_hwm_kb(pid):
 
 def restore(queued, work, n, media):
     import signal
-    state = os.path.join(work, f"state-{n}")
-    sock = os.path.join(work, f"restore-{n}.sock")
+    state = os.path.join(work, f"state-{SHAPE}-{n}")
+    sock = os.path.join(work, f"restore-{SHAPE}-{n}.sock")
     argv = queued_argv(queued, sock, state=(state, "batch")) + ["--loops", "0", "--prefetch", "0"]
-    d = Daemon("queued", argv, sock, os.path.join(work, f"restore-{n}-a.log"), os.path.join(work, "pids"))
+    d = Daemon("queued", argv, sock, os.path.join(work, f"restore-{SHAPE}-{n}-a.log"), os.path.join(work, "pids"))
     d.start()
     client = Client(QueuedProto, sock, timeout=600)
     client.call("queue.add", {"items": [media]})
@@ -143,7 +143,7 @@ def restore(queued, work, n, media):
     client.close()
     os.kill(d.pid, signal.SIGKILL)
     d.proc.wait()
-    d = Daemon("queued", argv, sock, os.path.join(work, f"restore-{n}-b.log"), os.path.join(work, "pids"))
+    d = Daemon("queued", argv, sock, os.path.join(work, f"restore-{SHAPE}-{n}-b.log"), os.path.join(work, "pids"))
     t0 = time.monotonic()
     d.start(wait_s=120)
     up = time.monotonic() - t0
