@@ -60,11 +60,16 @@ extension QueueEntries {
         renumber(from: chunk)
     }
 
-    /// Splits a full chunk in two halves; the right half gets a new key.
+    /// Splits a full chunk in two halves; the right half gets a new key. Both halves are made anew at their
+    /// size: the left one kept the full chunk's room before, and a queue built one append at a time (a
+    /// restore, a script adding items one by one) held ~2.7 records' room per record.
     private mutating func split(_ chunk: Int) {
         let half = chunks[chunk].count / 2
         let right = Array(chunks[chunk][half...])
-        chunks[chunk].removeSubrange(half...)
+        var left: [EntryRecord] = []
+        left.reserveCapacity(half)
+        left.append(contentsOf: chunks[chunk][..<half])
+        chunks[chunk] = left
         insertChunk(right, at: chunk + 1)
     }
 

@@ -94,6 +94,13 @@ public enum StateFiles {
         // Kept compact as they are read (QueueEntries), not as a million QueueEntry values.
         var entries = QueueEntries()
         var problem: String?
+        // Appended in batches: whole chunks at their size, not one record at a time.
+        var batch: [QueueEntry] = []
+        batch.reserveCapacity(4096)
+        func flush() {
+            entries.append(contentsOf: batch)
+            batch.removeAll(keepingCapacity: true)
+        }
         for number in 0..<header.entryCount {
             // nil: the end of the file; .some(nil): a damaged line.
             let read: QueueEntry?? = reader.withNextLine { line -> QueueEntry? in
@@ -105,8 +112,10 @@ public enum StateFiles {
                 problem = "entry \(number + 1) of \(header.entryCount) is damaged; the \(number) before it are kept"
                 break
             }
-            entries.append(entry)
+            batch.append(entry)
+            if batch.count == 4096 { flush() }
         }
+        flush()
         if problem == nil, entries.count < header.entryCount {
             problem =
                 "cut short after \(entries.count) of \(header.entryCount) entries\(reader.unterminated ? " (a torn line)" : "")"

@@ -168,4 +168,17 @@ import Testing
         }
         #expect(queue.entries.folders.index(of: "/srv/signage/day-9/") == nil)
     }
+
+    /// Built one append at a time (a script adding items one by one): the chunks a split leaves hold their
+    /// records with little room to spare (each left half kept the whole chunk's room before: ~2.7×).
+    @Test func oneAppendAtATimeCostsWhatABulkAddCosts() {
+        var store = QueueEntries()
+        for index in 0..<100_000 {
+            store.append(QueueEntry(id: ItemID(index + 1), item: MediaItem(uri: "/srv/signage/media/clip-\(index).mp4")))
+        }
+        let records = store.chunks.reduce(0) { $0 + $1.capacity }
+        print("one append at a time: \(records) records' room for 100,000 records")
+        #expect(records < 140_000)
+        #expect(store[77_777].item.uri == "/srv/signage/media/clip-77777.mp4")
+    }
 }
