@@ -181,7 +181,7 @@ export class QueueView {
       this.dragActive = true;
       row.classList.add('dragging');
       const rows = [...this.list.children];
-      const drawn = { version: this.drawnVersion, offset: this.drawnOffset };
+      const drawn = { version: this.drawnVersion, offset: this.drawnOffset, ids: rows.map((other) => Number(other.dataset.id)) };
       const from = rows.indexOf(row);
       let to = from;
       // `slot`: where it would be inserted among the rows as they are (0…n); its new index counts without it.
@@ -208,7 +208,7 @@ export class QueueView {
         this.dragActive = false;
         // The position among the rows as drawn, checked against the version they were drawn from: a change
         // that arrived during the drag makes the daemon refuse the move rather than put the item elsewhere.
-        if (upEvent.type === 'pointerup' && to !== from) this.move(item.id, drawn.offset + to, false, drawn.version);
+        if (upEvent.type === 'pointerup' && to !== from) this.move(item.id, drawn.offset + to, false, drawn.version, drawn.ids);
         if (this.renderPending) {
           this.renderPending = false;
           this.render();
@@ -221,9 +221,20 @@ export class QueueView {
     });
   }
 
-  async move(id, index, keepFocus, version = this.version) {
+  // `drawnIds`: the rows' ids as the drag saw them. A play ending bumps the queue's version too, so a refusal
+  // (-32005) is checked: when the rows are still those ids in that order, the move is asked again at the new
+  // version (a loop of short clips otherwise refused most drags); when they are not, it stays refused.
+  async move(id, index, keepFocus, version = this.version, drawnIds = null) {
     try {
-      await this.api.rpc('queue.move', { id, index, ifVersion: version });
+      try {
+        await this.api.rpc('queue.move', { id, index, ifVersion: version });
+      } catch (error) {
+        if (error.code !== -32005 || !drawnIds) throw error;
+        const now = await this.api.rpc('queue.list', { offset: this.drawnOffset, limit: drawnIds.length });
+        const same = now.items.length === drawnIds.length && now.items.every((other, at) => other.id === drawnIds[at]);
+        if (!same) throw error;
+        await this.api.rpc('queue.move', { id, index, ifVersion: now.version });
+      }
     } catch (error) {
       if (error.code === -32005) this.say('The queue changed meanwhile: here it is again; try once more.');
       else this.say(error.message);
