@@ -96,6 +96,12 @@ public struct CallerPolicy: Sendable, Equatable {
         } catch {
             return error.message
         }
+        return refusal(references: references)
+    }
+
+    /// Why one of `references` (the uris and paths decoded params name: `RPCMethodParams.references`) may not
+    /// be named through this door, or nil. For a caller that already holds the decoded params.
+    public func refusal(references: [String]) -> String? {
         for reference in references {
             if let refusal = refusal(reference: reference) { return refusal }
         }

@@ -42,11 +42,10 @@ final class DaemonConnection: @unchecked Sendable {
                 do throws(ClientError) {
                     let generation = self.daemonGeneration()
                     if self.client == nil || self.openedFor != generation {
-                        self.client = nil
-                        let client = try QueueClient(socketPath: self.socketPath, timeout: self.timeout)
                         // Never used unconfined: a refused confinement fails the call and the next one tries again.
-                        if let confinement = self.confinement { _ = try client.call(API.SessionConfine.self, confinement) }
-                        self.client = client
+                        self.client = nil
+                        self.client = try .confined(
+                            socketPath: self.socketPath, confinement: self.confinement, timeout: self.timeout)
                         self.openedFor = generation
                     }
                     continuation.resume(returning: try self.client!.call(method, params))

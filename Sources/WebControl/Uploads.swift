@@ -86,11 +86,17 @@ struct MediaFolder: Sendable {
         return Int64(stats.f_bavail) * Int64(stats.f_frsize)
     }
 
-    /// The sizes of the regular files under `path` (symbolic links not followed), temporaries included.
+    /// Whether `name` is an upload's temporary file (`.upload-….part`), named only once complete.
+    static func isTemporary(_ name: String) -> Bool { name.hasPrefix(".upload-") && name.hasSuffix(".part") }
+
+    /// The sizes of the regular files under `path` (symbolic links not followed). Uploads' temporaries are left
+    /// out: what they hold is counted by their reservations in the budget (counted here too, an upload's own
+    /// bytes would count twice and the quota refuse it early).
     static func bytesStored(under path: String) -> Int64 {
         var total: Int64 = 0
         guard let walk = FileManager.default.enumerator(atPath: path) else { return 0 }
         while let name = walk.nextObject() as? String {
+            if isTemporary((name as NSString).lastPathComponent) { continue }
             var info = stat()
             if lstat(path + "/" + name, &info) == 0, info.st_mode & S_IFMT == S_IFREG { total += Int64(info.st_size) }
         }

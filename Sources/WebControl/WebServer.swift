@@ -90,8 +90,7 @@ public enum WebServer {
         settings: WebSettings, link: DaemonLink, sessions: SessionStore = SessionStore(),
         throttle: SignInThrottle = SignInThrottle(), logger: Logger, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
-        // Made before the daemon link confines its connections to it: the daemon resolves the folder when a
-        // connection is confined, and a folder missing then would refuse every upload queued through it.
+        // The folder the page's daemon connections are confined to, there from the start.
         try? FileManager.default.createDirectory(atPath: settings.mediaDirectory, withIntermediateDirectories: true)
         MediaFolder.removeLeftovers(in: settings.mediaDirectory)
         let router = Router(context: WebContext.self)
@@ -299,7 +298,7 @@ extension MediaFolder {
     /// Temporary files of uploads a crash interrupted.
     static func removeLeftovers(in directory: String) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        for name in names where name.hasPrefix(".upload-") && name.hasSuffix(".part") {
+        for name in names where isTemporary(name) {
             unlink(directory + "/" + name)
         }
     }

@@ -77,7 +77,7 @@ final class ApplyJob: @unchecked Sendable {
     private func run() -> (ApplyOutcome, Int64?) {
         let client: QueueClient
         do {
-            client = try .fleetConnection(socketPath: socketPath, policy: policy, timeout: 30)
+            client = try .confined(socketPath: socketPath, confinement: policy.confinement, timeout: 30)
         } catch {
             return (.failed(.transport("the daemon did not answer: \(error)")), nil)
         }

@@ -38,7 +38,7 @@ extension Bridge {
     private func startJob(_ job: Int, _ document: DesiredDocument, from source: DocumentSource) {
         let plan: DocumentPlan
         do {
-            plan = try DocumentPlan(document, files: policy.files)
+            plan = try DocumentPlan(document, policy: policy)
         } catch {
             log.warning("rev \(document.rev) from \(source) refused: \(error.message)")
             carryOut(desired.applyFinished(job: job, .failed(.invalidDocument(error.message))))

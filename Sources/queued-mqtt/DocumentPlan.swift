@@ -19,14 +19,13 @@ struct DocumentPlan: Sendable {
     /// URI → the SHA-256 its file must have, where an item gives one.
     let digests: [String: String]
 
-    /// Throws the first refusal: the definition's own -32602, or the door's (`files`) for a file it may not
+    /// Throws the first refusal: the definition's own -32602, or the door's (`policy`) for a file it may not
     /// name (the daemon's confinement of the job's connection would refuse it too, but only after downloads).
-    init(_ document: DesiredDocument, files: CallerPolicy.Files) throws(RPCError) {
-        let object = document.applyParams
-        params = try API.StateApply.Params(reading: ParamReader(.byName(object), order: API.StateApply.Params.order))
-        // The door's rule for what may be named, as for a request naming state.apply itself.
-        let door = CallerPolicy(door: .broker, files: files, allow: [API.StateApply.name])
-        if let refusal = door.refusal(method: API.StateApply.name, params: .object(object)) {
+    init(_ document: DesiredDocument, policy: CallerPolicy) throws(RPCError) {
+        params = try API.StateApply.Params(
+            reading: ParamReader(.byName(document.applyParams), order: API.StateApply.Params.order))
+        // The door's rule for what may be named, on the files these params name.
+        if let refusal = policy.refusal(references: params.references) {
             throw RPCError(code: RPCError.Code.uriNotAllowed, message: refusal)
         }
         rev = document.rev

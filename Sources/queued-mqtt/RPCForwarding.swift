@@ -7,7 +7,7 @@
 // seconds in the request) is refused and never run. A response topic outside the requester's `rpc/res` space
 // is refused too (the screen must not publish where the sender chose). Which methods may be called is the
 // operator's CallerPolicy (default: everything the broker's door exposes — not plays.ack, not events.* — and
-// no local files), and the connection the requests travel on is confined by it (FleetConnection).
+// no local files), and the connection the requests travel on is confined by it (QueueClient.confined).
 
 import CallerPolicy
 import Dispatch
@@ -129,7 +129,7 @@ final class RPCForwarding: @unchecked Sendable {
     /// Forwards the request (without `expires`) and returns the daemon's answer as a response object.
     private func run(_ request: JSONValue, id: JSONValue) -> JSONValue {
         do throws(ClientError) {
-            if daemon == nil { daemon = try .fleetConnection(socketPath: socketPath, policy: policy, timeout: 30) }
+            if daemon == nil { daemon = try .confined(socketPath: socketPath, confinement: policy.confinement, timeout: 30) }
             let result = try daemon!.call(request["method"]?.stringValue ?? "", request["params"])
             return ["jsonrpc": "2.0", "result": result, "id": id]
         } catch {

@@ -70,6 +70,15 @@ private final class AttackScene {
         return path
     }
 
+    /// A short tone looping on the daemon, playing: a screen at work. Returns a connection to its socket.
+    func playLoopingTone(seconds: Double) throws -> QueueClient {
+        let tone = try Fixtures.tone(frequency: 440, seconds: seconds, format: .wav)
+        let control = try daemon.client()
+        _ = try control.call("queue.replace", ["items": [.string(tone)], "loops": 0])
+        _ = try control.call("player.play")
+        return control
+    }
+
     func startBridge(_ extra: [String] = []) throws {
         bridge = try ChildProcess(
             BuiltProduct.path("queued-mqtt"),
@@ -257,19 +266,15 @@ extension FleetBridgeTests {
         defer { nginx.stop() }
         let scene = try AttackScene()
         defer { scene.stop() }
-        let tone = try Fixtures.tone(frequency: 440, seconds: 0.3, format: .wav)
-        let control = try scene.daemon.client()
-        _ = try control.call("queue.replace", ["items": [.string(tone)], "loops": 0])
-        _ = try control.call("player.play")
+        let control = try scene.playLoopingTone(seconds: 0.3)
         try scene.startBridge()
         let slow = nginx.baseURL + "/slow/clip.mp4"
         try scene.publishDocument(#"{"rev": 1, "queue": ["\#(slow)"]}"#)
         #expect(scene.reported { $0["applying"]?["state"]?.stringValue == "downloading" && $0["pendingRev"]?.intValue == 1 },
             "\(String(describing: scene.lastReported))")
         // Meanwhile: requests answered, the report follows a change, plays still arrive.
-        let started = Date()
+        // Answered at all within the call's own 5 s wait (nil otherwise) while the download hangs.
         #expect(scene.call("player.status", nil, timeout: 5)?["result"]?["state"]?.stringValue == "playing")
-        #expect(Date().timeIntervalSince(started) < 5)
         _ = try control.call("player.pause")
         #expect(scene.reported(10) { $0["state"]?.stringValue == "paused" && $0["pendingRev"]?.intValue == 1 })
         _ = try control.call("player.play")
@@ -321,10 +326,7 @@ extension FleetBridgeTests {
     @Test func aResponseTopicOutsideTheRequestersRpcResIsRefusedAndNothingRuns() throws {
         let scene = try AttackScene()
         defer { scene.stop() }
-        let tone = try Fixtures.tone(frequency: 440, seconds: 0.5, format: .wav)
-        let control = try scene.daemon.client()
-        _ = try control.call("queue.replace", ["items": [.string(tone)], "loops": 0])
-        _ = try control.call("player.play")
+        let control = try scene.playLoopingTone(seconds: 0.5)
         try scene.startBridge()
         for topic in ["queued/p1/status", "queued/p1/reported", "queued/p1/rpc/resx", "queued/p2/rpc/res"] {
             let answer = scene.call("player.pause", nil, responseTopic: topic)
@@ -341,10 +343,7 @@ extension FleetBridgeTests {
     @Test func aPublishTheBrokerRefusesIsLoggedAndReported() throws {
         let scene = try AttackScene(aclWithout: ["pattern write queued/%u/events"])
         defer { scene.stop() }
-        let tone = try Fixtures.tone(frequency: 440, seconds: 0.3, format: .wav)
-        let control = try scene.daemon.client()
-        _ = try control.call("queue.replace", ["items": [.string(tone)], "loops": 0])
-        _ = try control.call("player.play")
+        let control = try scene.playLoopingTone(seconds: 0.3)
         try scene.startBridge()
         let reported = scene.reported {
             ($0["brokerRefusals"]?.arrayValue ?? []).contains {

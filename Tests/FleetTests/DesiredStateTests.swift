@@ -192,7 +192,7 @@ extension DesiredState {
 
     @Test(arguments: [
         ApplyFailure.invalidDocument("invalid params: 'rotate' must be one of 0, 90, 180, 270"),
-        ApplyFailure.download(uri: "https://x/a.mp4", error: "sha256 mismatch: the item expects ab, the server sent cd"),
+        ApplyFailure.download(uri: "https://127.0.0.1/a.mp4", error: "sha256 mismatch: the item expects ab, the server sent cd"),
         ApplyFailure.daemonRefused(code: -32602, message: "invalid params: 'overlays[0].size' must be between 1 and 1000"),
         ApplyFailure.daemonRefused(code: -32003, message: "URI not allowed: ftp://x"),
     ])
@@ -212,8 +212,8 @@ extension DesiredState {
     }
 
     @Test func whatMayPassIsNotPermanent() {
-        #expect(!ApplyFailure.download(uri: "https://x/a", error: "Connection refused").permanent)
-        #expect(!ApplyFailure.download(uri: "https://x/a", error: "HTTP 503").permanent)
+        #expect(!ApplyFailure.download(uri: "https://127.0.0.1/a", error: "Connection refused").permanent)
+        #expect(!ApplyFailure.download(uri: "https://127.0.0.1/a", error: "HTTP 503").permanent)
         #expect(!ApplyFailure.transport("the daemon did not answer: timed out").permanent)
         #expect(!ApplyFailure.daemonRefused(code: -32603, message: "internal error").permanent)
         #expect(!ApplyFailure.daemonRefused(code: -32005, message: "the queue changed").permanent)
@@ -283,7 +283,7 @@ extension DesiredState {
             appliedRev: 3, pendingRev: 4, error: "rev 4 (player) not applied yet: down",
             applying: .init(rev: 4, progress: .init(stage: .downloading, complete: 1, total: 2)),
             brokerRefusals: [.init(operation: "subscribe", topic: "queued/group/x/desired", reason: "Not authorized (135)")],
-            state: .playing, queueVersion: 9, current: .init(id: 2, uri: "https://x/a.mp4", title: nil, position: 1.5),
+            state: .playing, queueVersion: 9, current: .init(id: 2, uri: "https://127.0.0.1/a.mp4", title: nil, position: 1.5),
             health: ["rss": 1, "fds": 2, "threads": 3, "uptime": 4], cache: (1, 1, 100))
         let text = JSON.string(document.json)
         let back = try #require(ReportedDocument(json: try JSON.parse(Array(text.utf8))))
