@@ -73,11 +73,23 @@ public protocol NetworkCacheControl: ByteSourceProvider {
     /// Drops these URLs' cached bytes (an entry being played is dropped once its play ends).
     func evict(_ uris: [String])
     func usage() -> CacheUsage
-    /// The URLs queued items use, by `URLKey` (8 bytes each, not the text: a million URLs): never evicted to
-    /// make room. A key two URLs share keeps both (a file kept a little longer, never one lost).
-    func pin(keys: Set<Int>)
+    /// Who says which URLs the queue uses and what to download next (held weakly). Set once, before the
+    /// first item plays.
+    func plan(with planner: any CachePlanner)
+    /// The planner has something new to download: start it if a transfer is free.
+    func prefetchPlanned()
     /// Where news goes (set once, before the first item plays). Called on the cache's threads.
     func observe(_ observer: @escaping @Sendable (String, CacheNews) -> Void)
+}
+
+/// What the queue wants of the cache, asked when the cache needs it instead of handed over as lists (a
+/// million URLs would be a million Strings held twice). Called on the cache's threads, never under its lock.
+public protocol CachePlanner: AnyObject, Sendable {
+    /// Whether a queued item uses `url`: its bytes are never evicted to make room.
+    func isPinned(_ url: String) -> Bool
+    /// The next URL to download ahead once the ones asked for explicitly are under way (nil: none now).
+    /// Each is handed out once per walk of the queue; the cache skips one it holds complete.
+    func nextPrefetch() -> String?
 }
 
 /// A URL as a number for sets of a million (pins, the queue's items by URL): its bytes hashed, stable for the

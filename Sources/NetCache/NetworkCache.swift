@@ -37,9 +37,9 @@ public final class NetworkCache: NetworkCacheControl, @unchecked Sendable {
     private var entries: [String: CacheEntry] = [:]
     /// Guarded. New versions being downloaded beside the entry they will replace, by URL.
     private var successors: [String: CacheEntry] = [:]
-    /// Guarded. The URLKeys of the URLs queued items use (never evicted), and the URLs to download ahead, in
-    /// order.
-    private var pinned: Set<Int> = []
+    /// Guarded. Which URLs the queue uses and what it wants downloaded next (asked outside the lock), and
+    /// the URLs asked for explicitly (`prefetch`), downloaded first, in order.
+    private weak var planner: (any CachePlanner)?
     private var prefetchOrder: [String] = []
     private var prefetching: Set<String> = []
     /// Guarded. The digest each URL's file must have; URLs fetched again after a mismatch; URLs refused
@@ -208,8 +208,17 @@ public final class NetworkCache: NetworkCacheControl, @unchecked Sendable {
         return false
     }
 
-    public func pin(keys: Set<Int>) {
-        lock.withLock { pinned = keys }
+    public func plan(with planner: any CachePlanner) {
+        lock.withLock { self.planner = planner }
+    }
+
+    public func prefetchPlanned() {
+        // Off the caller's thread: the planner may hand out many URLs already complete before one to fetch.
+        DispatchQueue.global().async { [weak self] in self?.pumpPrefetches() }
+    }
+
+    private func isPinned(_ url: String, by planner: (any CachePlanner)?) -> Bool {
+        planner?.isPinned(url) ?? false
     }
 
     public func prefetch(_ uris: [String]) {
@@ -262,25 +271,47 @@ public final class NetworkCache: NetworkCacheControl, @unchecked Sendable {
 
     public func usage() -> CacheUsage {
         let stored = storedEntries()
-        let pinned = lock.withLock { self.pinned }
+        let planner = lock.withLock { self.planner }
         return CacheUsage(
             bytes: stored.reduce(0) { $0 + $1.bytes }, cap: settings.sizeCap, free: freeBytes(),
-            pinned: stored.filter { pinned.contains(URLKey.of($0.url)) }.reduce(0) { $0 + $1.bytes })
+            pinned: stored.filter { isPinned($0.url, by: planner) }.reduce(0) { $0 + $1.bytes })
     }
 
     // MARK: Prefetch, new versions, eviction
 
-    /// Starts background downloads for the first URLs of `prefetchOrder` that need one, two at a time.
+    /// Starts background downloads, two at a time: the URLs of `prefetchOrder` first, then the planner's.
     private func pumpPrefetches() {
         while true {
-            let next: String? = lock.withLock {
+            enum Next { case start(String), ask(any CachePlanner), done }
+            let next: Next = lock.withLock {
                 prefetchOrder.removeAll { digestRefusals[$0] != nil }  // what was refused stays unfetched
-                guard prefetching.count < Self.maxPrefetches, !prefetchOrder.isEmpty else { return nil }
+                guard prefetching.count < Self.maxPrefetches else { return .done }
+                guard !prefetchOrder.isEmpty else { return planner.map(Next.ask) ?? .done }
                 let uri = prefetchOrder.removeFirst()
                 prefetching.insert(uri)
-                return uri
+                return .start(uri)
             }
-            guard let uri = next else { return }
+            let uri: String
+            switch next {
+            case .done: return
+            case .start(let explicit): uri = explicit
+            case .ask(let planner):
+                // Asked outside the lock (the planner has its own); a URL already refused or downloading is
+                // passed over.
+                guard let planned = planner.nextPrefetch() else { return }
+                let taken = lock.withLock { () -> Bool in
+                    guard digestRefusals[planned] == nil, !prefetching.contains(planned) else { return false }
+                    // Another pump took the last free transfer meanwhile: this one goes first next time.
+                    guard prefetching.count < Self.maxPrefetches else {
+                        prefetchOrder.insert(planned, at: 0)
+                        return false
+                    }
+                    prefetching.insert(planned)
+                    return true
+                }
+                guard taken else { continue }
+                uri = planned
+            }
             let started = (try? entry(for: uri))?.fillInBackground() ?? false
             if !started { lock.withLock { _ = prefetching.remove(uri) } }
         }
@@ -372,9 +403,9 @@ public final class NetworkCache: NetworkCacheControl, @unchecked Sendable {
         var total = stored.reduce(0) { $0 + $1.bytes }
         func over() -> Bool { (settings.sizeCap.map { total > $0 } ?? false) || free < settings.minimumFree }
         guard over() else { return }
-        let (pinned, busy) = lock.withLock { (self.pinned, self.prefetching) }
+        let (planner, busy) = lock.withLock { (self.planner, self.prefetching) }
         stored.sort { $0.lastUsed < $1.lastUsed }
-        for candidate in stored where over() && !pinned.contains(URLKey.of(candidate.url)) && !busy.contains(candidate.url) {
+        for candidate in stored where over() && !busy.contains(candidate.url) && !isPinned(candidate.url, by: planner) {
             if candidate.key.hasSuffix(".next") { continue }
             drop(candidate.url)
             logger.info("cache: evicted to make room", metadata: ["url": "\(candidate.url)"])

@@ -1,8 +1,10 @@
 // Keeps the network cache in step with the queue: which URLs queued items use (pinned: never evicted),
-// which to download ahead (--prefetch; by default the whole queue, so a signage loop can go offline),
-// and which items a URL's news is about (the cache knows URLs, clients know item ids). Queue changes are
-// looked at once per half second on this object's own queue, so a burst of edits to a long queue costs
-// one scan, off the engine's and the server's threads.
+// which to download ahead (--prefetch; by default the whole queue, so a signage loop can go offline), the
+// digests items expect, and which items a URL's news is about (the cache knows URLs, clients know ids).
+// Each look at the queue reads only what changed since the last (`QueueEntries.difference`): an edit to a
+// queue of a million URLs costs what it touched, and the cache asks for downloads one at a time
+// (`CachePlanner`) instead of holding a list of a million URLs. Looks run on this object's `work` queue,
+// at most ten a second, off the engine's and the server's threads.
 
 import CacheControl
 import Dispatch
@@ -13,93 +15,132 @@ import Media
 import NetCache
 import Playback
 import QueueModel
+import SystemClock
 
-final class NetworkItems: @unchecked Sendable {
+final class NetworkItems: CachePlanner, @unchecked Sendable {
     private let cache: NetworkCache
-    /// Items after the current one to download ahead (nil: all).
-    private let prefetchCount: Int?
     /// Where the cache's news goes, per item using the URL.
     private let publish: @Sendable (ItemID, CacheNews) -> Void
     private let work = DispatchQueue(label: "queued.network-items")
     /// Set once, before the first `queueChanged`.
     private weak var engine: PlayerEngine?
-    /// Guarded by `lock`: the items using each URL, by its URLKey, as of the last look — numbers, not the
-    /// text of a million URLs (~450 bytes an item with a String key, a Set of them and an array per URL).
-    /// An id found here is checked against the URL before news goes to it.
+    /// A look at most this often (seconds): a flood of edits is read in batches.
+    private static let lookInterval = 0.1
+
+    /// Guarded by `lock` (a leaf: nothing is called under it). `seen`: the queue's entries as of the last
+    /// look (sharing their storage with the engine's: the next edit copies the one chunk it writes);
+    /// `ids`: the items using each URL, by its URLKey — numbers, not the text of a million URLs. An id
+    /// found there is checked against the URL before news goes to it.
     private let lock = ThreadLock()
-    private var idsByKey = ItemsByKey()
-    /// Guarded by `lock`: a look at the queue is already scheduled, so a change needs nothing more — not
-    /// even a dispatch: a flood of edits (12k/s) would otherwise wake `work`'s thread for each one.
+    private var seen = QueueEntries()
+    private var ids = ItemsByKey()
+    /// Guarded by `lock`: a look is scheduled (a change needs nothing more — not even a dispatch: a flood
+    /// of edits would otherwise wake `work` for each one), and when the last one ran.
     private var lookScheduled = false
+    private var lastLook = -Double.infinity
+
+    /// Guarded by `walkLock` (taken before `lock`, never under it): where the downloads ahead stand.
+    private let walkLock = ThreadLock()
+    private var walk: PrefetchWalk
+
+    /// Owned by `work`: the digests the queue's items carry, per URL (a digest → how many items carry it).
+    private var digests: [String: [String: Int]] = [:]
 
     init(cache: NetworkCache, prefetch: Int?, publish: @escaping @Sendable (ItemID, CacheNews) -> Void) {
         self.cache = cache
-        prefetchCount = prefetch
         self.publish = publish
+        walk = PrefetchWalk(limit: prefetch)
         cache.observe { [weak self] url, news in self?.tell(url, news) }
+        cache.plan(with: self)
     }
 
     func attach(_ engine: PlayerEngine) { self.engine = engine }
 
-    /// The queue changed: look again within half a second. Any thread.
+    /// The queue changed: look again, at once or within a tenth of a second. Any thread.
     func queueChanged() {
-        let first = lock.withLock {
-            defer { lookScheduled = true }
-            return !lookScheduled
+        let delay = lock.withLock { () -> Double? in
+            guard !lookScheduled else { return nil }
+            lookScheduled = true
+            return max(0, lastLook + Self.lookInterval - Monotonic.now())
         }
-        guard first else { return }
-        // The first change is looked at now (a URL just added starts downloading at once); the ones that
-        // follow within half a second, together at its end.
+        guard let delay else { return }
+        work.asyncAfter(deadline: .now() + delay) { [self] in look() }
+    }
+
+    /// Runs on `work`: reads what changed since the last look.
+    private func look() {
+        guard let engine else { return }
+        lock.withLock {
+            lookScheduled = false  // a change from now on schedules the next look
+            lastLook = Monotonic.now()
+        }
+        let queue = engine.queue()
+        let earlier = lock.withLock { seen }
+        let (removed, added) = queue.entries.difference(from: earlier, whereURIBeginning: isNetworkURI)
+        lock.withLock {
+            seen = queue.entries
+            for entry in removed { ids.remove(entry.id, key: URLKey.of(entry.uri)) }
+            for entry in added { ids.add(entry.id, key: URLKey.of(entry.uri)) }
+        }
+        let wantsMore = walkLock.withLock {
+            walk.follow(current: queue.current?.id, added: added.map(\.id))
+        }
+        updateDigests(removed: removed, added: added)
+        if wantsMore { cache.prefetchPlanned() }
+    }
+
+    private func updateDigests(removed: [QueueEntries.URIEntry], added: [QueueEntries.URIEntry]) {
+        var changed = false
+        for entry in removed {
+            guard let digest = entry.sha256 else { continue }
+            digests[entry.uri]?[digest, default: 1] -= 1
+            if digests[entry.uri]?[digest] == 0 { digests[entry.uri]?[digest] = nil }
+            if digests[entry.uri]?.isEmpty == true { digests[entry.uri] = nil }
+            changed = true
+        }
+        for entry in added {
+            guard let digest = entry.sha256 else { continue }
+            digests[entry.uri, default: [:]][digest, default: 0] += 1
+            changed = true
+        }
+        // Two items naming one URL with different digests: the cache checks one of them (the same each time).
+        if changed { cache.expectDigests(digests.compactMapValues { $0.keys.min() }) }
+    }
+
+    /// A look still due is taken now, so that an answer reflects every edit made before the question (a
+    /// URL queued a moment ago whose download already finished must not be evicted as unqueued). Not on
+    /// `work` itself; `work` never waits on the cache, so this cannot wait on itself.
+    private func catchUp() {
+        guard lock.withLock({ lookScheduled }) else { return }
+        work.sync { if lock.withLock({ lookScheduled }) { look() } }
+    }
+
+    // MARK: CachePlanner (the cache's threads)
+
+    func isPinned(_ url: String) -> Bool {
+        catchUp()
+        let (candidates, entries) = lock.withLock { (ids.ids(URLKey.of(url)), seen) }
+        return candidates.contains { entries.position(of: $0).map { entries.uri(at: $0) } == url }
+    }
+
+    func nextPrefetch() -> String? {
+        catchUp()
+        return walkLock.withLock {
+            let entries = lock.withLock { seen }
+            return walk.next(in: entries, isNetwork: isNetworkURI)
+        }
+    }
+
+    /// News about `url`, for every item using it. Handed to `work` so that a look still due (an item added
+    /// a moment ago, whose download is already telling) is taken first.
+    private func tell(_ url: String, _ news: CacheNews) {
         work.async { [self] in
-            refresh()
-            work.asyncAfter(deadline: .now() + 0.5) { [self] in
-                lock.withLock { lookScheduled = false }  // a change from now on schedules the next look
-                refresh()
+            if lock.withLock({ lookScheduled }) { look() }
+            let (candidates, entries) = lock.withLock { (ids.ids(URLKey.of(url)), seen) }
+            for id in candidates where entries.position(of: id).map({ entries.uri(at: $0) }) == url {
+                publish(id, news)
             }
         }
-    }
-
-    /// Runs on `work`.
-    private func refresh() {
-        guard let engine else { return }
-        let queue = engine.queue()
-        let entries = queue.entries
-        var ids = ItemsByKey()
-        var order: [String] = []
-        var ordered = Set<Int>()
-        var digests: [String: String] = [:]
-        let wanted = prefetchCount.map { $0 + 1 }
-        // From the current item on, wrapping around: the order they will play in.
-        let first = queue.current.flatMap { queue.index(of: $0.id) } ?? 0
-        // Only the http(s) entries are built (a long queue of local files costs one pass over its records).
-        let network = entries.positions(whereURIBeginning: isNetworkURI)
-        let split = network.firstIndex { $0 >= first } ?? network.count
-        for position in network[split...] + network[..<split] {
-            let entry = entries[position]
-            let key = URLKey.of(entry.item.uri)
-            ids.add(entry.id, key: key)
-            if wanted.map({ order.count < $0 }) ?? true, ordered.insert(key).inserted { order.append(entry.item.uri) }
-            if let digest = entry.item.sha256 { digests[entry.item.uri] = digest }
-        }
-        let pins = ids.keys
-        lock.withLock { idsByKey = ids }
-        cache.pin(keys: pins)
-        cache.expectDigests(digests)
-        cache.prefetch(order)
-    }
-
-    /// News about `url`, for every item using it. Called on the cache's threads.
-    private func tell(_ url: String, _ news: CacheNews) {
-        guard let engine else { return }
-        let entries = engine.queue().entries
-        let known = lock.withLock { idsByKey.ids(URLKey.of(url)) }
-        var ids = known.filter { entries.entry($0)?.item.uri == url }
-        if ids.isEmpty {
-            // Added since the last look (news can outrun it), or a key two URLs share: find its items now.
-            ids = entries.positions(whereURIBeginning: isNetworkURI).map { entries[$0] }.filter { $0.item.uri == url }
-                .map(\.id)
-        }
-        for id in ids { publish(id, news) }
     }
 }
 
@@ -112,10 +153,24 @@ struct ItemsByKey {
         if first[key] == nil { first[key] = id } else { more[key, default: []].append(id) }
     }
 
+    mutating func remove(_ id: ItemID, key: Int) {
+        if first[key] == id {
+            if var rest = more[key], !rest.isEmpty {
+                first[key] = rest.removeFirst()
+                more[key] = rest.isEmpty ? nil : rest
+            } else {
+                first[key] = nil
+            }
+        } else if var rest = more[key], let index = rest.firstIndex(of: id) {
+            rest.remove(at: index)
+            more[key] = rest.isEmpty ? nil : rest
+        }
+    }
+
     func ids(_ key: Int) -> [ItemID] {
         guard let id = first[key] else { return [] }
         return [id] + (more[key] ?? [])
     }
 
-    var keys: Set<Int> { Set(first.keys) }
+    var count: Int { first.count + more.values.reduce(0) { $0 + $1.count } }
 }

@@ -136,7 +136,11 @@ import Testing
         try #require(gets.count >= 2, "\(gets)")
         #expect(
             gets[1].range == "bytes=\(oldSize * 2 / 5)-" && !gets[1].ifRange.isEmpty, "a resume with If-Range: \(gets)")
-        #expect(gets[1].status == 200 && gets[1].bodyBytes == newSize, "the whole new version came back: \(gets)")
+        // The server answers the resume with the whole new version (200). Whether that response is the one that
+        // brings it all depends on where the play is reading (a reader behind the resume asks for its own
+        // bytes again): some answer after the first is the whole new version.
+        #expect(gets[1].status == 200, "the resume was answered with the new version: \(gets)")
+        #expect(gets.dropFirst().contains { $0.status == 200 && $0.bodyBytes == newSize }, "the whole new version came back: \(gets)")
         // The play that had the old version's first bytes does not go on with the new one's.
         let first = Self.ended(notes, id).first
         #expect(first?["reason"]?.stringValue == "error", "\(String(describing: first))")
@@ -159,19 +163,26 @@ import Testing
         let rig = try Rig(
             clips: [("stuck.mp4", 0, 4), ("after.mp4", 150, 2)], events: [.buffering, .itemStarted, .itemEnded])
         let size = try rig.size("stuck.mp4")
-        let ids = try rig.add(["stuck.mp4"])
-        // About real time, then 30 s of nothing from the server.
+        // About real time, then 30 s of nothing from the server — set before the item is queued, so that its
+        // download ahead (started when it is queued) meets them too.
         rig.proxy.updateFaults {
             $0.throttle = size / 3
             $0.stall = .init(afterBytes: size / 3, seconds: 30)
         }
+        let ids = try rig.add(["stuck.mp4"])
         _ = try rig.client.call(API.PlayerPlay.self, .init())
+        // Playing, then dry because the server stalled (not merely slow while the item was still loading).
         let dry = try collectNotifications(rig.watcher, timeout: 20) {
-            Self.events($0, "event.buffering", id: ids[0]).contains { $0["bufferEmpty"]?.boolValue == true }
+            !Self.events($0, "event.itemStarted", id: ids[0]).isEmpty
+                && Self.events($0, "event.buffering", id: ids[0]).contains { $0["bufferEmpty"]?.boolValue == true }
         }
         try #require(
             Self.events(dry, "event.buffering", id: ids[0]).contains { $0["bufferEmpty"]?.boolValue == true },
             "\(rig.daemon.log())")
+        let stalled = try waitUntil(timeout: 20, pollInterval: 0.02) {
+            rig.proxy.exchanges().contains { $0.path == "/stuck.mp4" && $0.stalled }
+        }
+        try #require(stalled, "\(rig.proxy.exchanges())")
         rig.proxy.clearFaults()  // for the next item (the stalled response stays stalled)
         let next = try rig.add(["after.mp4"])
         let asked = MonotonicClock.seconds()
@@ -182,7 +193,7 @@ import Testing
         #expect(answeredIn < 1, "player.next waited on the stalled download")
         #expect(status.currentId == next[0], "\(status)")
         let notes = try collectNotifications(rig.watcher, timeout: 20) { !Self.ended($0, next[0]).isEmpty }
-        #expect(Self.ended(notes, ids[0]).first?["reason"]?.stringValue == "skipped")
+        #expect(Self.ended(notes, ids[0]).first?["reason"]?.stringValue == "skipped", "\(notes)\n\(rig.daemon.log())")
         #expect(Self.ended(notes, next[0]).first?["reason"]?.stringValue == "eof", "\(rig.daemon.log())")
     }
 
