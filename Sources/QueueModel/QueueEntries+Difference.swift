@@ -21,23 +21,49 @@ extension QueueEntries {
     ) {
         let before = Set(earlier.chunks.map(Self.buffer))
         let after = Set(chunks.map(Self.buffer))
-        var removed: [ItemID: URIEntry] = [:]
-        var earlierVerdicts: [UInt32: Bool] = [:]
+        var left: [Int: EntryRecord] = [:]
         for chunk in earlier.chunks where !after.contains(Self.buffer(chunk)) {
-            for record in chunk {
-                if let entry = earlier.uriEntry(record, matches, &earlierVerdicts) { removed[entry.id] = entry }
-            }
+            for record in chunk { left[record.id] = record }
         }
+        let sameLineage = earlier.lineage === lineage
         var added: [URIEntry] = []
         var verdicts: [UInt32: Bool] = [:]
+        var written: [URIEntry] = []
         for chunk in chunks where !before.contains(Self.buffer(chunk)) {
             for record in chunk {
-                guard let entry = uriEntry(record, matches, &verdicts) else { continue }
-                // Written but the same (a play began, a duration was learned): neither left nor came.
-                if removed[entry.id] == entry { removed[entry.id] = nil } else { added.append(entry) }
+                if let old = left[record.id] {
+                    // Written but naming the same URI (a play began, a duration was learned, it moved): neither
+                    // left nor came. Told from the records alone when they share the text's lineage.
+                    if sameLineage, Self.sameURI(old, record, earlier.extras, extras) {
+                        left[record.id] = nil
+                        continue
+                    }
+                    guard let entry = uriEntry(record, matches, &verdicts) else { continue }
+                    written.append(entry)
+                } else if let entry = uriEntry(record, matches, &verdicts) {
+                    added.append(entry)
+                }
             }
         }
+        var earlierVerdicts: [UInt32: Bool] = [:]
+        var removed: [ItemID: URIEntry] = [:]
+        for record in left.values {
+            if let entry = earlier.uriEntry(record, matches, &earlierVerdicts) { removed[entry.id] = entry }
+        }
+        for entry in written {
+            if removed[entry.id] == entry { removed[entry.id] = nil } else { added.append(entry) }
+        }
         return (removed.values.sorted { $0.id < $1.id }, added)
+    }
+
+    /// Whether two records of one lineage name the same URI and digest: the same text, or the same whole item.
+    private static func sameURI(
+        _ old: EntryRecord, _ new: EntryRecord, _ oldExtras: [EntryExtras], _ newExtras: [EntryExtras]
+    ) -> Bool {
+        let oldBox = old.extras == 0 ? nil : oldExtras[Int(old.extras - 1)].box
+        let newBox = new.extras == 0 ? nil : newExtras[Int(new.extras - 1)].box
+        if let oldBox, let newBox { return oldBox === newBox }
+        return oldBox == nil && newBox == nil && old.folder == new.folder && old.uri == new.uri
     }
 
     /// The URI of the entry at `position`, without building the rest of the entry.
@@ -66,3 +92,6 @@ extension QueueEntries {
         chunk.withUnsafeBufferPointer { $0.baseAddress.map(UnsafeRawPointer.init) }
     }
 }
+
+/// The identity of a text arena and folder table's lineage (see `QueueEntries.lineage`).
+final class TextLineage: Sendable {}

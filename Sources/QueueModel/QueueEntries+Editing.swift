@@ -201,6 +201,7 @@ extension QueueEntries {
         }
         text = packed
         folders = newFolders
+        lineage = TextLineage()
     }
 
     private static func copy(_ ref: TextRef, from old: TextArena, to new: inout TextArena) -> TextRef {

@@ -82,6 +82,10 @@ public struct QueueEntries: Sendable {
     var idPageLive: [Int32] = []
 
     var text = TextArena()
+    /// Replaced whenever `text` and `folders` are (a re-pack, a new store): within one lineage a TextRef and a
+    /// folder index name the same bytes in every value, which lets `difference` compare records without
+    /// reading their text (the arena only appends).
+    var lineage = TextLineage()
     /// URI folders ("file:///media/ads/", "https://cms.example/v1/"), index 0 = "", in pages (see FolderTable).
     var folders = FolderTable()
     var extras: [EntryExtras] = []

@@ -90,4 +90,21 @@ import Testing
         #expect(found.removed.isEmpty && found.added == [URIEntry(id: ItemID(300_000), uri: "https://127.0.0.1/new/v.mp4", sha256: nil)])
         #expect(asked <= 3 * QueueEntries.chunkSize, "folders asked about: \(asked)")
     }
+
+    /// A re-pack moves every text (new references, new folder numbers): the records are compared by their
+    /// text then, not by where it was.
+    @Test func aRepackedStoreIsComparedByItsText() {
+        let entries = (1...40_000).map { id in
+            QueueEntry(id: ItemID(id), item: MediaItem(uri: "https://127.0.0.1/\(id % 7)/" + String(repeating: "n", count: 60) + "\(id).mp4"))
+        }
+        var store = QueueEntries(entries)
+        let before = store
+        store.remove(atAscending: (0..<40_000).filter { $0 % 10 != 0 })
+        #expect(store.lineage !== before.lineage, "re-packed")
+        store[0] = QueueEntry(id: store[0].id, item: MediaItem(uri: "https://127.0.0.1/changed.mp4"))
+        let found = store.difference(from: before, whereURIBeginning: Self.isNetwork)
+        let want = Self.expected(before, store)
+        #expect(found.removed == want.removed && found.added.sorted { $0.id < $1.id } == want.added)
+        #expect(found.removed.count == 36_001 && found.added.count == 1)
+    }
 }

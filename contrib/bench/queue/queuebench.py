@@ -12,13 +12,21 @@ reached and after 1 s of rest. At each size, queued's methods are timed at the m
 times each (round trip on one connection, ms): queue.list (a page of 100), queue.get, queue.insert of one
 item, queue.move, queue.remove; mpv's nearest equivalents beside them (playlist/N/filename,
 loadfile … append then playlist-move, playlist-move, playlist-remove).
-Restore (with --media): a saved state of the largest size whose first item is a real clip, playing, is
-killed with -9; the restart is timed to the socket answering and to the clip's position moving (polled
-every 10 ms: its first samples heard), and its peak RSS (VmHWM) is read.
+Restore (with --media): a saved state of the largest size whose first item is a real clip (a picture and
+a sound), playing, is killed with -9; the restart is timed to the socket answering, to its first picture
+(the daemon's own `present=trace` line: CLOCK_MONOTONIC, the clock this script reads) and to the clip's
+position moving (polled every 10 ms: its first samples heard), and its peak RSS (VmHWM) is read.
+Flood (with --media and --flood-seconds): at the largest size, the clip playing forever at the top, 4
+clients edit at 250 a second each for that long — inserts of one item at a random place, moves of an
+item they inserted, removals of one, title updates — each answer timed; the status's droppedFrames and
+the pictures presented are read before and after.
 """
 import argparse
 import json
 import os
+import random
+import re
+import threading
 import statistics
 import sys
 import time
@@ -97,11 +105,17 @@ def queued_ops(client, n):
     ops = {}
     ops["queue.list (100 at the middle)"] = timed(client, "queue.list", {"offset": middle, "limit": 100})
     ops["queue.get"] = timed(client, "queue.get", {"ids": [ids[0]]})
-    ops["queue.insert (1 at the middle)"] = timed(
-        client, "queue.insert", before=lambda r: {"index": middle, "items": [{"uri": path(n + r), "title": title(n + r)}]})
+    inserted = []
+
+    def insert(r):
+        inserted.append(r)
+        return {"index": middle, "items": [{"uri": path(n + r), "title": title(n + r)}]}
+    ops["queue.insert (1 at the middle)"] = timed(client, "queue.insert", before=insert)
     ops["queue.move (middle to a quarter)"] = timed(
         client, "queue.move", before=lambda r: {"id": ids[r % len(ids)], "index": n // 4})
-    ops["queue.remove (1 near the middle)"] = timed(client, "queue.remove", before=lambda r: {"ids": [ids[r]]})
+    # The items just inserted go again (a queue of 10 has too few of its own).
+    fresh = [row["id"] for row in client.call("queue.list", {"offset": middle, "limit": len(inserted)})["items"]]
+    ops["queue.remove (1 near the middle)"] = timed(client, "queue.remove", before=lambda r: {"ids": [fresh[r]]})
     return ops
 
 
@@ -112,9 +126,12 @@ def mpv_ops(client, n):
         client, "get_property", before=lambda r: ["get_property", f"playlist/{middle}/filename"], reps=50)
     ops["queue.get"] = ops["queue.list (100 at the middle)"]
     ops["queue.move (middle to a quarter)"] = timed(
-        client, "playlist-move", before=lambda r: ["playlist-move", middle + r, n // 4], reps=50)
-    ops["queue.remove (1 near the middle)"] = timed(
-        client, "playlist-remove", before=lambda r: ["playlist-remove", middle + r], reps=50)
+        client, "playlist-move", before=lambda r: ["playlist-move", (middle + r) % n, n // 4], reps=50)
+
+    def remove(r):
+        client.call(["loadfile", path(n + r), "append"])  # untimed: one to remove, so a short list lasts
+        return ["playlist-remove", middle]
+    ops["queue.remove (1 near the middle)"] = timed(client, "playlist-remove", before=remove, reps=50)
     return ops
 
 
@@ -130,7 +147,8 @@ def restore(queued, work, n, media):
     import signal
     state = os.path.join(work, f"state-{SHAPE}-{n}")
     sock = os.path.join(work, f"restore-{SHAPE}-{n}.sock")
-    argv = queued_argv(queued, sock, state=(state, "batch")) + ["--loops", "0", "--prefetch", "0"]
+    argv = queued_argv(queued, sock, state=(state, "batch")) + [
+        "--loops", "0", "--prefetch", "0", "--log-level", "info,present=trace"]
     d = Daemon("queued", argv, sock, os.path.join(work, f"restore-{SHAPE}-{n}-a.log"), os.path.join(work, "pids"))
     d.start()
     client = Client(QueuedProto, sock, timeout=600)
@@ -162,7 +180,86 @@ def restore(queued, work, n, media):
     rss = d.rss_kb()
     client.close()
     d.stop()
-    return {"items": status["total"], "socket_s": up, "first_item_s": first, "peak_kb": hwm, "rss_kb": rss}
+    presents = present_times(os.path.join(work, f"restore-{SHAPE}-{n}-b.log"))
+    picture = presents[0] - t0 if presents else None
+    return {"items": status["total"], "socket_s": up, "first_picture_s": picture, "first_item_s": first,
+            "peak_kb": hwm, "rss_kb": rss}
+
+
+PRESENT = re.compile(r"queued\.present: at=([0-9.]+)")
+
+
+def present_times(log_path):
+    """The daemon's present times (CLOCK_MONOTONIC, as time.monotonic()) from its present=trace lines."""
+    with open(log_path, errors="replace") as f:
+        return [float(m.group(1)) for m in map(PRESENT.search, f) if m]
+
+
+def flood(queued, work, n, media, seconds, clients=4, rate=250):
+    sock = os.path.join(work, f"flood-{SHAPE}-{n}.sock")
+    log_path = os.path.join(work, f"flood-{SHAPE}-{n}.log")
+    argv = queued_argv(queued, sock) + ["--prefetch", "0", "--log-level", "info,present=trace"]
+    d = Daemon("queued", argv, sock, log_path, os.path.join(work, "pids"))
+    d.start()
+    client = Client(QueuedProto, sock, timeout=600)
+    client.call("queue.add", {"items": [{"uri": os.path.abspath(media), "loops": 0}]})
+    fill_queued(client, n)
+    client.call("player.play")
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and client.call("player.status").get("state") != "playing":
+        time.sleep(0.05)
+    time.sleep(2.0)  # past the start: the flood meets a play under way
+    before = client.call("player.status")["droppedFrames"]
+    presented_before = len(present_times(log_path))
+    samples = [[] for _ in range(clients)]
+    errors = [0] * clients
+
+    def edits(k):
+        rng = random.Random(k)
+        mine = []
+        c = Client(QueuedProto, sock, timeout=60)
+        start = time.monotonic()
+        total = int(seconds * rate)
+        for i in range(total):
+            wait = start + i / rate - time.monotonic()
+            if wait > 0:
+                time.sleep(wait)  # pacing the load, not synchronising on the daemon
+            kind = rng.random()
+            if kind < 0.4 or len(mine) < 10:
+                method, params = "queue.insert", {"index": rng.randrange(1, n), "items": [{"uri": path(n + k * 10**7 + i), "title": title(i)}]}
+            elif kind < 0.6:
+                method, params = "queue.move", {"id": rng.choice(mine), "index": rng.randrange(1, n)}
+            elif kind < 0.9:
+                method, params = "queue.remove", {"ids": [mine.pop(rng.randrange(len(mine)))]}
+            else:
+                method, params = "queue.update", {"id": rng.choice(mine), "title": f"edited {i}"}
+            try:
+                result, dt = c.timed(method, params)
+            except Exception:
+                errors[k] += 1
+                continue
+            samples[k].append(dt * 1e3)
+            if method == "queue.insert":
+                mine.extend(result["ids"])
+        c.close()
+
+    threads = [threading.Thread(target=edits, args=(k,)) for k in range(clients)]
+    t0 = time.monotonic()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    took = time.monotonic() - t0
+    status = client.call("player.status")
+    presented = len(present_times(log_path)) - presented_before
+    rss = d.rss_kb()
+    client.close()
+    d.stop()
+    every = sorted(x for s in samples for x in s)
+    return {"edits": len(every), "errors": sum(errors), "seconds": took, "rate": len(every) / took,
+            "p50_ms": statistics.median(every), "p99_ms": every[int(len(every) * 0.99)], "max_ms": every[-1],
+            "dropped_frames": status["droppedFrames"] - before, "presented": presented,
+            "state": status.get("state"), "rss_kb": rss}
 
 
 def main():
@@ -173,6 +270,7 @@ def main():
     parser.add_argument("--json")
     parser.add_argument("--media", help="a real clip for the restore measurement (skipped without)")
     parser.add_argument("--shapes", default="shared", help="comma-separated: " + ", ".join(SHAPES))
+    parser.add_argument("--flood-seconds", type=float, default=0, help="the edit flood's length (0: none)")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     shapes = args.shapes.split(",")
@@ -214,6 +312,9 @@ def run_shape(args, sizes):
     if args.media:
         results["restore"] = restore(args.queued, args.work, sizes[-1], args.media)
         log(f"restore: {results['restore']}")
+    if args.media and args.flood_seconds > 0:
+        results["flood"] = flood(args.queued, args.work, sizes[-1], args.media, args.flood_seconds)
+        log(f"flood: {results['flood']}")
     print(f"\nshape {SHAPE} ({path(1)})")
     print(f"{'items':>9}{'queued MB':>11}{'mpv MB':>9}{'ratio':>7}   (RSS with the queue; empty: "
           f"queued {results['queued'][str(sizes[0])]['rss_empty_kb'] / 1024:.1f} MB, "
@@ -233,8 +334,15 @@ def run_shape(args, sizes):
     if "restore" in results:
         r = results["restore"]
         print(f"\nrestart after kill -9 with {r['items']} saved items: socket answering {r['socket_s']:.2f} s, "
-              f"first item started {r['first_item_s'] or float('nan'):.2f} s, peak RSS {r['peak_kb'] / 1024:.1f} MB, "
+              f"first picture {r['first_picture_s'] or float('nan'):.2f} s, "
+              f"first sound {r['first_item_s'] or float('nan'):.2f} s, peak RSS {r['peak_kb'] / 1024:.1f} MB, "
               f"then {r['rss_kb'] / 1024:.1f} MB")
+    if "flood" in results:
+        f = results["flood"]
+        print(f"\nedit flood at {sizes[-1]} items, 4 clients, {f['rate']:.0f} edits/s for {f['seconds']:.0f} s: "
+              f"p50 {f['p50_ms']:.3f} / p99 {f['p99_ms']:.3f} / max {f['max_ms']:.1f} ms, {f['errors']} errors; "
+              f"playback {f['state']}, {f['presented']} pictures presented, {f['dropped_frames']} dropped; "
+              f"RSS {f['rss_kb'] / 1024:.1f} MB")
     return results
 
 

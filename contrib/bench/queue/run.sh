@@ -5,6 +5,7 @@
 # Run:   contrib/setup.sh --bench && contrib/bench/queue/run.sh        (~6 min on 2 cores, after the build)
 # Env:   QUEUED=path (default: a release build in .build-bench), QUEUE_SIZES=10000,100000 (fewer sizes),
 #        QUEUE_SHAPES=shared,folders (fewer shapes: shared, folders, music, urls),
+#        FLOOD_SECONDS=60 (the edit flood at the largest size, per shape; 0: none),
 #        KEEP_WORK=1 keeps the scratch dir (daemon logs, results.json).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -23,8 +24,10 @@ if [[ -z "${QUEUED:-}" ]]; then
 fi
 printf 'queued %s, %s, %s\n' "$(git -C "$repo" describe --always --dirty 2>/dev/null)" \
   "$(mpv --no-config --version | head -n 1 | cut -d' ' -f1-2)" "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
-ffmpeg -nostdin -loglevel error -f lavfi -i "sine=f=440:d=20" -ac 2 -ar 48000 "$WORK/clip.flac" \
+# A picture and a sound: the restart is timed to both, and the flood plays it forever.
+ffmpeg -nostdin -loglevel error -f lavfi -i "testsrc2=s=320x240:r=25:d=10" -f lavfi -i "sine=f=440:d=10" \
+  -c:v libx264 -pix_fmt yuv420p -c:a aac -ac 2 -ar 48000 -shortest "$WORK/clip.mp4" \
   || { log "could not make the clip"; exit 1; }
 python3 "$here/queuebench.py" --queued "$QUEUED" --work "$WORK" --sizes "${QUEUE_SIZES:-10000,100000,1000000}" \
   --shapes "${QUEUE_SHAPES:-shared,folders,music,urls}" \
-  --media "$WORK/clip.flac" --json "$WORK/results.json"
+  --media "$WORK/clip.mp4" --flood-seconds "${FLOOD_SECONDS:-60}" --json "$WORK/results.json"
