@@ -92,7 +92,7 @@ public protocol CachePlanner: AnyObject, Sendable {
     func nextPrefetch() -> String?
 }
 
-/// A URL as a number for sets of a million (pins, the queue's items by URL): its bytes hashed, stable for the
+/// A URL as a number for indexes of a million (the queue's items by URL): its bytes hashed, stable for the
 /// life of the process (never stored). A match is checked against the URL itself where it matters.
 public enum URLKey {
     public static func of(_ url: String) -> Int {

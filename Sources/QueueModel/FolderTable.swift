@@ -96,3 +96,19 @@ struct FolderTable: Sendable {
         return hasher.finalize()
     }
 }
+
+/// Names met lately, by hash, in a small direct-mapped table: whether a name comes again soon after. A hash
+/// that collides with another's answers yes (a folder kept once more than it needed: harmless).
+struct RecentNames: Sendable {
+    private static let slots = 512
+    private var hashes: [Int] = []
+
+    /// Whether `hash` was met lately; notes it either way.
+    mutating func metAgain(_ hash: Int) -> Bool {
+        if hashes.isEmpty { hashes = [Int](repeating: 0, count: Self.slots) }
+        let slot = Int(UInt(bitPattern: hash) % UInt(Self.slots))
+        if hashes[slot] == hash { return true }
+        hashes[slot] = hash
+        return false
+    }
+}

@@ -88,6 +88,8 @@ public struct QueueEntries: Sendable {
     var lineage = TextLineage()
     /// URI folders ("file:///media/ads/", "https://cms.example/v1/"), index 0 = "", in pages (see FolderTable).
     var folders = FolderTable()
+    /// Folders met lately that are not in `folders` (see `folder(of:)`).
+    var recentFolders = RecentNames()
     var extras: [EntryExtras] = []
     var freeExtras: [UInt32] = []
 
@@ -212,13 +214,27 @@ public struct QueueEntries: Sendable {
             && item.uri.utf8.count <= TextArena.longest && (item.title?.utf8.count ?? 0) <= TextArena.longest
     }
 
+    /// Where a URI's text is split: a folder kept once in `folders`, the rest in the entry's own text. The
+    /// folder is the URI up to its last "/" when that folder is shared (met before, or again soon: an album,
+    /// a campaign); a folder met once (a folder per item: a CDN's hashed paths, a day per folder) stays in
+    /// the entry's text under the folder above it, which costs its bytes and no table entry (~20 bytes
+    /// each, and a million of them). Either way the folder begins with the URI's scheme and host.
     mutating func folder(of uri: String) -> (folder: UInt32, rest: Substring.UTF8View) {
         let bytes = uri.utf8
-        guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return (0, Substring(uri).utf8) }
-        let cut = bytes.index(after: slash)
+        let slash = UInt8(ascii: "/")
+        guard let last = bytes.lastIndex(of: slash) else { return (0, Substring(uri).utf8) }
+        let cut = bytes.index(after: last)
         let name = uri[..<cut]  // cut follows an ASCII "/": a Unicode scalar boundary
-        let rest = uri[cut...].utf8
-        return (folders.intern(name), rest)
+        if let known = folders.index(of: name) { return (known, uri[cut...].utf8) }
+        if recentFolders.metAgain(FolderTable.hash(name)) { return (folders.intern(name), uri[cut...].utf8) }
+        // The folder above: never inside "//" (a scheme's, or an empty path segment).
+        guard last > bytes.startIndex, case let before = bytes.index(before: last), bytes[before] != slash,
+            let parent = bytes[..<before].lastIndex(of: slash),
+            parent > bytes.startIndex, bytes[bytes.index(before: parent)] != slash,
+            bytes[bytes.index(after: parent)] != slash
+        else { return (folders.intern(name), uri[cut...].utf8) }
+        let parentCut = bytes.index(after: parent)
+        return (folders.intern(uri[..<parentCut]), uri[parentCut...].utf8)
     }
 
     mutating func makeRecord(_ entry: QueueEntry) -> EntryRecord {

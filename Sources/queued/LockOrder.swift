@@ -12,7 +12,7 @@
 //   4 sink locks           PulseAudio mainloop lock (PulseConnection.withLock, pa_threaded_mainloop_lock;
 //                          libpulse holds it in its callbacks) | NullAudioSink.condition
 //   5 state writer         StateWriter.condition (StateStore)
-//   leaves (nothing is taken under them): NetworkItems.lock, NetworkCache.lock, CacheEntry.condition,
+//   leaves (nothing is taken under them): NetworkItems.lock (NetworkItems.walkLock is taken only above it), NetworkCache.lock, CacheEntry.condition,
 //     Prefetcher.condition, PlayerEngine.decodeLock, DecodeLoop.leaveLock, ScreenshotMailbox.condition,
 //     SDLVideoSink.quitLock, EventHub.lock, ChannelBox.lock (QueueServer), Supervision.lock, PlayedFlag.lock,
 //     LogSink.lock (LogOutput: held around one write(2) of a log line; any lock above may log),
@@ -51,8 +51,14 @@
 //   entry disk queue (CacheEntry.diskQueue, a serial queue used as a lock by `retire`'s `sync`): `sync` only
 //     from outside every disk queue, or from the same queue (run inline); eviction (`trimToLimits`) runs off
 //     the disk queues so two of them never wait for each other.
-//   NetworkItems.lock (queued): the cache's news threads and its `work` queue. Under it: nothing (the engine
-//     is asked for the queue, and news published, after it is released).
+//   NetworkItems.lock (queued): the cache's threads (pins, downloads ahead) and its `work` queue. Under it:
+//     nothing (the engine is asked for the queue, and news published, after it is released).
+//   NetworkItems.walkLock (queued): the cache's threads asking what to download next. Under it: only
+//     NetworkItems.lock, to read the queue last looked at (the walk itself is pure).
+//   NetworkItems.work (a serial queue used as a lock by `catchUp`'s `sync`): the cache's threads, outside
+//     every lock, wait there for a look still due; `work` itself takes the engine lock (1) to read the queue
+//     and calls the cache only for what returns at once (digests; downloads are started on another queue),
+//     so it never waits for a cache thread.
 //
 // Two edges that bend the rules, kept on purpose (AudioPulse):
 //   - ReconnectingPulseSink.adopt writes the silence gap (at most the null sink's 0.1 s) to the fresh

@@ -33,7 +33,7 @@ final class NetworkItems: CachePlanner, @unchecked Sendable {
     /// found there is checked against the URL before news goes to it.
     private let lock = ThreadLock()
     private var seen = QueueEntries()
-    private var ids = ItemsByKey()
+    private var ids = ItemsByHash()
     /// Guarded by `lock`: a look is scheduled (a change needs nothing more — not even a dispatch: a flood
     /// of edits would otherwise wake `work` for each one), and when the last one ran.
     private var lookScheduled = false
@@ -79,8 +79,8 @@ final class NetworkItems: CachePlanner, @unchecked Sendable {
         let (removed, added) = queue.entries.difference(from: earlier, whereURIBeginning: isNetworkURI)
         lock.withLock {
             seen = queue.entries
-            for entry in removed { ids.remove(entry.id, key: URLKey.of(entry.uri)) }
-            for entry in added { ids.add(entry.id, key: URLKey.of(entry.uri)) }
+            for entry in removed { ids.remove(entry.id, hash: URLKey.of(entry.uri)) }
+            for entry in added { ids.add(entry.id, hash: URLKey.of(entry.uri)) }
         }
         let wantsMore = walkLock.withLock {
             walk.follow(current: queue.current?.id, added: added.map(\.id))
@@ -142,35 +142,4 @@ final class NetworkItems: CachePlanner, @unchecked Sendable {
             }
         }
     }
-}
-
-/// Item ids by URLKey: the one id most URLs have inline, the rest of a URL used more than once beside it.
-struct ItemsByKey {
-    private var first: [Int: ItemID] = [:]
-    private var more: [Int: [ItemID]] = [:]
-
-    mutating func add(_ id: ItemID, key: Int) {
-        if first[key] == nil { first[key] = id } else { more[key, default: []].append(id) }
-    }
-
-    mutating func remove(_ id: ItemID, key: Int) {
-        if first[key] == id {
-            if var rest = more[key], !rest.isEmpty {
-                first[key] = rest.removeFirst()
-                more[key] = rest.isEmpty ? nil : rest
-            } else {
-                first[key] = nil
-            }
-        } else if var rest = more[key], let index = rest.firstIndex(of: id) {
-            rest.remove(at: index)
-            more[key] = rest.isEmpty ? nil : rest
-        }
-    }
-
-    func ids(_ key: Int) -> [ItemID] {
-        guard let id = first[key] else { return [] }
-        return [id] + (more[key] ?? [])
-    }
-
-    var count: Int { first.count + more.values.reduce(0) { $0 + $1.count } }
 }
