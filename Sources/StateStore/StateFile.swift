@@ -61,6 +61,35 @@ final class StateFile {
         guard fsync(descriptor) == 0 else { throw .io("fsync \(path)", errno) }
     }
 
+    /// Drops an unfinished last line (one a crash cut short: never acknowledged), so that what is
+    /// appended next starts a line of its own. Returns the bytes kept.
+    func dropUnfinishedLine() throws(StateStoreError) -> Int {
+        let size = lseek(descriptor, 0, SEEK_END)
+        guard size >= 0 else { throw .io("lseek \(path)", errno) }
+        let reader = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard reader >= 0 else { throw .io("open \(path)", errno) }
+        defer { Glibc.close(reader) }
+        var end = Int(size)
+        var block = [UInt8](repeating: 0, count: 1 << 16)
+        // Backwards from the end to the last newline; a whole file without one is one unfinished line.
+        var kept = 0
+        search: while end > 0 {
+            let start = max(0, end - block.count)
+            let count = block.withUnsafeMutableBytes { pread(reader, $0.baseAddress, end - start, off_t(start)) }
+            guard count == end - start else { throw .io("read \(path)", errno) }
+            for index in stride(from: count - 1, through: 0, by: -1) where block[index] == UInt8(ascii: "\n") {
+                kept = start + index + 1
+                break search
+            }
+            end = start
+        }
+        if kept < Int(size) {
+            guard ftruncate(descriptor, off_t(kept)) == 0 else { throw .io("ftruncate \(path)", errno) }
+            try syncData()
+        }
+        return kept
+    }
+
     func close() {
         if descriptor >= 0 { Glibc.close(descriptor) }
         descriptor = -1

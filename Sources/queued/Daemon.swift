@@ -118,6 +118,7 @@ struct Daemon {
         // Queue the command line's files first, so the first one opens while the outputs start up.
         let items = CommandLineItems.expand(options.files, loops: options.itemLoops, logger: logger)
         networkItems?.attach(engine)
+        let writer = state.map { $0.makeWriter(engine: engine, policy: options.sync == .always ? .always : .batch) }
         let resumed = state?.resume(with: items, engine: engine, options: options, logger: logger) ?? false
         if !items.isEmpty { try engine.add(items) }
         if let loops = options.loops { try engine.setQueueLoops(loops) }
@@ -126,7 +127,6 @@ struct Daemon {
         if let fit = options.videoFit { engine.setFit(fit) }
         if let rotation = options.videoRotation { engine.setRotation(rotation) }
         if !resumed, !items.isEmpty { try engine.play() }
-        let writer = state.map { $0.makeWriter(engine: engine, policy: options.sync == .always ? .always : .batch) }
         try engine.start()
         networkItems?.queueChanged()
         if let server {
@@ -148,8 +148,9 @@ struct Daemon {
                 throw error
             }
         }
-        // The first snapshot is written while the first item already plays and the socket answers (a
-        // million entries take ~2 s); a change asked for meanwhile is acknowledged once it is kept.
+        // The journal goes on from what was restored; only after damage is a first snapshot written, while
+        // the first item already plays and the socket answers (a million entries take ~1 s; a change asked
+        // for meanwhile is acknowledged once it is kept).
         if let state, let writer {
             do {
                 try state.start(writer)

@@ -82,8 +82,9 @@ struct DurableState {
         return false
     }
 
-    /// Starts keeping changes: the first snapshot now, then the journal.
-    /// The writer, already recording the engine's changes (call before the engine starts, so none is missed).
+    /// The writer, already recording the engine's changes. Call right after the engine is made from the
+    /// restored queue, before anything changes it (resuming, the command line's items, --loops): every change
+    /// from the restored state on is then in the journal.
     func makeWriter(engine: PlayerEngine, policy: SyncPolicy) -> StateWriter {
         let writer = StateWriter(
             directory: directory.path, generation: restored.generation + 1, policy: policy, source: engine)
@@ -91,11 +92,18 @@ struct DurableState {
         return writer
     }
 
-    /// Writes the first snapshot and starts the writer's thread. It may run while the engine plays: the
-    /// snapshot takes the state at one instant and the changes after it go to the new journal.
+    /// Starts the writer's thread. When the directory was read whole, the writer goes on with its journal
+    /// (the restored queue is what the engine began recording from: see `makeWriter`); otherwise — something
+    /// damaged was kept aside, so the files no longer say what was restored — it first writes a snapshot,
+    /// which may run while the engine plays: it takes the state at one instant and the changes after it go
+    /// to the new journal.
     func start(_ writer: StateWriter) throws {
         do {
-            try writer.start()
+            if restored.problems.isEmpty {
+                try writer.start(continuing: restored.generation)
+            } else {
+                try writer.start()
+            }
         } catch {
             throw ValidationFailure("cannot write the state directory: \(error) (or run with --no-state)")
         }

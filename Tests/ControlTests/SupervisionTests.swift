@@ -109,7 +109,7 @@ private final class NotifyListener {
         let client = try daemon.client()
         _ = try client.call(API.QueueAdd.self, .init(items: [RPCItemInput(uri: "/media/a.mp4")]))
         let health = try client.call(API.DaemonHealth.self)
-        #expect(health.stateWrites >= 2, "the first snapshot and the add: \(health)")
+        #expect(health.stateWrites >= 1, "the add (the journal goes on from what was read: no first snapshot): \(health)")
         #expect(health.stateBytes > 0)
         #expect(health.lastPictureAge == nil, "no picture yet")
         let written = try waitUntil(timeout: 15, pollInterval: 0.05) { FileManager.default.fileExists(atPath: metrics) }

@@ -92,6 +92,41 @@ private func items(_ count: Int, _ tag: String) -> [MediaItem] {
         }
     }
 
+    /// A restart goes on with the journal it read (no first snapshot): a record a crash cut short is cut off
+    /// the file first, the changes after the restart follow the whole ones, and a second restart has them all.
+    @Test func aRestartGoesOnWithTheJournalItReadPastACutShortRecord() throws {
+        let (directory, states) = try journalOfEdits(steps: 12)
+        let journal = directory + "/" + StateFiles.journalName(1)
+        let handle = try #require(FileHandle(forWritingAtPath: journal))
+        handle.seekToEndOfFile()
+        handle.write(Data("{\"crc\":12,\"cut short".utf8))  // a write a power cut stopped half way
+        handle.closeFile()
+        let first = StateFiles.restore(from: directory)
+        #expect(first.problems.isEmpty && first.cutShort == [StateFiles.journalName(1)])
+        #expect(first.queue == states.last)
+
+        let engine = FakeEngine()
+        let restoredQueue = try #require(first.playQueue)
+        engine.edit {
+            $0 = restoredQueue
+            $0.recordsChanges = true
+        }
+        let writer = StateWriter(directory: directory, generation: first.generation + 1, policy: .batch, source: engine)
+        engine.recorder = writer
+        try writer.start(continuing: first.generation)
+        try engine.edit { _ = try $0.append(items(2, "after the restart")) }
+        let kept = DispatchSemaphore(value: 0)
+        writer.whenKept(writer.lastRecorded) { kept.signal() }
+        kept.wait()
+        writer.close()
+
+        let second = StateFiles.restore(from: directory)
+        #expect(second.problems.isEmpty && second.cutShort.isEmpty, "\(second.problems) \(second.cutShort)")
+        #expect(second.generation == first.generation)
+        #expect(second.queue == engine.snapshot, "the queue after the restart's edit")
+        #expect(second.queue?.entries.suffix(2).map(\.item.title) == ["after the restart 0", "after the restart 1"])
+    }
+
     @Test func damageAnywhereGivesBackAPrefixAndNeverStopsARestore() throws {
         let (directory, states) = try journalOfEdits(steps: 40)
         let journal = try Data(contentsOf: URL(fileURLWithPath: directory + "/journal.1"))
