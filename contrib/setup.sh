@@ -45,10 +45,12 @@ if ! python3 -c "import yaml" 2>/dev/null; then
     "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends python3-yaml >/dev/null
   }
 fi
-# The web page's browser test drives Chromium with Selenium.
-if ! python3 -c "import selenium" 2>/dev/null; then
-  echo "setup: installing selenium for python3" >&2
-  python3 -m pip install --quiet selenium 2>/dev/null || {
+# The web page's browser test drives Chromium with Selenium — pinned to the version the suite is run with
+# (its drag is pointer events Selenium composes: a new version must prove itself before it is taken).
+selenium_version=4.51.0
+if ! python3 -c "import selenium, sys; sys.exit(selenium.__version__ != '$selenium_version')" 2>/dev/null; then
+  echo "setup: installing selenium $selenium_version for python3" >&2
+  python3 -m pip install --quiet "selenium==$selenium_version" 2>/dev/null || {
     "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends python3-selenium >/dev/null
   }
 fi

@@ -68,15 +68,24 @@ extension EngineState {
 
     /// Decode thread, idle: while playback waits for a window and the last play before the wait has been
     /// heard, starts the first item whose window is open now. Quiet (no events) while all stay closed.
+    /// Windows open on the minute: once every item was found closed, the queue is walked again only when
+    /// the local minute or the queue changed — not twice a second (a million closed items is a walk of
+    /// a second, under the engine's lock).
     mutating func resumeIfScheduleOpens() {
         guard var candidate = scheduleWait, phase.run?.motion == .playing, segments.isEmpty else { return }
+        let now = localClock.localTime()
+        if let quiet = scheduleQuiet, quiet.version == queue.version, quiet.at == now { return }
         // The item to go on from was removed while waiting: start over from the top of its pass.
         if queue.entry(candidate.id) == nil {
             guard let first = queue.first() else { return }
             candidate = Cursor(id: first.id, play: 1, pass: candidate.pass)
         }
         let choice = firstOpen(from: candidate)
-        guard let cursor = choice.cursor else { return }
+        guard let cursor = choice.cursor else {
+            scheduleQuiet = (queue.version, now)
+            return
+        }
+        scheduleQuiet = nil
         cut(to: cursor, endReason: nil)
     }
 

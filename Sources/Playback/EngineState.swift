@@ -41,6 +41,9 @@ struct EngineState {
     var overlays = OverlaySet()
     /// The screen's power beyond what the status says (see EngineState+ScreenPower).
     var screenPower = ScreenPowerState()
+    /// While playback waits for a window: the queue's version and the local minute at which every item was
+    /// last found closed (see EngineState+Schedule).
+    var scheduleQuiet: (version: UInt64, at: LocalDateTime)?
     /// What the owner must do once this batch of changes is done, in order.
     var actions: [EngineAction] = []
     /// Something a waiting thread acts on changed (a cut, pictures queued or taken, the state, video
