@@ -138,6 +138,13 @@ public final class NetworkCache: NetworkCacheControl, @unchecked Sendable {
     }
 
     public func status(of uri: String) -> CacheStatus {
+        // A URL with no entry and nothing on disk has no status to read: making its entry would open its files
+        // and keep them open (a listing of a million URL items, page by page, ran the daemon out of file
+        // descriptors at ~150 a second).
+        let (known, refused) = lock.withLock { (entries[uri] != nil, digestRefusals[uri]) }
+        if !known, access(settings.directory + "/" + CacheFiles.key(for: uri) + ".meta", F_OK) != 0 {
+            return refused.map { CacheStatus(state: .error, error: $0) } ?? CacheStatus(state: .none)
+        }
         guard let entry = try? entry(for: uri) else { return CacheStatus(state: .none) }
         var status = entry.status()
         let (refusal, expected) = lock.withLock { (digestRefusals[uri], expectedDigests[uri]) }

@@ -15,7 +15,8 @@ extension QueueEntries {
     /// The entries whose URI `matches` that are in `earlier` and not in `self` with the same URI and digest
     /// (`removed`), and the other way round (`added`). `earlier` must be an earlier value of this queue
     /// (or of any queue: a queue not sharing storage is read whole). `matches` decides by the URI's
-    /// beginning up to its last "/" and is asked once per folder met.
+    /// beginning (a prefix ending in "/" that holds at least its scheme and host: see `folder(of:)`) and is asked
+    /// once per folder met.
     public func difference(from earlier: QueueEntries, whereURIBeginning matches: (String) -> Bool) -> (
         removed: [URIEntry], added: [URIEntry]
     ) {

@@ -1,8 +1,9 @@
 // The queue's entries in play order, stored so that a million items fit in little memory and every edit
 // anywhere stays cheap. Reads hand out `QueueEntry` values; the storage behind them is:
 // - one fixed 56-byte `EntryRecord` per entry; the URI's and title's bytes in a paged `TextArena`, a URI's
-//   folder (up to its last "/") kept once for all the entries in it; the fields an entry rarely has (a
-//   window, a still's duration, a digest, a schedule, a transition, a motion, a failure message, text over 4 KiB) in a side table.
+//   folder (up to its last "/", or the one above when met only once: see `folder(of:)`) kept once for all the
+//   entries in it; the fields an entry rarely has (a window, a still's duration, a digest, a schedule, a
+//   transition, a motion, a failure message, text over 4 KiB) in a side table.
 //   About 110 bytes an item with a 60-byte URI and a title, against ~520 as `[QueueEntry]`.
 // - records in chunks of `chunkSize`…2×`chunkSize` (sqrt decomposition), `starts` holding each chunk's
 //   first position: position → record is a binary search over the chunks, and an insert, removal or move
@@ -133,7 +134,7 @@ public struct QueueEntries: Sendable {
     public private(set) var hasNegativeCounts = false
 
     /// Positions (ascending) of the entries whose URI `matches`, a test that decides by the URI's beginning
-    /// up to its last "/" (a scheme, a host): it is made once per folder, not per entry, and no entry is
+    /// up to a "/" (at least its scheme and host): it is made once per folder, not per entry, and no entry is
     /// built. O(n) over the records; the network items of a million local ones are found in milliseconds.
     public func positions(whereURIBeginning matches: (String) -> Bool) -> [Int] {
         var verdicts = [Bool?](repeating: nil, count: folders.count)

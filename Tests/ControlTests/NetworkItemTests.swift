@@ -224,3 +224,30 @@ private final class ServedDaemon {
         }
     }
 }
+
+/// Asking about URL items that were never fetched opens nothing: a page listing a long queue of URLs, again
+/// and again, once ran the daemon out of file descriptors (each status made the URL's cache entry, which
+/// kept its files open).
+@Suite struct CacheStatusDescriptorTests {
+    @Test func statusOfUnfetchedURLsOpensNoFiles() throws {
+        let cache = try TemporaryDirectory(prefix: "queued-status-fds")
+        let daemon = try RunningDaemon(outputs: .null(untimed: false), ["--cache-dir", cache.path, "--prefetch", "0"])
+        let client = try daemon.client()
+        // Nothing listens on port 9 of the loopback: nothing is fetched; the items stay queued (not played).
+        let items = (0..<500).map { RPCItemInput(uri: "http://127.0.0.1:9/never-\($0)/v.mp4") }
+        let ids = try client.call(API.QueueAdd.self, .init(items: items)).ids
+        func descriptors() throws -> Int {
+            try FileManager.default.contentsOfDirectory(atPath: "/proc/\(daemon.process.pid)/fd").count
+        }
+        let before = try descriptors()
+        for _ in 0..<3 {
+            let statuses = try client.call(API.CacheStatus.self, .init(ids: ids)).items
+            #expect(statuses.count == 500 && statuses.allSatisfy { $0.cache.state == "none" })
+            _ = try client.call(API.QueueList.self, .init(offset: 0, limit: 500))
+        }
+        let after = try descriptors()
+        #expect(after < before + 20, "descriptors \(before) -> \(after)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: cache.path)
+        #expect(files.filter { $0.hasSuffix(".data") || $0.hasSuffix(".ranges") }.count <= 2, "\(files.count) files")
+    }
+}

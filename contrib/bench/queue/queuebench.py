@@ -168,21 +168,30 @@ def restore(queued, work, n, media):
     client = Client(QueuedProto, sock, timeout=120)
     # An edit as soon as the socket answers: acknowledged only once kept, while the first snapshot is written.
     _, edit_s = client.timed("queue.insert", {"index": 1, "items": [{"uri": path(n + 1), "title": title(n + 1)}]})
-    # The play may start before the socket answers: poll until the clip's position has moved.
+    # The play resumes where it was: poll until the clip's position moves on from there (its samples heard).
     first = None
+    resumed_at = None
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         status = client.call("player.status")
-        if status.get("state") == "playing" and (status.get("position") or 0) > 0:
-            first = time.monotonic() - t0
-            break
+        position = status.get("position") or 0
+        if status.get("state") == "playing":
+            if resumed_at is None:
+                resumed_at = position
+            elif position > resumed_at:
+                first = time.monotonic() - t0
+                break
         time.sleep(0.01)
+    log_b = os.path.join(work, f"restore-{SHAPE}-{n}-b.log")
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and not present_times(log_b):
+        time.sleep(0.05)
     status = client.call("queue.list", {"offset": 0, "limit": 1})
     hwm = vm_hwm_kb(d.pid)
     rss = d.rss_kb()
     client.close()
     d.stop()
-    presents = present_times(os.path.join(work, f"restore-{SHAPE}-{n}-b.log"))
+    presents = present_times(log_b)
     picture = presents[0] - t0 if presents else None
     return {"items": status["total"], "socket_s": up, "first_edit_ms": edit_s * 1e3, "first_picture_s": picture, "first_item_s": first,
             "peak_kb": hwm, "rss_kb": rss}
