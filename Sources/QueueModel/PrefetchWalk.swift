@@ -21,8 +21,8 @@ public struct PrefetchWalk: Sendable {
     private var handedOut = 0
     private var current: ItemID?
     private var begun = false
-    /// The walk's start moved to this item (nil: the queue's first) and has yet to be placed.
-    private var restartAt: ItemID??
+    /// The walk starts over from the current item (the queue's first without one) at the next `next`.
+    private var restartPending = false
 
     public init(limit: Int?) { self.limit = limit }
 
@@ -36,7 +36,7 @@ public struct PrefetchWalk: Sendable {
             begun = true
             fresh = []
             freshNext = 0
-            restartAt = .some(current)
+            restartPending = true
             return true
         }
         fresh += added
@@ -45,9 +45,10 @@ public struct PrefetchWalk: Sendable {
 
     /// The next URL to download ahead (nil: none now).
     public mutating func next(in entries: QueueEntries, isNetwork: (String) -> Bool) -> String? {
-        if let start = restartAt {
-            restartAt = nil
-            next = start.flatMap { entries.position(of: $0) }.map { entries.id(at: $0) } ?? (entries.isEmpty ? nil : entries.id(at: 0))
+        if restartPending {
+            restartPending = false
+            let queued = current.flatMap { entries.position(of: $0) } != nil
+            next = queued ? current : entries.first?.id
             stepsLeft = entries.count
             handedOut = 0
         }

@@ -120,10 +120,7 @@ public final class StateWriter: StateRecorder, @unchecked Sendable {
     /// directory cannot be written at all.
     public func start() throws(StateStoreError) {
         try writeFirstSnapshot()
-        Threads.start(named: "queued.state") { [self] in
-            run()
-            finished.signal()
-        }
+        startThread()
     }
 
     /// Goes on with the journal of `generation`, whose snapshot and journal were restored whole (a cut-short
@@ -139,6 +136,10 @@ public final class StateWriter: StateRecorder, @unchecked Sendable {
         var info = stat()
         snapshotBytes = stat(directory + "/" + StateFiles.snapshotName, &info) == 0 ? Int(info.st_size) : 0
         unsynced = false
+        startThread()
+    }
+
+    private func startThread() {
         Threads.start(named: "queued.state") { [self] in
             run()
             finished.signal()

@@ -119,8 +119,7 @@ final class NetworkItems: CachePlanner, @unchecked Sendable {
 
     func isPinned(_ url: String) -> Bool {
         catchUp()
-        let (candidates, entries) = lock.withLock { (ids.ids(URLKey.of(url)), seen) }
-        return candidates.contains { entries.position(of: $0).map { entries.uri(at: $0) } == url }
+        return !items(using: url).isEmpty
     }
 
     func nextPrefetch() -> String? {
@@ -136,10 +135,13 @@ final class NetworkItems: CachePlanner, @unchecked Sendable {
     private func tell(_ url: String, _ news: CacheNews) {
         work.async { [self] in
             if lock.withLock({ lookScheduled }) { look() }
-            let (candidates, entries) = lock.withLock { (ids.ids(URLKey.of(url)), seen) }
-            for id in candidates where entries.position(of: id).map({ entries.uri(at: $0) }) == url {
-                publish(id, news)
-            }
+            for id in items(using: url) { publish(id, news) }
         }
+    }
+
+    /// The items using `url` as of the last look: those under its URLKey, each checked against the URL.
+    private func items(using url: String) -> [ItemID] {
+        let (candidates, entries) = lock.withLock { (ids.ids(URLKey.of(url)), seen) }
+        return candidates.filter { entries.position(of: $0).map { entries.uri(at: $0) } == url }
     }
 }

@@ -29,12 +29,7 @@ import Testing
     @Test func randomEditsAreFoundFromTheChunksTheyWrote() {
         var random = SplitMix64(seed: 0xD1FF)
         var nextID = 1
-        func make(_ count: Int) -> [QueueEntry] {
-            (0..<count).map { _ in
-                defer { nextID += 1 }
-                return QueueEntriesTests.entry(nextID, &random)
-            }
-        }
+        func make(_ count: Int) -> [QueueEntry] { QueueEntriesTests.entries(count, nextID: &nextID, &random) }
         var store = QueueEntries(make(5_000))
         var longAgo = store
         var steps = 0
