@@ -216,6 +216,9 @@ final class CacheEntry: @unchecked Sendable {
     /// Marks `diskQueue` (for `retire`, which may be called from it through the cache's idle handling).
     private static let onDiskQueue = DispatchSpecificKey<Bool>()
 
+    /// No transfer runs (a transfer holds the entry weakly, so the cache asks before closing it).
+    var hasNoTransfers: Bool { condition.withLock { state.transfers.isEmpty && !state.revalidating } }
+
     func markSuperseded() { condition.withLock { state.markSuperseded() } }
 
     /// Marks the entry used now (eviction takes the least recently used first).

@@ -1,7 +1,13 @@
 // The daemon's network items: one HTTP client, one cache directory, one CacheEntry per URL. The engine
 // asks it for a ByteSource when an item's URI is http(s); FFmpeg then reads the cached bytes through
-// AVIOBridge and never sees the URL. Thread-safe: `entries` is guarded by `lock`, a leaf lock: nothing
-// else is locked or called out to under it (see Sources/queued/LockOrder.swift).
+// AVIOBridge and never sees the URL. Thread-safe: `entries` is guarded by `lock`: nothing else is locked or
+// called out to under it but an entry's own (leaf) lock, to see whether it is idle (see
+// Sources/queued/LockOrder.swift).
+//
+// An entry holds two file descriptors. A queue of thousands of URLs played in turn would keep one entry per
+// URL ever played or downloaded, and run the daemon out of descriptors (1,024 under systemd by default): so
+// past `openEntries`, the least recently used entries nobody holds and no transfer fills are closed. They
+// open again from their files (the ranges log back from its last sync) on their next use.
 
 import AsyncHTTPClient
 import CacheControl
@@ -26,6 +32,9 @@ public final class NetworkCache: NetworkCacheControl, @unchecked Sendable {
         public var sizeCap: Int64?
         /// Free space below this on the cache's file system evicts unpinned entries too.
         public var minimumFree: Int64 = 256 << 20
+        /// Entries kept open (two descriptors each) beyond the ones in use; past it, the least recently used
+        /// idle ones close.
+        public var openEntries = 128
         public init(directory: String) { self.directory = directory }
     }
 
@@ -35,6 +44,9 @@ public final class NetworkCache: NetworkCacheControl, @unchecked Sendable {
     private let lock = ThreadLock()
     /// Guarded. Entries opened so far, by URL.
     private var entries: [String: CacheEntry] = [:]
+    /// Guarded. When each entry was last asked for (a counter, for closing the least recently used first).
+    private var lastAsked: [String: UInt64] = [:]
+    private var askCount: UInt64 = 0
     /// Guarded. New versions being downloaded beside the entry they will replace, by URL.
     private var successors: [String: CacheEntry] = [:]
     /// Guarded. Which URLs the queue uses and what it wants downloaded next (asked outside the lock), and
@@ -101,12 +113,44 @@ public final class NetworkCache: NetworkCacheControl, @unchecked Sendable {
     /// The entry of `uri`, made on first use. Making one reads its files back (the ranges are verified
     /// against the data), so that happens outside the lock; a racing second one is dropped.
     private func entry(for uri: String) throws(MediaError) -> CacheEntry {
-        if let entry = lock.withLock({ entries[uri] }) { return entry }
+        let known = lock.withLock { () -> CacheEntry? in
+            guard let entry = entries[uri] else { return nil }
+            markAskedLocked(uri)
+            return entry
+        }
+        if let known { return known }
         let made = try makeEntry(uri, key: CacheFiles.key(for: uri))
         return lock.withLock {
+            markAskedLocked(uri)
             if let first = entries[uri] { return first }
             entries[uri] = made
+            // Swept in batches, so that a sweep's sort is paid once per `openEntries / 4` new entries.
+            if entries.count > settings.openEntries + max(settings.openEntries / 4, 1) { closeIdleEntriesLocked() }
             return made
+        }
+    }
+
+    private func markAskedLocked(_ uri: String) {
+        askCount += 1
+        lastAsked[uri] = askCount
+    }
+
+    /// With `lock` held: closes the least recently asked entries until `openEntries` are left, passing over
+    /// those in use. An entry referenced only from `entries` cannot be reached by anyone else (every
+    /// reader, disk write and revalidation holds it strongly) and none can take it while `lock` is held; a
+    /// transfer holds it weakly, so its state is asked too (its lock is a leaf). Dropping the last
+    /// reference closes its files (`CacheFiles.deinit`); its bytes and ranges stay on disk.
+    private func closeIdleEntriesLocked() {
+        let oldestFirst = entries.keys.sorted { (lastAsked[$0] ?? 0) < (lastAsked[$1] ?? 0) }
+        var excess = entries.count - settings.openEntries
+        for uri in oldestFirst where excess > 0 {
+            guard !prefetching.contains(uri), successors[uri] == nil,
+                let index = entries.index(forKey: uri), isKnownUniquelyReferenced(&entries.values[index]),
+                entries.values[index].hasNoTransfers
+            else { continue }
+            entries.remove(at: index)
+            lastAsked[uri] = nil
+            excess -= 1
         }
     }
 
@@ -115,12 +159,13 @@ public final class NetworkCache: NetworkCacheControl, @unchecked Sendable {
     private func makeEntry(_ uri: String, key: String, successor: Bool = false) throws(MediaError) -> CacheEntry {
         let files = try CacheFiles(directory: settings.directory, key: key)
         let made = CacheEntry(url: uri, files: files, client: client, settings: settings, logger: logger)
-        made.news = { [weak self] news in
-            guard let self, !(successor && news == .complete) else { return }
+        made.news = { [weak self, weak made] news in
+            guard let self, let made, !(successor && news == .complete) else { return }
             guard news == .complete, lock.withLock({ expectedDigests[uri] != nil }) else { return tell(uri, news) }
             // Complete only once the digest its items carry matches (hashing is off the client's thread).
-            DispatchQueue.global().async { [weak made] in
-                if let made, self.matchesDigest(uri, made) { self.tell(uri, .complete) }
+            // `made` is held for the hash: an idle entry the cache closed meanwhile would never tell.
+            DispatchQueue.global().async {
+                if self.matchesDigest(uri, made) { self.tell(uri, .complete) }
             }
         }
         made.onIdle = { [weak self] in self?.entryWentIdle(uri) }
@@ -266,6 +311,7 @@ public final class NetworkCache: NetworkCacheControl, @unchecked Sendable {
     private func drop(_ uri: String, rejection: String? = nil) {
         let (entry, successor) = lock.withLock {
             prefetching.remove(uri)
+            lastAsked[uri] = nil
             return (entries.removeValue(forKey: uri), successors.removeValue(forKey: uri))
         }
         successor?.retire(removeFiles: true)

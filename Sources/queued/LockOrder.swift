@@ -12,7 +12,8 @@
 //   4 sink locks           PulseAudio mainloop lock (PulseConnection.withLock, pa_threaded_mainloop_lock;
 //                          libpulse holds it in its callbacks) | NullAudioSink.condition
 //   5 state writer         StateWriter.condition (StateStore)
-//   leaves (nothing is taken under them): NetworkItems.lock (NetworkItems.walkLock is taken only above it), NetworkCache.lock, CacheEntry.condition,
+//   leaves (nothing is taken under them): NetworkItems.lock (NetworkItems.walkLock is taken only above it), NetworkCache.lock (but
+//     CacheEntry.condition), CacheEntry.condition,
 //     Prefetcher.condition, PlayerEngine.decodeLock, DecodeLoop.leaveLock, ScreenshotMailbox.condition,
 //     SDLVideoSink.quitLock, EventHub.lock, ChannelBox.lock (QueueServer), Supervision.lock, PlayedFlag.lock,
 //     LogSink.lock (LogOutput: held around one write(2) of a log line; any lock above may log),
@@ -46,8 +47,9 @@
 //     and the reader's `isCancelled`/`onWaiting` (which take 1 and 3) run after it is released; disk work
 //     is only enqueued (`diskQueue.async`, which never waits) so that the disk sees it in decided order.
 //     Never: 1, 2, 3, 4, the cache's lock, `diskQueue.sync`.
-//   cache (NetworkCache.lock, NetCache): any thread. Under it: nothing (its observer and entries are read
-//     out and called after it is released). Never: an entry's lock, 1, NetworkItems.lock.
+//   cache (NetworkCache.lock, NetCache): any thread. Under it: only CacheEntry.condition (a leaf), to see
+//     that an entry it would close has no transfer; its observer and entries are read out and called after
+//     it is released. Never: 1, NetworkItems.lock, `diskQueue.sync`.
 //   entry disk queue (CacheEntry.diskQueue, a serial queue used as a lock by `retire`'s `sync`): `sync` only
 //     from outside every disk queue, or from the same queue (run inline); eviction (`trimToLimits`) runs off
 //     the disk queues so two of them never wait for each other.

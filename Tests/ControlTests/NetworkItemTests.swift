@@ -250,4 +250,51 @@ private final class ServedDaemon {
         let files = try FileManager.default.contentsOfDirectory(atPath: cache.path)
         #expect(files.filter { $0.hasSuffix(".data") || $0.hasSuffix(".ranges") }.count <= 2, "\(files.count) files")
     }
+
+    /// 400 URLs downloaded ahead (the whole queue, the default): each cached, but the daemon keeps no more
+    /// than about 128 of them open — it held two descriptors for every URL it had ever fetched, so a long
+    /// loop of URL items ran out of descriptors under systemd's 1,024. A closed one still reads as complete,
+    /// and plays.
+    @Test func manyDownloadedURLsKeepOnlySomeFilesOpen() throws {
+        let site = try TemporaryDirectory(prefix: "queued-many-urls")
+        try Data(repeating: 0x5A, count: 2048).write(to: URL(fileURLWithPath: site.path + "/blob.bin"))
+        _ = try NetworkItemTests.clip(in: site.path, named: "clip.mp4", indexAtEnd: false)
+        let nginx = try NginxServer(root: site.path)
+        defer { nginx.stop() }
+        let cache = try TemporaryDirectory(prefix: "queued-many-urls-cache")
+        let daemon = try RunningDaemon(outputs: .null(untimed: false), ["--cache-dir", cache.path])
+        defer { daemon.stop() }
+        let client = try daemon.client()
+        func descriptors() throws -> Int {
+            try FileManager.default.contentsOfDirectory(atPath: "/proc/\(daemon.process.pid)/fd").count
+        }
+        let before = try descriptors()
+        let base = "http://127.0.0.1:\(nginx.port)"
+        // The clip first: it is downloaded first, so it is among the first closed.
+        let items = [RPCItemInput(uri: "\(base)/clip.mp4")] + (1..<400).map { RPCItemInput(uri: "\(base)/blob.bin?copy=\($0)") }
+        let ids = try client.call(API.QueueAdd.self, .init(items: items)).ids
+        var states: [String] = []
+        let cached = waitUntil(timeout: 120) {
+            states = (try? client.call(API.CacheStatus.self, .init(ids: ids)).items.map(\.cache.state)) ?? []
+            return states.count == 400 && states.allSatisfy { $0 == "complete" }
+        }
+        #expect(cached, "\(Dictionary(grouping: states, by: { $0 }).mapValues(\.count))")
+        let after = try descriptors()
+        // 128 kept, up to a quarter more before a sweep closes the oldest: 2 descriptors each.
+        #expect(after < before + 2 * (128 + 32) + 40, "descriptors \(before) -> \(after) for 400 cached URLs")
+        let files = try FileManager.default.contentsOfDirectory(atPath: cache.path)
+        #expect(files.filter { $0.hasSuffix(".data") }.count >= 400, "every URL stays cached: \(files.count) files")
+
+        // The first URL (closed long ago) opens again from its files and plays from the cache.
+        nginx.stop()
+        let watcher = try daemon.client()
+        _ = try watcher.call(API.EventsSubscribe.self, .init(events: [.itemStarted, .itemEnded]))
+        let clip = [ids[0]]
+        _ = try client.call(API.PlayerPlay.self, .init())
+        let ended = try collectNotifications(watcher, timeout: 30) { notes in
+            notes.contains { $0.method == "event.itemEnded" && $0.params?["id"]?.intValue == clip[0] }
+        }
+        let end = ended.first { $0.method == "event.itemEnded" && $0.params?["id"]?.intValue == clip[0] }
+        #expect(end?.params?["reason"]?.stringValue == "eof", "\(ended)")
+    }
 }
