@@ -73,7 +73,8 @@ let package = Package(
         .target(
             name: "Media",
             dependencies: [
-                "CFFmpeg", "CFFmpegLog", "SystemClock", "DecodeChoice", .product(name: "DequeModule", package: "swift-collections"),
+                "CFFmpeg", "CFFmpegLog", "SystemClock", "SystemSupport", "MediaPaths", "DecodeChoice",
+                .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .target(

@@ -13,8 +13,10 @@
 #   --destdir DIR  stage the files under DIR as if DIR were / (packaging: contrib/deb/build.sh)
 #   --no-build  install what the last run built (.build/install)
 #   --build-only  build, install nothing
-#   --configuration debug  the tests' own build (.build/debug) relinked with the Swift runtime inside, in
-#              seconds: contrib/test.sh does this so that the install tests need no second compile
+#   --configuration debug  a debug build with the Swift runtime inside (.build/static-debug, its own scratch:
+#              relinking the tests' .build/debug this way recompiled part of it with static flags, and the
+#              next `swift build --build-tests` then failed to link): contrib/test.sh builds it for the
+#              install tests
 #   --uninstall removes exactly what the install with the same options wrote (its manifest), then the
 #              manifest; a config file you edited is kept
 # The units' ExecStart names the installed queued. Nothing is enabled or started: the script says how.
@@ -111,7 +113,7 @@ case "$configuration" in
     link_options=()
     ;;
   debug)
-    scratch="$root_dir/.build"
+    scratch="$root_dir/.build/static-debug"
     # A release link drops unreferenced code (--gc-sections on whole-module objects), which is what lets
     # SwiftPM's order of Foundation's static archives resolve; a debug link keeps everything, so every
     # archive goes in one group the linker searches until nothing is left undefined.

@@ -8,8 +8,9 @@ cd "$(dirname "$0")/.."
 bash contrib/setup.sh
 export QUEUED_FIXTURE_DIR="${QUEUED_FIXTURE_DIR:-/tmp/queued-fixtures-$(id -u)}"
 swift build --build-tests
-# queued and queuectl relinked with the Swift runtime inside (seconds, no compile): the install and
-# package tests install these, as contrib/install.sh would install its release build.
+# The four programs built again with the Swift runtime inside, in their own scratch (.build/static-debug;
+# sharing .build/debug broke the next run's build): the install and package tests install these, as
+# contrib/install.sh would install its release build.
 bash contrib/install.sh --configuration debug --build-only
 # One at a time: real-time tests measure timing and must not share 2 cores with untimed ones.
 # The whole log is long and CI may show only part of it, so a failing run repeats its failures last.

@@ -130,12 +130,12 @@ public struct CallerPolicy: Sendable, Equatable {
         case .any:
             return nil
         case .networkOnly:
-            guard ItemURI.isNetwork(reference) else { return "only http(s) URLs may be named \(where_) (got \(reference))" }
+            guard ItemURI.isNetwork(reference) else { return "only network URLs (http(s), streams) may be named \(where_) (got \(reference))" }
             return nil
         case .within(let folders):
             if ItemURI.isNetwork(reference) { return nil }
             guard FolderConfinement(folders: folders, network: true).refusal(uri: reference) == nil else {
-                return "only http(s) URLs and files uploaded to the media folder may be named \(where_) (got \(reference))"
+                return "only network URLs (http(s), streams) and files uploaded to the media folder may be named \(where_) (got \(reference))"
             }
             return nil
         }

@@ -46,5 +46,16 @@ public struct SourceLimits: Sendable {
     /// Network items: the SHA-256 (lowercase hex) the item says its file has; the cache holds the file
     /// to it.
     public var expectedSHA256: String?
+    /// Streams (StreamKind): told when the stream drops (with why) and when it plays again (after how
+    /// many seconds), on the decode thread, while the play's reader waits to reconnect.
+    public var onStreamNews: (@Sendable (StreamNews) -> Void)?
     public init() {}
+}
+
+/// What a stream's reader tells while it plays (SourceLimits.onStreamNews).
+public enum StreamNews: Sendable, Equatable {
+    /// It dropped or stalled: the reader reconnects, with backoff, within the item's time.
+    case stalled(reason: String)
+    /// It plays again after `after` seconds without data.
+    case resumed(after: Double)
 }

@@ -1,18 +1,24 @@
-// Owns an AVFormatContext reading from a ByteSource. Used by one MediaReader on the decode thread;
-// hands out packets per stream and never touches decoders. The context is freed in one place only,
-// `deinit` (which also runs when `init` throws after setting every stored property).
+// Owns an AVFormatContext reading from a ByteSource — or, for a stream (Demuxer+Stream), the connection
+// FFmpeg opened on its URL. Used by one MediaReader on the decode thread; hands out packets per stream and
+// never touches decoders. A file's context is freed in one place only, `deinit` (which also runs when
+// `init` throws after setting every stored property); a stream's with its StreamConnection.
 
 import CFFmpeg
+import MediaPaths
 import Glibc
 
 final class Demuxer {
-    private(set) var format: UnsafeMutablePointer<AVFormatContext>
-    private let io: AVIOBridge
+    var format: UnsafeMutablePointer<AVFormatContext>
+    private let io: AVIOBridge?
+    /// A stream's connection and reconnects (nil for bytes read through `io`).
+    let live: LiveStream?
     let path: String
 
     init(source: ByteSource, path: String) throws(MediaError) {
         self.path = path
-        io = try AVIOBridge(source: source)
+        live = nil
+        let io = try AVIOBridge(source: source)
+        self.io = io
         guard let context = avformat_alloc_context() else {
             throw MediaError(operation: "open", path: path, message: "out of memory")
         }
@@ -39,6 +45,21 @@ final class Demuxer {
         if info < 0 {
             throw MediaError(code: info, operation: "find stream info", path: path, message: MediaError.text(for: info))
         }
+        notePacketClocks()
+    }
+
+    /// A stream: FFmpeg opens `stream.url` itself (see StreamConnection), and reconnects are read through.
+    init(stream: StreamPlayback, limits: SourceLimits) throws(MediaError) {
+        path = StreamKind.redacted(stream.url)
+        io = nil
+        let connection = try StreamConnection.openRetrying(
+            stream, isCancelled: limits.isCancelled, onWaiting: limits.onWaiting)
+        live = LiveStream(playback: stream, limits: limits, connection: connection)
+        format = connection.context
+        notePacketClocks()
+    }
+
+    private func notePacketClocks() {
         packetClocks = (0..<Int(format.pointee.nb_streams)).map { index in
             let s = format.pointee.streams[index]!.pointee
             let rate = s.avg_frame_rate
@@ -49,6 +70,8 @@ final class Demuxer {
     }
 
     deinit {
+        // A stream's context is its connection's to close.
+        guard live == nil else { return }
         var optional: UnsafeMutablePointer<AVFormatContext>? = format
         avformat_close_input(&optional)
     }
@@ -72,11 +95,12 @@ final class Demuxer {
 
     /// The next packet, or nil at the end of the file.
     func readPacket() throws(MediaError) -> Packet? {
+        if live != nil { return try readStreamPacket() }
         let packet = try Packet()
         let result = av_read_frame(format, packet.pointer)
         if result == AVCodes.eof { return nil }
         if result < 0 {
-            throw (io.lastError ?? MediaError(code: result, operation: "read", message: MediaError.text(for: result)))
+            throw (io?.lastError ?? MediaError(code: result, operation: "read", message: MediaError.text(for: result)))
                 .at(path)
         }
         notePacketEnd(packet.pointer.pointee)
@@ -102,7 +126,7 @@ final class Demuxer {
     /// The furthest any stream's packets read so far reach.
     var furthestPacketEnd: Double? { packetEnds.compactMap { $0 }.max() }
 
-    private func notePacketEnd(_ packet: AVPacket) {
+    func notePacketEnd(_ packet: AVPacket) {
         let index = Int(packet.stream_index)
         guard index < packetClocks.count else { return }
         let stamp = packet.pts != AVCodes.noPTS ? packet.pts : packet.dts
@@ -127,6 +151,7 @@ final class Demuxer {
 
     /// The file's start time in seconds (0 when unknown).
     var startTime: Double {
+        if let live { return live.initialStart }
         let start = format.pointee.start_time
         return start == AVCodes.noPTS ? 0 : Double(start) / Double(AV_TIME_BASE)
     }

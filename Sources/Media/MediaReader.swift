@@ -4,6 +4,7 @@
 // queue, so audio and video can be pulled at their own pace whatever the file's interleaving.
 
 import CFFmpeg
+import MediaPaths
 import DecodeChoice
 import DequeModule
 
@@ -81,10 +82,31 @@ public final class MediaReader {
         try self.init(source: FileByteSource(path: path, limits: options.sourceLimits), path: path, options: options)
     }
 
-    public init(source: ByteSource, path: String, options: MediaReaderOptions) throws(MediaError) {
+    public convenience init(source: ByteSource, path: String, options: MediaReaderOptions) throws(MediaError) {
+        try self.init(demuxer: Demuxer(source: source, path: path), path: path, options: options)
+    }
+
+    /// A stream FFmpeg reads itself (StreamKind): it plays for `stream.duration` (`options.end` is set to
+    /// it) or until it ends, reconnecting after a drop (Demuxer+Stream).
+    public convenience init(stream: StreamPlayback, options: MediaReaderOptions) throws(MediaError) {
+        var options = options
+        options.start = nil
+        options.end = stream.duration
+        options.shortestTrack = false
+        let demuxer = try Demuxer(stream: stream, limits: options.sourceLimits)
+        try self.init(demuxer: demuxer, path: demuxer.path, options: options)
+    }
+
+    /// Whether the item is a stream FFmpeg reads itself (no seeking; drops reconnect).
+    public var isStream: Bool { demuxer.live != nil }
+
+    /// A stream's play is fully written: a datagram stream's port is freed now (the next play may bind the
+    /// same one before this reader is released).
+    public func closeStream() { demuxer.closeStream() }
+
+    init(demuxer: Demuxer, path: String, options: MediaReaderOptions) throws(MediaError) {
         self.path = path
         self.options = options
-        let demuxer = try Demuxer(source: source, path: path)
         let origin = demuxer.startTime + (options.start ?? 0)
         self.demuxer = demuxer
         self.origin = origin
@@ -197,6 +219,8 @@ public final class MediaReader {
         if let start = options.start, start > 0 {
             try demuxer.seek(to: origin)
         }
+        // A stream is joined mid-GOP: pictures start at its first keyframe, not as grey garbage.
+        if demuxer.live != nil { video?.input.skippingToKeyframe = true }
     }
 
     /// The video's decoder: on the device the registry gives for its codec, else in software, with the
@@ -251,7 +275,20 @@ public final class MediaReader {
             budget -= 1
             guard let packet = try demuxer.readPacket() else {
                 demuxFinished = true
+                if demuxer.live != nil {
+                    // A stream that is over (its end, or down beyond its time) ends the item where its
+                    // packets reached, not at its planned duration (which would be filled with silence).
+                    let reached = (demuxer.furthestPacketEnd ?? origin) - origin
+                    learnedEnd = min(learnedEnd ?? reached, reached)
+                }
                 return false
+            }
+            if demuxer.takeReconnected() {
+                // A stream came back: what was queued belongs to the lost connection, and the decoders start
+                // again (pictures from the next keyframe: a new connection joins mid-GOP).
+                audio?.input.restart()
+                video?.input.restart()
+                video?.input.skippingToKeyframe = true
             }
             if packet.streamIndex == audio?.input.index {
                 audio?.input.packets.append(packet)

@@ -17,11 +17,14 @@ public enum ItemURI: Equatable, Sendable {
         public var description: String { reason }
     }
 
-    /// Whether `uri` is an http(s) URL (the scheme in any case, as FFmpeg and URL read it).
+    /// Whether `uri` is an http(s) URL or a stream (StreamKind: rtsp, srt, udp…), the scheme in any case, as
+    /// FFmpeg and URL read it.
     public static func isNetwork(_ uri: String) -> Bool {
         let scheme = uri.prefix(8).lowercased()
-        return scheme.hasPrefix("http://") || scheme.hasPrefix("https://")
+        return scheme.hasPrefix("http://") || scheme.hasPrefix("https://") || StreamKind(uri: uri) != nil
     }
+
+    static let allowedURIs = "only absolute file paths, file://, http(s):// and stream (rtsp, rtmp, srt, udp, rtp) URLs"
 
     public init(_ uri: String) throws(Refusal) {
         if Self.isNetwork(uri) {
@@ -46,7 +49,7 @@ public enum ItemURI: Equatable, Sendable {
         }
         if uri.isEmpty { throw Refusal(reason: "the URI is empty") }
         if let colon = uri.firstIndex(of: ":"), !uri[..<colon].contains("/") {
-            throw Refusal(reason: "only absolute file paths, file:// and http(s):// URLs are allowed, not \(uri[..<colon]):")
+            throw Refusal(reason: "\(Self.allowedURIs) are allowed, not \(uri[..<colon]):")
         }
         throw Refusal(reason: "relative paths are not allowed: pass an absolute path")
     }
@@ -85,7 +88,7 @@ public struct FolderConfinement: Equatable, Sendable {
     public func refusal(uri: String) -> String? {
         do {
             switch try ItemURI(uri) {
-            case .network: return network ? nil : "http(s) items may not be named on this connection"
+            case .network: return network ? nil : "network items (http(s), streams) may not be named on this connection"
             case .local(let path): return refusal(path: path)
             }
         } catch {

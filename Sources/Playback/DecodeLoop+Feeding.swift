@@ -246,6 +246,7 @@ extension DecodeLoop {
     /// The active item is fully written: close its segment and start the next play right after it.
     private func finish(_ item: ActiveItem) {
         active = nil
+        item.reader.closeStream()
         // Its sound was handed over already (a crossfade nothing came in over): the queue ends with it.
         if item.handedOverAt != nil {
             if core.locked({ $0.serial == item.serial }) { engine.audio.drain() }

@@ -10,6 +10,7 @@ import FoundationEssentials
 import Glibc
 import SystemSupport
 import Media
+import MediaPaths
 import QueueModel
 
 final class DecodeLoop: @unchecked Sendable {
@@ -236,9 +237,14 @@ final class DecodeLoop: @unchecked Sendable {
             let ahead = Double(audio.writtenFrames() - audio.playedFrames()) / Double(audio.format.sampleRate)
             core.locked { $0.noteSourceWaiting(cursor, waiting: waiting, ahead: ahead) }
         }
+        options.sourceLimits.onStreamNews = { news in core.locked { $0.noteStreamNews(cursor, news) } }
         do throws(MediaError) {
             let reader: MediaReader
-            if isNetworkURI(item.uri) {
+            if let kind = StreamKind(uri: item.uri) {
+                // Read by FFmpeg itself, never through the cache; it plays for the item's duration.
+                reader = try MediaReader(
+                    stream: StreamPlayback(url: item.uri, kind: kind, duration: item.duration), options: options)
+            } else if isNetworkURI(item.uri) {
                 guard let network = engine.config.networkSources else {
                     throw MediaError(operation: "open", path: item.uri, message: "network items are not enabled")
                 }
@@ -247,7 +253,8 @@ final class DecodeLoop: @unchecked Sendable {
             } else {
                 reader = try MediaReader(path: Self.path(of: item.uri), options: options)
             }
-            if position > 0 { try reader.seek(to: position) }
+            // A stream goes on from where it is now, not from where a play was left.
+            if position > 0 && !reader.isStream { try reader.seek(to: position) }
             if let decoding = reader.videoDecoding, let hwdec = engine.config.hwdec, hwdec.setting.methods != .no {
                 // Chosen while the item is prepared (ahead of its join): said once per play, with the reason.
                 if let method = decoding.hwdec {
@@ -276,7 +283,9 @@ final class DecodeLoop: @unchecked Sendable {
         preparedFor = item.cursor
         guard
             let (next, entry, repeats) = core.locked({ shared -> (Cursor, MediaItem, Bool)? in
+                // A stream is not opened ahead: what it buffered until its turn would play late, or overrun.
                 guard let next = shared.nextPlay(after: item.cursor).cursor, let entry = shared.item(for: next),
+                    StreamKind(uri: entry.uri) == nil,
                     !(item.cursor.isInterrupt && shared.plannedAfterInterrupt(item.cursor)?.position != 0)
                 else { return nil }
                 return (next, entry, shared.playsAgain(after: next))

@@ -3,6 +3,7 @@
 // and when that ends. A wait of the prefetcher, opening the next item while the current one plays, is
 // no one's concern until that item is the one fed.
 
+import Media
 import QueueModel
 
 /// Plays whose readers wait for network bytes now; the one reported buffering, and whether its outputs
@@ -46,5 +47,16 @@ extension EngineState {
         emit(
             .itemLoading(
                 id: cursor.id, play: cursor.play, status: loadStatus, error: error, interrupt: cursor.isInterrupt))
+    }
+
+    /// A stream item's reader lost its stream or has it again (Demuxer+Stream): told as events whether or
+    /// not the play is the one heard (a stream is never opened ahead).
+    mutating func noteStreamNews(_ cursor: Cursor, _ news: StreamNews) {
+        switch news {
+        case .stalled(let reason):
+            emit(.itemStalled(id: cursor.id, play: cursor.play, reason: reason, interrupt: cursor.isInterrupt))
+        case .resumed(let after):
+            emit(.itemResumed(id: cursor.id, play: cursor.play, after: after, interrupt: cursor.isInterrupt))
+        }
     }
 }

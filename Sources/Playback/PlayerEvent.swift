@@ -75,6 +75,10 @@ public enum PlayerEvent: Sendable, Equatable {
     case itemLoading(id: ItemID, play: Int, status: LoadStatus, error: String?, interrupt: Bool = false)
     /// The current play waits for bytes (`likelyToKeepUp` false), or goes on again (true).
     case buffering(BufferingReport)
+    /// A stream item dropped or stalled (`reason`); it reconnects within its time.
+    case itemStalled(id: ItemID, play: Int, reason: String, interrupt: Bool = false)
+    /// A stream item plays again after `after` seconds down.
+    case itemResumed(id: ItemID, play: Int, after: Double, interrupt: Bool = false)
 }
 
 public enum LoadStatus: String, Sendable {

@@ -193,9 +193,10 @@ public enum ItemInputs {
         }
     }
 
-    /// `uri` when it is an http(s) URL queued can play (nil: not a network URI). Streams made of further
-    /// URLs (HLS, DASH) are refused: the cache keeps files, not live playlists.
+    /// `uri` when it is an http(s) URL or a stream queued can play (nil: not a network URI). HLS and DASH
+    /// (.m3u8, .mpd over http(s)) are streams, read by FFmpeg, never cached.
     static func networkURL(_ uri: String) throws(RPCError) -> String? {
+        if let kind = StreamKind(uri: uri) { return try streamURL(uri, kind: kind) }
         guard isNetworkURI(uri) else { return nil }
         guard let url = URL(string: uri), let host = url.host, !host.isEmpty else {
             throw .uriNotAllowed(uri, reason: "not a valid http(s) URL")
@@ -204,6 +205,20 @@ public enum ItemInputs {
         if path.hasSuffix(".m3u8") || path.hasSuffix(".m3u") || path.hasSuffix(".mpd") {
             throw .uriNotAllowed(
                 uri, reason: "HLS and DASH streams (.m3u8, .mpd) are not supported; queue the media files")
+        }
+        return uri
+    }
+
+    /// A stream's URL as queued: a host (or, for udp/rtp, at least a port: `udp://@:5000` listens), and no
+    /// spaces or control characters (FFmpeg would read them as its own syntax).
+    static func streamURL(_ uri: String, kind: StreamKind) throws(RPCError) -> String {
+        guard uri.utf8.allSatisfy({ $0 > 0x20 && $0 != 0x7F }) else {
+            throw .uriNotAllowed(StreamKind.redacted(uri), reason: "a stream URL may not contain spaces or control characters")
+        }
+        let afterScheme = uri.drop { $0 != ":" }.dropFirst()
+        guard afterScheme.hasPrefix("//"), afterScheme.dropFirst(2).prefix(while: { $0 != "/" && $0 != "?" }).count > 0
+        else {
+            throw .uriNotAllowed(StreamKind.redacted(uri), reason: "not a valid \(kind.rawValue) URL (scheme://host:port/…)")
         }
         return uri
     }

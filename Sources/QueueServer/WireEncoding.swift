@@ -91,6 +91,8 @@ enum Wire {
         case .engine(.queueChanged): .queueChanged
         case .engine(.itemLoading): .itemLoading
         case .engine(.buffering): .buffering
+        case .engine(.itemStalled): .itemStalled
+        case .engine(.itemResumed): .itemResumed
         case .output: .output
         case .cache(_, .progress): .cacheProgress
         case .cache(_, .complete): .cacheComplete
@@ -171,6 +173,18 @@ enum Wire {
                     id: Int64(id.rawValue), play: Int64(play), status: status.rawValue, error: error,
                     interrupt: interrupt
                 ).json
+            )
+        case .itemStalled(let id, let play, let reason, let interrupt):
+            return (
+                Events.ItemStalled.name,
+                Events.ItemStalled.Params(id: Int64(id.rawValue), play: Int64(play), reason: reason, interrupt: interrupt)
+                    .json
+            )
+        case .itemResumed(let id, let play, let after, let interrupt):
+            return (
+                Events.ItemResumed.name,
+                Events.ItemResumed.Params(id: Int64(id.rawValue), play: Int64(play), after: after, interrupt: interrupt)
+                    .json
             )
         case .buffering(let report):
             return (

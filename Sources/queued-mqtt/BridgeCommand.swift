@@ -63,7 +63,7 @@ struct BridgeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Methods the fleet may not call through rpc/req, even if allowed (repeat).", valueName: "pattern"))
     var rpcDeny: [String] = []
 
-    @Flag(help: "Let the fleet (requests and desired documents) name local files too (default: only http(s) items).")
+    @Flag(help: "Let the fleet (requests and desired documents) name local files too (default: only network items: http(s) and streams).")
     var rpcLocalFiles = false
 
     @Option(help: ArgumentHelp("Read options from this file (default: queued-mqtt.conf in the usual places).", valueName: "file"))

@@ -265,6 +265,10 @@ final class EventLog: @unchecked Sendable {
             logger.notice("\(change.output) output \(change.state.rawValue)\(change.message.map { ": \($0)" } ?? "")")
         case .engine(.itemLoading(let id, let play, let status, let error, _)):
             logger.debug("item \(id) play \(play) \(status.rawValue)\(error.map { ": \($0)" } ?? "")")
+        case .engine(.itemStalled(let id, let play, let reason, _)):
+            logger.warning("item \(id) play \(play): stream stalled: \(reason); reconnecting")
+        case .engine(.itemResumed(let id, let play, let after, _)):
+            logger.notice("item \(id) play \(play): stream resumed after \(after.fixed(1)) s")
         case .engine(.buffering(let report)):
             logger.notice(
                 report.likelyToKeepUp

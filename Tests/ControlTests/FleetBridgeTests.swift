@@ -380,7 +380,7 @@ extension FleetBridgeTests {
         #expect((try? JSON.parse(called.stdout))?["appliedRev"]?.intValue == rev, "\(called.stdout) \(called.stderr)")
         let refused = try ChildProcess.run(
             queuectl, fleet + ["call", "s2", "queue.add", #"{"items": ["/etc/passwd"]}"#] + options, timeout: 30)
-        #expect(refused.status == 1 && refused.stderr.contains("only http(s)"), "\(refused.stderr)")
+        #expect(refused.status == 1 && refused.stderr.contains("only network URLs"), "\(refused.stderr)")
 
         // s1's daemon restarts under its bridge: found again, re-reported (state playing, rev kept).
         let first = screens[0]

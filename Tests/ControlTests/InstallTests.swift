@@ -3,8 +3,8 @@
 // toolchain, the installed queuectl talks to it, and --uninstall takes back what it put (an edited config
 // file stays). contrib/deb/build.sh packages the same binaries: its Depends are runtime packages only, and
 // its files unpacked under a temporary root run. A release build takes ~13 min here, so the tests install
-// the tests' own build, which contrib/test.sh relinked with --static-swift-stdlib (`--configuration debug`):
-// the same scripts, the same checks, no second compile.
+// the debug build contrib/test.sh made with --static-swift-stdlib (`--configuration debug`, .build/static-debug):
+// the same scripts, the same checks.
 
 import Foundation
 import Glibc

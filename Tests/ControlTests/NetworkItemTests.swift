@@ -2,7 +2,7 @@
 // picture comes before the download ends, and an MP4 with its index at the end costs one small tail
 // request, not the whole file), the bytes are fetched once, a complete item replays with the server
 // gone, a dead server fails its item and the queue plays on, a download cut by kill -9 resumes where it
-// stopped, and hostile redirects and streaming playlists are refused. Nothing here talks beyond 127.0.0.1.
+// stopped, and hostile redirects and unknown schemes are refused. Nothing here talks beyond 127.0.0.1.
 
 import Foundation
 import Glibc
@@ -150,12 +150,13 @@ private final class ServedDaemon {
         #expect(fetched <= size + 256 * 1024, "fetched \(fetched) bytes for a \(size)-byte file: \(responses)")
     }
 
-    @Test func hostileRedirectsAndStreamingPlaylistsAreRefused() throws {
+    @Test func hostileRedirectsAndUnknownSchemesAreRefused() throws {
         let served = try ServedDaemon(clip: "fine.mp4", indexAtEnd: false, events: [.itemEnded])
         let (nginx, daemon, client, watcher) = (served.nginx, served.daemon, served.client, served.watcher)
-        for refused in ["/live.m3u8", "/manifest.mpd"] {
+        // Schemes queued does not play are refused (HLS and DASH are streams now: StreamItemTests).
+        for refused in ["ftp://127.0.0.1/a.mp4", "gopher://127.0.0.1/a", "rtsp://127.0.0.1/a b"] {
             #expect(throws: (any Error).self) {
-                try client.call(API.QueueAdd.self, .init(items: [RPCItemInput(uri: nginx.baseURL + refused)]))
+                try client.call(API.QueueAdd.self, .init(items: [RPCItemInput(uri: refused)]))
             }
         }
         let ids = try client.call(

@@ -26,7 +26,7 @@ public enum Events {
     public static let all: [any RPCEventDefinition.Type] = [
         Status.self, Progress.self, ItemStarted.self, ItemEnded.self, ItemSkipped.self, QueueChanged.self,
         Output.self, ItemLoading.self, Buffering.self, CacheProgress.self, CacheComplete.self, CacheError.self,
-        Played.self,
+        Played.self, ItemStalled.self, ItemResumed.self,
     ]
 
     /// A play's proof-of-play record was kept (the record as plays.list gives it).
@@ -226,6 +226,52 @@ public enum Events {
                         "id": .int(id), "play": .int(play), "status": .string(status),
                         "error": error.map(JSONValue.string) ?? .null,
                     ], interrupt: interrupt)
+            }
+        }
+    }
+
+    /// A stream item dropped or stalled; it reconnects within its time (the screen holds, the sound is silent).
+    public enum ItemStalled: RPCEventDefinition {
+        public static let name = EventName.itemStalled
+        public struct Params: RPCEventParams {
+            public var id: Int64
+            public var play: Int64
+            public var reason: String
+            public var interrupt: Bool
+            public init(id: Int64, play: Int64, reason: String, interrupt: Bool = false) {
+                (self.id, self.play, self.reason, self.interrupt) = (id, play, reason, interrupt)
+            }
+            public init?(json: JSONValue) {
+                guard let id = json["id"]?.intValue, let reason = json["reason"]?.stringValue else { return nil }
+                self.init(
+                    id: id, play: json["play"]?.intValue ?? 1, reason: reason,
+                    interrupt: json["interrupt"]?.boolValue ?? false)
+            }
+            public var json: JSONValue {
+                Events.marked(["id": .int(id), "play": .int(play), "reason": .string(reason)], interrupt: interrupt)
+            }
+        }
+    }
+
+    /// A stream item plays again, `after` seconds after it stalled, in the same play.
+    public enum ItemResumed: RPCEventDefinition {
+        public static let name = EventName.itemResumed
+        public struct Params: RPCEventParams {
+            public var id: Int64
+            public var play: Int64
+            public var after: Double
+            public var interrupt: Bool
+            public init(id: Int64, play: Int64, after: Double, interrupt: Bool = false) {
+                (self.id, self.play, self.after, self.interrupt) = (id, play, after, interrupt)
+            }
+            public init?(json: JSONValue) {
+                guard let id = json["id"]?.intValue, let after = json["after"]?.doubleValue else { return nil }
+                self.init(
+                    id: id, play: json["play"]?.intValue ?? 1, after: after,
+                    interrupt: json["interrupt"]?.boolValue ?? false)
+            }
+            public var json: JSONValue {
+                Events.marked(["id": .int(id), "play": .int(play), "after": .double(after)], interrupt: interrupt)
             }
         }
     }

@@ -1,0 +1,244 @@
+// Reading a stream: every read is bounded by a deadline, and a drop is not the end of the item. When the
+// stream stops (an error, no data for `readTimeout`, or a live stream's end while the item still has
+// time), the reader says so (`StreamNews.stalled`) and reconnects with backoff — 0.5 s doubling to 10 s —
+// while the item's time lasts: its `duration` less what it played and what it was down, or, without a
+// duration, `reconnectWindow` per drop. Meanwhile the decode thread writes nothing, so the outputs hold the
+// last picture with silence (never a repeated buffer) and the engine shows `buffering`. A new connection's
+// timestamps are moved to go on where the last packet ended, so the item's timeline runs on unbroken; the
+// reader then restarts its decoders (MediaReader.demux, on `takeReconnected`).
+//
+// Decode thread only (the MediaReader's); the backoff wait sleeps in slices, polling cancellation.
+
+import CFFmpeg
+import MediaPaths
+import Glibc
+import SystemClock
+
+/// How one play of a stream is read.
+public struct StreamPlayback: Sendable {
+    public var url: String
+    public var kind: StreamKind
+    /// The item's own time (nil: until the stream ends, or a drop outlasts `reconnectWindow`).
+    public var duration: Double?
+    /// Connecting and reading the tracks, per attempt.
+    public var openTimeout: Double = 10
+    /// No packet for this long is a drop. HLS and DASH deliver a segment at a time, so they get longer.
+    public var readTimeout: Double
+    /// Without a duration: how long one drop may last before the item ends.
+    public var reconnectWindow: Double = 60
+    public static let firstBackoff = 0.5
+    public static let maxBackoff = 10.0
+
+    public init(url: String, kind: StreamKind, duration: Double?) {
+        self.url = url
+        self.kind = kind
+        self.duration = duration
+        readTimeout = kind == .hls || kind == .dash ? 15 : 5
+    }
+}
+
+/// A stream's state across its connections. Decode thread only.
+final class LiveStream {
+    let playback: StreamPlayback
+    let limits: SourceLimits
+    private(set) var connection: StreamConnection
+    /// The play is over (its port freed for the next play).
+    private(set) var closed = false
+    /// The first connection's start and tracks: every later connection is read in their terms.
+    let initialStart: Double
+    let codecs: [AVCodecID]
+    let timeBases: [AVRational]
+    /// Seconds added to the current connection's timestamps (0 for the first).
+    var offset = 0.0
+    /// The current connection's first packet is still to come (its offset is fixed then).
+    var rebasePending = false
+    /// Per stream, the last packet's decoding time (seconds, after rebasing): a jump in it is a
+    /// discontinuity (an encoder restarted behind the same address, a TS timestamp reset).
+    var lastDecodeTime: [Double?] = []
+    /// Set by a reconnect; MediaReader takes it to restart its decoders.
+    var reconnected = false
+    /// Seconds the stream was down in this play, drops before the current one.
+    var downTime = 0.0
+    /// How many times it dropped in this play.
+    private(set) var stalls = 0
+
+    init(playback: StreamPlayback, limits: SourceLimits, connection: StreamConnection) {
+        self.playback = playback
+        self.limits = limits
+        self.connection = connection
+        initialStart = connection.startSeconds ?? 0
+        codecs = connection.codecs
+        timeBases = connection.timeBases
+        lastDecodeTime = Array(repeating: nil, count: timeBases.count)
+    }
+
+    /// Beyond these a stream's decoding time jumped (backward: B-frames never reorder decoding times, so
+    /// any step back is one; forward: more than a stall's worth).
+    static let backwardJump = 0.5
+    static let forwardJump = 3.0
+
+    /// Whether the stream has no end of its own: its end is a drop.
+    var isLive: Bool { playback.kind.alwaysLive || !connection.isOnDemand }
+
+    /// Ends the play: nothing more is read, and a datagram stream's port is free at once (the next play of
+    /// the same port opens before this reader is released).
+    func close() {
+        guard !closed else { return }
+        closed = true
+        connection.releasePort(of: playback.kind)
+    }
+
+    func replace(with next: StreamConnection) {
+        connection = next
+        rebasePending = true
+        reconnected = true
+    }
+}
+
+extension Demuxer {
+    /// The next packet of a stream, its timestamps on the first connection's timeline; nil when the item's
+    /// stream is over (its end, or a drop that outlasted the time it had). Throws only when cancelled.
+    func readStreamPacket() throws(MediaError) -> Packet? {
+        guard let live, !live.closed else { return nil }
+        while true {
+            let packet = try Packet()
+            live.connection.interrupt.arm(live.playback.readTimeout)
+            let result = av_read_frame(format, packet.pointer)
+            live.connection.interrupt.endWait()
+            if result >= 0 {
+                rebase(packet, live)
+                notePacketEnd(packet.pointer.pointee)
+                return packet
+            }
+            let interrupt = live.connection.interrupt
+            if interrupt.why == .cancelled || interrupt.cancelledNow() {
+                throw MediaError(code: result, operation: "read", path: path, message: "interrupted")
+            }
+            let ended = result == AVCodes.eof && interrupt.why == nil
+            // An on-demand stream's end is the item's; a live one without a duration ends when its server ends it.
+            if ended && (!live.isLive || live.playback.duration == nil) { return nil }
+            let reason: String
+            if ended {
+                reason = "the stream ended"
+            } else if interrupt.why == .deadline {
+                reason = "no data for \(StreamConnection.formatted(live.playback.readTimeout)) s"
+            } else {
+                reason = MediaError.text(for: result)
+            }
+            guard try reconnect(live, reason: reason) else { return nil }
+        }
+    }
+
+    /// Seconds of the item played so far (where its packets reach).
+    private func playedSeconds(_ live: LiveStream) -> Double {
+        max(0, (furthestPacketEnd ?? live.initialStart) - live.initialStart)
+    }
+
+    /// Waits out the backoff and reconnects until a connection with the same tracks opens (true), or the
+    /// item's time for it is spent (false). Throws when the play is cancelled.
+    private func reconnect(_ live: LiveStream, reason: String) throws(MediaError) -> Bool {
+        let downSince = Monotonic.now()
+        live.connection.releasePort(of: live.playback.kind)  // the new connection binds it again
+        live.limits.onStreamNews?(.stalled(reason: reason))
+        live.limits.onWaiting?(true)
+        var backoff = StreamPlayback.firstBackoff
+        var lastWaitNews = downSince
+        func remaining(_ now: Double) -> Double {
+            if let duration = live.playback.duration {
+                return duration - playedSeconds(live) - live.downTime - (now - downSince)
+            }
+            return live.playback.reconnectWindow - (now - downSince)
+        }
+        defer { live.limits.onWaiting?(false) }
+        while true {
+            // The backoff, in slices: a cancel ends it at once, and the engine hears the wait go on.
+            let wakeAt = Monotonic.now() + min(backoff, max(0, remaining(Monotonic.now())))
+            while Monotonic.now() < wakeAt {
+                if live.limits.isCancelled?() == true {
+                    throw MediaError(operation: "read", path: path, message: "interrupted")
+                }
+                if Monotonic.now() - lastWaitNews >= 0.3 {
+                    live.limits.onWaiting?(true)
+                    lastWaitNews = Monotonic.now()
+                }
+                usleep(UInt32(max(0.001, min(0.05, wakeAt - Monotonic.now())) * 1_000_000))
+            }
+            let left = remaining(Monotonic.now())
+            guard left > 0 else {
+                live.downTime += Monotonic.now() - downSince
+                return false
+            }
+            do throws(MediaError) {
+                let next = try StreamConnection(
+                    url: live.playback.url, kind: live.playback.kind, budget: min(live.playback.openTimeout, left),
+                    isCancelled: live.limits.isCancelled, onWaiting: live.limits.onWaiting)
+                guard next.codecs == live.codecs else {
+                    live.downTime += Monotonic.now() - downSince
+                    live.limits.onStreamNews?(.stalled(reason: "the stream came back with other tracks"))
+                    return false
+                }
+                live.replace(with: next)
+                format = next.context
+                let after = Monotonic.now() - downSince
+                live.downTime += after
+                live.limits.onStreamNews?(.resumed(after: after))
+                return true
+            } catch {
+                if error.message == "interrupted" { throw error }
+            }
+            backoff = min(backoff * 2, StreamPlayback.maxBackoff)
+        }
+    }
+
+    /// Moves `packet`'s timestamps onto the first connection's timeline (and time bases): a new connection
+    /// goes on where the last packet ended.
+    private func rebase(_ packet: Packet, _ live: LiveStream) {
+        let index = Int(packet.pointer.pointee.stream_index)
+        guard index < live.timeBases.count else { return }
+        let from = format.pointee.streams[index]!.pointee.time_base
+        let to = live.timeBases[index]
+        if live.rebasePending {
+            live.rebasePending = false
+            let first = packet.pointer.pointee.pts != AVCodes.noPTS ? packet.pointer.pointee.pts : packet.pointer.pointee.dts
+            let firstSeconds = live.connection.startSeconds ?? (first == AVCodes.noPTS ? 0 : Double(first) * av_q2d(from))
+            live.offset = (furthestPacketEnd ?? live.initialStart) - firstSeconds
+            live.lastDecodeTime = live.lastDecodeTime.map { _ in nil }
+        }
+        let original = packet.pointer.pointee
+        func moved(_ stamp: Int64) -> Int64 {
+            guard stamp != AVCodes.noPTS else { return stamp }
+            return av_rescale_q(stamp, from, to) &+ Int64((live.offset / av_q2d(to)).rounded())
+        }
+        let decodeStamp = original.dts != AVCodes.noPTS ? original.dts : original.pts
+        if decodeStamp != AVCodes.noPTS, let last = live.lastDecodeTime[index] {
+            let time = Double(moved(decodeStamp)) * av_q2d(to)
+            if time < last - LiveStream.backwardJump || time > last + LiveStream.forwardJump {
+                // Timestamps jumped within one connection: go on where the packets reached, as after a
+                // reconnect (the decoders start again at a keyframe: it is most often a new encoder).
+                live.offset += (furthestPacketEnd ?? last) - time
+                live.lastDecodeTime = live.lastDecodeTime.map { _ in nil }
+                live.reconnected = true
+            }
+        }
+        packet.pointer.pointee.pts = moved(original.pts)
+        packet.pointer.pointee.dts = moved(original.dts)
+        if from != to { packet.pointer.pointee.duration = av_rescale_q(original.duration, from, to) }
+        let decoded = packet.pointer.pointee.dts != AVCodes.noPTS ? packet.pointer.pointee.dts : packet.pointer.pointee.pts
+        if decoded != AVCodes.noPTS { live.lastDecodeTime[index] = Double(decoded) * av_q2d(to) }
+    }
+
+    /// Ends a stream's play: nothing more is read, and its port is free at once. The decode thread calls it
+    /// once the play is fully written.
+    func closeStream() { live?.close() }
+
+    /// Whether a reconnect happened since the last call (the decoders must start again at a keyframe).
+    func takeReconnected() -> Bool {
+        guard let live, live.reconnected else { return false }
+        live.reconnected = false
+        return true
+    }
+}
+
+extension AVRational: @retroactive Equatable {
+    public static func == (lhs: AVRational, rhs: AVRational) -> Bool { lhs.num == rhs.num && lhs.den == rhs.den }
+}

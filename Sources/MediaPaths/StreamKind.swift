@@ -1,0 +1,76 @@
+// Which item URIs are streams FFmpeg reads itself (live TV, cameras, encoders: rtsp(s), rtmp(s), srt, udp,
+// rtp, and HLS/DASH over http(s)), read one way for the daemon, the engine and the doors (ItemURI counts
+// them as network items), and how a stream's URL is shown: its credentials never reach a log or an event.
+// How each kind is opened is the media module's (Media/StreamURI.swift).
+
+public enum StreamKind: String, Sendable, CaseIterable {
+    case rtsp, rtmp, srt, udp, rtp, hls, dash
+
+    /// The kind of stream `uri` names, or nil when it is not one (a file, an http(s) file, another scheme).
+    public init?(uri: String) {
+        guard let colon = uri.firstIndex(of: ":") else { return nil }
+        switch uri[..<colon].lowercased() {
+        case "rtsp", "rtsps": self = .rtsp
+        case "rtmp", "rtmps": self = .rtmp
+        case "srt": self = .srt
+        case "udp": self = .udp
+        case "rtp": self = .rtp
+        case "http", "https":
+            let path = Self.pathLowercased(uri)
+            if path.hasSuffix(".m3u8") || path.hasSuffix(".m3u") {
+                self = .hls
+            } else if path.hasSuffix(".mpd") {
+                self = .dash
+            } else {
+                return nil
+            }
+        default: return nil
+        }
+    }
+
+    /// The URL's path, lowercased, without query or fragment.
+    private static func pathLowercased(_ uri: String) -> String {
+        guard let afterScheme = afterSchemeSeparator(uri) else { return "" }
+        let rest = uri[afterScheme...]
+        let path = rest.drop { $0 != "/" }
+        return String(path.prefix { $0 != "?" && $0 != "#" }).lowercased()
+    }
+
+    /// Where the text after `scheme://` begins (no Foundation in this module).
+    private static func afterSchemeSeparator(_ uri: String) -> String.Index? {
+        guard let colon = uri.firstIndex(of: ":") else { return nil }
+        let rest = uri[colon...]
+        guard rest.hasPrefix("://") else { return nil }
+        return uri.index(colon, offsetBy: 3)
+    }
+
+    /// Whether the kind carries its own clock the player must follow (live when no duration is known).
+    /// Kinds read over datagrams or a session only ever play live.
+    public var alwaysLive: Bool {
+        switch self {
+        case .udp, .rtp, .srt, .rtmp: true
+        case .rtsp, .hls, .dash: false
+        }
+    }
+
+    /// `uri` with any user and password replaced by `***` (`rtsp://***@camera/…`), and the values of query
+    /// parameters that carry secrets (SRT's `passphrase`, a `token`): what logs and events show of a URL.
+    public static func redacted(_ uri: String) -> String {
+        guard let afterScheme = afterSchemeSeparator(uri) else { return uri }
+        var text = uri
+        let rest = uri[afterScheme...]
+        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? uri.endIndex
+        if let at = uri[afterScheme..<authorityEnd].lastIndex(of: "@") {
+            text = String(uri[..<afterScheme]) + "***" + String(uri[at...])
+        }
+        guard let question = text.firstIndex(of: "?") else { return text }
+        let parameters = text[text.index(after: question)...].split(separator: "&", omittingEmptySubsequences: false)
+            .map { parameter -> String in
+                let name = parameter.prefix { $0 != "=" }.lowercased()
+                let secret = ["passphrase", "password", "pass", "pwd", "token", "key", "auth", "secret"]
+                guard parameter.contains("="), secret.contains(name) else { return String(parameter) }
+                return String(parameter.prefix { $0 != "=" }) + "=***"
+            }
+        return String(text[...question]) + parameters.joined(separator: "&")
+    }
+}

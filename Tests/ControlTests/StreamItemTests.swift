@@ -1,0 +1,229 @@
+// Live streams as items, against real sources on the loopback: the `ffmpeg` CLI publishing a realtime
+// test picture with a tone as MPEG-TS over UDP, as SRT (listener), as RTMP (`-listen 1`) and as live HLS
+// into a folder nginx serves. A stream plays for its `duration` and the queue goes on; a publisher killed
+// and restarted is a stall and a resume in the same play; killed for good, the item still ends at its
+// duration; a stream that never answers, a playlist naming local files, and a camera URL with a password
+// fail their items with a reason (the password in no log line or event) and the queue plays on.
+// Nothing here talks beyond 127.0.0.1.
+
+import Foundation
+import Glibc
+import QueueClient
+import QueueRPC
+import TestSupport
+import Testing
+
+/// A realtime publisher: ffmpeg encoding a test picture (320x240, a keyframe a second) and a tone to
+/// `output` in `format`, until stopped.
+private final class StreamPublisher {
+    let process: ChildProcess
+    let logPath: String
+
+    init(format: String, to output: String, extra: [String] = [], log name: String) throws {
+        logPath = NSTemporaryDirectory() + "/queued-publisher-\(name)-\(getpid()).log"
+        process = try ChildProcess(
+            "ffmpeg",
+            [
+                "-hide_banner", "-loglevel", "error", "-re", "-f", "lavfi", "-i",
+                "testsrc2=size=320x240:rate=25", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000",
+                "-c:v", "libx264", "-preset", "ultrafast", "-tune", "zerolatency", "-g", "25", "-pix_fmt", "yuv420p",
+                "-c:a", "aac", "-b:a", "64k",
+            ] + extra + ["-f", format, output],
+            stdoutPath: logPath, stderrPath: logPath)
+    }
+
+    func kill() { _ = process.terminate(signal: SIGKILL) }
+
+    deinit { kill() }
+}
+
+/// A daemon on the null outputs (timed) with a client and an event watcher.
+private struct StreamDaemon {
+    let daemon: RunningDaemon
+    let client: QueueClient
+    let watcher: QueueClient
+
+    init() throws {
+        daemon = try RunningDaemon(outputs: .null(untimed: false))
+        client = try daemon.client()
+        watcher = try daemon.client()
+        _ = try watcher.call(
+            API.EventsSubscribe.self, .init(events: [.itemStarted, .itemEnded, .itemStalled, .itemResumed]))
+    }
+
+    func add(_ items: [RPCItemInput]) throws -> [Int64] {
+        try client.call(API.QueueAdd.self, .init(items: items)).ids
+    }
+}
+
+private typealias Notes = [(method: String, params: JSONValue?)]
+
+private func events(_ notes: Notes, _ method: String, _ id: Int64) -> [JSONValue] {
+    notes.filter { $0.method == "event.\(method)" && $0.params?["id"]?.intValue == id }.compactMap(\.params)
+}
+
+@Suite(.serialized) struct StreamItemTests {
+    /// A 2 s file clip that follows the streams (it proves the queue went on).
+    static func clip() throws -> String {
+        try Fixtures.make(
+            "stream-follower.mp4",
+            [
+                "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=2", "-f", "lavfi", "-i", "sine=d=2",
+                "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac", "-shortest",
+            ])
+    }
+
+    /// Waits (bounded) until the watcher has seen `done`; returns everything seen.
+    private static func watch(_ watcher: QueueClient, seconds: Double, until done: (Notes) -> Bool) throws -> Notes {
+        try collectNotifications(watcher, timeout: seconds, until: done)
+    }
+
+    @Test func aUDPStreamPlaysItsDurationAndTheFileAfterItFollows() throws {
+        let port = try LoopbackPort.free()
+        let publisher = try StreamPublisher(
+            format: "mpegts", to: "udp://127.0.0.1:\(port)?pkt_size=1316", log: "udp")
+        defer { publisher.kill() }
+        let screen = try StreamDaemon()
+        defer { screen.daemon.stop() }
+        let ids = try screen.add([RPCItemInput(uri: "udp://127.0.0.1:\(port)", duration: 4), RPCItemInput(uri: Self.clip())])
+        _ = try screen.client.call(API.PlayerPlay.self, .init())
+        let notes = try Self.watch(screen.watcher, seconds: 60) { !events($0, "itemEnded", ids[1]).isEmpty }
+        let started = events(notes, "itemStarted", ids[0]).first
+        #expect(started?["width"]?.intValue == 320 && started?["height"]?.intValue == 240, "\(notes)")
+        #expect(started?["decoder"]?["codec"]?.stringValue == "h264")
+        let ended = events(notes, "itemEnded", ids[0])
+        #expect(ended.count == 1 && ended.first?["reason"]?.stringValue == "eof", "\(ended)\n\(screen.daemon.log())")
+        // It played its 4 s (less the first keyframe's wait): not cut short, not held beyond.
+        let startedAt = started?["at"]?.doubleValue ?? 0
+        let next = events(notes, "itemStarted", ids[1]).first?["at"]?.doubleValue ?? 0
+        #expect(next - startedAt >= 3.0, "the stream was on screen \(next - startedAt) s")
+        #expect(events(notes, "itemEnded", ids[1]).first?["reason"]?.stringValue == "eof")
+        #expect(events(notes, "itemStalled", ids[0]).isEmpty, "no stall while the publisher ran: \(notes)")
+    }
+
+    @Test func aDroppedStreamStallsAndResumesInTheSamePlayAndKilledForGoodEndsAtItsDuration() throws {
+        let port = try LoopbackPort.free()
+        let target = "udp://127.0.0.1:\(port)?pkt_size=1316"
+        var publisher = try StreamPublisher(format: "mpegts", to: target, log: "udp-drop-1")
+        let screen = try StreamDaemon()
+        defer { screen.daemon.stop() }
+        let ids = try screen.add([
+            RPCItemInput(uri: "udp://127.0.0.1:\(port)", duration: 40), RPCItemInput(uri: Self.clip()),
+        ])
+        _ = try screen.client.call(API.PlayerPlay.self, .init())
+        var notes = try Self.watch(screen.watcher, seconds: 30) { !events($0, "itemStarted", ids[0]).isEmpty }
+        try #require(!events(notes, "itemStarted", ids[0]).isEmpty, "\(screen.daemon.log())")
+
+        // Down for longer than the read timeout (5 s): a stall, said once, with why.
+        publisher.kill()
+        notes += try Self.watch(screen.watcher, seconds: 30) { !events($0, "itemStalled", ids[0]).isEmpty }
+        let stalled = events(notes, "itemStalled", ids[0])
+        #expect(stalled.count == 1 && stalled.first?["reason"]?.stringValue == "no data for 5 s", "\(notes)")
+        #expect(try screen.client.call(API.PlayerStatus.self).buffering, "the status says it waits")
+
+        // Back: resumed in the same play (play 1, no itemEnded between), and its timeline runs on.
+        publisher = try StreamPublisher(format: "mpegts", to: target, log: "udp-drop-2")
+        notes += try Self.watch(screen.watcher, seconds: 40) { !events($0, "itemResumed", ids[0]).isEmpty }
+        let resumed = events(notes, "itemResumed", ids[0]).first
+        #expect(resumed?["play"]?.intValue == 1 && (resumed?["after"]?.doubleValue ?? 0) > 0, "\(notes)")
+        #expect(events(notes, "itemEnded", ids[0]).isEmpty, "the drop did not end the play: \(notes)")
+        let before = try screen.client.call(API.PlayerStatus.self).position
+        #expect(
+            waitUntil(timeout: 20) {
+                let status = try? screen.client.call(API.PlayerStatus.self)
+                return status?.currentId == ids[0] && (status?.position ?? 0) > before + 1.5 && status?.buffering == false
+            }, "the play goes on after the resume: \(screen.daemon.log())")
+
+        // Killed for good: the item still ends, by its duration (40 s less what it played and was down), with
+        // reason eof, and the file after it plays.
+        publisher.kill()
+        notes += try Self.watch(screen.watcher, seconds: 60) { !events($0, "itemEnded", ids[1]).isEmpty }
+        #expect(events(notes, "itemStalled", ids[0]).count == 2, "\(notes)")
+        #expect(events(notes, "itemEnded", ids[0]).map { $0["reason"]?.stringValue } == ["eof"], "\(notes)")
+        #expect(events(notes, "itemEnded", ids[1]).first?["reason"]?.stringValue == "eof", "\(screen.daemon.log())")
+    }
+
+    @Test func streamsThatCannotPlayFailTheirItemsWithAReasonAndThePasswordIsNeverShown() throws {
+        let site = try TemporaryDirectory(prefix: "queued-hostile-hls")
+        // A playlist whose segment is a local file: the HLS reader may use http(s) only.
+        try "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\nfile:///etc/passwd\n#EXT-X-ENDLIST\n".write(
+            toFile: site.path + "/hostile.m3u8", atomically: true, encoding: .utf8)
+        let nginx = try NginxServer(root: site.path)
+        defer { nginx.stop() }
+        let silentPort = try LoopbackPort.free()
+        let closedPort = try LoopbackPort.free()
+        let screen = try StreamDaemon()
+        defer { screen.daemon.stop() }
+        let camera = "rtsp://admin:hunter2secret@127.0.0.1:\(closedPort)/cam"
+        let ids = try screen.add([
+            RPCItemInput(uri: "udp://127.0.0.1:\(silentPort)", duration: 30),  // nobody sends
+            RPCItemInput(uri: camera, duration: 30),  // nothing listens
+            RPCItemInput(uri: nginx.baseURL + "/hostile.m3u8"),
+            RPCItemInput(uri: nginx.baseURL + "/missing.m3u8"),
+            RPCItemInput(uri: Self.clip()),
+        ])
+        _ = try screen.client.call(API.PlayerPlay.self, .init())
+        let notes = try Self.watch(screen.watcher, seconds: 90) { !events($0, "itemEnded", ids[4]).isEmpty }
+        for id in ids.prefix(4) {
+            let ended = events(notes, "itemEnded", id)
+            #expect(ended.count == 1 && ended.first?["reason"]?.stringValue == "error", "item \(id): \(ended)")
+        }
+        #expect(
+            events(notes, "itemEnded", ids[0]).first?["error"]?.stringValue?.contains("no answer within 10 s") == true,
+            "\(notes)")
+        #expect(events(notes, "itemEnded", ids[4]).first?["reason"]?.stringValue == "eof", "\(screen.daemon.log())")
+        #expect(!nginx.responses().contains { $0.uri.contains("passwd") })
+        let everything = screen.daemon.log() + notes.map { "\($0.params ?? .null)" }.joined()
+        #expect(!everything.contains("hunter2secret"), "the camera's password was shown")
+        #expect(screen.daemon.log().contains("rtsp://***@127.0.0.1:\(closedPort)/cam"), "\(screen.daemon.log())")
+    }
+
+    @Test func liveHLSServedByNginxPlaysItsDuration() throws {
+        let site = try TemporaryDirectory(prefix: "queued-live-hls")
+        let nginx = try NginxServer(root: site.path)
+        defer { nginx.stop() }
+        let publisher = try StreamPublisher(
+            format: "hls", to: site.path + "/live.m3u8",
+            extra: ["-hls_time", "1", "-hls_list_size", "4", "-hls_flags", "delete_segments"], log: "hls")
+        defer { publisher.kill() }
+        #expect(
+            waitUntil(timeout: 30) {
+                ((try? String(contentsOfFile: site.path + "/live.m3u8", encoding: .utf8)) ?? "")
+                    .components(separatedBy: "#EXTINF").count > 3
+            }, "the publisher writes its playlist")
+        let screen = try StreamDaemon()
+        defer { screen.daemon.stop() }
+        let ids = try screen.add([
+            RPCItemInput(uri: nginx.baseURL + "/live.m3u8", duration: 4), RPCItemInput(uri: Self.clip()),
+        ])
+        _ = try screen.client.call(API.PlayerPlay.self, .init())
+        let notes = try Self.watch(screen.watcher, seconds: 60) { !events($0, "itemEnded", ids[1]).isEmpty }
+        #expect(events(notes, "itemStarted", ids[0]).first?["width"]?.intValue == 320, "\(screen.daemon.log())")
+        #expect(events(notes, "itemEnded", ids[0]).map { $0["reason"]?.stringValue } == ["eof"], "\(notes)")
+        #expect(events(notes, "itemEnded", ids[1]).first?["reason"]?.stringValue == "eof")
+        // Segments fetched over and over as the playlist rolled: the reader followed the live edge.
+        #expect(nginx.responses().filter { $0.uri == "/live.m3u8" }.count >= 2, "\(nginx.responses())")
+    }
+
+    /// SRT (ffmpeg as the listener, the daemon calls) and RTMP (ffmpeg `-listen 1` serves one player).
+    @Test(arguments: ["srt", "rtmp"]) func aSessionStreamPlaysItsDuration(scheme: String) throws {
+        let port = try LoopbackPort.free()
+        let (format, publish, play) =
+            scheme == "srt"
+            ? ("mpegts", "srt://127.0.0.1:\(port)?mode=listener&pkt_size=1316", "srt://127.0.0.1:\(port)")
+            : ("flv", "rtmp://127.0.0.1:\(port)/live/test", "rtmp://127.0.0.1:\(port)/live/test")
+        let publisher = try StreamPublisher(
+            format: format, to: publish, extra: scheme == "rtmp" ? ["-listen", "1"] : [], log: scheme)
+        defer { publisher.kill() }
+        let screen = try StreamDaemon()
+        defer { screen.daemon.stop() }
+        // Not probed: ffmpeg's RTMP listener serves one connection. A refused first connect (the publisher's
+        // encoder still starting) is tried again within the item's open time.
+        let ids = try screen.add([RPCItemInput(uri: play, duration: 3), RPCItemInput(uri: Self.clip())])
+        _ = try screen.client.call(API.PlayerPlay.self, .init())
+        let notes = try Self.watch(screen.watcher, seconds: 60) { !events($0, "itemEnded", ids[1]).isEmpty }
+        #expect(events(notes, "itemStarted", ids[0]).first?["width"]?.intValue == 320, "\(screen.daemon.log())")
+        #expect(events(notes, "itemEnded", ids[0]).map { $0["reason"]?.stringValue } == ["eof"], "\(notes)")
+        #expect(events(notes, "itemEnded", ids[1]).first?["reason"]?.stringValue == "eof")
+    }
+}
