@@ -131,6 +131,7 @@ public enum ItemInputs {
         switch key {
         case "start-time": entry.start = try number()
         case "stop-time": entry.end = try number()
+        case "duration": entry.duration = try number()  // a still's display time, a stream's play time
         case "loops":
             guard let loops = Int(value), loops >= 0 else {
                 throw .invalidParams(param: "items", reason: "\(place): loops must be an integer >= 0 (got \(value))")
@@ -240,7 +241,8 @@ public enum ItemInputs {
 
     /// An M3U playlist's entries, in order; entries inherit the playlist item's options, and the tags before
     /// an entry override them: `#EXTINF` (title), `#EXTVLCOPT:start-time=`/`stop-time=` (window) and
-    /// `#EXTQUEUED:loops=`/`track-end=`/`sha256=`/`schedule=` (what `queuectl save` writes). Unknown tags are skipped.
+    /// `#EXTQUEUED:loops=`/`track-end=`/`sha256=`/`schedule=` (what `queuectl save` writes) and `duration=`
+    /// (seconds: a still's display time, a stream's play time). Unknown tags are skipped.
     /// A confined caller's playlist may name only what the caller could name itself: each entry is judged as
     /// the caller's own item would be.
     static func expandPlaylist(

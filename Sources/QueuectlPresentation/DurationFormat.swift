@@ -36,6 +36,34 @@ public enum DurationFormat {
         return total
     }
 
+    /// A length as people write one: the clock forms `parse` reads, or numbers with units, "10m", "2h",
+    /// "45s", "1h30m", "1.5h". Nil for anything else (no sign, no unit twice).
+    public static func parseSpan(_ text: String) -> Double? {
+        if let clock = parse(text) { return clock }
+        var total = 0.0
+        var number = ""
+        var usedUnits: Set<Character> = []
+        for character in text {
+            if character.isASCII && (character.isNumber || character == ".") {
+                number.append(character)
+                continue
+            }
+            let scale: Double
+            switch character {
+            case "h": scale = 3600
+            case "m": scale = 60
+            case "s": scale = 1
+            default: return nil
+            }
+            guard isDecimal(number), let value = Double(number), !usedUnits.contains(character) else { return nil }
+            usedUnits.insert(character)
+            total += value * scale
+            number = ""
+        }
+        guard number.isEmpty, !usedUnits.isEmpty else { return nil }
+        return total
+    }
+
     /// A decimal with at most `maxFractionDigits` digits and at least `minFractionDigits`:
     /// decimal(1, min 1) → "1.0", decimal(1.25) → "1.25", decimal(10) → "10".
     public static func decimal(_ value: Double, maxFractionDigits: Int = 2, minFractionDigits: Int = 0) -> String {

@@ -10,13 +10,14 @@ import QueuectlPresentation
 
 struct Add: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Add files, directories or playlists (.m3u/.m3u8) to the queue.",
-        discussion: "A directory adds its media files (audio, video, images) sorted by name, not recursively.")
+        abstract: "Add files, directories, playlists (.m3u/.m3u8), http(s) URLs or streams to the queue.",
+        discussion:
+            "A directory adds its media files (audio, video, images) sorted by name, not recursively. Streams: rtsp(s)://, rtmp(s)://, srt://, udp://, rtp:// and HLS (.m3u8) or DASH (.mpd) over http(s); give them a --duration.")
 
     @OptionGroup(title: "Global Options") var options: GlobalOptions
 
     @Argument(
-        help: ArgumentHelp("Media files, directories or playlists.", valueName: "path"),
+        help: ArgumentHelp("Media files, directories, playlists, URLs or streams.", valueName: "path"),
         completion: .file())
     var paths: [String]
 
@@ -40,6 +41,12 @@ struct Add: ParsableCommand {
             "The SHA-256 an http(s) item's file must have (64 hex digits): a mismatch is fetched again once, then fails the item.",
             valueName: "hex"))
     var sha256: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "How long each added still or stream plays: 90, 1:30, 10m, 1h30m (a stream without one plays until it ends).",
+            valueName: "time"))
+    var duration: String?
 
     @Option(
         help: ArgumentHelp(
@@ -94,6 +101,9 @@ struct Add: ParsableCommand {
         if let motion, RPCMotion(text: motion) == nil {
             throw ValidationError("--motion must be auto or x,y,w,h>x,y,w,h (fractions 0-1)")
         }
+        if let duration, !(DurationFormat.parseSpan(duration).map { $0 > 0 } ?? false) {
+            throw ValidationError("--duration must be a length > 0: 90, 1:30, 10m or 1h30m")
+        }
         if let sha256 {
             guard RPCItemInput.isSHA256(sha256.lowercased()) else {
                 throw ValidationError("--sha256 must be 64 hex digits")
@@ -108,7 +118,8 @@ struct Add: ParsableCommand {
         let loopCount = forever ? 0 : loops
         let items = uris.map {
             RPCItemInput(
-                uri: $0, loops: loopCount, sha256: sha256?.lowercased(), schedule: schedule,
+                uri: $0, loops: loopCount, duration: duration.flatMap(DurationFormat.parseSpan), sha256: sha256?.lowercased(),
+                schedule: schedule,
                 transition: transition.flatMap(RPCTransition.init(text:)), motion: motion.flatMap(RPCMotion.init(text:)))
         }
         let answer: RPCAnswer<API.IdsResult>

@@ -206,9 +206,10 @@ function wire() {
     event.preventDefault();
     const item = { uri: $('url').value.trim() };
     if ($('sha').value.trim()) item.sha256 = $('sha').value.trim();
+    if ($('duration').value.trim()) item.duration = Number($('duration').value);
     try {
       await api.rpc('queue.add', { items: [item] });
-      $('url').value = ''; $('sha').value = '';
+      $('url').value = ''; $('sha').value = ''; $('duration').value = '';
       say('');
     } catch (error) { say(error.message); }
   });

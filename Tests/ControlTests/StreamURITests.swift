@@ -1,0 +1,41 @@
+// How a stream's URI is read (no daemon): which kind it is, that the doors count it as a network item,
+// that its password never shows, and how `queuectl add --duration` reads a length.
+
+import MediaPaths
+import QueuectlPresentation
+import Testing
+
+@Suite struct StreamURITests {
+    @Test func theKindsAreReadFromSchemeAndPath() {
+        let cases: [(String, StreamKind?)] = [
+            ("rtsp://cam/live", .rtsp), ("RTSPS://cam/live", .rtsp), ("rtmp://host/app/key", .rtmp),
+            ("rtmps://host/app", .rtmp), ("srt://127.0.0.1:9000?mode=caller", .srt), ("udp://239.1.1.1:5000", .udp),
+            ("rtp://127.0.0.1:5004", .rtp), ("https://cdn/live/index.m3u8?token=1", .hls),
+            ("http://cdn/manifest.MPD", .dash), ("https://cdn/clip.mp4", nil), ("/srv/a.m3u8", nil),
+            ("file:///srv/a.m3u8", nil), ("ftp://host/a.ts", nil), ("concat:a|b", nil),
+        ]
+        for (uri, kind) in cases { #expect(StreamKind(uri: uri) == kind, "\(uri)") }
+        #expect(ItemURI.isNetwork("rtsp://cam/live") && ItemURI.isNetwork("udp://239.1.1.1:5000"))
+        #expect(!ItemURI.isNetwork("ftp://host/a.ts"))
+    }
+
+    @Test func passwordsAndSecretParametersAreHidden() {
+        #expect(StreamKind.redacted("rtsp://admin:hunter2@10.0.0.5:554/s1") == "rtsp://***@10.0.0.5:554/s1")
+        #expect(StreamKind.redacted("rtsp://a:b@c@host/x") == "rtsp://***@host/x")
+        #expect(
+            StreamKind.redacted("srt://host:9000?mode=caller&passphrase=topsecret1&latency=200")
+                == "srt://host:9000?mode=caller&passphrase=***&latency=200")
+        #expect(StreamKind.redacted("https://cdn/live.m3u8?token=abc") == "https://cdn/live.m3u8?token=***")
+        #expect(StreamKind.redacted("udp://239.1.1.1:5000") == "udp://239.1.1.1:5000")
+        // An @ after the host (in the path) is not a user.
+        #expect(StreamKind.redacted("rtsp://host/a@b") == "rtsp://host/a@b")
+    }
+
+    @Test func lengthsAreReadAsPeopleWriteThem() {
+        let cases: [(String, Double?)] = [
+            ("90", 90), ("1:30", 90), ("10m", 600), ("2h", 7200), ("45s", 45), ("1h30m", 5400), ("1.5h", 5400),
+            ("1m1m", nil), ("10x", nil), ("m", nil), ("-5m", nil), ("", nil), ("10m5", nil),
+        ]
+        for (text, seconds) in cases { #expect(DurationFormat.parseSpan(text) == seconds, "\(text)") }
+    }
+}
