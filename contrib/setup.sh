@@ -17,6 +17,8 @@ packages=(
   pulseaudio pulseaudio-utils xvfb ffmpeg python3 nginx-light dpkg-dev binutils
   libmosquitto-dev mosquitto mosquitto-clients openssl
   chromium chromium-driver
+  gir1.2-gst-rtsp-server-1.0 python3-gi gstreamer1.0-plugins-base gstreamer1.0-plugins-good
+  gstreamer1.0-plugins-ugly
 )
 [[ "${1:-}" == "--bench" ]] && packages+=(mpv time iproute2)
 

@@ -205,6 +205,35 @@ private func events(_ notes: Notes, _ method: String, _ id: Int64) -> [JSONValue
         #expect(nginx.responses().filter { $0.uri == "/live.m3u8" }.count >= 2, "\(nginx.responses())")
     }
 
+    /// A camera: GStreamer's RTSP server behind basic authentication (Tests/streams/rtsp_server.py). The
+    /// password in the item's URL opens it; a wrong one fails the item with the server's 401; neither
+    /// password shows in the log or the events.
+    @Test func anRTSPCameraWithAPasswordPlaysAndAWrongPasswordFailsItsItem() throws {
+        let port = try LoopbackPort.free()
+        let script = BuiltProduct.packageRoot + "/Tests/streams/rtsp_server.py"
+        let camera = try ChildProcess("/usr/bin/python3", [script, String(port), "viewer", "s3cretpass"])
+        defer { _ = camera.terminate(signal: SIGKILL) }
+        #expect(waitUntil(timeout: 20) { LoopbackPort.accepts(port) }, "the RTSP server listens")
+        let screen = try StreamDaemon()
+        defer { screen.daemon.stop() }
+        let ids = try screen.add([
+            RPCItemInput(uri: "rtsp://viewer:wrongpass1@127.0.0.1:\(port)/live", duration: 3),
+            RPCItemInput(uri: "rtsp://viewer:s3cretpass@127.0.0.1:\(port)/live", duration: 4),
+            RPCItemInput(uri: Self.clip()),
+        ])
+        _ = try screen.client.call(API.PlayerPlay.self, .init())
+        let notes = try Self.watch(screen.watcher, seconds: 60) { !events($0, "itemEnded", ids[2]).isEmpty }
+        let refused = events(notes, "itemEnded", ids[0]).first
+        #expect(refused?["reason"]?.stringValue == "error", "\(notes)")
+        #expect(refused?["error"]?.stringValue?.contains("401") == true, "\(String(describing: refused))")
+        let started = events(notes, "itemStarted", ids[1]).first
+        #expect(started?["width"]?.intValue == 320 && started?["decoder"]?["codec"]?.stringValue == "h264", "\(notes)")
+        #expect(events(notes, "itemEnded", ids[1]).map { $0["reason"]?.stringValue } == ["eof"], "\(screen.daemon.log())")
+        #expect(events(notes, "itemEnded", ids[2]).first?["reason"]?.stringValue == "eof")
+        let everything = screen.daemon.log() + notes.map { "\($0.params ?? .null)" }.joined()
+        #expect(!everything.contains("s3cretpass") && !everything.contains("wrongpass1"), "a password was shown")
+    }
+
     /// SRT (ffmpeg as the listener, the daemon calls) and RTMP (ffmpeg `-listen 1` serves one player).
     @Test(arguments: ["srt", "rtmp"]) func aSessionStreamPlaysItsDuration(scheme: String) throws {
         let port = try LoopbackPort.free()
