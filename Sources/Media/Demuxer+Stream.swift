@@ -97,7 +97,8 @@ final class LiveStream {
 
 extension Demuxer {
     /// The next packet of a stream, its timestamps on the first connection's timeline; nil when the item's
-    /// stream is over (its end, or a drop that outlasted the time it had). Throws only when cancelled.
+    /// stream is over (its end, or a drop that outlasted the time it had). Throws when cancelled, and when
+    /// a playlist's requests blew the fuse.
     func readStreamPacket() throws(MediaError) -> Packet? {
         guard let live, !live.closed else { return nil }
         while true {
@@ -117,6 +118,12 @@ extension Demuxer {
             let ended = result == AVCodes.eof && interrupt.why == nil
             // An on-demand stream's end is the item's; a live one without a duration ends when its server ends it.
             if ended && (!live.isLive || live.playback.duration == nil) { return nil }
+            if interrupt.fused {
+                // A looping playlist is not a drop: reconnecting would loop again. The item fails.
+                throw StreamConnection.error(
+                    result, interrupt: interrupt, operation: "read", budget: live.playback.readTimeout,
+                    url: live.playback.url)
+            }
             let reason: String
             if ended {
                 reason = "the stream ended"

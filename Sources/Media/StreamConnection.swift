@@ -27,6 +27,7 @@ final class StreamConnection {
         context.pointee.interrupt_callback = interrupt.callback
         context.pointee.protocol_whitelist = av_strdup(kind.protocolWhitelist)
         context.pointee.format_whitelist = av_strdup(kind.formatWhitelist)
+        if kind == .hls || kind == .dash { interrupt.guardRequests(of: context) }
         var options: OpaquePointer?
         for (name, value) in kind.openOptions { av_dict_set(&options, name, value, 0) }
         defer { av_dict_free(&options) }
@@ -103,6 +104,12 @@ final class StreamConnection {
         _ code: Int32, interrupt: StreamInterrupt, operation: String, budget: Double, url: String
     ) -> MediaError {
         let message: String
+        if interrupt.fused {
+            return MediaError(
+                code: code, operation: operation, path: StreamKind.redacted(url),
+                message:
+                    "more than \(StreamInterrupt.fuseRequests) requests in \(Int(StreamInterrupt.fuseWindow)) s: the playlist loops (refused)")
+        }
         switch interrupt.why {
         case .cancelled: message = "interrupted"
         case .deadline: message = "no answer within \(formatted(budget)) s"

@@ -100,6 +100,58 @@ final class StreamInterrupt: @unchecked Sendable {
         return poll && cancelledNow()
     }
 
+    // MARK: The request fuse (HLS, DASH)
+
+    /// FFmpeg's own `io_open`, called by ours for every playlist and segment request.
+    var originalOpen: (@convention(c) (
+        UnsafeMutablePointer<AVFormatContext>?, UnsafeMutablePointer<UnsafeMutablePointer<AVIOContext>?>?,
+        UnsafePointer<CChar>?, Int32, UnsafeMutablePointer<OpaquePointer?>?
+    ) -> Int32)?
+    /// Guarded by `lock`. When the recent requests were made (monotonic seconds), oldest first.
+    private var requestTimes: [Double] = []
+    /// Guarded by `lock`. Set once the fuse blew: every later request is refused.
+    private(set) var fused = false
+    /// More requests than this within `fuseWindow` is a loop, not playback: FFmpeg's DASH reader, with no
+    /// SegmentTimeline, walks segment numbers on 404s by the thousand a second, and a hostile playlist can
+    /// name thousands of segments; a real player's opening (a master playlist, a playlist and a segment per
+    /// variant) makes a few dozen.
+    static let fuseRequests = 60
+    static let fuseWindow = 2.0
+
+    /// Counts one request; false once the fuse blew (the request is refused and the read ends).
+    func admitRequest() -> Bool {
+        let now = Monotonic.now()
+        return lock.withLock {
+            guard !fused else { return false }
+            requestTimes.append(now)
+            requestTimes.removeAll { $0 < now - Self.fuseWindow }
+            if requestTimes.count > Self.fuseRequests {
+                fused = true
+                return false
+            }
+            return true
+        }
+    }
+
+    /// Our `io_open` for HLS and DASH: every request a playlist makes goes through the fuse first.
+    /// `context.opaque` is this object (set with the callback).
+    static let fusedOpen: @convention(c) (
+        UnsafeMutablePointer<AVFormatContext>?, UnsafeMutablePointer<UnsafeMutablePointer<AVIOContext>?>?,
+        UnsafePointer<CChar>?, Int32, UnsafeMutablePointer<OpaquePointer?>?
+    ) -> Int32 = { context, pb, url, flags, options in
+        guard let context, let opaque = context.pointee.opaque else { return -EPERM }
+        let interrupt = Unmanaged<StreamInterrupt>.fromOpaque(opaque).takeUnretainedValue()
+        guard interrupt.admitRequest(), let original = interrupt.originalOpen else { return AVCodes.exit }
+        return original(context, pb, url, flags, options)
+    }
+
+    /// Puts `context`'s requests through the fuse (before the open; valid while this object lives).
+    func guardRequests(of context: UnsafeMutablePointer<AVFormatContext>) {
+        originalOpen = context.pointee.io_open
+        context.pointee.opaque = Unmanaged.passUnretained(self).toOpaque()
+        context.pointee.io_open = Self.fusedOpen
+    }
+
     /// The callback to set on a context before it opens; valid while this object lives (the demuxer keeps
     /// it beyond its context).
     var callback: AVIOInterruptCB {

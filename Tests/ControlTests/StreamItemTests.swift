@@ -178,6 +178,29 @@ private func events(_ notes: Notes, _ method: String, _ id: Int64) -> [JSONValue
         #expect(screen.daemon.log().contains("rtsp://***@127.0.0.1:\(closedPort)/cam"), "\(screen.daemon.log())")
     }
 
+    /// A playlist whose 400 segments all fail (404): FFmpeg's HLS reader skips a failed segment and asks for
+    /// the next at once, as its DASH reader walks segment numbers on 404s — thousands of requests a second
+    /// at a server, fleet-wide. The request fuse (60 in 2 s) ends the item with the reason instead.
+    @Test func aPlaylistThatAsksForRequestsInALoopFailsItsItemAfterAFew() throws {
+        let site = try TemporaryDirectory(prefix: "queued-storm-hls")
+        let segments = (0..<400).map { "#EXTINF:1,\nmissing-\($0).ts" }.joined(separator: "\n")
+        try "#EXTM3U\n#EXT-X-TARGETDURATION:1\n\(segments)\n#EXT-X-ENDLIST\n".write(
+            toFile: site.path + "/storm.m3u8", atomically: true, encoding: .utf8)
+        let nginx = try NginxServer(root: site.path)
+        defer { nginx.stop() }
+        let screen = try StreamDaemon()
+        defer { screen.daemon.stop() }
+        let ids = try screen.add([RPCItemInput(uri: nginx.baseURL + "/storm.m3u8"), RPCItemInput(uri: Self.clip())])
+        _ = try screen.client.call(API.PlayerPlay.self, .init())
+        let notes = try Self.watch(screen.watcher, seconds: 60) { !events($0, "itemEnded", ids[1]).isEmpty }
+        let ended = events(notes, "itemEnded", ids[0]).first
+        #expect(ended?["reason"]?.stringValue == "error", "\(notes)")
+        #expect(ended?["error"]?.stringValue?.contains("the playlist loops") == true, "\(String(describing: ended))")
+        let requests = nginx.responses().filter { $0.uri.hasPrefix("/missing-") }.count
+        #expect(requests > 0 && requests <= 61, "\(requests) segment requests")
+        #expect(events(notes, "itemEnded", ids[1]).first?["reason"]?.stringValue == "eof")
+    }
+
     @Test func liveHLSServedByNginxPlaysItsDuration() throws {
         let site = try TemporaryDirectory(prefix: "queued-live-hls")
         let nginx = try NginxServer(root: site.path)
