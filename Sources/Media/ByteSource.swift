@@ -3,6 +3,7 @@
 // own protocols (concat:, pipe:, …) are never reachable from a queue item.
 
 import Glibc
+import MediaPaths
 
 public protocol ByteSource: AnyObject {
     /// Reads up to `buffer.count` bytes; returns 0 at the end of the data. Called on the decode thread.
@@ -19,11 +20,13 @@ extension ByteSource {
     public var isSeekable: Bool { true }
 }
 
-/// Whether `uri` is an http(s) URL: an item whose bytes come from a ByteSourceProvider, not a local file.
-/// The one test the server (accepting items), the engine (opening them) and the daemon share.
+/// Whether `uri` is an http(s) URL of a file: an item whose bytes come from a ByteSourceProvider (the
+/// cache), not a local file and not a stream (HLS and DASH are http(s) too, but FFmpeg reads them itself and
+/// nothing of them is cached). The one test the server, the engine and the daemon's cache share.
 public func isNetworkURI(_ uri: String) -> Bool {
     let scheme = uri.prefix(8).lowercased()
-    return scheme.hasPrefix("http://") || scheme.hasPrefix("https://")
+    guard scheme.hasPrefix("http://") || scheme.hasPrefix("https://") else { return false }
+    return StreamKind(uri: uri) == nil
 }
 
 /// Makes the ByteSource of a URI that is not a local file (the daemon's network cache).

@@ -43,10 +43,10 @@ private struct StreamDaemon {
     let client: QueueClient
     let watcher: QueueClient
 
-    init() throws {
-        daemon = try RunningDaemon(outputs: .null(untimed: false))
-        client = try daemon.client()
-        watcher = try daemon.client()
+    init(_ daemon: RunningDaemon? = nil) throws {
+        self.daemon = try daemon ?? RunningDaemon(outputs: .null(untimed: false))
+        client = try self.daemon.client()
+        watcher = try self.daemon.client()
         _ = try watcher.call(
             API.EventsSubscribe.self, .init(events: [.itemStarted, .itemEnded, .itemStalled, .itemResumed]))
     }
@@ -201,31 +201,43 @@ private func events(_ notes: Notes, _ method: String, _ id: Int64) -> [JSONValue
         #expect(events(notes, "itemEnded", ids[1]).first?["reason"]?.stringValue == "eof")
     }
 
-    @Test func liveHLSServedByNginxPlaysItsDuration() throws {
-        let site = try TemporaryDirectory(prefix: "queued-live-hls")
+    /// Live HLS and live DASH (SegmentTimeline, as FFmpeg's muxer writes it) written by ffmpeg into a folder
+    /// nginx serves, segments rolling over: each plays its duration, never through the cache.
+    @Test(arguments: ["hls", "dash"]) func liveHTTPStreamsServedByNginxPlayTheirDuration(format: String) throws {
+        let site = try TemporaryDirectory(prefix: "queued-live-\(format)")
         let nginx = try NginxServer(root: site.path)
         defer { nginx.stop() }
+        let manifest = format == "hls" ? "live.m3u8" : "live.mpd"
         let publisher = try StreamPublisher(
-            format: "hls", to: site.path + "/live.m3u8",
-            extra: ["-hls_time", "1", "-hls_list_size", "4", "-hls_flags", "delete_segments"], log: "hls")
+            format: format, to: site.path + "/" + manifest,
+            extra: format == "hls"
+                ? ["-hls_time", "1", "-hls_list_size", "4", "-hls_flags", "delete_segments"]
+                : ["-seg_duration", "1", "-window_size", "5", "-use_template", "1", "-use_timeline", "1"],
+            log: format)
         defer { publisher.kill() }
         #expect(
             waitUntil(timeout: 30) {
-                ((try? String(contentsOfFile: site.path + "/live.m3u8", encoding: .utf8)) ?? "")
-                    .components(separatedBy: "#EXTINF").count > 3
-            }, "the publisher writes its playlist")
-        let screen = try StreamDaemon()
+                let text = (try? String(contentsOfFile: site.path + "/" + manifest, encoding: .utf8)) ?? ""
+                return text.components(separatedBy: format == "hls" ? "#EXTINF" : "<S ").count > 3
+            }, "the publisher writes its manifest")
+        let cache = try TemporaryDirectory(prefix: "queued-live-cache")
+        let daemon = try RunningDaemon(outputs: .null(untimed: false), ["--cache-dir", cache.path])
+        let screen = try StreamDaemon(daemon)
         defer { screen.daemon.stop() }
         let ids = try screen.add([
-            RPCItemInput(uri: nginx.baseURL + "/live.m3u8", duration: 4), RPCItemInput(uri: Self.clip()),
+            RPCItemInput(uri: nginx.baseURL + "/" + manifest, duration: 4), RPCItemInput(uri: Self.clip()),
         ])
         _ = try screen.client.call(API.PlayerPlay.self, .init())
         let notes = try Self.watch(screen.watcher, seconds: 60) { !events($0, "itemEnded", ids[1]).isEmpty }
         #expect(events(notes, "itemStarted", ids[0]).first?["width"]?.intValue == 320, "\(screen.daemon.log())")
         #expect(events(notes, "itemEnded", ids[0]).map { $0["reason"]?.stringValue } == ["eof"], "\(notes)")
         #expect(events(notes, "itemEnded", ids[1]).first?["reason"]?.stringValue == "eof")
-        // Segments fetched over and over as the playlist rolled: the reader followed the live edge.
-        #expect(nginx.responses().filter { $0.uri == "/live.m3u8" }.count >= 2, "\(nginx.responses())")
+        if format == "hls" {
+            // The playlist fetched over and over as it rolled: the reader followed the live edge.
+            #expect(nginx.responses().filter { $0.uri == "/live.m3u8" }.count >= 2, "\(nginx.responses())")
+        }
+        let cached = try FileManager.default.contentsOfDirectory(atPath: cache.path).filter { $0.hasSuffix(".data") }
+        #expect(cached.isEmpty, "a stream is never cached: \(cached)")
     }
 
     /// A camera: GStreamer's RTSP server behind basic authentication (Tests/streams/rtsp_server.py). The
@@ -257,13 +269,16 @@ private func events(_ notes: Notes, _ method: String, _ id: Int64) -> [JSONValue
         #expect(!everything.contains("s3cretpass") && !everything.contains("wrongpass1"), "a password was shown")
     }
 
-    /// SRT (ffmpeg as the listener, the daemon calls) and RTMP (ffmpeg `-listen 1` serves one player).
-    @Test(arguments: ["srt", "rtmp"]) func aSessionStreamPlaysItsDuration(scheme: String) throws {
+    /// SRT (ffmpeg as the listener, the daemon calls), RTMP (ffmpeg `-listen 1` serves one player) and RTP
+    /// (MPEG-TS in RTP to a loopback port).
+    @Test(arguments: ["srt", "rtmp", "rtp"]) func aSessionStreamPlaysItsDuration(scheme: String) throws {
         let port = try LoopbackPort.free()
         let (format, publish, play) =
-            scheme == "srt"
-            ? ("mpegts", "srt://127.0.0.1:\(port)?mode=listener&pkt_size=1316", "srt://127.0.0.1:\(port)")
-            : ("flv", "rtmp://127.0.0.1:\(port)/live/test", "rtmp://127.0.0.1:\(port)/live/test")
+            switch scheme {
+            case "srt": ("mpegts", "srt://127.0.0.1:\(port)?mode=listener&pkt_size=1316", "srt://127.0.0.1:\(port)")
+            case "rtmp": ("flv", "rtmp://127.0.0.1:\(port)/live/test", "rtmp://127.0.0.1:\(port)/live/test")
+            default: ("rtp_mpegts", "rtp://127.0.0.1:\(port)", "rtp://127.0.0.1:\(port)")
+            }
         let publisher = try StreamPublisher(
             format: format, to: publish, extra: scheme == "rtmp" ? ["-listen", "1"] : [], log: scheme)
         defer { publisher.kill() }
