@@ -61,8 +61,8 @@ public final class MediaReader {
     public let displaySize: (width: Int, height: Int)?
 
     let demuxer: Demuxer
-    /// Media time of item time 0.
-    let origin: Double
+    /// Media time of item time 0 (moved once for a stream that goes on at a later item time: `continueStream`).
+    private(set) var origin: Double
     var audio: AudioTrack?
     var video: VideoTrack?
     var demuxFinished = false
@@ -99,6 +99,16 @@ public final class MediaReader {
 
     /// Whether the item is a stream FFmpeg reads itself (no seeking; drops reconnect).
     public var isStream: Bool { demuxer.live != nil }
+
+    /// A stream's play goes on at item time `position` (after an interrupt, or a restart): there is nothing to
+    /// seek to, so what it sends now is placed there, and it plays what is left of its duration.
+    public func continueStream(at position: Double) {
+        guard isStream, position > 0 else { return }
+        origin -= position
+        audio?.restart(at: position)
+        video?.restart(at: position)
+        video?.input.skippingToKeyframe = true
+    }
 
     /// A stream's play is fully written: a datagram stream's port is freed now (the next play may bind the
     /// same one before this reader is released).

@@ -253,8 +253,11 @@ final class DecodeLoop: @unchecked Sendable {
             } else {
                 reader = try MediaReader(path: Self.path(of: item.uri), options: options)
             }
-            // A stream goes on from where it is now, not from where a play was left.
-            if position > 0 && !reader.isStream { try reader.seek(to: position) }
+            // A stream goes on from what it sends now, placed where the play was left (what is left of its
+            // duration follows); a file seeks there.
+            if position > 0 {
+                if reader.isStream { reader.continueStream(at: position) } else { try reader.seek(to: position) }
+            }
             if let decoding = reader.videoDecoding, let hwdec = engine.config.hwdec, hwdec.setting.methods != .no {
                 // Chosen while the item is prepared (ahead of its join): said once per play, with the reason.
                 if let method = decoding.hwdec {

@@ -143,6 +143,41 @@ private func events(_ notes: Notes, _ method: String, _ id: Int64) -> [JSONValue
         #expect(events(notes, "itemEnded", ids[1]).first?["reason"]?.stringValue == "eof", "\(screen.daemon.log())")
     }
 
+    /// An interrupt over a stream: the stream goes on afterwards from what it sends then (not from what piled
+    /// up meanwhile), placed where it was left, and plays what is left of its duration — the same play.
+    @Test func aStreamInterruptedGoesOnLiveWhereItWasLeft() throws {
+        let port = try LoopbackPort.free()
+        let publisher = try StreamPublisher(
+            format: "mpegts", to: "udp://127.0.0.1:\(port)?pkt_size=1316", log: "udp-interrupt")
+        defer { publisher.kill() }
+        let screen = try StreamDaemon()
+        defer { screen.daemon.stop() }
+        let ids = try screen.add([RPCItemInput(uri: "udp://127.0.0.1:\(port)", duration: 10)])
+        _ = try screen.client.call(API.PlayerPlay.self, .init())
+        _ = try Self.watch(screen.watcher, seconds: 30) { !events($0, "itemStarted", ids[0]).isEmpty }
+        #expect(waitUntil(timeout: 20) { ((try? screen.client.call(API.PlayerStatus.self))?.position ?? 0) >= 2 })
+        let left = try screen.client.call(API.PlayerStatus.self).position
+        let interrupt = try screen.client.call(API.QueueInterrupt.self, .init(item: RPCItemInput(uri: Self.clip()))).id
+        var notes = try Self.watch(screen.watcher, seconds: 30) { !events($0, "itemEnded", interrupt).isEmpty }
+        #expect(
+            waitUntil(timeout: 20) {
+                let status = try? screen.client.call(API.PlayerStatus.self)
+                return status?.currentId == ids[0] && (status?.position ?? 0) > left + 0.5 && status?.play == 1
+            }, "the stream goes on from \(left) s: \(screen.daemon.log())")
+        // It ends at its duration on the item's timeline: what was played before the interrupt counts.
+        var furthest = 0.0
+        #expect(
+            waitUntil(timeout: 30) {
+                guard let status = try? screen.client.call(API.PlayerStatus.self) else { return false }
+                if status.currentId == ids[0] { furthest = max(furthest, status.position) }
+                return status.currentId != ids[0]
+            })
+        #expect(furthest > left + 0.5 && furthest <= 10.2, "the play reached \(furthest) s of its 10")
+        notes += try Self.watch(screen.watcher, seconds: 30) { !events($0, "itemEnded", ids[0]).isEmpty }
+        #expect(events(notes, "itemEnded", ids[0]).map { $0["reason"]?.stringValue } == ["eof"], "\(notes)")
+        #expect(events(notes, "itemEnded", interrupt).first?["reason"]?.stringValue == "eof")
+    }
+
     @Test func streamsThatCannotPlayFailTheirItemsWithAReasonAndThePasswordIsNeverShown() throws {
         let site = try TemporaryDirectory(prefix: "queued-hostile-hls")
         // A playlist whose segment is a local file: the HLS reader may use http(s) only.
