@@ -99,6 +99,8 @@ public final class MediaReader {
 
     /// Whether the item is a stream FFmpeg reads itself (no seeking; drops reconnect).
     public var isStream: Bool { demuxer.live != nil }
+    /// A stream with no end of its own (it follows its sender's clock).
+    public var isLiveStream: Bool { demuxer.live?.isLive ?? false }
 
     /// A stream's play goes on at item time `position` (after an interrupt, or a restart): there is nothing to
     /// seek to, so what it sends now is placed there, and it plays what is left of its duration.

@@ -140,6 +140,7 @@ final class DecodeLoop: @unchecked Sendable {
                 segment.overlapFrames = Int64(crossfade?.mix.frames ?? 0)
                 segment.isStill = reader.isStill
                 segment.decoding = reader.videoDecoding
+                segment.stream = reader.isStream ? StreamState(live: reader.isLiveStream) : nil
                 // A still's size waits for its picture (its EXIF turn), so that no play records it twice.
                 segment.pictureSize =
                     reader.isStill ? nil : reader.displaySize.map { PictureSize(width: $0.width, height: $0.height) }

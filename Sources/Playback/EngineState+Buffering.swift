@@ -52,6 +52,19 @@ extension EngineState {
     /// A stream item's reader lost its stream or has it again (Demuxer+Stream): told as events whether or
     /// not the play is the one heard (a stream is never opened ahead).
     mutating func noteStreamNews(_ cursor: Cursor, _ news: StreamNews) {
+        // The count and the state follow the play, so a status made when it starts (after a resume) has them.
+        for index in segments.indices where segments[index].cursor == cursor {
+            switch news {
+            case .stalled:
+                segments[index].stream?.stalls += 1
+                segments[index].stream?.down = true
+            case .resumed: segments[index].stream?.down = false
+            }
+            if status.currentID == cursor.id && status.play == cursor.play && segments[index].heard == .started {
+                let stream = segments[index].stream
+                updateStatus { $0.stream = stream }
+            }
+        }
         switch news {
         case .stalled(let reason):
             emit(.itemStalled(id: cursor.id, play: cursor.play, reason: reason, interrupt: cursor.isInterrupt))

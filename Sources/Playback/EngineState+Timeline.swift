@@ -132,6 +132,7 @@ extension EngineState {
                 $0.play = 0
                 $0.duration = nil
                 $0.decoder = nil
+                $0.stream = nil
             }
         }
         // Waiting for a window, and the last play before the wait has been heard.
@@ -268,6 +269,7 @@ extension EngineState {
             $0.play = segment.cursor.play
             $0.duration = segment.duration
             $0.decoder = segment.decoding
+            $0.stream = segment.stream
         }
     }
 

@@ -52,6 +52,8 @@ public struct PlayerStatus: Sendable, Equatable {
     public var interrupt = false
     /// The current play's video decoder (nil without decoded pictures).
     public var decoder: VideoDecoding?
+    /// The current play's stream, when it is one (nil for files).
+    public var stream: StreamState?
     /// The screen's power (off: black, silent, decoding paused; `state` keeps what the user asked for).
     public var display = ScreenPowerStatus()
     public init() {}
@@ -99,6 +101,21 @@ public struct BufferingReport: Sendable, Equatable {
         self.bufferedAhead = bufferedAhead
         self.likelyToKeepUp = likelyToKeepUp
         self.bufferEmpty = bufferEmpty
+    }
+}
+
+/// A stream item's play as the status shows it.
+public struct StreamState: Sendable, Equatable {
+    /// It follows its sender's clock (no end of its own); false for an on-demand HLS, DASH or RTSP.
+    public var live: Bool
+    /// Drops in this play so far.
+    public var stalls: Int
+    /// Down now (reconnecting).
+    public var down: Bool
+    public init(live: Bool, stalls: Int = 0, down: Bool = false) {
+        self.live = live
+        self.stalls = stalls
+        self.down = down
     }
 }
 

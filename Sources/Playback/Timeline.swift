@@ -19,6 +19,8 @@ struct Segment: Equatable {
     var pictureSize: PictureSize?
     /// Which decoder the play's video got (nil without decoded pictures).
     var decoding: VideoDecoding?
+    /// A stream's play (what the status shows of it); nil for files.
+    var stream: StreamState?
     /// Item seconds per timeline second.
     var rate: Double = 1
     /// Set by the decode thread once the whole item has been written.

@@ -39,6 +39,8 @@ public struct RPCStatus: Sendable, Equatable {
     public var appliedRev: Int64?
     /// The current play's video decoder: `{codec, hwdec}` (hwdec nil in software); nil without pictures.
     public var decoder: RPCDecoder?
+    /// The current play's stream: `{live, stalls, down}`; nil for files.
+    public var stream: RPCStreamStatus?
     /// The screen's power (absent from older daemons: on, by the schedule).
     public var display: RPCDisplay
 
@@ -48,7 +50,8 @@ public struct RPCStatus: Sendable, Equatable {
         error: String? = nil, title: String? = nil, uri: String? = nil, loops: Int64? = nil, fit: String = "fit",
         fullscreen: Bool = false, rotate: Int64 = 0, queueVersion: Int64 = 0, droppedFrames: Int64 = 0,
         buffering: Bool = false, waitingForSchedule: Bool = false, startsAt: Double? = nil, interrupt: Bool = false,
-        appliedRev: Int64? = nil, decoder: RPCDecoder? = nil, display: RPCDisplay = RPCDisplay()
+        appliedRev: Int64? = nil, decoder: RPCDecoder? = nil, stream: RPCStreamStatus? = nil,
+        display: RPCDisplay = RPCDisplay()
     ) {
         self.state = state
         self.currentId = currentId
@@ -74,6 +77,7 @@ public struct RPCStatus: Sendable, Equatable {
         self.interrupt = interrupt
         self.appliedRev = appliedRev
         self.decoder = decoder
+        self.stream = stream
         self.display = display
     }
 
@@ -92,7 +96,8 @@ public struct RPCStatus: Sendable, Equatable {
             droppedFrames: json["droppedFrames"]?.intValue ?? 0, buffering: json["buffering"]?.boolValue ?? false,
             waitingForSchedule: json["waitingForSchedule"]?.boolValue ?? false, startsAt: json["startsAt"]?.doubleValue,
             interrupt: json["interrupt"]?.boolValue ?? false, appliedRev: json["appliedRev"]?.intValue,
-            decoder: json["decoder"].flatMap(RPCDecoder.init(json:)), display: RPCDisplay(json: json["display"]))
+            decoder: json["decoder"].flatMap(RPCDecoder.init(json:)),
+            stream: json["stream"].flatMap(RPCStreamStatus.init(json:)), display: RPCDisplay(json: json["display"]))
     }
 
     /// Every key, in the document's order.
@@ -122,9 +127,25 @@ public struct RPCStatus: Sendable, Equatable {
             "interrupt": .bool(interrupt),
             "appliedRev": appliedRev.map(JSONValue.int) ?? .null,
             "decoder": decoder?.json ?? .null,
+            "stream": stream?.json ?? .null,
             "display": display.json,
         ])
     }
+}
+
+/// A stream's play: whether it is live, how often it dropped, whether it is down now.
+public struct RPCStreamStatus: Sendable, Equatable {
+    public var live: Bool
+    public var stalls: Int64
+    public var down: Bool
+    public init(live: Bool, stalls: Int64, down: Bool) {
+        (self.live, self.stalls, self.down) = (live, stalls, down)
+    }
+    public init?(json: JSONValue) {
+        guard let live = json["live"]?.boolValue else { return nil }
+        self.init(live: live, stalls: json["stalls"]?.intValue ?? 0, down: json["down"]?.boolValue ?? false)
+    }
+    public var json: JSONValue { ["live": .bool(live), "stalls": .int(stalls), "down": .bool(down)] }
 }
 
 /// A play's video decoder: FFmpeg's codec name and the hardware method decoding it (nil in software).

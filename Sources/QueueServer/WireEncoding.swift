@@ -32,6 +32,7 @@ enum Wire {
             waitingForSchedule: status.waitingForSchedule, startsAt: status.startsAt, interrupt: status.interrupt,
             appliedRev: status.appliedRev,
             decoder: status.decoder.map { RPCDecoder(codec: $0.codec, hwdec: $0.hwdec?.rawValue) },
+            stream: status.stream.map { RPCStreamStatus(live: $0.live, stalls: Int64($0.stalls), down: $0.down) },
             display: RPCDisplay(
                 power: status.display.on ? "on" : "off", source: status.display.source.rawValue,
                 nextChange: status.display.nextChange, error: status.display.error)

@@ -225,7 +225,7 @@ struct QueuectlFormattingTests {
             state: "playing", currentId: 8, position: 12.5, duration: 30, play: 2, volume: 80, muted: true,
             rate: 1.25, queueLoops: 0, error: "x", title: "Lobby", uri: "/srv/lobby.mp4", loops: 0,
             fit: "fill", fullscreen: true, rotate: 270, queueVersion: 14, droppedFrames: 3, buffering: true,
-            waitingForSchedule: true, startsAt: 1_795_000_000.25,
+            waitingForSchedule: true, startsAt: 1_795_000_000.25, stream: RPCStreamStatus(live: true, stalls: 2, down: true),
             display: RPCDisplay(power: "off", source: "manual", nextChange: 1_795_003_600, error: "display off: x"))
         #expect(RPCStatus(json: status.json) == status)
         let item = RPCQueueItem(
@@ -236,7 +236,7 @@ struct QueuectlFormattingTests {
             inWindow: false, nextWindow: 1_795_000_000, width: 1080, height: 1920)
         #expect(RPCQueueItem(json: item.json) == item)
         #expect(
-            status.json.objectValue?.count == 25 && item.json.objectValue?.count == 20,
+            status.json.objectValue?.count == 26 && item.json.objectValue?.count == 20,
             "every key of the schema, always")
     }
 

@@ -119,7 +119,9 @@ private func events(_ notes: Notes, _ method: String, _ id: Int64) -> [JSONValue
         notes += try Self.watch(screen.watcher, seconds: 30) { !events($0, "itemStalled", ids[0]).isEmpty }
         let stalled = events(notes, "itemStalled", ids[0])
         #expect(stalled.count == 1 && stalled.first?["reason"]?.stringValue == "no data for 5 s", "\(notes)")
-        #expect(try screen.client.call(API.PlayerStatus.self).buffering, "the status says it waits")
+        let waiting = try screen.client.call(API.PlayerStatus.self)
+        #expect(waiting.buffering, "the status says it waits")
+        #expect(waiting.stream == RPCStreamStatus(live: true, stalls: 1, down: true), "\(String(describing: waiting.stream))")
 
         // Back: resumed in the same play (play 1, no itemEnded between), and its timeline runs on.
         publisher = try StreamPublisher(format: "mpegts", to: target, log: "udp-drop-2")
@@ -133,6 +135,7 @@ private func events(_ notes: Notes, _ method: String, _ id: Int64) -> [JSONValue
                 let status = try? screen.client.call(API.PlayerStatus.self)
                 return status?.currentId == ids[0] && (status?.position ?? 0) > before + 1.5 && status?.buffering == false
             }, "the play goes on after the resume: \(screen.daemon.log())")
+        #expect(try screen.client.call(API.PlayerStatus.self).stream == RPCStreamStatus(live: true, stalls: 1, down: false))
 
         // Killed for good: the item still ends, by its duration (40 s less what it played and was down), with
         // reason eof, and the file after it plays.
