@@ -26,6 +26,8 @@ public struct StreamPlayback: Sendable {
     public var readTimeout: Double
     /// Without a duration: how long one drop may last before the item ends.
     public var reconnectWindow: Double = 60
+    /// A drop ends the item at once instead of reconnecting (the item's `onStall: skip`).
+    public var endsAtFirstDrop = false
     public static let firstBackoff = 0.5
     public static let maxBackoff = 10.0
 
@@ -131,6 +133,10 @@ extension Demuxer {
                 reason = "no data for \(StreamConnection.formatted(live.playback.readTimeout)) s"
             } else {
                 reason = MediaError.text(for: result)
+            }
+            if live.playback.endsAtFirstDrop {
+                live.limits.onStreamNews?(.stalled(reason: reason + "; the item ends (onStall: skip)"))
+                return nil
             }
             guard try reconnect(live, reason: reason) else { return nil }
         }

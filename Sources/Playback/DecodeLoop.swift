@@ -243,8 +243,9 @@ final class DecodeLoop: @unchecked Sendable {
             let reader: MediaReader
             if let kind = StreamKind(uri: item.uri) {
                 // Read by FFmpeg itself, never through the cache; it plays for the item's duration.
-                reader = try MediaReader(
-                    stream: StreamPlayback(url: item.uri, kind: kind, duration: item.duration), options: options)
+                var playback = StreamPlayback(url: item.uri, kind: kind, duration: item.duration)
+                playback.endsAtFirstDrop = item.onStall == .skip
+                reader = try MediaReader(stream: playback, options: options)
             } else if isNetworkURI(item.uri) {
                 guard let network = engine.config.networkSources else {
                     throw MediaError(operation: "open", path: item.uri, message: "network items are not enabled")

@@ -9,6 +9,14 @@ public enum TrackEnd: String, Sendable, Equatable, Codable, CaseIterable {
     case longest
 }
 
+/// What a stream item does while it is down (reconnecting within its time).
+public enum StreamStall: String, Sendable, Equatable, Codable, CaseIterable {
+    /// Hold the last picture, silent, and reconnect (the default).
+    case hold
+    /// End the item at the first drop: the queue goes on at once.
+    case skip
+}
+
 /// What the user asked to play: a file plus how to play it. Pure data; `PlayQueue` validates it on the way in.
 public struct MediaItem: Sendable, Equatable, Codable {
     /// Absolute path for now.
@@ -33,11 +41,14 @@ public struct MediaItem: Sendable, Equatable, Codable {
     public var transition: ItemTransition?
     /// Stills: a slow pan and zoom across the picture while it is shown (nil: it stands still).
     public var motion: ItemMotion?
+    /// Streams: what a drop does (nil: hold).
+    public var onStall: StreamStall?
 
     public init(
         uri: String, loops: Int = 1, start: Double? = nil, end: Double? = nil, duration: Double? = nil,
         title: String? = nil, trackEnd: TrackEnd? = nil, sha256: String? = nil,
-        schedule: ItemSchedule? = nil, transition: ItemTransition? = nil, motion: ItemMotion? = nil
+        schedule: ItemSchedule? = nil, transition: ItemTransition? = nil, motion: ItemMotion? = nil,
+        onStall: StreamStall? = nil
     ) {
         self.uri = uri
         self.loops = loops
@@ -50,10 +61,11 @@ public struct MediaItem: Sendable, Equatable, Codable {
         self.schedule = schedule
         self.transition = transition
         self.motion = motion
+        self.onStall = onStall
     }
 
     private enum CodingKeys: String, CodingKey {
-        case uri, loops, start, end, duration, title, trackEnd, sha256, schedule, transition, motion
+        case uri, loops, start, end, duration, title, trackEnd, sha256, schedule, transition, motion, onStall
     }
 
     // Written by hand only so that a missing `loops` means 1, as it does in `init`; encoding is synthesized.
@@ -70,6 +82,7 @@ public struct MediaItem: Sendable, Equatable, Codable {
         schedule = try container.decodeIfPresent(ItemSchedule.self, forKey: .schedule)
         transition = try container.decodeIfPresent(ItemTransition.self, forKey: .transition)
         motion = try container.decodeIfPresent(ItemMotion.self, forKey: .motion)
+        onStall = try container.decodeIfPresent(StreamStall.self, forKey: .onStall)
     }
 
     /// Throws the first rule the item breaks: loops >= 0, start >= 0, end > start (or > 0 without a start),

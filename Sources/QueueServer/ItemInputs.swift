@@ -64,6 +64,7 @@ public enum ItemInputs {
         }
         item.transition = input.transition.map(Self.transition)
         item.motion = input.motion.map(Self.motion)
+        item.onStall = input.onStall.flatMap(StreamStall.init(rawValue:))
         return item
     }
 
@@ -132,6 +133,11 @@ public enum ItemInputs {
         case "start-time": entry.start = try number()
         case "stop-time": entry.end = try number()
         case "duration": entry.duration = try number()  // a still's display time, a stream's play time
+        case "on-stall":
+            guard let choice = StreamStall(rawValue: value) else {
+                throw .invalidParams(param: "items", reason: "\(place): on-stall must be hold or skip")
+            }
+            entry.onStall = choice
         case "loops":
             guard let loops = Int(value), loops >= 0 else {
                 throw .invalidParams(param: "items", reason: "\(place): loops must be an integer >= 0 (got \(value))")

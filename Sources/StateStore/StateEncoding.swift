@@ -216,6 +216,10 @@ enum StateEncoding {
             json.endObject()
             json.endObject()
         }
+        if let onStall = item.onStall {
+            // Only when set: a line with it goes to the general decoder (MediaItem's Codable).
+            json.member("onStall", onStall.rawValue)
+        }
         if let motion = item.motion {
             json.key("motion")
             json.beginObject()

@@ -50,6 +50,12 @@ struct Add: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "Streams: at a drop, hold the last picture and reconnect (hold, the default) or end the item at once (skip).",
+            valueName: "hold|skip"))
+    var onStall: String?
+
+    @Option(
+        help: ArgumentHelp(
             "Play only on these days (comma-separated: mon,tue,wed,thu,fri,sat,sun), in the daemon's local time.",
             valueName: "days"))
     var days: String?
@@ -104,6 +110,9 @@ struct Add: ParsableCommand {
         if let duration, !(DurationFormat.parseSpan(duration).map { $0 > 0 } ?? false) {
             throw ValidationError("--duration must be a length > 0: 90, 1:30, 10m or 1h30m")
         }
+        if let onStall, !RPCItemInput.stallChoices.contains(onStall) {
+            throw ValidationError("--on-stall must be hold or skip")
+        }
         if let sha256 {
             guard RPCItemInput.isSHA256(sha256.lowercased()) else {
                 throw ValidationError("--sha256 must be 64 hex digits")
@@ -120,7 +129,8 @@ struct Add: ParsableCommand {
             RPCItemInput(
                 uri: $0, loops: loopCount, duration: duration.flatMap(DurationFormat.parseSpan), sha256: sha256?.lowercased(),
                 schedule: schedule,
-                transition: transition.flatMap(RPCTransition.init(text:)), motion: motion.flatMap(RPCMotion.init(text:)))
+                transition: transition.flatMap(RPCTransition.init(text:)), motion: motion.flatMap(RPCMotion.init(text:)),
+                onStall: onStall)
         }
         let answer: RPCAnswer<API.IdsResult>
         if let at {

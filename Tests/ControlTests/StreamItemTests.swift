@@ -181,6 +181,31 @@ private func events(_ notes: Notes, _ method: String, _ id: Int64) -> [JSONValue
         #expect(events(notes, "itemEnded", interrupt).first?["reason"]?.stringValue == "eof")
     }
 
+    /// `onStall: skip`: the first drop ends the item (reason eof) and the queue goes on at once, long before
+    /// its duration; a value other than hold or skip is refused.
+    @Test func aStreamThatSkipsOnStallEndsAtItsFirstDrop() throws {
+        let port = try LoopbackPort.free()
+        let publisher = try StreamPublisher(
+            format: "mpegts", to: "udp://127.0.0.1:\(port)?pkt_size=1316", log: "udp-skip")
+        defer { publisher.kill() }
+        let screen = try StreamDaemon()
+        defer { screen.daemon.stop() }
+        #expect(throws: (any Error).self) {
+            try screen.add([RPCItemInput(uri: "udp://127.0.0.1:\(port)", onStall: "black-ish")])
+        }
+        let ids = try screen.add([
+            RPCItemInput(uri: "udp://127.0.0.1:\(port)", duration: 60, onStall: "skip"), RPCItemInput(uri: Self.clip()),
+        ])
+        _ = try screen.client.call(API.PlayerPlay.self, .init())
+        var notes = try Self.watch(screen.watcher, seconds: 30) { !events($0, "itemStarted", ids[0]).isEmpty }
+        publisher.kill()
+        notes += try Self.watch(screen.watcher, seconds: 40) { !events($0, "itemEnded", ids[1]).isEmpty }
+        #expect(events(notes, "itemStalled", ids[0]).count == 1, "\(notes)")
+        #expect(events(notes, "itemResumed", ids[0]).isEmpty)
+        #expect(events(notes, "itemEnded", ids[0]).map { $0["reason"]?.stringValue } == ["eof"], "\(notes)")
+        #expect(events(notes, "itemEnded", ids[1]).first?["reason"]?.stringValue == "eof")
+    }
+
     @Test func streamsThatCannotPlayFailTheirItemsWithAReasonAndThePasswordIsNeverShown() throws {
         let site = try TemporaryDirectory(prefix: "queued-hostile-hls")
         // A playlist whose segment is a local file: the HLS reader may use http(s) only.

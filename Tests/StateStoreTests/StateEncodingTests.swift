@@ -25,7 +25,10 @@ import Testing
     private func editedQueue() throws -> (PlayQueue, [PlayQueue.Change]) {
         var queue = PlayQueue(loops: 3)
         queue.recordsChanges = true
-        let ids = try queue.append([fullItem, bareItem, MediaItem(uri: "/c.png", duration: 5)])
+        let ids = try queue.append([
+            fullItem, bareItem, MediaItem(uri: "/c.png", duration: 5),
+            MediaItem(uri: "rtsp://cam.local/live", duration: 600, onStall: .skip),
+        ])
         _ = try queue.insert([bareItem], at: 1)
         _ = queue.begin(Cursor(id: ids[0], play: 1, pass: 1))
         queue.finish(Cursor(id: ids[0], play: 1, pass: 1), reason: .error, error: "bad \"data\"")

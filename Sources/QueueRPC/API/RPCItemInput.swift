@@ -6,7 +6,7 @@
 public struct RPCItemInput: Sendable, Equatable {
     public static let fields: Set<String> = [
         "uri", "loops", "start", "end", "duration", "title", "trackEnd", "sha256", "schedule", "transition",
-        "motion",
+        "motion", "onStall",
     ]
 
     public var uri: String
@@ -25,11 +25,15 @@ public struct RPCItemInput: Sendable, Equatable {
     public var transition: RPCTransition?
     /// Stills: a slow pan and zoom while shown.
     public var motion: RPCMotion?
+    /// Streams: `hold` (the default) or `skip` at a drop.
+    public var onStall: String?
+    public static let stallChoices = ["hold", "skip"]
 
     public init(
         uri: String, title: String? = nil, loops: Int64? = nil, start: Double? = nil, end: Double? = nil,
         duration: Double? = nil, trackEnd: RPCTrackEnd? = nil, sha256: String? = nil,
-        schedule: RPCSchedule? = nil, transition: RPCTransition? = nil, motion: RPCMotion? = nil
+        schedule: RPCSchedule? = nil, transition: RPCTransition? = nil, motion: RPCMotion? = nil,
+        onStall: String? = nil
     ) {
         self.uri = uri
         self.title = title
@@ -42,6 +46,7 @@ public struct RPCItemInput: Sendable, Equatable {
         self.schedule = schedule
         self.transition = transition
         self.motion = motion
+        self.onStall = onStall
     }
 
     /// Strict decoding of one entry; `name` is its place in the params ("items[0]").
@@ -91,6 +96,13 @@ public struct RPCItemInput: Sendable, Equatable {
             }
             sha256 = text
         }
+        var onStall: String?
+        if let value = present("onStall") {
+            guard let text = value.stringValue, Self.stallChoices.contains(text) else {
+                throw .invalidParams(param: "\(name).onStall", reason: "must be one of hold, skip")
+            }
+            onStall = text
+        }
         self.init(
             uri: uri, title: title, loops: loops, start: try number("start"), end: try number("end"),
             duration: try number("duration"),
@@ -103,7 +115,7 @@ public struct RPCItemInput: Sendable, Equatable {
             },
             motion: try present("motion").map { value throws(RPCError) in
                 try RPCMotion(json: value, name: "\(name).motion")
-            })
+            }, onStall: onStall)
     }
 
     /// 64 lowercase hex digits: a `sha256` as stored (callers lowercase first; MediaItem has the model's
@@ -136,6 +148,7 @@ public struct RPCItemInput: Sendable, Equatable {
         object.setIfPresent("schedule", schedule?.json)
         object.setIfPresent("transition", transition?.json)
         object.setIfPresent("motion", motion?.json)
+        object.setIfPresent("onStall", onStall.map(JSONValue.string))
         return object.keys.count == 1 ? .string(uri) : .object(object)
     }
 }
