@@ -61,6 +61,12 @@ final class LiveStream {
     var reconnected = false
     /// Seconds the stream was down in this play, drops before the current one.
     var downTime = 0.0
+    /// The drop under way: since when, and the next backoff. It lasts until a packet the play has not had
+    /// yet arrives — a reopened live playlist that stopped updating gives its last segments again.
+    var outage: (since: Double, backoff: Double)?
+    /// Per stream, the last packet's decoding time as the connection gave it (before rebasing): what a
+    /// segmented stream (HLS, DASH) gives again after a reconnect is at or before it, and is passed over.
+    var lastOriginal: [Double?] = []
     /// How many times it dropped in this play.
     private(set) var stalls = 0
 
@@ -72,6 +78,19 @@ final class LiveStream {
         codecs = connection.codecs
         timeBases = connection.timeBases
         lastDecodeTime = Array(repeating: nil, count: timeBases.count)
+        lastOriginal = lastDecodeTime
+    }
+
+    /// Whether `packet` (as the connection gave it) is one the play had already: after a reconnect of a
+    /// segmented stream, at or before the last one read (within a minute: an encoder that started over far
+    /// below is new).
+    func isRepeat(_ packet: AVPacket, timeBase: AVRational) -> Bool {
+        guard outage != nil, playback.kind == .hls || playback.kind == .dash else { return false }
+        let index = Int(packet.stream_index)
+        let stamp = packet.dts != AVCodes.noPTS ? packet.dts : packet.pts
+        guard index < lastOriginal.count, stamp != AVCodes.noPTS, let last = lastOriginal[index] else { return false }
+        let time = Double(stamp) * av_q2d(timeBase)
+        return time <= last + 1e-6 && time > last - 60
     }
 
     /// Beyond these a stream's decoding time jumped (backward: B-frames never reorder decoding times, so
@@ -109,6 +128,15 @@ extension Demuxer {
             let result = av_read_frame(format, packet.pointer)
             live.connection.interrupt.endWait()
             if result >= 0 {
+                let index = Int(packet.pointer.pointee.stream_index)
+                guard index < Int(format.pointee.nb_streams) else { continue }
+                let timeBase = format.pointee.streams[index]!.pointee.time_base
+                if live.isRepeat(packet.pointer.pointee, timeBase: timeBase) { continue }
+                if live.outage != nil { endOutage(live) }
+                let original = packet.pointer.pointee.dts != AVCodes.noPTS ? packet.pointer.pointee.dts : packet.pointer.pointee.pts
+                if index < live.lastOriginal.count, original != AVCodes.noPTS {
+                    live.lastOriginal[index] = Double(original) * av_q2d(timeBase)
+                }
                 rebase(packet, live)
                 notePacketEnd(packet.pointer.pointee)
                 return packet
@@ -138,7 +166,12 @@ extension Demuxer {
                 live.limits.onStreamNews?(.stalled(reason: reason + "; the item ends (onStall: skip)"))
                 return nil
             }
-            guard try reconnect(live, reason: reason) else { return nil }
+            if live.outage == nil {
+                // A new drop (a reopened connection that fails again is the same one, still under way).
+                live.outage = (Monotonic.now(), StreamPlayback.firstBackoff)
+                live.limits.onStreamNews?(.stalled(reason: reason))
+            }
+            guard try reconnect(live) else { return nil }
         }
     }
 
@@ -147,22 +180,37 @@ extension Demuxer {
         max(0, (furthestPacketEnd ?? live.initialStart) - live.initialStart)
     }
 
-    /// Waits out the backoff and reconnects until a connection with the same tracks opens (true), or the
-    /// item's time for it is spent (false). Throws when the play is cancelled.
-    private func reconnect(_ live: LiveStream, reason: String) throws(MediaError) -> Bool {
-        let downSince = Monotonic.now()
+    /// The drop under way is over: a packet the play had not had arrived.
+    private func endOutage(_ live: LiveStream) {
+        guard let outage = live.outage else { return }
+        live.outage = nil
+        let after = Monotonic.now() - outage.since
+        live.downTime += after
+        live.limits.onStreamNews?(.resumed(after: after))
+        live.limits.onWaiting?(false)
+    }
+
+    /// Waits out the drop's backoff and reconnects until a connection with the same tracks opens (true: the
+    /// drop ends with its first new packet), or the item's time for it is spent (false). Throws when the
+    /// play is cancelled.
+    private func reconnect(_ live: LiveStream) throws(MediaError) -> Bool {
+        guard let outage = live.outage else { return true }
         live.connection.releasePort(of: live.playback.kind)  // the new connection binds it again
-        live.limits.onStreamNews?(.stalled(reason: reason))
         live.limits.onWaiting?(true)
-        var backoff = StreamPlayback.firstBackoff
-        var lastWaitNews = downSince
+        var backoff = outage.backoff
+        var lastWaitNews = Monotonic.now()
         func remaining(_ now: Double) -> Double {
             if let duration = live.playback.duration {
-                return duration - playedSeconds(live) - live.downTime - (now - downSince)
+                return duration - playedSeconds(live) - live.downTime - (now - outage.since)
             }
-            return live.playback.reconnectWindow - (now - downSince)
+            return live.playback.reconnectWindow - (now - outage.since)
         }
-        defer { live.limits.onWaiting?(false) }
+        func giveUp() -> Bool {
+            live.downTime += Monotonic.now() - outage.since
+            live.outage = nil
+            live.limits.onWaiting?(false)
+            return false
+        }
         while true {
             // The backoff, in slices: a cancel ends it at once, and the engine hears the wait go on.
             let wakeAt = Monotonic.now() + min(backoff, max(0, remaining(Monotonic.now())))
@@ -177,29 +225,23 @@ extension Demuxer {
                 usleep(UInt32(max(0.001, min(0.05, wakeAt - Monotonic.now())) * 1_000_000))
             }
             let left = remaining(Monotonic.now())
-            guard left > 0 else {
-                live.downTime += Monotonic.now() - downSince
-                return false
-            }
+            guard left > 0 else { return giveUp() }
+            backoff = min(backoff * 2, StreamPlayback.maxBackoff)
+            live.outage?.backoff = backoff
             do throws(MediaError) {
                 let next = try StreamConnection(
                     url: live.playback.url, kind: live.playback.kind, budget: min(live.playback.openTimeout, left),
                     isCancelled: live.limits.isCancelled, onWaiting: live.limits.onWaiting)
                 guard next.codecs == live.codecs else {
-                    live.downTime += Monotonic.now() - downSince
                     live.limits.onStreamNews?(.stalled(reason: "the stream came back with other tracks"))
-                    return false
+                    return giveUp()
                 }
                 live.replace(with: next)
                 format = next.context
-                let after = Monotonic.now() - downSince
-                live.downTime += after
-                live.limits.onStreamNews?(.resumed(after: after))
                 return true
             } catch {
                 if error.message == "interrupted" { throw error }
             }
-            backoff = min(backoff * 2, StreamPlayback.maxBackoff)
         }
     }
 

@@ -332,6 +332,37 @@ private func events(_ notes: Notes, _ method: String, _ id: Int64) -> [JSONValue
         #expect(!everything.contains("s3cretpass") && !everything.contains("wrongpass1"), "a password was shown")
     }
 
+    /// A live HLS playlist that stops updating (its publisher killed: no ENDLIST): one stall, then the
+    /// item waits out its time and ends once — reopening the frozen playlist gives its last segments again,
+    /// and those are not played twice.
+    @Test func aLivePlaylistThatStopsUpdatingIsOneStallNotALoop() throws {
+        let site = try TemporaryDirectory(prefix: "queued-frozen-hls")
+        let nginx = try NginxServer(root: site.path)
+        defer { nginx.stop() }
+        let publisher = try StreamPublisher(
+            format: "hls", to: site.path + "/live.m3u8",
+            extra: ["-hls_time", "1", "-hls_list_size", "4", "-hls_flags", "delete_segments"], log: "hls-frozen")
+        defer { publisher.kill() }
+        #expect(
+            waitUntil(timeout: 30) {
+                ((try? String(contentsOfFile: site.path + "/live.m3u8", encoding: .utf8)) ?? "")
+                    .components(separatedBy: "#EXTINF").count > 3
+            })
+        let screen = try StreamDaemon()
+        defer { screen.daemon.stop() }
+        let ids = try screen.add([
+            RPCItemInput(uri: nginx.baseURL + "/live.m3u8", duration: 20), RPCItemInput(uri: Self.clip()),
+        ])
+        _ = try screen.client.call(API.PlayerPlay.self, .init())
+        var notes = try Self.watch(screen.watcher, seconds: 30) { !events($0, "itemStarted", ids[0]).isEmpty }
+        publisher.kill()
+        notes += try Self.watch(screen.watcher, seconds: 60) { !events($0, "itemEnded", ids[1]).isEmpty }
+        #expect(events(notes, "itemStalled", ids[0]).count == 1, "\(notes)")
+        #expect(events(notes, "itemResumed", ids[0]).isEmpty, "the old segments did not count as the stream back")
+        #expect(events(notes, "itemEnded", ids[0]).map { $0["reason"]?.stringValue } == ["eof"], "\(notes)")
+        #expect(events(notes, "itemEnded", ids[1]).first?["reason"]?.stringValue == "eof")
+    }
+
     /// SRT (ffmpeg as the listener, the daemon calls), RTMP (ffmpeg `-listen 1` serves one player) and RTP
     /// (MPEG-TS in RTP to a loopback port).
     @Test(arguments: ["srt", "rtmp", "rtp"]) func aSessionStreamPlaysItsDuration(scheme: String) throws {
