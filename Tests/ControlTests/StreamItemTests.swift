@@ -363,6 +363,77 @@ private func events(_ notes: Notes, _ method: String, _ id: Int64) -> [JSONValue
         #expect(events(notes, "itemEnded", ids[1]).first?["reason"]?.stringValue == "eof")
     }
 
+    /// A damaged MPEG-TS sent over UDP at its own pace (one byte in every 700 flipped, past the first
+    /// kilobytes): no crash, no hang, the item plays its duration and ends once, and the file after it plays.
+    @Test func aDamagedTransportStreamPlaysOnAndEndsOnce() throws {
+        let source = try Fixtures.make(
+            "stream-damaged-source.ts",
+            [
+                "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=12", "-f", "lavfi", "-i", "sine=d=12",
+                "-c:v", "libx264", "-preset", "ultrafast", "-g", "25", "-c:a", "aac", "-shortest", "-f", "mpegts",
+            ])
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: source)))
+        var generator = SeededGenerator(seed: 38)
+        for offset in stride(from: 20_000, to: bytes.count, by: 700) {
+            bytes[offset + Int.random(in: 0..<200, using: &generator)] ^= UInt8.random(in: 1...255, using: &generator)
+        }
+        let folder = try TemporaryDirectory(prefix: "queued-damaged-ts")
+        let damaged = folder.path + "/damaged.ts"
+        try Data(bytes).write(to: URL(fileURLWithPath: damaged))
+        let port = try LoopbackPort.free()
+        // 12 s of stream sent in 12 s, in datagrams of 7 TS packets.
+        let sender = try ChildProcess(
+            "/usr/bin/python3",
+            [
+                "-c",
+                """
+                import socket, sys, time
+                data = open(sys.argv[1], 'rb').read(); s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+                chunks = [data[i:i + 1316] for i in range(0, len(data), 1316)]; start = time.monotonic()
+                for n, chunk in enumerate(chunks):
+                    time.sleep(max(0, start + 12.0 * n / len(chunks) - time.monotonic()))
+                    s.sendto(chunk, ('127.0.0.1', int(sys.argv[2])))
+                """,
+                damaged, String(port),
+            ])
+        defer { _ = sender.terminate(signal: SIGKILL) }
+        let screen = try StreamDaemon()
+        defer { screen.daemon.stop() }
+        let ids = try screen.add([RPCItemInput(uri: "udp://127.0.0.1:\(port)", duration: 5), RPCItemInput(uri: Self.clip())])
+        _ = try screen.client.call(API.PlayerPlay.self, .init())
+        let notes = try Self.watch(screen.watcher, seconds: 60) { !events($0, "itemEnded", ids[1]).isEmpty }
+        #expect(events(notes, "itemEnded", ids[0]).count == 1, "\(notes)\n\(screen.daemon.log())")
+        #expect(events(notes, "itemEnded", ids[1]).first?["reason"]?.stringValue == "eof")
+        #expect(screen.daemon.process.isRunning, "the daemon lives on")
+    }
+
+    /// An on-demand HLS presentation with a segment gone (404): played to its end past the hole, ended once.
+    @Test func anOnDemandPlaylistWithASegmentMissingPlaysToItsEndOnce() throws {
+        let site = try TemporaryDirectory(prefix: "queued-vod-hls")
+        let made = try ChildProcess.run(
+            "ffmpeg",
+            [
+                "-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=5",
+                "-f", "lavfi", "-i", "sine=d=5", "-c:v", "libx264", "-preset", "ultrafast", "-g", "25", "-c:a", "aac",
+                "-shortest", "-f", "hls", "-hls_time", "1", "-hls_playlist_type", "vod", "-hls_segment_filename",
+                site.path + "/part%d.ts", site.path + "/vod.m3u8",
+            ], timeout: 60)
+        try #require(made.status == 0, "\(made.stderr)")
+        try FileManager.default.removeItem(atPath: site.path + "/part2.ts")
+        let nginx = try NginxServer(root: site.path)
+        defer { nginx.stop() }
+        let screen = try StreamDaemon()
+        defer { screen.daemon.stop() }
+        let ids = try screen.add([RPCItemInput(uri: nginx.baseURL + "/vod.m3u8"), RPCItemInput(uri: Self.clip())])
+        _ = try screen.client.call(API.PlayerPlay.self, .init())
+        let notes = try Self.watch(screen.watcher, seconds: 60) { !events($0, "itemEnded", ids[1]).isEmpty }
+        #expect(events(notes, "itemStarted", ids[0]).count == 1, "\(notes)")
+        #expect(events(notes, "itemEnded", ids[0]).map { $0["reason"]?.stringValue } == ["eof"], "\(notes)")
+        #expect(events(notes, "itemEnded", ids[1]).first?["reason"]?.stringValue == "eof")
+        #expect(nginx.responses().contains { $0.uri == "/part2.ts" && $0.status == 404 })
+        #expect(nginx.responses().contains { $0.uri == "/part4.ts" }, "read on past the hole")
+    }
+
     /// SRT (ffmpeg as the listener, the daemon calls), RTMP (ffmpeg `-listen 1` serves one player) and RTP
     /// (MPEG-TS in RTP to a loopback port).
     @Test(arguments: ["srt", "rtmp", "rtp"]) func aSessionStreamPlaysItsDuration(scheme: String) throws {
