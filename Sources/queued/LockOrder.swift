@@ -14,7 +14,8 @@
 //   5 state writer         StateWriter.condition (StateStore)
 //   leaves (nothing is taken under them): NetworkItems.lock (NetworkItems.walkLock is taken only above it), NetworkCache.lock (but
 //     CacheEntry.condition), CacheEntry.condition,
-//     Prefetcher.condition, PlayerEngine.decodeLock, DecodeLoop.leaveLock, ScreenshotMailbox.condition,
+//     StreamInterrupt.lock (Media: a stream's deadline; FFmpeg's interrupt callback asks the engine (1) whether
+//     the play was cancelled, and tells it waits, only after releasing it), Prefetcher.condition, PlayerEngine.decodeLock, DecodeLoop.leaveLock, ScreenshotMailbox.condition,
 //     SDLVideoSink.quitLock, EventHub.lock, ChannelBox.lock (QueueServer), Supervision.lock, PlayedFlag.lock,
 //     LogSink.lock (LogOutput: held around one write(2) of a log line; any lock above may log),
 //     PlayLogStore.lock (PlayLog: the in-memory records only; the file work runs on the plays queue without it).

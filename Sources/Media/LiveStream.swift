@@ -1,0 +1,108 @@
+// What one play of a stream is (StreamPlayback: its URL, kind, time and limits) and what its reader keeps
+// across connections (LiveStream: the first connection's tracks and clock, the drop under way, what was
+// already played). Decode thread only, like the Demuxer that owns it (Demuxer+Stream reads through it).
+
+import CFFmpeg
+import MediaPaths
+
+/// How one play of a stream is read.
+public struct StreamPlayback: Sendable {
+    public var url: String
+    public var kind: StreamKind
+    /// The item's own time (nil: until the stream ends, or a drop outlasts `reconnectWindow`).
+    public var duration: Double?
+    /// Connecting and reading the tracks, per attempt.
+    public var openTimeout: Double = 10
+    /// No packet for this long is a drop. HLS and DASH deliver a segment at a time, so they get longer.
+    public var readTimeout: Double
+    /// Without a duration: how long one drop may last before the item ends.
+    public var reconnectWindow: Double = 60
+    /// A drop ends the item at once instead of reconnecting (the item's `onStall: skip`).
+    public var endsAtFirstDrop = false
+    public static let firstBackoff = 0.5
+    public static let maxBackoff = 10.0
+
+    public init(url: String, kind: StreamKind, duration: Double?) {
+        self.url = url
+        self.kind = kind
+        self.duration = duration
+        readTimeout = kind == .hls || kind == .dash ? 15 : 5
+    }
+}
+
+/// A stream's state across its connections. Decode thread only.
+final class LiveStream {
+    let playback: StreamPlayback
+    let limits: SourceLimits
+    private(set) var connection: StreamConnection
+    /// The play is over (its port freed for the next play).
+    private(set) var closed = false
+    /// The first connection's start and tracks: every later connection is read in their terms.
+    let initialStart: Double
+    let codecs: [AVCodecID]
+    let timeBases: [AVRational]
+    /// Seconds added to the current connection's timestamps (0 for the first).
+    var offset = 0.0
+    /// The current connection's first packet is still to come (its offset is fixed then).
+    var rebasePending = false
+    /// Per stream, the last packet's decoding time (seconds, after rebasing): a jump in it is a
+    /// discontinuity (an encoder restarted behind the same address, a TS timestamp reset).
+    var lastDecodeTime: [Double?] = []
+    /// Set by a reconnect; MediaReader takes it to restart its decoders.
+    var reconnected = false
+    /// Seconds the stream was down in this play, drops before the current one.
+    var downTime = 0.0
+    /// The drop under way: since when, and the next backoff. It lasts until a packet the play has not had
+    /// yet arrives — a reopened live playlist that stopped updating gives its last segments again.
+    var outage: (since: Double, backoff: Double)?
+    /// Per stream, the last packet's decoding time as the connection gave it (before rebasing): what a
+    /// segmented stream (HLS, DASH) gives again after a reconnect is at or before it, and is passed over.
+    var lastOriginal: [Double?] = []
+    /// How many times it dropped in this play.
+    private(set) var stalls = 0
+
+    init(playback: StreamPlayback, limits: SourceLimits, connection: StreamConnection) {
+        self.playback = playback
+        self.limits = limits
+        self.connection = connection
+        initialStart = connection.startSeconds ?? 0
+        codecs = connection.codecs
+        timeBases = connection.timeBases
+        lastDecodeTime = Array(repeating: nil, count: timeBases.count)
+        lastOriginal = lastDecodeTime
+    }
+
+    /// Whether `packet` (as the connection gave it) is one the play had already: after a reconnect of a
+    /// segmented stream, at or before the last one read (within a minute: an encoder that started over far
+    /// below is new).
+    func isRepeat(_ packet: AVPacket, timeBase: AVRational) -> Bool {
+        guard outage != nil, playback.kind == .hls || playback.kind == .dash else { return false }
+        let index = Int(packet.stream_index)
+        let stamp = packet.dts != AVCodes.noPTS ? packet.dts : packet.pts
+        guard index < lastOriginal.count, stamp != AVCodes.noPTS, let last = lastOriginal[index] else { return false }
+        let time = Double(stamp) * av_q2d(timeBase)
+        return time <= last + 1e-6 && time > last - 60
+    }
+
+    /// Beyond these a stream's decoding time jumped (backward: B-frames never reorder decoding times, so
+    /// any step back is one; forward: more than a stall's worth).
+    static let backwardJump = 0.5
+    static let forwardJump = 3.0
+
+    /// Whether the stream has no end of its own: its end is a drop.
+    var isLive: Bool { playback.kind.alwaysLive || !connection.isOnDemand }
+
+    /// Ends the play: nothing more is read, and a datagram stream's port is free at once (the next play of
+    /// the same port opens before this reader is released).
+    func close() {
+        guard !closed else { return }
+        closed = true
+        connection.releasePort(of: playback.kind)
+    }
+
+    func replace(with next: StreamConnection) {
+        connection = next
+        rebasePending = true
+        reconnected = true
+    }
+}
