@@ -8,6 +8,7 @@
 import CallerPolicy
 import Fleet
 import JSONText
+import MediaPaths
 import QueueClient
 import QueueRPC
 
@@ -30,8 +31,10 @@ struct DocumentPlan: Sendable {
         }
         rev = document.rev
         var seen = Set<String>()
+        // http(s) files only: a stream (HLS and DASH are http(s) too) is read live, never cached.
         downloads = params.items.map(\.uri).filter {
-            ($0.hasPrefix("http://") || $0.hasPrefix("https://")) && seen.insert($0).inserted
+            ($0.hasPrefix("http://") || $0.hasPrefix("https://")) && StreamKind(uri: $0) == nil
+                && seen.insert($0).inserted
         }
         var digests: [String: String] = [:]
         for item in params.items where seen.contains(item.uri) && digests[item.uri] == nil {
