@@ -53,6 +53,43 @@ public enum StreamKind: String, Sendable, CaseIterable {
         }
     }
 
+    /// Why `uri`'s query may not be played, or nil. FFmpeg reads options from a udp, rtp or srt URL's query,
+    /// and those would otherwise override the daemon's: `mode=listener` (SRT) would open a listening port —
+    /// the daemon keeps no network listener —, and `fifo_size=…` (UDP) allocates what it is told. So those
+    /// kinds take only the options a receiver needs, sizes bounded. Other kinds' queries go to their server.
+    public func queryRefusal(_ uri: String) -> String? {
+        guard self == .udp || self == .rtp || self == .srt, let question = uri.firstIndex(of: "?") else { return nil }
+        let receiving: [String: Int?] = [
+            "localaddr": nil, "sources": nil, "block": nil, "reuse": 1, "reuse_socket": 1, "ttl": 255,
+            "pkt_size": 65_535, "buffer_size": 16 << 20, "fifo_size": 500_000, "overrun_nonfatal": 1,
+            "timeout": 60_000_000,
+        ]
+        let srt: [String: Int?] = [
+            "mode": nil, "latency": 10_000_000, "rcvlatency": 10_000_000, "peerlatency": 10_000_000,
+            "passphrase": nil, "pbkeylen": 32, "streamid": nil, "connect_timeout": 60_000, "transtype": nil,
+            "payload_size": 1_456, "pkt_size": 1_456, "timeout": 60_000_000,
+        ]
+        let allowed = self == .srt ? srt : receiving
+        let query = uri[uri.index(after: question)...].prefix { $0 != "#" }
+        for parameter in query.split(separator: "&") {
+            let name = String(parameter.prefix { $0 != "=" }).lowercased()
+            let value = parameter.drop { $0 != "=" }.dropFirst()
+            guard let limit = allowed[name] else {
+                return "the \(rawValue) option \(name) is not one a player may set"
+            }
+            if name == "mode" && value.lowercased() != "caller" {
+                return "an SRT stream is called (mode=caller): the daemon does not listen"
+            }
+            if name == "transtype" && value.lowercased() != "live" { return "an SRT stream's transtype is live" }
+            if let limit {
+                guard let number = Int(value), number >= 0, number <= limit else {
+                    return "the \(rawValue) option \(name) must be a whole number from 0 to \(limit)"
+                }
+            }
+        }
+        return nil
+    }
+
     /// `uri` with any user and password replaced by `***` (`rtsp://***@camera/…`), and the values of query
     /// parameters that carry secrets (SRT's `passphrase`, a `token`): what logs and events show of a URL.
     public static func redacted(_ uri: String) -> String {

@@ -227,6 +227,7 @@ public enum ItemInputs {
         else {
             throw .uriNotAllowed(StreamKind.redacted(uri), reason: "not a valid \(kind.rawValue) URL (scheme://host:port/…)")
         }
+        if let refusal = kind.queryRefusal(uri) { throw .uriNotAllowed(StreamKind.redacted(uri), reason: refusal) }
         return uri
     }
 

@@ -206,6 +206,27 @@ private func events(_ notes: Notes, _ method: String, _ id: Int64) -> [JSONValue
         #expect(events(notes, "itemEnded", ids[1]).first?["reason"]?.stringValue == "eof")
     }
 
+    /// Options an attacker could put in a stream URL's query (an SRT listener: a door into the daemon; a UDP
+    /// fifo of gigabytes) are refused with -32003 before anything is queued or opened.
+    @Test func streamOptionsThatWouldOpenADoorOrExhaustMemoryAreRefused() throws {
+        let screen = try StreamDaemon()
+        defer { screen.daemon.stop() }
+        let port = try LoopbackPort.free()
+        for uri in [
+            "srt://127.0.0.1:\(port)?mode=listener", "udp://127.0.0.1:\(port)?fifo_size=2000000000",
+            "udp://127.0.0.1:\(port)?localport=\(port)&buffer_size=9999999999",
+        ] {
+            do {
+                _ = try screen.add([RPCItemInput(uri: uri, duration: 5)])
+                Issue.record("\(uri) was queued")
+            } catch let error as ClientError {
+                #expect("\(error)".contains("-32003") || "\(error)".contains("URI not allowed"), "\(error)")
+            }
+        }
+        #expect(try screen.client.call(API.QueueList.self, .init(offset: 0, limit: 10)).items.isEmpty)
+        #expect(screen.daemon.process.isRunning)
+    }
+
     @Test func streamsThatCannotPlayFailTheirItemsWithAReasonAndThePasswordIsNeverShown() throws {
         let site = try TemporaryDirectory(prefix: "queued-hostile-hls")
         // A playlist whose segment is a local file: the HLS reader may use http(s) only.

@@ -31,6 +31,23 @@ import Testing
         #expect(StreamKind.redacted("rtsp://host/a@b") == "rtsp://host/a@b")
     }
 
+    /// What FFmpeg would read from a udp, rtp or srt URL's query: only a receiver's options, sizes bounded;
+    /// never a listening SRT socket.
+    @Test func streamOptionsInTheQueryAreBounded() {
+        let fine = [
+            "udp://239.1.1.1:5000?localaddr=10.0.0.2&sources=10.0.0.9&fifo_size=200000&overrun_nonfatal=1",
+            "srt://10.0.0.9:9000?mode=caller&latency=200000&passphrase=abcdefghij&streamid=#!::r=live",
+            "rtp://127.0.0.1:5004", "rtsp://cam/live?tcp", "https://cdn/live.m3u8?token=a&b=c",
+        ]
+        for uri in fine { #expect(StreamKind(uri: uri)?.queryRefusal(uri) == nil, "\(uri)") }
+        let refused = [
+            "srt://0.0.0.0:9000?mode=listener", "srt://10.0.0.9:9000?mode=rendezvous",
+            "udp://127.0.0.1:5000?fifo_size=100000000", "udp://127.0.0.1:5000?buffer_size=1000000000",
+            "udp://127.0.0.1:5000?localport=22&connect=1", "rtp://127.0.0.1:5004?bitrate=1", "srt://h:1?latency=-1",
+        ]
+        for uri in refused { #expect(StreamKind(uri: uri)?.queryRefusal(uri) != nil, "\(uri)") }
+    }
+
     @Test func lengthsAreReadAsPeopleWriteThem() {
         let cases: [(String, Double?)] = [
             ("90", 90), ("1:30", 90), ("10m", 600), ("2h", 7200), ("45s", 45), ("1h30m", 5400), ("1.5h", 5400),
