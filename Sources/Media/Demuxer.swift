@@ -81,9 +81,11 @@ final class Demuxer {
     }
 
     /// The best stream of a kind with a decoder available, or nil.
-    func bestStream(_ type: AVMediaType) -> (index: Int, codec: UnsafePointer<AVCodec>)? {
+    /// `related`: a stream of the same program is preferred (a multi-program TS, an HLS variant: the sound
+    /// that goes with the picture).
+    func bestStream(_ type: AVMediaType, relatedTo related: Int = -1) -> (index: Int, codec: UnsafePointer<AVCodec>)? {
         var codec: UnsafePointer<AVCodec>?
-        let index = av_find_best_stream(format, type, -1, -1, &codec, 0)
+        let index = av_find_best_stream(format, type, -1, Int32(related), &codec, 0)
         guard index >= 0, let codec else { return nil }
         return (Int(index), codec)
     }

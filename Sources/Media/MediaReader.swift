@@ -123,13 +123,16 @@ public final class MediaReader {
         self.demuxer = demuxer
         self.origin = origin
 
-        let audioStream = demuxer.bestStream(AVMEDIA_TYPE_AUDIO)
         var videoStream = demuxer.bestStream(AVMEDIA_TYPE_VIDEO)
         if let found = videoStream,
             demuxer.stream(found.index).pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0
         {
             videoStream = nil  // cover art, not a video track
         }
+        // A stream's sound is the one of its picture's program (a multi-program TS, an HLS variant); a file
+        // keeps FFmpeg's own choice.
+        let audioStream = demuxer.bestStream(
+            AVMEDIA_TYPE_AUDIO, relatedTo: demuxer.live != nil ? (videoStream?.index ?? -1) : -1)
         guard audioStream != nil || videoStream != nil else {
             let undecodable = demuxer.hasStream(AVMEDIA_TYPE_AUDIO) || demuxer.hasStream(AVMEDIA_TYPE_VIDEO)
             throw MediaError(
@@ -231,8 +234,15 @@ public final class MediaReader {
         if let start = options.start, start > 0 {
             try demuxer.seek(to: origin)
         }
-        // A stream is joined mid-GOP: pictures start at its first keyframe, not as grey garbage.
-        if demuxer.live != nil { video?.input.skippingToKeyframe = true }
+        if demuxer.live != nil {
+            // A stream is joined mid-GOP: pictures start at its first keyframe, not as grey garbage.
+            video?.input.skippingToKeyframe = true
+            // What is not played is not read: HLS and DASH stop fetching the other variants' segments, a
+            // multi-program TS drops the other programs' packets.
+            for index in 0..<Int(demuxer.format.pointee.nb_streams) where !trackStreams.contains(index) {
+                demuxer.stream(index).pointee.discard = AVDISCARD_ALL
+            }
+        }
     }
 
     /// The video's decoder: on the device the registry gives for its codec, else in software, with the

@@ -455,6 +455,35 @@ private func events(_ notes: Notes, _ method: String, _ id: Int64) -> [JSONValue
         #expect(nginx.responses().contains { $0.uri == "/part4.ts" }, "read on past the hole")
     }
 
+    /// An HLS master playlist with two variants: the larger picture is played, with its own sound, and the
+    /// other variant's segments are not fetched beyond what finding the tracks read.
+    @Test func anHLSMasterPlaylistFetchesOnlyTheVariantItPlays() throws {
+        let site = try TemporaryDirectory(prefix: "queued-variants")
+        let made = try ChildProcess.run(
+            "ffmpeg",
+            [
+                "-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=8",
+                "-f", "lavfi", "-i", "sine=d=8", "-map", "0:v", "-map", "0:v", "-map", "1:a", "-map", "1:a",
+                "-c:v", "libx264", "-preset", "ultrafast", "-g", "25", "-b:v:0", "800k", "-b:v:1", "200k", "-s:v:1",
+                "160x120", "-c:a", "aac", "-f", "hls", "-hls_time", "1", "-hls_playlist_type", "vod",
+                "-master_pl_name", "master.m3u8", "-var_stream_map", "v:0,a:0 v:1,a:1", "-hls_segment_filename",
+                site.path + "/v%v_%d.ts", site.path + "/v%v.m3u8",
+            ], timeout: 60)
+        try #require(made.status == 0, "\(made.stderr)")
+        let nginx = try NginxServer(root: site.path)
+        defer { nginx.stop() }
+        let screen = try StreamDaemon()
+        defer { screen.daemon.stop() }
+        let ids = try screen.add([RPCItemInput(uri: nginx.baseURL + "/master.m3u8"), RPCItemInput(uri: Self.clip())])
+        _ = try screen.client.call(API.PlayerPlay.self, .init())
+        let notes = try Self.watch(screen.watcher, seconds: 60) { !events($0, "itemEnded", ids[1]).isEmpty }
+        #expect(events(notes, "itemStarted", ids[0]).first?["width"]?.intValue == 320, "\(notes)")
+        #expect(events(notes, "itemEnded", ids[0]).map { $0["reason"]?.stringValue } == ["eof"], "\(notes)")
+        let fetched = nginx.responses().map(\.uri)
+        #expect(fetched.filter { $0.hasPrefix("/v0_") }.count == 8, "\(fetched)")
+        #expect(fetched.filter { $0.hasPrefix("/v1_") }.count <= 2, "the other variant: \(fetched)")
+    }
+
     /// SRT (ffmpeg as the listener, the daemon calls), RTMP (ffmpeg `-listen 1` serves one player) and RTP
     /// (MPEG-TS in RTP to a loopback port).
     @Test(arguments: ["srt", "rtmp", "rtp"]) func aSessionStreamPlaysItsDuration(scheme: String) throws {
