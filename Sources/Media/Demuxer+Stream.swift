@@ -69,6 +69,8 @@ extension Demuxer {
             if live.outage == nil {
                 // A new drop (a reopened connection that fails again is the same one, still under way).
                 live.outage = (Monotonic.now(), StreamPlayback.firstBackoff)
+                // The wait first, then the news: a client told of the stall finds the status `buffering`.
+                live.limits.onWaiting?(true)
                 live.limits.onStreamNews?(.stalled(reason: reason))
             }
             guard try reconnect(live) else { return nil }
