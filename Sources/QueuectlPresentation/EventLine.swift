@@ -36,6 +36,12 @@ public enum EventLine {
             return status(params)
         case .queueChanged:
             return Events.QueueChanged.Params(json: params).map { "version \($0.version)" } ?? raw
+        case .itemStalled:
+            guard let event = Events.ItemStalled.Params(json: params) else { return raw }
+            return "#\(event.id) play \(event.play): \(event.reason)"
+        case .itemResumed:
+            guard let event = Events.ItemResumed.Params(json: params) else { return raw }
+            return "#\(event.id) play \(event.play) back after \(DurationFormat.decimal(event.after, maxFractionDigits: 1)) s"
         case .output:
             guard let event = Events.Output.Params(json: params) else { return raw }
             return "\(event.output) \(event.state)" + (event.message.map { ": \($0)" } ?? "")

@@ -4,6 +4,8 @@
 //   volume: 80%  loop: forever  rate: 1.0
 // Pure: status and item in, text out.
 
+import QueueRPC
+
 public enum StatusBlock {
     /// `item` is the current item when the caller could look it up (for its name and loop count); without
     /// it the first line shows only the id. No trailing newline.
@@ -28,8 +30,17 @@ public enum StatusBlock {
         settings += "  rate: \(DurationFormat.decimal(status.rate, maxFractionDigits: 2, minFractionDigits: 1))"
         lines.append(settings)
         if let error = status.error, !error.isEmpty { lines.append("error: \(error)") }
+        if let stream = status.stream { lines.append(streamLine(stream)) }
         if DisplayLine.isWorthAStatusLine(status.display) { lines.append(DisplayLine.render(status.display)) }
         return lines.joined(separator: "\n")
+    }
+
+    /// "stream: live, 2 drops — down, reconnecting" for a stream item's play.
+    static func streamLine(_ stream: RPCStreamStatus) -> String {
+        var text = "stream: " + (stream.live ? "live" : "on demand")
+        if stream.stalls > 0 { text += ", \(stream.stalls) drop\(stream.stalls == 1 ? "" : "s")" }
+        if stream.down { text += " — down, reconnecting" }
+        return text
     }
 
     /// "0:42/2:10 (32%)  [####----]", or just "0:42" when the duration is unknown (a live or odd file).

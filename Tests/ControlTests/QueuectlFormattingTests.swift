@@ -161,6 +161,10 @@ struct QueuectlFormattingTests {
                 == "12:00:01 progress #3 0:42/2:10 play 1")
         #expect(line("event.queueChanged", ["version": 8]) == "12:00:01 queueChanged version 8")
         #expect(
+            line("event.itemStalled", ["id": 4, "play": 1, "reason": "no data for 5 s"])
+                == "12:00:01 itemStalled #4 play 1: no data for 5 s")
+        #expect(line("event.itemResumed", ["id": 4, "play": 1, "after": 3.24]) == "12:00:01 itemResumed #4 play 1 back after 3.2 s")
+        #expect(
             line(
                 "event.status",
                 [
@@ -215,6 +219,10 @@ struct QueuectlFormattingTests {
             DisplayLine.render(RPCDisplay(power: "on", source: "manual", nextChange: 9, error: "display on: no TV"), clock: clock)
                 == "display: on (manual until t9) — display on: no TV")
         #expect(!DisplayLine.isWorthAStatusLine(RPCDisplay()))
+        let live = RPCStatus(state: "playing", stream: RPCStreamStatus(live: true, stalls: 2, down: true))
+        #expect(StatusBlock.render(live, item: nil).hasSuffix("\nstream: live, 2 drops — down, reconnecting"))
+        let onDemand = RPCStatus(state: "playing", stream: RPCStreamStatus(live: false, stalls: 0, down: false))
+        #expect(StatusBlock.render(onDemand, item: nil).hasSuffix("\nstream: on demand"))
         let dark = RPCStatus(state: "playing", display: RPCDisplay(power: "off"))
         #expect(StatusBlock.render(dark, item: nil).hasSuffix("\ndisplay: off (schedule)"))
     }
