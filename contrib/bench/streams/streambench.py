@@ -43,7 +43,7 @@ class Source:
         self.proc = None
         self.nginx = None
         if kind == "hls":
-            os.makedirs(f"{work}/hls", exist_ok=True)
+            os.makedirs(f"{work}/hls", mode=0o755, exist_ok=True)
             conf = f"{work}/nginx.conf"
             with open(conf, "w") as f:
                 f.write(f"daemon off; pid {work}/nginx.pid; error_log {work}/nginx.err; events {{}}\n"
@@ -197,7 +197,17 @@ def main():
     p.add_argument("--cpu-seconds", type=float, default=20)
     p.add_argument("--timeout", type=float, default=30)
     a = p.parse_args()
-    queued = [a.queued, "--audio", "null", "--video", "null", "--no-socket", "--state-dir", f"{a.work}/state"]
+    os.chmod(a.work, 0o755)  # nginx's workers read the HLS folder as their own user
+    runs = iter(range(1_000_000))
+
+    class Queued(list):
+        """queued's command line with a state directory of its own per spawn (a shared one would resume
+        the last run's queue)."""
+        def __add__(self, other):
+            return [a.queued, "--audio", "null", "--video", "null", "--no-socket", "--state-dir",
+                    f"{a.work}/state{next(runs)}"] + list(other)
+
+    queued = Queued()
     mpv = ["mpv", "--no-config", "--vo=null", "--ao=null", "--msg-level=all=warn,cplayer=v"]
     results = {}
     for kind in a.kinds.split(","):
