@@ -47,7 +47,14 @@ extension Demuxer {
             }
             let ended = result == AVCodes.eof && interrupt.why == nil
             // An on-demand stream's end is the item's; a live one without a duration ends when its server ends it.
-            if ended && (!live.isLive || live.playback.duration == nil) { return nil }
+            if ended && (!live.isLive || live.playback.duration == nil) {
+                if live.outage != nil {
+                    // Reopened and ended with nothing new: the drop's wait is over with the item.
+                    live.outage = nil
+                    live.limits.onWaiting?(false)
+                }
+                return nil
+            }
             if interrupt.fused {
                 // A looping playlist is not a drop: reconnecting would loop again. The item fails.
                 throw StreamConnection.error(
