@@ -7,8 +7,12 @@ public enum StreamKind: String, Sendable, CaseIterable {
     case rtsp, rtmp, srt, udp, rtp, hls, dash
 
     /// The kind of stream `uri` names, or nil when it is not one (a file, an http(s) file, another scheme).
+    /// Read without allocating: the cache asks it of every http(s) item as it walks a queue of millions.
     public init?(uri: String) {
-        guard let colon = uri.firstIndex(of: ":") else { return nil }
+        let bytes = uri.utf8
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")),
+            bytes.distance(from: bytes.startIndex, to: colon) <= 5
+        else { return nil }
         switch uri[..<colon].lowercased() {
         case "rtsp", "rtsps": self = .rtsp
         case "rtmp", "rtmps": self = .rtmp
@@ -16,10 +20,10 @@ public enum StreamKind: String, Sendable, CaseIterable {
         case "udp": self = .udp
         case "rtp": self = .rtp
         case "http", "https":
-            let path = Self.pathLowercased(uri)
-            if path.hasSuffix(".m3u8") || path.hasSuffix(".m3u") {
+            let path = Self.path(of: uri)
+            if Self.path(path, endsWith: ".m3u8") || Self.path(path, endsWith: ".m3u") {
                 self = .hls
-            } else if path.hasSuffix(".mpd") {
+            } else if Self.path(path, endsWith: ".mpd") {
                 self = .dash
             } else {
                 return nil
@@ -28,12 +32,23 @@ public enum StreamKind: String, Sendable, CaseIterable {
         }
     }
 
-    /// The URL's path, lowercased, without query or fragment.
-    private static func pathLowercased(_ uri: String) -> String {
-        guard let afterScheme = afterSchemeSeparator(uri) else { return "" }
-        let rest = uri[afterScheme...]
-        let path = rest.drop { $0 != "/" }
-        return String(path.prefix { $0 != "?" && $0 != "#" }).lowercased()
+    /// The URL's path, without query or fragment (empty without one).
+    private static func path(of uri: String) -> Substring.UTF8View {
+        guard let afterScheme = afterSchemeSeparator(uri) else { return Substring("").utf8 }
+        let rest = uri[afterScheme...].utf8
+        let path = rest.drop { $0 != UInt8(ascii: "/") }
+        return Substring(path.prefix { $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#") }).utf8
+    }
+
+    /// Whether `path` ends with `suffix` (lowercase ASCII), in any case.
+    private static func path(_ path: Substring.UTF8View, endsWith suffix: StaticString) -> Bool {
+        let count = suffix.utf8CodeUnitCount
+        guard path.count >= count else { return false }
+        return suffix.withUTF8Buffer { wanted in
+            zip(path.suffix(count), wanted).allSatisfy { byte, lower in
+                (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) == lower
+            }
+        }
     }
 
     /// Where the text after `scheme://` begins (no Foundation in this module).
