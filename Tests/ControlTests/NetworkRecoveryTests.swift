@@ -134,12 +134,15 @@ import Testing
         _ = try waitUntil(timeout: 10, pollInterval: 0.02) { moving().count >= 2 && moving().allSatisfy(\.finished) }
         let gets = moving()
         try #require(gets.count >= 2, "\(gets)")
-        #expect(
-            gets[1].range == "bytes=\(oldSize * 2 / 5)-" && !gets[1].ifRange.isEmpty, "a resume with If-Range: \(gets)")
+        // The download resumes where the cut left it, with If-Range. A play reading behind that point can ask
+        // for its own bytes first (CI once saw `bytes=16117-` go out before the resume), so the resume is
+        // looked for among the later requests, not at a fixed place.
+        let resume = gets.dropFirst().first { $0.range == "bytes=\(oldSize * 2 / 5)-" }
+        #expect(resume.map { !$0.ifRange.isEmpty } == true, "a resume with If-Range: \(gets)")
         // The server answers the resume with the whole new version (200). Whether that response is the one that
         // brings it all depends on where the play is reading (a reader behind the resume asks for its own
         // bytes again): some answer after the first is the whole new version.
-        #expect(gets[1].status == 200, "the resume was answered with the new version: \(gets)")
+        #expect(resume?.status == 200, "the resume was answered with the new version: \(gets)")
         #expect(gets.dropFirst().contains { $0.status == 200 && $0.bodyBytes == newSize }, "the whole new version came back: \(gets)")
         // The play that had the old version's first bytes does not go on with the new one's.
         let first = Self.ended(notes, id).first
