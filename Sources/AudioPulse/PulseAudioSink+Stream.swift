@@ -58,6 +58,11 @@ extension PulseAudioSink {
     /// Disconnects the stream after clearing its callbacks, so libpulse never calls into a dead sink.
     func closeStreamLocked() {
         guard let stream else { return }
+        if let check = rewriteCheck {
+            pa_operation_cancel(check.operation)
+            pa_operation_unref(check.operation)
+            rewriteCheck = nil
+        }
         pa_stream_set_write_callback(stream, nil, nil)
         pa_stream_set_underflow_callback(stream, nil, nil)
         pa_stream_set_latency_update_callback(stream, nil, nil)
@@ -125,6 +130,7 @@ extension PulseAudioSink {
             }
             if seekFrames != 0 {
                 seekFrames = 0
+                if let cut = rewrite?.start { checkRewriteLocked(cut: cut) }
                 rewrite = nil
             }
             frames -= chunk
@@ -151,6 +157,33 @@ extension PulseAudioSink {
                 metadata: ["lateFrames": "\(read - rewrite.start)"])
         }
         return true
+    }
+
+    /// Asks the server where its sink reads, right after the rewrite's seek to `cut` went out. Our own guess
+    /// (`rewriteDueLocked`) misses a sink that reads in blocks and caught up after a stall (a starved machine):
+    /// the server's answer comes after it took the write, so a read index past the cut there means the sink
+    /// played old samples where the new ones start, and dropped that many of them.
+    func checkRewriteLocked(cut: Int64) {
+        guard rewriteCheck == nil, let stream else { return }
+        let userdata = Unmanaged.passUnretained(self).toOpaque()
+        guard let operation = pa_stream_update_timing_info(stream, Self.onRewriteTimed, userdata) else { return }
+        rewriteCheck = (cut, operation)
+    }
+
+    func rewriteTimedLocked() {
+        guard let check = rewriteCheck else { return }
+        rewriteCheck = nil
+        pa_operation_unref(check.operation)
+        guard let stream, let info = pa_stream_get_timing_info(stream)?.pointee, info.read_index_corrupt == 0 else {
+            return
+        }
+        let read = info.read_index / Int64(frameBytes) - timeline.offset
+        if read > check.cut {
+            stats.lateSplices += 1
+            logger.warning(
+                "audio splice late: the sink had read past the cut when the new samples arrived",
+                metadata: ["lateFrames": "\(read - check.cut)"])
+        }
     }
 
     /// The heard position: the stream's interpolated, latency-corrected clock on our timeline, but never
@@ -225,6 +258,11 @@ extension PulseAudioSink {
         Unmanaged<PulseAudioSink>.fromOpaque(userdata)._withUnsafeGuaranteedRef { $0.timingUpdatedLocked() }
     }
 
+    static let onRewriteTimed: pa_stream_success_cb_t = { _, _, userdata in
+        guard let userdata else { return }
+        Unmanaged<PulseAudioSink>.fromOpaque(userdata)._withUnsafeGuaranteedRef { $0.rewriteTimedLocked() }
+    }
+
     static let onUnderflow: pa_stream_notify_cb_t = { _, userdata in
         guard let userdata else { return }
         Unmanaged<PulseAudioSink>.fromOpaque(userdata)._withUnsafeGuaranteedRef { sink in
@@ -247,6 +285,8 @@ struct PendingRewrite: Equatable {
 struct PulseStatistics {
     var writeRequests = 0
     var underflows = 0
+    /// Rewrites that arrived after the sink had read past their cut (see `checkRewriteLocked`).
+    var lateSplices = 0
 }
 
 /// What the stream looks like now. Frames are on the output timeline unless said otherwise.

@@ -23,6 +23,9 @@ public final class PulseAudioSink: AudioSink, @unchecked Sendable {
     /// Set by `retract` when it took back samples the server holds: the ring's samples go to the server at
     /// that cut, overwriting what it had there.
     var rewrite: PendingRewrite?
+    /// A rewrite's seek went out at this timeline frame; the timing report asked right after it says whether
+    /// the sink had already read past it (the operation is cancelled with the stream).
+    var rewriteCheck: (cut: Int64, operation: OpaquePointer)?
     var timeline = OutputTimeline()
     /// The server's position from its timing reports; bounds pa_stream_get_time.
     var clock: ServerClock
