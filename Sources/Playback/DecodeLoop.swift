@@ -243,7 +243,8 @@ final class DecodeLoop: @unchecked Sendable {
             let reader: MediaReader
             if let kind = StreamKind(uri: item.uri) {
                 // Read by FFmpeg itself, never through the cache; it plays for the item's duration.
-                var playback = StreamPlayback(url: item.uri, kind: kind, duration: item.duration)
+                let url = engine.config.resolveStreamURL?(item.uri) ?? item.uri
+                var playback = StreamPlayback(url: url, kind: kind, duration: item.duration)
                 playback.endsAtFirstDrop = item.onStall == .skip
                 reader = try MediaReader(stream: playback, options: options)
             } else if isNetworkURI(item.uri) {

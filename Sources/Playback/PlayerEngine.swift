@@ -44,6 +44,9 @@ public struct EngineConfig: Sendable {
     /// Opens the items whose URI is not a local file (http(s): the daemon's network cache); nil: such
     /// items fail with "no network source".
     public var networkSources: (any ByteSourceProvider)?
+    /// The URL a stream item's URI opens: a restored item's URL was kept without its credentials, which the
+    /// daemon's vault gives back (nil: the URI as it is). Decode threads.
+    public var resolveStreamURL: (@Sendable (String) -> String)?
     /// The box's local time, which items' schedules are read in (tests inject one).
     public var localClock = LocalClock.system
     /// Hardware video decoding (`--hwdec`): the daemon's devices and what failed; nil: software.

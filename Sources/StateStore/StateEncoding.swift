@@ -22,12 +22,12 @@ enum StateEncoding {
         return json.bytes
     }
 
-    static func write(_ record: StateRecord, to json: inout JSONWriter) {
+    static func write(_ record: StateRecord, to json: inout JSONWriter, vault: CredentialVault? = nil) {
         switch record {
         case .queue(let change):
             enumCase("queue", to: &json) { json in
                 json.key("_0")
-                write(change, to: &json)
+                write(change, to: &json, vault: vault)
             }
         case .player(let player):
             enumCase("player", to: &json) { json in
@@ -47,13 +47,13 @@ enum StateEncoding {
         json.endObject()
     }
 
-    static func write(_ change: PlayQueue.Change, to json: inout JSONWriter) {
+    static func write(_ change: PlayQueue.Change, to json: inout JSONWriter, vault: CredentialVault? = nil) {
         switch change {
         case .insert(let items, let index):
             enumCase("insert", to: &json) { json in
                 json.key("_0")
                 json.beginArray()
-                for item in items { write(item, to: &json) }
+                for item in items { write(item, to: &json, vault: vault) }
                 json.endArray()
                 json.member("at", index)
             }
@@ -75,7 +75,7 @@ enum StateEncoding {
             enumCase("replace", to: &json) { json in
                 json.key("_0")
                 json.beginArray()
-                for item in items { write(item, to: &json) }
+                for item in items { write(item, to: &json, vault: vault) }
                 json.endArray()
                 json.member("loops", loops)
                 json.member("rev", rev.map { Int($0) })
@@ -85,7 +85,7 @@ enum StateEncoding {
             enumCase("replaceItem", to: &json) { json in
                 json.member("_0", id.rawValue)
                 json.key("_1")
-                write(item, to: &json)
+                write(item, to: &json, vault: vault)
             }
         case .setLoops(let loops):
             enumCase("setLoops", to: &json) { json in
@@ -117,12 +117,12 @@ enum StateEncoding {
         }
     }
 
-    static func write(_ header: SnapshotHeader, to json: inout JSONWriter) {
+    static func write(_ header: SnapshotHeader, to json: inout JSONWriter, vault: CredentialVault? = nil) {
         json.beginObject()
         json.member("format", header.format)
         json.member("generation", header.generation)
         json.key("queue")
-        write(header.queue, to: &json)
+        write(header.queue, to: &json, vault: vault)
         json.member("entryCount", header.entryCount)
         json.key("player")
         write(header.player, to: &json)
@@ -131,11 +131,11 @@ enum StateEncoding {
 
     // Members in declaration order; a nil optional is left out, as synthesized `encodeIfPresent` does.
 
-    static func write(_ queue: PlayQueue.Snapshot, to json: inout JSONWriter) {
+    static func write(_ queue: PlayQueue.Snapshot, to json: inout JSONWriter, vault: CredentialVault? = nil) {
         json.beginObject()
         json.key("entries")
         json.beginArray()
-        for entry in queue.entries { write(entry, to: &json) }
+        for entry in queue.entries { write(entry, to: &json, vault: vault) }
         json.endArray()
         json.member("version", queue.version)
         json.member("loops", queue.loops)
@@ -157,11 +157,11 @@ enum StateEncoding {
         json.endObject()
     }
 
-    static func write(_ entry: QueueEntry, to json: inout JSONWriter) {
+    static func write(_ entry: QueueEntry, to json: inout JSONWriter, vault: CredentialVault? = nil) {
         json.beginObject()
         json.member("id", entry.id.rawValue)
         json.key("item")
-        write(entry.item, to: &json)
+        write(entry.item, to: &json, vault: vault)
         json.member("playsDone", entry.playsDone)
         json.key("state")
         switch entry.state {
@@ -188,9 +188,9 @@ enum StateEncoding {
         json.endObject()
     }
 
-    static func write(_ item: MediaItem, to json: inout JSONWriter) {
+    static func write(_ item: MediaItem, to json: inout JSONWriter, vault: CredentialVault? = nil) {
         json.beginObject()
-        json.member("uri", item.uri)
+        json.member("uri", vault?.sealed(item.uri) ?? item.uri)
         json.member("loops", item.loops)
         json.member("start", item.start)
         json.member("end", item.end)

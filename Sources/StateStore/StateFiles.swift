@@ -186,7 +186,8 @@ public enum StateFiles {
     /// (a million entries are ~185 MB of lines: never held whole); the current snapshot and journal stay
     /// as they are, so this may run beside the writer appending to the journal. Returns the bytes written.
     static func prepareSnapshot(
-        queue: PlayQueue.Snapshot, player: PlayerSnapshot, generation: UInt64, in directory: String
+        queue: PlayQueue.Snapshot, player: PlayerSnapshot, generation: UInt64, in directory: String,
+        vault: CredentialVault? = nil
     ) throws(StateStoreError) -> Int {
         let file = try StateFile(creating: directory + "/" + temporarySnapshotName, truncate: true)
         var header = SnapshotHeader(
@@ -196,11 +197,11 @@ public enum StateFiles {
         var buffer = Data()
         var written = 0
         var line = JSONWriter()
-        StateEncoding.write(header, to: &line)
+        StateEncoding.write(header, to: &line, vault: vault)
         RecordLine.append(line.bytes, to: &buffer)
         for entry in queue.entries {
             line.removeAll()
-            StateEncoding.write(entry, to: &line)
+            StateEncoding.write(entry, to: &line, vault: vault)
             RecordLine.append(line.bytes, to: &buffer)
             if buffer.count >= 1 << 20 {
                 try file.write(buffer)
@@ -219,9 +220,11 @@ public enum StateFiles {
     /// removes older journals. After a crash at any point the directory holds either the old snapshot with
     /// its journal or the new one.
     static func writeSnapshot(
-        queue: PlayQueue.Snapshot, player: PlayerSnapshot, generation: UInt64, in directory: String
+        queue: PlayQueue.Snapshot, player: PlayerSnapshot, generation: UInt64, in directory: String,
+        vault: CredentialVault? = nil
     ) throws(StateStoreError) -> (journal: StateFile, bytes: Int) {
-        let bytes = try prepareSnapshot(queue: queue, player: player, generation: generation, in: directory)
+        let bytes = try prepareSnapshot(
+            queue: queue, player: player, generation: generation, in: directory, vault: vault)
         return (try installSnapshot(generation: generation, journalStart: Data(), in: directory), bytes)
     }
 

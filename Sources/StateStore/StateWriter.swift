@@ -59,6 +59,8 @@ public final class StateWriter: StateRecorder, @unchecked Sendable {
 
     public let directory: String
     public let policy: SyncPolicy
+    /// Keeps stream credentials out of the files (nil: URLs are written as they are).
+    public let vault: CredentialVault?
     private let condition = ThreadCondition()
     /// Guarded. Records waiting for the writer thread, in order, with their sequence numbers.
     private var pending: [(sequence: UInt64, record: StateRecord)] = []
@@ -107,9 +109,11 @@ public final class StateWriter: StateRecorder, @unchecked Sendable {
 
     /// `generation`: the first the writer writes (one past what was restored).
     public init(
-        directory: String, generation: UInt64, policy: SyncPolicy, source: StateSource, progressInterval: Double = 1
+        directory: String, generation: UInt64, policy: SyncPolicy, source: StateSource, progressInterval: Double = 1,
+        vault: CredentialVault? = nil
     ) {
         self.directory = directory
+        self.vault = vault
         self.generation = generation
         self.policy = policy
         self.source = source
@@ -267,7 +271,7 @@ public final class StateWriter: StateRecorder, @unchecked Sendable {
         for (sequence, record) in batch {
             if let compaction, carriedFrom == nil, sequence > compaction.covered { carriedFrom = data.count }
             line.removeAll()
-            StateEncoding.write(record, to: &line)
+            StateEncoding.write(record, to: &line, vault: vault)
             RecordLine.append(line.bytes, to: &data)
         }
         if let carriedFrom { compaction?.journalStart.append(data[carriedFrom...]) }
@@ -314,7 +318,7 @@ public final class StateWriter: StateRecorder, @unchecked Sendable {
             (queue, player, lastRecorded)
         }
         let (written, bytes) = try StateFiles.writeSnapshot(
-            queue: queue, player: player, generation: generation, in: directory)
+            queue: queue, player: player, generation: generation, in: directory, vault: vault)
         journal = written
         journalBytes = 0
         snapshotBytes = bytes
@@ -336,12 +340,13 @@ public final class StateWriter: StateRecorder, @unchecked Sendable {
         }
         let next = generation + 1
         compaction = Compaction(generation: next, covered: covered)
-        let directory = self.directory
+        let directory = self.directory, vault = self.vault
         DispatchQueue.global(qos: .utility).async(group: compactionTask) { [self] in
             let result: Result<Int, StateStoreError>
             do throws(StateStoreError) {
                 result = .success(
-                    try StateFiles.prepareSnapshot(queue: queue, player: player, generation: next, in: directory))
+                    try StateFiles.prepareSnapshot(
+                        queue: queue, player: player, generation: next, in: directory, vault: vault))
             } catch {
                 result = .failure(error)
             }

@@ -7,6 +7,7 @@
 // a minute (~1 KB a play) before.
 
 import Fleet
+import MediaPaths
 import FoundationEssentials
 import Glibc
 import JSONText
@@ -61,7 +62,8 @@ extension Bridge {
         document.state = ReportedDocument.State(rawValue: status.state) ?? .unreachable
         document.queueVersion = status.queueVersion
         document.current = status.currentId.map {
-            .init(id: $0, uri: status.uri, title: status.title, position: status.position)
+            // A camera's password or a stream's passphrase never goes to the broker.
+            .init(id: $0, uri: status.uri.map(StreamKind.redacted), title: status.title, position: status.position)
         }
         // The daemon's own figures (daemon.health: memory, descriptors, pictures shown and dropped, stalls…).
         if let health = try? daemonCall(API.DaemonHealth.self, NoParams()) { document.health = health.json }

@@ -96,6 +96,7 @@ struct Daemon {
         let exitWhenDone = options.exitWhenDone
         let played = PlayedFlag()
         let state = options.noState ? nil : try DurableState(options: self.options, logger: logger)
+        if let vault = state?.vault { config.resolveStreamURL = { vault.resolved($0) } }
         let trimmer = MemoryTrimmer()
         let plays = PlayRecording(store: PlayLogStore(directory: state?.directory.path)) { record in
             server?.publish(.played(record))

@@ -17,6 +17,8 @@ extension StateWriter: ChangeKeeper {}
 struct DurableState {
     let directory: StateDirectory
     let restored: RestoredState
+    /// Where stream credentials go instead of the state files (a restored item's sealed URL opens through it).
+    let vault: CredentialVault
 
     /// Takes the directory's lock and reads it. A second daemon on the same directory fails here.
     init(options: QueuedCommand, logger: Logger) throws {
@@ -27,6 +29,7 @@ struct DurableState {
             throw ValidationFailure("\(error)")
         }
         restored = StateFiles.restore(from: path)
+        vault = CredentialVault(directory: path)
         for problem in restored.problems {
             logger.warning("state: \(problem) (damaged files are kept aside in \(path))")
         }
@@ -87,7 +90,8 @@ struct DurableState {
     /// from the restored state on is then in the journal.
     func makeWriter(engine: PlayerEngine, policy: SyncPolicy) -> StateWriter {
         let writer = StateWriter(
-            directory: directory.path, generation: restored.generation + 1, policy: policy, source: engine)
+            directory: directory.path, generation: restored.generation + 1, policy: policy, source: engine,
+            vault: vault)
         engine.record(to: writer)
         return writer
     }

@@ -5,6 +5,7 @@
 
 import Dispatch
 import JSONText
+import MediaPaths
 import Playback
 import PlayLog
 import QueueModel
@@ -27,7 +28,8 @@ final class PlayRecording: PlayLogControl, @unchecked Sendable {
     func observe(_ event: PlayerEvent) {
         switch event {
         case .itemStarted(let id, let play, let wallClock, _, let interrupt, _, let item, _):
-            let played = item.map { PlayedItem(uri: $0.uri, title: $0.title, sha256: $0.sha256) }
+            // Proof of play names a camera without its password (the record is kept on disk and published).
+            let played = item.map { PlayedItem(uri: StreamKind.redacted($0.uri), title: $0.title, sha256: $0.sha256) }
             queue.async {
                 self.ledger.started(
                     id: Int64(id.rawValue), play: Int64(play), interrupt: interrupt,

@@ -353,6 +353,51 @@ private func events(_ notes: Notes, _ method: String, _ id: Int64) -> [JSONValue
         #expect(!everything.contains("s3cretpass") && !everything.contains("wrongpass1"), "a password was shown")
     }
 
+    /// The camera's password survives a restart without being written into the state files: the snapshot,
+    /// the journals and the proof-of-play log hold the URL redacted (with a token), `credentials` — readable
+    /// by its owner only — holds the URL, and the restarted daemon plays the camera through it.
+    @Test func aCamerasPasswordStaysOutOfTheStateFilesAndItsItemPlaysAfterARestart() throws {
+        let port = try LoopbackPort.free()
+        let script = BuiltProduct.packageRoot + "/Tests/streams/rtsp_server.py"
+        let camera = try ChildProcess("/usr/bin/python3", [script, String(port), "viewer", "s3cretpass"])
+        defer { _ = camera.terminate(signal: SIGKILL) }
+        #expect(waitUntil(timeout: 20) { LoopbackPort.accepts(port) }, "the RTSP server listens")
+        let state = try TemporaryDirectory(prefix: "queued-credentials")
+        let url = "rtsp://viewer:s3cretpass@127.0.0.1:\(port)/live"
+        let first = try StreamDaemon(RunningDaemon(outputs: .null(untimed: false), ["--state-dir", state.path]))
+        let ids = try first.add([RPCItemInput(uri: url, duration: 3), RPCItemInput(uri: Self.clip())])
+        // It plays once before the restart: its play is in the proof-of-play log too.
+        _ = try first.client.call(API.PlayerPlay.self, .init())
+        let before = try Self.watch(first.watcher, seconds: 60) { !events($0, "itemEnded", ids[1]).isEmpty }
+        #expect(events(before, "itemEnded", ids[0]).first?["reason"]?.stringValue == "eof", "\(first.daemon.log())")
+        #expect(first.daemon.stop() == 0, "\(first.daemon.log())")
+
+        var sealed = false
+        for name in try FileManager.default.subpathsOfDirectory(atPath: state.path) where name != "credentials" {
+            guard let data = FileManager.default.contents(atPath: state.path + "/" + name) else { continue }
+            #expect(data.range(of: Data("s3cretpass".utf8)) == nil, "\(name) holds the camera's password")
+            if data.range(of: Data("rtsp://***@127.0.0.1:\(port)/live#queued-credentials=".utf8)) != nil { sealed = true }
+        }
+        #expect(sealed, "the state files name the camera, redacted, with its token")
+        var info = stat()
+        #expect(stat(state.path + "/credentials", &info) == 0 && info.st_mode & 0o777 == 0o600, "credentials is 0600")
+        let kept = FileManager.default.contents(atPath: state.path + "/credentials") ?? Data()
+        #expect(kept.range(of: Data(url.utf8)) != nil, "credentials holds the camera's URL")
+
+        let second = try StreamDaemon(RunningDaemon(outputs: .null(untimed: false), ["--state-dir", state.path]))
+        defer { second.daemon.stop() }
+        let listed = try second.client.call(API.QueueList.self, .init()).items
+        #expect(listed.map(\.id) == ids, "\(listed)")
+        #expect(listed.first.map { !$0.uri.contains("s3cretpass") } == true, "\(listed)")
+        _ = try second.client.call(API.PlayerPlay.self, .init(id: ids[0]))
+        let after = try Self.watch(second.watcher, seconds: 60) { !events($0, "itemEnded", ids[0]).isEmpty }
+        let started = events(after, "itemStarted", ids[0]).first
+        #expect(started?["width"]?.intValue == 320, "the camera plays after the restart: \(after)\n\(second.daemon.log())")
+        #expect(events(after, "itemEnded", ids[0]).first?["reason"]?.stringValue == "eof", "\(after)")
+        let everything = first.daemon.log() + second.daemon.log() + (before + after).map { "\($0.params ?? .null)" }.joined()
+        #expect(!everything.contains("s3cretpass"), "the password was shown")
+    }
+
     /// A live HLS playlist that stops updating (its publisher killed: no ENDLIST): one stall, then the
     /// item waits out its time and ends once — reopening the frozen playlist gives its last segments again,
     /// and those are not played twice.

@@ -1,0 +1,99 @@
+// Stream credentials kept out of the state files. A camera's `rtsp://user:password@host/…` or an SRT
+// `passphrase=` must survive a restart (the item plays again), but the snapshot and journals are files an
+// operator copies into a bug report or a backup: they hold the URL redacted, with a random token
+// (`rtsp://***@host/cam#queued-credentials=<token>`), and the token's URL sits in `credentials` beside them,
+// a file only its owner may read (0600), appended when a new one is first written. The engine swaps the
+// token back when it opens the stream (`resolved`). A token whose line is gone (the file deleted or
+// damaged) stays as it is: the item then fails with the server's refusal, as a wrong password does.
+// Only stream URLs: a plain http(s) file's URL is the cache's key and stays whole.
+// Threads: `sealed` runs on the state writer's thread and on its compaction task, `resolved` on the engine's
+// decode threads; one lock guards the tables (the file is appended under it: a new camera is rare).
+
+import FoundationEssentials
+import Glibc
+import MediaPaths
+import Synchronization
+
+public final class CredentialVault: Sendable {
+    /// Marks a sealed URL's token (a fragment: never sent to a server, and never in a URL we accept).
+    public static let marker = "#queued-credentials="
+    public let path: String
+    private let tables: Mutex<Tables>
+
+    private struct Tables {
+        /// Full URL → its token; token → full URL.
+        var tokens: [String: String] = [:]
+        var urls: [String: String] = [:]
+        /// Logged once: appending to the file failed (the state directory is read-only or full).
+        var appendFailed = false
+    }
+
+    /// Reads `directory/credentials` (lines `<token> <url>`; a damaged line is skipped, a missing file is
+    /// an empty vault) and makes sure only its owner may read it.
+    public init(directory: String) {
+        path = directory + "/credentials"
+        var tables = Tables()
+        if let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) {
+            for line in text.split(separator: "\n") {
+                let parts = line.split(separator: " ", maxSplits: 1)
+                guard parts.count == 2, parts[0].count == 32, parts[0].allSatisfy(\.isHexDigit) else { continue }
+                tables.tokens[String(parts[1])] = String(parts[0])
+                tables.urls[String(parts[0])] = String(parts[1])
+            }
+            _ = chmod(path, 0o600)
+        }
+        self.tables = Mutex(tables)
+    }
+
+    /// What the state files hold for `uri`: itself, unless it is a stream URL with credentials in it.
+    public func sealed(_ uri: String) -> String {
+        guard StreamKind(uri: uri) != nil, uri.utf8.contains(where: { $0 == UInt8(ascii: "@") || $0 == UInt8(ascii: "=") })
+        else { return uri }
+        let redacted = StreamKind.redacted(uri)
+        guard redacted != uri else { return uri }
+        let token: String? = tables.withLock { tables in
+            if let known = tables.tokens[uri] { return known }
+            let token = Self.randomToken()
+            guard append("\(token) \(uri)\n") else {
+                tables.appendFailed = true
+                return nil
+            }
+            tables.tokens[uri] = token
+            tables.urls[token] = uri
+            return token
+        }
+        // Without a token the state holds the redacted URL alone: the password is never written where it
+        // should not be, and after a restart the item fails as with a wrong password.
+        return redacted + (token.map { Self.marker + $0 } ?? "")
+    }
+
+    /// The URL to open for `uri`: the full one a sealed URL stands for, when its token is known.
+    public func resolved(_ uri: String) -> String {
+        guard let hash = uri.lastIndex(of: "#"), uri[hash...].hasPrefix(Self.marker) else { return uri }
+        let token = String(uri[hash...].dropFirst(Self.marker.count))
+        return tables.withLock { $0.urls[token] } ?? String(uri[..<hash])
+    }
+
+    /// Whether a line could not be appended (the caller logs it once).
+    public var appendFailed: Bool { tables.withLock { $0.appendFailed } }
+
+    /// Appends `line` durably (before the journal line naming its token is written); lock held.
+    private func append(_ line: String) -> Bool {
+        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        let bytes = Array(line.utf8)
+        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        return written == bytes.count && fsync(descriptor) == 0
+    }
+
+    private static func randomToken() -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        for _ in 0..<16 {
+            let byte = UInt8.random(in: 0...255)
+            text += [digits[Int(byte >> 4)], digits[Int(byte & 15)]]
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+}

@@ -1,0 +1,48 @@
+// The vault that keeps stream credentials out of the state files: what it seals, what it gives back, and
+// what it does when its file is gone.
+
+import Foundation
+import Playback
+import QueueModel
+import TestSupport
+import Testing
+
+@testable import StateStore
+
+struct CredentialVaultTests {
+    @Test func aStreamWithCredentialsIsSealedAndResolvedOthersStayWhole() throws {
+        let directory = try TemporaryDirectory(prefix: "queued-vault")
+        let vault = CredentialVault(directory: directory.path)
+        let camera = "rtsp://admin:hunter2@127.0.0.1:8554/cam"
+        let sealed = vault.sealed(camera)
+        #expect(sealed.hasPrefix("rtsp://***@127.0.0.1:8554/cam" + CredentialVault.marker), "\(sealed)")
+        #expect(!sealed.contains("hunter2"))
+        #expect(vault.sealed(camera) == sealed, "one token per URL")
+        #expect(vault.resolved(sealed) == camera)
+        let srt = "srt://127.0.0.1:9000?mode=caller&passphrase=topsecret1"
+        #expect(vault.resolved(vault.sealed(srt)) == srt)
+        #expect(!vault.sealed(srt).contains("topsecret1"))
+        // Files, plain streams, and plain http(s) files (the cache's key) are written as they are.
+        for plain in ["/srv/a@b.mp4", "udp://127.0.0.1:5000", "https://127.0.0.1/v.mp4?token=abc"] {
+            #expect(vault.sealed(plain) == plain)
+            #expect(vault.resolved(plain) == plain)
+        }
+        // A new daemon reads the file back; without it, a sealed URL opens redacted (and fails as a wrong
+        // password does) rather than naming a token to the server.
+        #expect(CredentialVault(directory: directory.path).resolved(sealed) == camera)
+        try FileManager.default.removeItem(atPath: directory.path + "/credentials")
+        #expect(CredentialVault(directory: directory.path).resolved(sealed) == "rtsp://***@127.0.0.1:8554/cam")
+    }
+
+    @Test func theJournalAndTheSnapshotHoldTheSealedURL() throws {
+        let directory = try TemporaryDirectory(prefix: "queued-vault-files")
+        let vault = CredentialVault(directory: directory.path)
+        let item = MediaItem(uri: "rtsp://viewer:s3cret@127.0.0.1:8554/live")
+        let line = String(decoding: StateEncoding.bytes { StateEncoding.write(item, to: &$0, vault: vault) }, as: UTF8.self)
+        #expect(!line.contains("s3cret") && line.contains("rtsp://***@127.0.0.1:8554/live#queued-credentials="), "\(line)")
+        let kept = try String(contentsOfFile: directory.path + "/credentials", encoding: .utf8)
+        #expect(kept.contains(item.uri))
+        var info = stat()
+        #expect(stat(directory.path + "/credentials", &info) == 0 && info.st_mode & 0o777 == 0o600)
+    }
+}
