@@ -141,6 +141,7 @@ final class DecodeLoop: @unchecked Sendable {
                 segment.isStill = reader.isStill
                 segment.decoding = reader.videoDecoding
                 segment.stream = reader.isStream ? StreamState(live: reader.isLiveStream) : nil
+                segment.blackWhileDown = reader.isStream && item.onStall == .black
                 // A still's size waits for its picture (its EXIF turn), so that no play records it twice.
                 segment.pictureSize =
                     reader.isStill ? nil : reader.displaySize.map { PictureSize(width: $0.width, height: $0.height) }

@@ -177,6 +177,14 @@ extension EngineState {
             screen.clearPicture()
             return .black
         }
+        // A stream down whose item says `onStall: black`: black until its pictures come back (`show`).
+        if frames.isEmpty, !screen.black, let shown = screen.picture?.cursor,
+            segments.contains(where: { $0.cursor == shown && $0.blackWhileDown && $0.stream?.down == true })
+        {
+            screen.black = true
+            screen.clearPicture()
+            return .black
+        }
         let heardTime = Double(heard) / sampleRate
         guard let head = frames.first, state != .paused else {
             if let redraw = moveLook(at: heardTime, now: now, screen: &screen) { return redraw }

@@ -21,6 +21,8 @@ struct Segment: Equatable {
     var decoding: VideoDecoding?
     /// A stream's play (what the status shows of it); nil for files.
     var stream: StreamState?
+    /// Its item says `onStall: black`: the screen goes black while the stream is down.
+    var blackWhileDown = false
     /// Item seconds per timeline second.
     var rate: Double = 1
     /// Set by the decode thread once the whole item has been written.

@@ -13,6 +13,8 @@ public enum TrackEnd: String, Sendable, Equatable, Codable, CaseIterable {
 public enum StreamStall: String, Sendable, Equatable, Codable, CaseIterable {
     /// Hold the last picture, silent, and reconnect (the default).
     case hold
+    /// Black while it is down, silent, and reconnect: a frozen camera picture would look live.
+    case black
     /// End the item at the first drop: the queue goes on at once.
     case skip
 }

@@ -135,7 +135,7 @@ public enum ItemInputs {
         case "duration": entry.duration = try number()  // a still's display time, a stream's play time
         case "on-stall":
             guard let choice = StreamStall(rawValue: value) else {
-                throw .invalidParams(param: "items", reason: "\(place): on-stall must be hold or skip")
+                throw .invalidParams(param: "items", reason: "\(place): on-stall must be hold, black or skip")
             }
             entry.onStall = choice
         case "loops":

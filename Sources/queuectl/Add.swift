@@ -50,8 +50,8 @@ struct Add: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Streams: at a drop, hold the last picture and reconnect (hold, the default) or end the item at once (skip).",
-            valueName: "hold|skip"))
+            "Streams: at a drop, hold the last picture and reconnect (hold, the default), show black and reconnect (black), or end the item at once (skip).",
+            valueName: "hold|black|skip"))
     var onStall: String?
 
     @Option(
@@ -111,7 +111,7 @@ struct Add: ParsableCommand {
             throw ValidationError("--duration must be a length > 0: 90, 1:30, 10m or 1h30m")
         }
         if let onStall, !RPCItemInput.stallChoices.contains(onStall) {
-            throw ValidationError("--on-stall must be hold or skip")
+            throw ValidationError("--on-stall must be hold, black or skip")
         }
         if let sha256 {
             guard RPCItemInput.isSHA256(sha256.lowercased()) else {

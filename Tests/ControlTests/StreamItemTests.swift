@@ -146,6 +146,44 @@ private func events(_ notes: Notes, _ method: String, _ id: Int64) -> [JSONValue
         #expect(events(notes, "itemEnded", ids[1]).first?["reason"]?.stringValue == "eof", "\(screen.daemon.log())")
     }
 
+    /// `onStall: black` on a real screen (SDL offscreen): the stream's picture, black while it is down
+    /// (nothing on screen: the screenshot says so), its picture again once it is back — the same play.
+    @Test func aStreamThatGoesBlackOnStallShowsBlackWhileDownAndItsPictureWhenBack() throws {
+        let port = try LoopbackPort.free()
+        let target = "udp://127.0.0.1:\(port)?pkt_size=1316"
+        var publisher = try StreamPublisher(format: "mpegts", to: target, log: "udp-black-1")
+        defer { publisher.kill() }
+        let screen = try StreamDaemon(RunningDaemon([], video: true))
+        defer { screen.daemon.stop() }
+        let ids = try screen.add([RPCItemInput(uri: "udp://127.0.0.1:\(port)", duration: 60, onStall: "black")])
+        _ = try screen.client.call(API.PlayerPlay.self, .init())
+        var notes = try Self.watch(screen.watcher, seconds: 30) { !events($0, "itemStarted", ids[0]).isEmpty }
+        try #require(!events(notes, "itemStarted", ids[0]).isEmpty, "\(screen.daemon.log())")
+        func onScreen() -> Bool? {
+            do {
+                let shot = try screen.client.call(API.PlayerScreenshot.self, .init())
+                let pixels = try PNGPixels.decode(Array(Data(base64Encoded: shot.png ?? "") ?? Data()))
+                return stride(from: 0, to: pixels.rgba.count, by: 4).contains { pixels.rgba[$0] > 40 || pixels.rgba[$0 + 1] > 40 }
+            } catch ClientError.rpc(let error) where error.code == -32004 {
+                return false  // nothing on screen: black
+            } catch {
+                return nil
+            }
+        }
+        #expect(waitUntil(timeout: 10, pollInterval: 0.1) { onScreen() == true }, "the stream's picture")
+
+        publisher.kill()
+        notes += try Self.watch(screen.watcher, seconds: 30) { !events($0, "itemStalled", ids[0]).isEmpty }
+        try #require(!events(notes, "itemStalled", ids[0]).isEmpty, "\(screen.daemon.log())")
+        #expect(waitUntil(timeout: 5, pollInterval: 0.1) { onScreen() == false }, "black while it is down")
+
+        publisher = try StreamPublisher(format: "mpegts", to: target, log: "udp-black-2")
+        notes += try Self.watch(screen.watcher, seconds: 40) { !events($0, "itemResumed", ids[0]).isEmpty }
+        #expect(events(notes, "itemResumed", ids[0]).first?["play"]?.intValue == 1, "\(notes)")
+        #expect(waitUntil(timeout: 10, pollInterval: 0.1) { onScreen() == true }, "its picture is back")
+        #expect(events(notes, "itemEnded", ids[0]).isEmpty, "the drop did not end the play: \(notes)")
+    }
+
     /// An interrupt over a stream: the stream goes on afterwards from what it sends then (not from what piled
     /// up meanwhile), placed where it was left, and plays what is left of its duration — the same play.
     @Test func aStreamInterruptedGoesOnLiveWhereItWasLeft() throws {

@@ -25,9 +25,9 @@ public struct RPCItemInput: Sendable, Equatable {
     public var transition: RPCTransition?
     /// Stills: a slow pan and zoom while shown.
     public var motion: RPCMotion?
-    /// Streams: `hold` (the default) or `skip` at a drop.
+    /// Streams: `hold` (the default), `black` or `skip` at a drop.
     public var onStall: String?
-    public static let stallChoices = ["hold", "skip"]
+    public static let stallChoices = ["hold", "black", "skip"]
 
     public init(
         uri: String, title: String? = nil, loops: Int64? = nil, start: Double? = nil, end: Double? = nil,
@@ -99,7 +99,7 @@ public struct RPCItemInput: Sendable, Equatable {
         var onStall: String?
         if let value = present("onStall") {
             guard let text = value.stringValue, Self.stallChoices.contains(text) else {
-                throw .invalidParams(param: "\(name).onStall", reason: "must be one of hold, skip")
+                throw .invalidParams(param: "\(name).onStall", reason: "must be one of hold, black, skip")
             }
             onStall = text
         }
