@@ -170,8 +170,12 @@ extension EngineState {
         heard: Int64, upTo limit: Int? = nil, closingEarlier: Bool = false, wallClock: Double
     ) {
         let closedBy = limit.map { segments[$0].startFrame } ?? .max
-        /// A play before this one has started and not ended (it overlaps what follows).
+        /// A play before this one has started and not ended (it overlaps what follows), and where the first
+        /// such play ends: a later play starting at or after that end waits for it to be announced (a look that
+        /// passed a whole crossfaded play at once — a busy presenter, or untimed output — must not tell a
+        /// third play's start before the first one's end).
         var earlierOpen = false
+        var earlierEnd = Int64.max
         var index = 0
         while index < min(segments.count, limit ?? .max) {
             let segment = segments[index]
@@ -182,6 +186,7 @@ extension EngineState {
             let closes = closingEarlier && (segment.endFrame.map { $0 <= closedBy } ?? true)
             if segment.heard == .ahead {
                 guard closes || heard >= segment.startFrame else { break }
+                guard closes || !earlierOpen || segment.startFrame < earlierEnd else { break }
                 if segment.failure != nil, segment.endFrame == segment.startFrame {
                     // A failed open inside an overlap ends after the play still open before it.
                     if !earlierOpen { announceEnd(index) }
@@ -198,6 +203,7 @@ extension EngineState {
             } else {
                 // Still playing: the next play may start meanwhile only if it overlaps this one.
                 guard overlapsNext(index) else { break }
+                if !earlierOpen, let end = segments[index].endFrame { earlierEnd = end }
                 earlierOpen = true
             }
             index += 1
@@ -269,7 +275,7 @@ extension EngineState {
             $0.play = segment.cursor.play
             $0.duration = segment.duration
             $0.decoder = segment.decoding
-            $0.stream = segment.stream
+            $0.stream = segment.stream?.withoutFigures
         }
     }
 
