@@ -61,4 +61,7 @@ public enum StreamNews: Sendable, Equatable {
     case stalled(reason: String)
     /// It plays again after `after` seconds without data.
     case resumed(after: Double)
+    /// Every 2 s while it delivers: bits per second of its packets, and how far they reach (item seconds):
+    /// what is received and not yet heard is the play's latency.
+    case figures(bitrate: Int, received: Double)
 }

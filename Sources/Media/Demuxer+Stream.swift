@@ -39,6 +39,7 @@ extension Demuxer {
                 }
                 rebase(packet, live)
                 notePacketEnd(packet.pointer.pointee)
+                noteFigures(live, bytes: Int(packet.pointer.pointee.size))
                 return packet
             }
             let interrupt = live.connection.interrupt
@@ -89,10 +90,28 @@ extension Demuxer {
         max(0, (furthestPacketEnd ?? live.initialStart) - live.initialStart)
     }
 
+    /// Counts a packet's bytes; once a window is full, tells the bitrate and how far the packets reach.
+    private func noteFigures(_ live: LiveStream, bytes: Int) {
+        let now = Monotonic.now()
+        guard live.figuresSince > 0 else {
+            live.figuresSince = now
+            live.figureBytes = 0
+            return
+        }
+        live.figureBytes += bytes
+        let elapsed = now - live.figuresSince
+        guard elapsed >= LiveStream.figuresWindow else { return }
+        let bitrate = Int((Double(live.figureBytes) * 8 / elapsed).rounded())
+        live.figuresSince = now
+        live.figureBytes = 0
+        live.limits.onStreamNews?(.figures(bitrate: bitrate, received: playedSeconds(live)))
+    }
+
     /// The drop under way is over: a packet the play had not had arrived.
     private func endOutage(_ live: LiveStream) {
         guard let outage = live.outage else { return }
         live.outage = nil
+        live.figuresSince = 0  // the bitrate's window does not span the drop
         let after = Monotonic.now() - outage.since
         live.downTime += after
         live.limits.onStreamNews?(.resumed(after: after))

@@ -90,6 +90,23 @@ final class Demuxer {
         return (Int(index), codec)
     }
 
+    /// The numbers of the programs a multi-program source (an MPEG-TS) declares, in its order.
+    var programNumbers: [Int] {
+        (0..<Int(format.pointee.nb_programs)).compactMap { format.pointee.programs[$0].map { Int($0.pointee.id) } }
+    }
+
+    /// A stream of program `number` (any: FFmpeg's choice among a program's streams starts from one), or nil
+    /// when no such program has streams.
+    func firstStream(ofProgram number: Int) -> Int? {
+        for index in 0..<Int(format.pointee.nb_programs) {
+            guard let program = format.pointee.programs[index]?.pointee, Int(program.id) == number,
+                program.nb_stream_indexes > 0
+            else { continue }
+            return Int(program.stream_index[0])
+        }
+        return nil
+    }
+
     /// Whether the file has a stream of this kind at all (decodable or not).
     func hasStream(_ type: AVMediaType) -> Bool {
         (0..<Int(format.pointee.nb_streams)).contains { stream($0).pointee.codecpar.pointee.codec_type == type }

@@ -19,6 +19,8 @@ public struct StreamPlayback: Sendable {
     public var reconnectWindow: Double = 60
     /// A drop ends the item at once instead of reconnecting (the item's `onStall: skip`).
     public var endsAtFirstDrop = false
+    /// The MPEG-TS program to play (its number); nil: the program of the picture FFmpeg finds best.
+    public var program: Int?
     public static let firstBackoff = 0.5
     public static let maxBackoff = 10.0
 
@@ -60,6 +62,10 @@ final class LiveStream {
     var lastOriginal: [Double?] = []
     /// How many times it dropped in this play.
     private(set) var stalls = 0
+    /// Packet bytes since `figuresSince` (monotonic seconds; 0: the window starts with the next packet).
+    var figureBytes = 0
+    var figuresSince = 0.0
+    static let figuresWindow = 2.0
 
     init(playback: StreamPlayback, limits: SourceLimits, connection: StreamConnection) {
         self.playback = playback

@@ -123,7 +123,19 @@ public final class MediaReader {
         self.demuxer = demuxer
         self.origin = origin
 
-        var videoStream = demuxer.bestStream(AVMEDIA_TYPE_VIDEO)
+        // A stream's `program` (a multi-program TS): its picture and sound only.
+        var programStream = -1
+        if let program = demuxer.live?.playback.program {
+            guard let first = demuxer.firstStream(ofProgram: program) else {
+                let programs = demuxer.programNumbers
+                throw MediaError(
+                    operation: "open", path: path,
+                    message: "no program \(program) in the stream"
+                        + (programs.isEmpty ? " (it has no programs)" : " (it has \(programs.map(String.init).joined(separator: ", ")))"))
+            }
+            programStream = first
+        }
+        var videoStream = demuxer.bestStream(AVMEDIA_TYPE_VIDEO, relatedTo: programStream)
         if let found = videoStream,
             demuxer.stream(found.index).pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0
         {
@@ -132,7 +144,7 @@ public final class MediaReader {
         // A stream's sound is the one of its picture's program (a multi-program TS, an HLS variant); a file
         // keeps FFmpeg's own choice.
         let audioStream = demuxer.bestStream(
-            AVMEDIA_TYPE_AUDIO, relatedTo: demuxer.live != nil ? (videoStream?.index ?? -1) : -1)
+            AVMEDIA_TYPE_AUDIO, relatedTo: demuxer.live != nil ? (videoStream?.index ?? programStream) : -1)
         guard audioStream != nil || videoStream != nil else {
             let undecodable = demuxer.hasStream(AVMEDIA_TYPE_AUDIO) || demuxer.hasStream(AVMEDIA_TYPE_VIDEO)
             throw MediaError(

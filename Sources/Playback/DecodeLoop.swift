@@ -247,6 +247,7 @@ final class DecodeLoop: @unchecked Sendable {
                 let url = engine.config.resolveStreamURL?(item.uri) ?? item.uri
                 var playback = StreamPlayback(url: url, kind: kind, duration: item.duration)
                 playback.endsAtFirstDrop = item.onStall == .skip
+                playback.program = item.program
                 reader = try MediaReader(stream: playback, options: options)
             } else if isNetworkURI(item.uri) {
                 guard let network = engine.config.networkSources else {

@@ -59,9 +59,14 @@ extension EngineState {
                 segments[index].stream?.stalls += 1
                 segments[index].stream?.down = true
             case .resumed: segments[index].stream?.down = false
+            case .figures(let bitrate, let received):
+                segments[index].stream?.bitrate = bitrate
+                segments[index].stream?.received = received
             }
             if status.currentID == cursor.id && status.play == cursor.play && segments[index].heard == .started {
-                let stream = segments[index].stream
+                // The figures are read from the segment by `status(heard:)`: no change event every 2 s.
+                if case .figures = news { continue }
+                let stream = segments[index].stream?.withoutFigures
                 updateStatus { $0.stream = stream }
             }
         }
@@ -70,6 +75,7 @@ extension EngineState {
             emit(.itemStalled(id: cursor.id, play: cursor.play, reason: reason, interrupt: cursor.isInterrupt))
         case .resumed(let after):
             emit(.itemResumed(id: cursor.id, play: cursor.play, after: after, interrupt: cursor.isInterrupt))
+        case .figures: break  // the status has them; no event
         }
     }
 }

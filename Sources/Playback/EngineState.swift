@@ -150,6 +150,11 @@ struct EngineState {
             status.play = now.cursor.play
             status.position = position(of: now, heard: heard)
             status.duration = now.duration ?? queue.entry(now.cursor.id)?.knownDuration
+            // A stream's figures are the play's own (its segment's), measured as of now: never in events.
+            if status.stream != nil, let figures = now.segment?.stream {
+                status.stream?.bitrate = figures.bitrate
+                status.stream?.latency = figures.received.map { max(0, $0 - status.position) }
+            }
         }
         describeCurrentItem(in: &status)
         return status

@@ -112,11 +112,23 @@ public struct StreamState: Sendable, Equatable {
     public var stalls: Int
     /// Down now (reconnecting).
     public var down: Bool
-    public init(live: Bool, stalls: Int = 0, down: Bool = false) {
+    /// Bits per second of what it delivered over the last 2 s (nil until then).
+    public var bitrate: Int?
+    /// How far its packets reach, in item seconds, as of the last figures (nil until then).
+    public var received: Double?
+    /// Seconds received and not yet heard (demuxed, decoded, in the outputs' buffers): `received` less the
+    /// position, filled in by the status a command reads (nil until the first figures).
+    public var latency: Double?
+    public init(live: Bool, stalls: Int = 0, down: Bool = false, bitrate: Int? = nil, latency: Double? = nil) {
         self.live = live
         self.stalls = stalls
         self.down = down
+        self.bitrate = bitrate
+        self.latency = latency
     }
+    /// Without its figures: what the engine's status (and so its events) holds; a command's status reads the
+    /// figures from the play's segment.
+    public var withoutFigures: StreamState { StreamState(live: live, stalls: stalls, down: down) }
 }
 
 /// What happened to an output.

@@ -45,12 +45,14 @@ public struct MediaItem: Sendable, Equatable, Codable {
     public var motion: ItemMotion?
     /// Streams: what a drop does (nil: hold).
     public var onStall: StreamStall?
+    /// Streams: the MPEG-TS program (its number, as `ffprobe` lists it) to play (nil: the program of the picture FFmpeg finds best).
+    public var program: Int?
 
     public init(
         uri: String, loops: Int = 1, start: Double? = nil, end: Double? = nil, duration: Double? = nil,
         title: String? = nil, trackEnd: TrackEnd? = nil, sha256: String? = nil,
         schedule: ItemSchedule? = nil, transition: ItemTransition? = nil, motion: ItemMotion? = nil,
-        onStall: StreamStall? = nil
+        onStall: StreamStall? = nil, program: Int? = nil
     ) {
         self.uri = uri
         self.loops = loops
@@ -64,10 +66,11 @@ public struct MediaItem: Sendable, Equatable, Codable {
         self.transition = transition
         self.motion = motion
         self.onStall = onStall
+        self.program = program
     }
 
     private enum CodingKeys: String, CodingKey {
-        case uri, loops, start, end, duration, title, trackEnd, sha256, schedule, transition, motion, onStall
+        case uri, loops, start, end, duration, title, trackEnd, sha256, schedule, transition, motion, onStall, program
     }
 
     // Written by hand only so that a missing `loops` means 1, as it does in `init`; encoding is synthesized.
@@ -85,6 +88,7 @@ public struct MediaItem: Sendable, Equatable, Codable {
         transition = try container.decodeIfPresent(ItemTransition.self, forKey: .transition)
         motion = try container.decodeIfPresent(ItemMotion.self, forKey: .motion)
         onStall = try container.decodeIfPresent(StreamStall.self, forKey: .onStall)
+        program = try container.decodeIfPresent(Int.self, forKey: .program)
     }
 
     /// Throws the first rule the item breaks: loops >= 0, start >= 0, end > start (or > 0 without a start),

@@ -138,14 +138,24 @@ public struct RPCStreamStatus: Sendable, Equatable {
     public var live: Bool
     public var stalls: Int64
     public var down: Bool
-    public init(live: Bool, stalls: Int64, down: Bool) {
-        (self.live, self.stalls, self.down) = (live, stalls, down)
+    /// Bits per second over the last 2 s; seconds received and not yet heard (nil until first measured).
+    public var bitrate: Int64?
+    public var latency: Double?
+    public init(live: Bool, stalls: Int64, down: Bool, bitrate: Int64? = nil, latency: Double? = nil) {
+        (self.live, self.stalls, self.down, self.bitrate, self.latency) = (live, stalls, down, bitrate, latency)
     }
     public init?(json: JSONValue) {
         guard let live = json["live"]?.boolValue else { return nil }
-        self.init(live: live, stalls: json["stalls"]?.intValue ?? 0, down: json["down"]?.boolValue ?? false)
+        self.init(
+            live: live, stalls: json["stalls"]?.intValue ?? 0, down: json["down"]?.boolValue ?? false,
+            bitrate: json["bitrate"]?.intValue, latency: json["latency"]?.doubleValue)
     }
-    public var json: JSONValue { ["live": .bool(live), "stalls": .int(stalls), "down": .bool(down)] }
+    public var json: JSONValue {
+        [
+            "live": .bool(live), "stalls": .int(stalls), "down": .bool(down),
+            "bitrate": bitrate.map(JSONValue.int) ?? .null, "latency": latency.map(JSONValue.double) ?? .null,
+        ]
+    }
 }
 
 /// A play's video decoder: FFmpeg's codec name and the hardware method decoding it (nil in software).

@@ -65,6 +65,7 @@ public enum ItemInputs {
         item.transition = input.transition.map(Self.transition)
         item.motion = input.motion.map(Self.motion)
         item.onStall = input.onStall.flatMap(StreamStall.init(rawValue:))
+        item.program = input.program.map { Int($0) }
         return item
     }
 
@@ -138,6 +139,11 @@ public enum ItemInputs {
                 throw .invalidParams(param: "items", reason: "\(place): on-stall must be hold, black or skip")
             }
             entry.onStall = choice
+        case "program":
+            guard let number = Int(value), (0...65535).contains(number) else {
+                throw .invalidParams(param: "items", reason: "\(place): program must be an MPEG-TS program number, 0 to 65535")
+            }
+            entry.program = number
         case "loops":
             guard let loops = Int(value), loops >= 0 else {
                 throw .invalidParams(param: "items", reason: "\(place): loops must be an integer >= 0 (got \(value))")

@@ -32,7 +32,11 @@ enum Wire {
             waitingForSchedule: status.waitingForSchedule, startsAt: status.startsAt, interrupt: status.interrupt,
             appliedRev: status.appliedRev,
             decoder: status.decoder.map { RPCDecoder(codec: $0.codec, hwdec: $0.hwdec?.rawValue) },
-            stream: status.stream.map { RPCStreamStatus(live: $0.live, stalls: Int64($0.stalls), down: $0.down) },
+            stream: status.stream.map {
+                RPCStreamStatus(
+                    live: $0.live, stalls: Int64($0.stalls), down: $0.down, bitrate: $0.bitrate.map(Int64.init),
+                    latency: $0.latency.map { ($0 * 1000).rounded() / 1000 })
+            },
             display: RPCDisplay(
                 power: status.display.on ? "on" : "off", source: status.display.source.rawValue,
                 nextChange: status.display.nextChange, error: status.display.error)

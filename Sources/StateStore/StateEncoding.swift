@@ -220,6 +220,10 @@ enum StateEncoding {
             // Only when set: a line with it goes to the general decoder (MediaItem's Codable).
             json.member("onStall", onStall.rawValue)
         }
+        if let program = item.program {
+            // Only when set, like onStall.
+            json.member("program", program)
+        }
         if let motion = item.motion {
             json.key("motion")
             json.beginObject()

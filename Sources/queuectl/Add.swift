@@ -56,6 +56,12 @@ struct Add: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "Streams: the MPEG-TS program to play, by its number as ffprobe lists it (default: the program of the picture FFmpeg finds best).",
+            valueName: "number"))
+    var program: Int?
+
+    @Option(
+        help: ArgumentHelp(
             "Play only on these days (comma-separated: mon,tue,wed,thu,fri,sat,sun), in the daemon's local time.",
             valueName: "days"))
     var days: String?
@@ -113,6 +119,9 @@ struct Add: ParsableCommand {
         if let onStall, !RPCItemInput.stallChoices.contains(onStall) {
             throw ValidationError("--on-stall must be hold, black or skip")
         }
+        if let program, !(0...65535).contains(program) {
+            throw ValidationError("--program must be an MPEG-TS program number, 0 to 65535")
+        }
         if let sha256 {
             guard RPCItemInput.isSHA256(sha256.lowercased()) else {
                 throw ValidationError("--sha256 must be 64 hex digits")
@@ -130,7 +139,7 @@ struct Add: ParsableCommand {
                 uri: $0, loops: loopCount, duration: duration.flatMap(DurationFormat.parseSpan), sha256: sha256?.lowercased(),
                 schedule: schedule,
                 transition: transition.flatMap(RPCTransition.init(text:)), motion: motion.flatMap(RPCMotion.init(text:)),
-                onStall: onStall)
+                onStall: onStall, program: program.map(Int64.init))
         }
         let answer: RPCAnswer<API.IdsResult>
         if let at {

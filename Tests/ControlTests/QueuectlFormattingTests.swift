@@ -223,6 +223,9 @@ struct QueuectlFormattingTests {
         #expect(StatusBlock.render(live, item: nil).hasSuffix("\nstream: live, 2 drops — down, reconnecting"))
         let onDemand = RPCStatus(state: "playing", stream: RPCStreamStatus(live: false, stalls: 0, down: false))
         #expect(StatusBlock.render(onDemand, item: nil).hasSuffix("\nstream: on demand"))
+        let measured = RPCStatus(
+            state: "playing", stream: RPCStreamStatus(live: true, stalls: 1, down: false, bitrate: 2_456_789, latency: 1.26))
+        #expect(StatusBlock.render(measured, item: nil).hasSuffix("\nstream: live, 2.4 Mbit/s, 1.3 s behind, 1 drop"))
         let dark = RPCStatus(state: "playing", display: RPCDisplay(power: "off"))
         #expect(StatusBlock.render(dark, item: nil).hasSuffix("\ndisplay: off (schedule)"))
     }

@@ -27,7 +27,7 @@ import Testing
         queue.recordsChanges = true
         let ids = try queue.append([
             fullItem, bareItem, MediaItem(uri: "/c.png", duration: 5),
-            MediaItem(uri: "rtsp://127.0.0.1/live", duration: 600, onStall: .skip),
+            MediaItem(uri: "rtsp://127.0.0.1/live", duration: 600, onStall: .skip, program: 3),
         ])
         _ = try queue.insert([bareItem], at: 1)
         _ = queue.begin(Cursor(id: ids[0], play: 1, pass: 1))

@@ -6,7 +6,7 @@
 public struct RPCItemInput: Sendable, Equatable {
     public static let fields: Set<String> = [
         "uri", "loops", "start", "end", "duration", "title", "trackEnd", "sha256", "schedule", "transition",
-        "motion", "onStall",
+        "motion", "onStall", "program",
     ]
 
     public var uri: String
@@ -28,12 +28,14 @@ public struct RPCItemInput: Sendable, Equatable {
     /// Streams: `hold` (the default), `black` or `skip` at a drop.
     public var onStall: String?
     public static let stallChoices = ["hold", "black", "skip"]
+    /// Streams: the MPEG-TS program number to play (0...65535; nil: the program of the picture FFmpeg finds best).
+    public var program: Int64?
 
     public init(
         uri: String, title: String? = nil, loops: Int64? = nil, start: Double? = nil, end: Double? = nil,
         duration: Double? = nil, trackEnd: RPCTrackEnd? = nil, sha256: String? = nil,
         schedule: RPCSchedule? = nil, transition: RPCTransition? = nil, motion: RPCMotion? = nil,
-        onStall: String? = nil
+        onStall: String? = nil, program: Int64? = nil
     ) {
         self.uri = uri
         self.title = title
@@ -47,6 +49,7 @@ public struct RPCItemInput: Sendable, Equatable {
         self.transition = transition
         self.motion = motion
         self.onStall = onStall
+        self.program = program
     }
 
     /// Strict decoding of one entry; `name` is its place in the params ("items[0]").
@@ -103,6 +106,13 @@ public struct RPCItemInput: Sendable, Equatable {
             }
             onStall = text
         }
+        var program: Int64?
+        if let value = present("program") {
+            guard let number = value.intValue, (0...65535).contains(number) else {
+                throw .invalidParams(param: "\(name).program", reason: "must be an MPEG-TS program number, 0 to 65535")
+            }
+            program = number
+        }
         self.init(
             uri: uri, title: title, loops: loops, start: try number("start"), end: try number("end"),
             duration: try number("duration"),
@@ -115,7 +125,7 @@ public struct RPCItemInput: Sendable, Equatable {
             },
             motion: try present("motion").map { value throws(RPCError) in
                 try RPCMotion(json: value, name: "\(name).motion")
-            }, onStall: onStall)
+            }, onStall: onStall, program: program)
     }
 
     /// 64 lowercase hex digits: a `sha256` as stored (callers lowercase first; MediaItem has the model's
@@ -149,6 +159,7 @@ public struct RPCItemInput: Sendable, Equatable {
         object.setIfPresent("transition", transition?.json)
         object.setIfPresent("motion", motion?.json)
         object.setIfPresent("onStall", onStall.map(JSONValue.string))
+        object.setIfPresent("program", program.map(JSONValue.int))
         return object.keys.count == 1 ? .string(uri) : .object(object)
     }
 }
