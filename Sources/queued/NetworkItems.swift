@@ -38,6 +38,10 @@ final class NetworkItems: CachePlanner, @unchecked Sendable {
     /// of edits would otherwise wake `work` for each one), and when the last one ran.
     private var lookScheduled = false
     private var lastLook = -Double.infinity
+    /// Guarded by `lock`: a look is under way (its flag cleared, `seen` not yet updated). A question about
+    /// pins waits for it: it may be the look that brings the item asked about (seen once: a queued item's
+    /// download completed during the look that added it, and the cap evicted it as unpinned).
+    private var lookRunning = false
 
     /// Guarded by `walkLock` (taken before `lock`, never under it): where the downloads ahead stand.
     private let walkLock = ThreadLock()
@@ -72,8 +76,10 @@ final class NetworkItems: CachePlanner, @unchecked Sendable {
         guard let engine else { return }
         lock.withLock {
             lookScheduled = false  // a change from now on schedules the next look
+            lookRunning = true
             lastLook = Monotonic.now()
         }
+        defer { lock.withLock { lookRunning = false } }
         let queue = engine.queue()
         let earlier = lock.withLock { seen }
         let (removed, added) = queue.entries.difference(from: earlier, whereURIBeginning: isNetworkURI)
@@ -111,7 +117,8 @@ final class NetworkItems: CachePlanner, @unchecked Sendable {
     /// URL queued a moment ago whose download already finished must not be evicted as unqueued). Not on
     /// `work` itself; `work` never waits on the cache, so this cannot wait on itself.
     private func catchUp() {
-        guard lock.withLock({ lookScheduled }) else { return }
+        guard lock.withLock({ lookScheduled || lookRunning }) else { return }
+        // On `work`, after the look under way (if any) has updated `seen`.
         work.sync { if lock.withLock({ lookScheduled }) { look() } }
     }
 
