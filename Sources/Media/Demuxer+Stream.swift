@@ -90,6 +90,15 @@ extension Demuxer {
         max(0, (furthestPacketEnd ?? live.initialStart) - live.initialStart)
     }
 
+    /// Whether a new connection still has the play's streams where it had them: for a `program`, they are
+    /// that program's (a TS lists its streams in the order their tables arrived: two programs alike in codecs
+    /// may have swapped places).
+    private static func keepsPlayedStreams(_ context: UnsafeMutablePointer<AVFormatContext>, _ live: LiveStream) -> Bool {
+        guard let program = live.playback.program else { return true }
+        guard let streams = Demuxer.streams(ofProgram: program, in: context) else { return false }
+        return live.playedStreams.isSubset(of: streams)
+    }
+
     /// Counts a packet's bytes; once a window is full, tells the bitrate and how far the packets reach.
     private func noteFigures(_ live: LiveStream, bytes: Int) {
         let now = Monotonic.now()
@@ -104,7 +113,8 @@ extension Demuxer {
         let bitrate = Int((Double(live.figureBytes) * 8 / elapsed).rounded())
         live.figuresSince = now
         live.figureBytes = 0
-        live.limits.onStreamNews?(.figures(bitrate: bitrate, received: playedSeconds(live)))
+        let received = (furthestPacketEnd ?? live.itemOrigin) - live.itemOrigin  // in item time
+        live.limits.onStreamNews?(.figures(bitrate: bitrate, received: received))
     }
 
     /// The drop under way is over: a packet the play had not had arrived.
@@ -160,9 +170,12 @@ extension Demuxer {
                 let next = try StreamConnection(
                     url: live.playback.url, kind: live.playback.kind, budget: min(live.playback.openTimeout, left),
                     isCancelled: live.limits.isCancelled, onWaiting: live.limits.onWaiting)
-                guard next.codecs == live.codecs else {
+                guard next.codecs == live.codecs, Self.keepsPlayedStreams(next.context, live) else {
                     live.limits.onStreamNews?(.stalled(reason: "the stream came back with other tracks"))
                     return giveUp()
+                }
+                for index in 0..<Int(next.context.pointee.nb_streams) where !live.playedStreams.contains(index) {
+                    next.context.pointee.streams[index]!.pointee.discard = AVDISCARD_ALL
                 }
                 live.replace(with: next)
                 format = next.context

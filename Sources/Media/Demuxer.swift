@@ -95,14 +95,28 @@ final class Demuxer {
         (0..<Int(format.pointee.nb_programs)).compactMap { format.pointee.programs[$0].map { Int($0.pointee.id) } }
     }
 
-    /// A stream of program `number` (any: FFmpeg's choice among a program's streams starts from one), or nil
-    /// when no such program has streams.
-    func firstStream(ofProgram number: Int) -> Int? {
-        for index in 0..<Int(format.pointee.nb_programs) {
-            guard let program = format.pointee.programs[index]?.pointee, Int(program.id) == number,
+    /// The streams of program `number` in `context`, or nil when it has no such program with streams.
+    static func streams(ofProgram number: Int, in context: UnsafeMutablePointer<AVFormatContext>) -> [Int]? {
+        for index in 0..<Int(context.pointee.nb_programs) {
+            guard let program = context.pointee.programs[index]?.pointee, Int(program.id) == number,
                 program.nb_stream_indexes > 0
             else { continue }
-            return Int(program.stream_index[0])
+            return (0..<Int(program.nb_stream_indexes)).map { Int(program.stream_index[$0]) }
+        }
+        return nil
+    }
+
+    /// The first stream of a kind among `indexes` with a decoder available (not cover art), or nil: a
+    /// program's own choice (FFmpeg's best-stream search starts from a stream, and a stream shared with an
+    /// earlier program would lead it there).
+    func firstStream(_ type: AVMediaType, among indexes: [Int]) -> (index: Int, codec: UnsafePointer<AVCodec>)? {
+        for index in indexes where index < Int(format.pointee.nb_streams) {
+            let candidate = stream(index).pointee
+            guard candidate.codecpar.pointee.codec_type == type,
+                candidate.disposition & AV_DISPOSITION_ATTACHED_PIC == 0,
+                let codec = avcodec_find_decoder(candidate.codecpar.pointee.codec_id)
+            else { continue }
+            return (index, codec)
         }
         return nil
     }

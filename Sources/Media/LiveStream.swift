@@ -62,6 +62,10 @@ final class LiveStream {
     var lastOriginal: [Double?] = []
     /// How many times it dropped in this play.
     private(set) var stalls = 0
+    /// Stream seconds at item time 0: the reader's origin (moved back when the play goes on at a position).
+    var itemOrigin = 0.0
+    /// The reader's tracks: the rest of every connection is discarded (a multi-program TS's other programs).
+    var playedStreams: Set<Int> = []
     /// Packet bytes since `figuresSince` (monotonic seconds; 0: the window starts with the next packet).
     var figureBytes = 0
     var figuresSince = 0.0

@@ -107,6 +107,7 @@ public final class MediaReader {
     public func continueStream(at position: Double) {
         guard isStream, position > 0 else { return }
         origin -= position
+        demuxer.live?.itemOrigin = origin
         audio?.restart(at: position)
         video?.restart(at: position)
         video?.input.skippingToKeyframe = true
@@ -123,19 +124,20 @@ public final class MediaReader {
         self.demuxer = demuxer
         self.origin = origin
 
-        // A stream's `program` (a multi-program TS): its picture and sound only.
-        var programStream = -1
+        // A stream's `program` (a multi-program TS): its picture and sound only, chosen among its streams.
+        var programStreams: [Int]?
         if let program = demuxer.live?.playback.program {
-            guard let first = demuxer.firstStream(ofProgram: program) else {
+            guard let streams = Demuxer.streams(ofProgram: program, in: demuxer.format) else {
                 let programs = demuxer.programNumbers
                 throw MediaError(
                     operation: "open", path: path,
                     message: "no program \(program) in the stream"
                         + (programs.isEmpty ? " (it has no programs)" : " (it has \(programs.map(String.init).joined(separator: ", ")))"))
             }
-            programStream = first
+            programStreams = streams
         }
-        var videoStream = demuxer.bestStream(AVMEDIA_TYPE_VIDEO, relatedTo: programStream)
+        var videoStream =
+            programStreams.map { demuxer.firstStream(AVMEDIA_TYPE_VIDEO, among: $0) } ?? demuxer.bestStream(AVMEDIA_TYPE_VIDEO)
         if let found = videoStream,
             demuxer.stream(found.index).pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0
         {
@@ -143,8 +145,9 @@ public final class MediaReader {
         }
         // A stream's sound is the one of its picture's program (a multi-program TS, an HLS variant); a file
         // keeps FFmpeg's own choice.
-        let audioStream = demuxer.bestStream(
-            AVMEDIA_TYPE_AUDIO, relatedTo: demuxer.live != nil ? (videoStream?.index ?? programStream) : -1)
+        let audioStream =
+            programStreams.map { demuxer.firstStream(AVMEDIA_TYPE_AUDIO, among: $0) }
+            ?? demuxer.bestStream(AVMEDIA_TYPE_AUDIO, relatedTo: demuxer.live != nil ? (videoStream?.index ?? -1) : -1)
         guard audioStream != nil || videoStream != nil else {
             let undecodable = demuxer.hasStream(AVMEDIA_TYPE_AUDIO) || demuxer.hasStream(AVMEDIA_TYPE_VIDEO)
             throw MediaError(
@@ -254,6 +257,8 @@ public final class MediaReader {
             for index in 0..<Int(demuxer.format.pointee.nb_streams) where !trackStreams.contains(index) {
                 demuxer.stream(index).pointee.discard = AVDISCARD_ALL
             }
+            demuxer.live?.playedStreams = Set(trackStreams)
+            demuxer.live?.itemOrigin = origin
         }
     }
 

@@ -116,13 +116,15 @@ public enum StreamKind: String, Sendable, CaseIterable {
             text = String(uri[..<afterScheme]) + "***" + String(uri[at...])
         }
         guard let question = text.firstIndex(of: "?") else { return text }
-        let parameters = text[text.index(after: question)...].split(separator: "&", omittingEmptySubsequences: false)
+        // A fragment is not part of the query (the state files' credential token is one): it stays as it is.
+        let fragment = text[question...].firstIndex(of: "#") ?? text.endIndex
+        let parameters = text[text.index(after: question)..<fragment].split(separator: "&", omittingEmptySubsequences: false)
             .map { parameter -> String in
                 let name = parameter.prefix { $0 != "=" }.lowercased()
                 let secret = ["passphrase", "password", "pass", "pwd", "token", "key", "auth", "secret"]
                 guard parameter.contains("="), secret.contains(name) else { return String(parameter) }
                 return String(parameter.prefix { $0 != "=" }) + "=***"
             }
-        return String(text[...question]) + parameters.joined(separator: "&")
+        return String(text[...question]) + parameters.joined(separator: "&") + String(text[fragment...])
     }
 }

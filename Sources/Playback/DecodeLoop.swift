@@ -239,7 +239,10 @@ final class DecodeLoop: @unchecked Sendable {
             let ahead = Double(audio.writtenFrames() - audio.playedFrames()) / Double(audio.format.sampleRate)
             core.locked { $0.noteSourceWaiting(cursor, waiting: waiting, ahead: ahead) }
         }
-        options.sourceLimits.onStreamNews = { news in core.locked { $0.noteStreamNews(cursor, news) } }
+        options.sourceLimits.onStreamNews = { news in
+            let heard = audio.playedFrames()  // the figures' latency is measured against the listener now
+            core.locked { $0.noteStreamNews(cursor, news, heard: heard) }
+        }
         do throws(MediaError) {
             let reader: MediaReader
             if let kind = StreamKind(uri: item.uri) {

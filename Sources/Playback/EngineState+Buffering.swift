@@ -51,17 +51,20 @@ extension EngineState {
 
     /// A stream item's reader lost its stream or has it again (Demuxer+Stream): told as events whether or
     /// not the play is the one heard (a stream is never opened ahead).
-    mutating func noteStreamNews(_ cursor: Cursor, _ news: StreamNews) {
+    mutating func noteStreamNews(_ cursor: Cursor, _ news: StreamNews, heard: Int64) {
         // The count and the state follow the play, so a status made when it starts (after a resume) has them.
         for index in segments.indices where segments[index].cursor == cursor {
             switch news {
             case .stalled:
                 segments[index].stream?.stalls += 1
                 segments[index].stream?.down = true
+                segments[index].stream?.bitrate = nil  // measured again once it is back
+                segments[index].stream?.latency = nil
             case .resumed: segments[index].stream?.down = false
             case .figures(let bitrate, let received):
                 segments[index].stream?.bitrate = bitrate
-                segments[index].stream?.received = received
+                let heardAt = position(in: segments[index], heard: heard)
+                segments[index].stream?.latency = max(0, received - heardAt)
             }
             if status.currentID == cursor.id && status.play == cursor.play && segments[index].heard == .started {
                 // The figures are read from the segment by `status(heard:)`: no change event every 2 s.

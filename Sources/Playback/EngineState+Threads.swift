@@ -177,9 +177,11 @@ extension EngineState {
             screen.clearPicture()
             return .black
         }
-        // A stream down whose item says `onStall: black`: black until its pictures come back (`show`).
-        if frames.isEmpty, !screen.black, let shown = screen.picture?.cursor,
-            segments.contains(where: { $0.cursor == shown && $0.blackWhileDown && $0.stream?.down == true })
+        // A stream down whose item says `onStall: black`: black until its pictures come back (`show`). Its
+        // pictures decoded ahead of its last sound may wait there, never due while it is down.
+        if !screen.black, let shown = screen.picture?.cursor,
+            segments.contains(where: { $0.cursor == shown && $0.blackWhileDown && $0.stream?.down == true }),
+            frames.allSatisfy({ $0.cursor == shown && $0.time > Double(heard) / sampleRate + 0.001 })
         {
             screen.black = true
             screen.clearPicture()

@@ -150,10 +150,10 @@ struct EngineState {
             status.play = now.cursor.play
             status.position = position(of: now, heard: heard)
             status.duration = now.duration ?? queue.entry(now.cursor.id)?.knownDuration
-            // A stream's figures are the play's own (its segment's), measured as of now: never in events.
+            // A stream's figures are the play's own (its segment's, as last measured): never in events.
             if status.stream != nil, let figures = now.segment?.stream {
                 status.stream?.bitrate = figures.bitrate
-                status.stream?.latency = figures.received.map { max(0, $0 - status.position) }
+                status.stream?.latency = figures.latency
             }
         }
         describeCurrentItem(in: &status)

@@ -114,10 +114,8 @@ public struct StreamState: Sendable, Equatable {
     public var down: Bool
     /// Bits per second of what it delivered over the last 2 s (nil until then).
     public var bitrate: Int?
-    /// How far its packets reach, in item seconds, as of the last figures (nil until then).
-    public var received: Double?
-    /// Seconds received and not yet heard (demuxed, decoded, in the outputs' buffers): `received` less the
-    /// position, filled in by the status a command reads (nil until the first figures).
+    /// Seconds received and not yet heard (demuxed, decoded, in the outputs' buffers), as of the last
+    /// figures: how far its packets reached less where the listener was then (nil until measured).
     public var latency: Double?
     public init(live: Bool, stalls: Int = 0, down: Bool = false, bitrate: Int? = nil, latency: Double? = nil) {
         self.live = live

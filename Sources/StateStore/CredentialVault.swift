@@ -49,10 +49,13 @@ public final class CredentialVault: Sendable {
     public func sealed(_ uri: String) -> String {
         guard StreamKind(uri: uri) != nil, uri.utf8.contains(where: { $0 == UInt8(ascii: "@") || $0 == UInt8(ascii: "=") })
         else { return uri }
+        // Already sealed (a restored item): its token stands.
+        if let hash = uri.lastIndex(of: "#"), uri[hash...].hasPrefix(Self.marker) { return uri }
         let redacted = StreamKind.redacted(uri)
         guard redacted != uri else { return uri }
         let token: String? = tables.withLock { tables in
             if let known = tables.tokens[uri] { return known }
+            guard !tables.appendFailed else { return nil }  // said once; the state keeps the redacted URL
             let token = Self.randomToken()
             guard append("\(token) \(uri)\n") else {
                 tables.appendFailed = true
@@ -79,12 +82,25 @@ public final class CredentialVault: Sendable {
 
     /// Appends `line` durably (before the journal line naming its token is written); lock held.
     private func append(_ line: String) -> Bool {
+        let created = access(path, F_OK) != 0
         let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
-        let bytes = Array(line.utf8)
+        // A line cut short before (a full disk) would swallow this one: start on a line of its own.
+        var bytes = Array(line.utf8)
+        var info = stat()
+        if fstat(descriptor, &info) == 0, info.st_size > 0 { bytes.insert(UInt8(ascii: "\n"), at: 0) }
         let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        return written == bytes.count && fsync(descriptor) == 0
+        guard written == bytes.count, fsync(descriptor) == 0 else { return false }
+        if created {
+            // The file's name is durable too, before a journal line names its token.
+            let directory = open(String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            if directory >= 0 {
+                _ = fsync(directory)
+                close(directory)
+            }
+        }
+        return true
     }
 
     private static func randomToken() -> String {

@@ -139,7 +139,10 @@ import Testing
             try #require(up, "\(Self.read(root.path + "/second.log"))")
             let status = try QueueClient(socketPath: socket, timeout: 5).call(API.PlayerStatus.self)
             #expect(status.volume == 70 && status.queueLoops == 3, "the command line wins: \(status)")
-            #expect(Self.read(root.path + "/second.log").contains("options from \(config)/queued/queued.conf"))
+            // The log is written by its own thread: the line may come a moment after the socket answers.
+            #expect(
+                waitUntil(timeout: 10) { Self.read(root.path + "/second.log").contains("options from \(config)/queued/queued.conf") },
+                "\(Self.read(root.path + "/second.log"))")
         }
     }
 

@@ -26,6 +26,7 @@ import Testing
             StreamKind.redacted("srt://127.0.0.1:9000?mode=caller&passphrase=topsecret1&latency=200")
                 == "srt://127.0.0.1:9000?mode=caller&passphrase=***&latency=200")
         #expect(StreamKind.redacted("https://127.0.0.1/live.m3u8?token=abc") == "https://127.0.0.1/live.m3u8?token=***")
+        #expect(StreamKind.redacted("srt://127.0.0.1:9000?passphrase=topsecret1#frag") == "srt://127.0.0.1:9000?passphrase=***#frag")
         #expect(StreamKind.redacted("udp://127.0.0.3:5000") == "udp://127.0.0.3:5000")
         // An @ after the host (in the path) is not a user.
         #expect(StreamKind.redacted("rtsp://127.0.0.1/a@b") == "rtsp://127.0.0.1/a@b")

@@ -22,6 +22,13 @@ struct CredentialVaultTests {
         let srt = "srt://127.0.0.1:9000?mode=caller&passphrase=topsecret1"
         #expect(vault.resolved(vault.sealed(srt)) == srt)
         #expect(!vault.sealed(srt).contains("topsecret1"))
+        // A restored item holds its sealed URL: sealing it again (the next snapshot) keeps its token — also
+        // when the secret is the query's last parameter, which the token follows.
+        let sealedSRT = vault.sealed(srt)
+        let reloaded = CredentialVault(directory: directory.path)
+        #expect(reloaded.sealed(sealedSRT) == sealedSRT)
+        #expect(reloaded.sealed(sealed) == sealed)
+        #expect(reloaded.resolved(reloaded.sealed(sealedSRT)) == srt)
         // Files, plain streams, and plain http(s) files (the cache's key) are written as they are.
         for plain in ["/srv/a@b.mp4", "udp://127.0.0.1:5000", "https://127.0.0.1/v.mp4?token=abc"] {
             #expect(vault.sealed(plain) == plain)
