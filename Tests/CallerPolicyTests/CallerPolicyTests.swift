@@ -89,12 +89,12 @@ import Testing
         let page = CallerPolicy(door: .page, files: .within(["/nonexistent"]))
         let broker = CallerPolicy(door: .broker, files: .networkOnly)
         let streams: [JSONValue] = [
-            "rtsp://viewer:pw@127.0.0.2/live", "udp://127.0.0.3:5000", "srt://127.0.0.2:9000",
+            "rtsp://viewer:pw@127.0.0.1/live", "udp://127.0.0.1:5000", "srt://127.0.0.1:9000",
             ["uri": "https://127.0.0.1/live/index.m3u8", "duration": 600, "onStall": "skip"],
         ]
         for door in [page, broker] {
             #expect(door.refusal(method: "queue.add", params: ["items": .array(streams)]) == nil)
-            #expect(door.refusal(method: "queue.add", params: ["items": ["udp://127.0.0.3:5000", "/etc/passwd"]]) != nil)
+            #expect(door.refusal(method: "queue.add", params: ["items": ["udp://127.0.0.1:5000", "/etc/passwd"]]) != nil)
             #expect(door.refusal(method: "queue.add", params: ["items": [["uri": "udp://1.2.3.4:5", "onStall": "x"]]]) != nil)
         }
         // The fleet's documents (state.apply, the broker's only) take them as well.
