@@ -50,7 +50,7 @@ public final class CredentialVault: Sendable {
         guard StreamKind(uri: uri) != nil, uri.utf8.contains(where: { $0 == UInt8(ascii: "@") || $0 == UInt8(ascii: "=") })
         else { return uri }
         // Already sealed (a restored item): its token stands.
-        if let hash = uri.lastIndex(of: "#"), uri[hash...].hasPrefix(Self.marker) { return uri }
+        if Self.markerStart(in: uri) != nil { return uri }
         let redacted = StreamKind.redacted(uri)
         guard redacted != uri else { return uri }
         let token: String? = tables.withLock { tables in
@@ -72,13 +72,16 @@ public final class CredentialVault: Sendable {
 
     /// The URL to open for `uri`: the full one a sealed URL stands for, when its token is known.
     public func resolved(_ uri: String) -> String {
-        guard let hash = uri.lastIndex(of: "#"), uri[hash...].hasPrefix(Self.marker) else { return uri }
+        guard let hash = Self.markerStart(in: uri) else { return uri }
         let token = String(uri[hash...].dropFirst(Self.marker.count))
         return tables.withLock { $0.urls[token] } ?? String(uri[..<hash])
     }
 
-    /// Whether a line could not be appended (the caller logs it once).
-    public var appendFailed: Bool { tables.withLock { $0.appendFailed } }
+    /// Where a sealed URL's marker starts (its last fragment), nil for any other URL.
+    private static func markerStart(in uri: String) -> String.Index? {
+        guard let hash = uri.lastIndex(of: "#"), uri[hash...].hasPrefix(marker) else { return nil }
+        return hash
+    }
 
     /// Appends `line` durably (before the journal line naming its token is written); lock held.
     private func append(_ line: String) -> Bool {
