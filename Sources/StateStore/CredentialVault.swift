@@ -55,7 +55,7 @@ public final class CredentialVault: Sendable {
         guard redacted != uri else { return uri }
         let token: String? = tables.withLock { tables in
             if let known = tables.tokens[uri] { return known }
-            guard !tables.appendFailed else { return nil }  // said once; the state keeps the redacted URL
+            guard !tables.appendFailed else { return nil }  // failed once: not tried per item; the state keeps the redacted URL
             let token = Self.randomToken()
             guard append("\(token) \(uri)\n") else {
                 tables.appendFailed = true
