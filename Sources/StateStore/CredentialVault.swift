@@ -6,8 +6,12 @@
 // token back when it opens the stream (`resolved`). A token whose line is gone (the file deleted or
 // damaged) stays as it is: the item then fails with the server's refusal, as a wrong password does.
 // Only stream URLs: a plain http(s) file's URL is the cache's key and stays whole.
+// A removed camera's password does not stay: each compaction of the state files is a sweep (`beginSweep`,
+// `finishSweep`) — the tokens the new snapshot and the journal after it name are kept, the file is
+// rewritten with only those (atomically: a crash leaves the old file whole), the others are forgotten.
 // Threads: `sealed` runs on the state writer's thread and on its compaction task, `resolved` on the engine's
-// decode threads; one lock guards the tables (the file is appended under it: a new camera is rare).
+// decode threads, the sweep on the writer's thread; one lock guards the tables (the file is appended and
+// rewritten under it: a new camera and a compaction are rare, and a concurrent append must not be lost).
 
 import FoundationEssentials
 import Glibc
@@ -26,6 +30,8 @@ public final class CredentialVault: Sendable {
         var urls: [String: String] = [:]
         /// Logged once: appending to the file failed (the state directory is read-only or full).
         var appendFailed = false
+        /// The tokens sealed since the sweep under way began (nil: none under way).
+        var swept: Set<String>?
     }
 
     /// Reads `directory/credentials` (lines `<token> <url>`; a damaged line is skipped, a missing file is
@@ -50,11 +56,18 @@ public final class CredentialVault: Sendable {
         guard StreamKind(uri: uri) != nil, uri.utf8.contains(where: { $0 == UInt8(ascii: "@") || $0 == UInt8(ascii: "=") })
         else { return uri }
         // Already sealed (a restored item): its token stands.
-        if Self.markerStart(in: uri) != nil { return uri }
+        if let hash = Self.markerStart(in: uri) {
+            let token = String(uri[hash...].dropFirst(Self.marker.count))
+            tables.withLock { tables in tables.swept?.insert(token) }
+            return uri
+        }
         let redacted = StreamKind.redacted(uri)
         guard redacted != uri else { return uri }
         let token: String? = tables.withLock { tables in
-            if let known = tables.tokens[uri] { return known }
+            if let known = tables.tokens[uri] {
+                tables.swept?.insert(known)
+                return known
+            }
             guard !tables.appendFailed else { return nil }  // failed once: not tried per item; the state keeps the redacted URL
             let token = Self.randomToken()
             guard append("\(token) \(uri)\n") else {
@@ -63,6 +76,7 @@ public final class CredentialVault: Sendable {
             }
             tables.tokens[uri] = token
             tables.urls[token] = uri
+            tables.swept?.insert(token)
             return token
         }
         // Without a token the state holds the redacted URL alone: the password is never written where it
@@ -75,6 +89,56 @@ public final class CredentialVault: Sendable {
         guard let hash = Self.markerStart(in: uri) else { return uri }
         let token = String(uri[hash...].dropFirst(Self.marker.count))
         return tables.withLock { $0.urls[token] } ?? String(uri[..<hash])
+    }
+
+    /// A compaction begins (before the state it snapshots is read, and before any later journal line):
+    /// from now on every token sealed is noted.
+    public func beginSweep() { tables.withLock { $0.swept = [] } }
+
+    /// The compaction's snapshot is in place (`installed`) — keep only the tokens sealed since the sweep
+    /// began, which are all the new state names — or it failed (nothing is forgotten). Returns how many
+    /// were forgotten.
+    @discardableResult
+    public func finishSweep(installed: Bool) -> Int {
+        tables.withLock { tables in
+            guard let swept = tables.swept else { return 0 }
+            tables.swept = nil
+            guard installed else { return 0 }
+            let gone = tables.urls.keys.filter { !swept.contains($0) }
+            guard !gone.isEmpty else { return 0 }
+            let kept = tables.urls.filter { swept.contains($0.key) }.sorted { $0.key < $1.key }
+            guard rewrite(kept.map { "\($0.key) \($0.value)\n" }.joined()) else { return 0 }
+            for token in gone {
+                if let url = tables.urls.removeValue(forKey: token) { tables.tokens[url] = nil }
+            }
+            return gone.count
+        }
+    }
+
+    /// Replaces the file with `text`: written beside it, synced, renamed over it, the directory synced. A
+    /// failure leaves the old file (a superset) as it was. Lock held.
+    private func rewrite(_ text: String) -> Bool {
+        let temporary = path + ".tmp"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return false }
+        let bytes = Array(text.utf8)
+        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        let synced = fsync(descriptor) == 0
+        close(descriptor)
+        guard written == bytes.count, synced, rename(temporary, path) == 0 else {
+            unlink(temporary)
+            return false
+        }
+        syncDirectory()
+        return true
+    }
+
+    private func syncDirectory() {
+        let directory = open(String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if directory >= 0 {
+            _ = fsync(directory)
+            close(directory)
+        }
     }
 
     /// Where a sealed URL's marker starts (its last fragment), nil for any other URL.
@@ -95,14 +159,8 @@ public final class CredentialVault: Sendable {
         if fstat(descriptor, &info) == 0, info.st_size > 0 { bytes.insert(UInt8(ascii: "\n"), at: 0) }
         let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
         guard written == bytes.count, fsync(descriptor) == 0 else { return false }
-        if created {
-            // The file's name is durable too, before a journal line names its token.
-            let directory = open(String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-            if directory >= 0 {
-                _ = fsync(directory)
-                close(directory)
-            }
-        }
+        // The file's name is durable too, before a journal line names its token.
+        if created { syncDirectory() }
         return true
     }
 

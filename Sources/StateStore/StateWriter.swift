@@ -335,6 +335,8 @@ public final class StateWriter: StateRecorder, @unchecked Sendable {
     /// appending (every change, to the old journal; those after the state, to `journalStart` too).
     private func beginCompaction() {
         guard let source else { return }
+        // Before the state is read: the tokens it and every later line name are what the vault keeps.
+        vault?.beginSweep()
         let (queue, player, covered) = source.withConsistentState { queue, player in
             (queue, player, lastRecorded)
         }
@@ -377,7 +379,11 @@ public final class StateWriter: StateRecorder, @unchecked Sendable {
                 $0.snapshots += 1
                 $0.bytes += size
             }
+            // The state on disk names only the tokens swept since the compaction began: a removed
+            // camera's password goes with it.
+            vault?.finishSweep(installed: true)
         } catch {
+            vault?.finishSweep(installed: false)
             fail(error)
         }
     }

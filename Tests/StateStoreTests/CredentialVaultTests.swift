@@ -41,6 +41,40 @@ struct CredentialVaultTests {
         #expect(CredentialVault(directory: directory.path).resolved(sealed) == "rtsp://***@127.0.0.1:8554/cam")
     }
 
+    @Test func aSweepKeepsWhatTheNewStateNamesAndForgetsARemovedCamera() throws {
+        let directory = try TemporaryDirectory(prefix: "queued-vault-sweep")
+        let vault = CredentialVault(directory: directory.path)
+        let kept = "rtsp://admin:kept-pw@127.0.0.1:8554/door"
+        let removed = "rtsp://admin:gone-pw@127.0.0.1:8554/yard"
+        let restored = "srt://127.0.0.1:9000?mode=caller&passphrase=restored1"
+        let sealedKept = vault.sealed(kept)
+        let sealedRemoved = vault.sealed(removed)
+        let sealedRestored = vault.sealed(restored)
+        // A compaction: the snapshot names the door camera and a restored (already sealed) item; a line after
+        // it adds a new camera. The yard camera was removed before.
+        vault.beginSweep()
+        #expect(vault.sealed(kept) == sealedKept)
+        #expect(vault.sealed(sealedRestored) == sealedRestored)
+        let added = "rtsp://viewer:new-pw@127.0.0.1:8554/gate"
+        let sealedAdded = vault.sealed(added)
+        #expect(vault.finishSweep(installed: true) == 1)
+        let text = try String(contentsOfFile: directory.path + "/credentials", encoding: .utf8)
+        #expect(!text.contains("gone-pw") && text.contains("kept-pw") && text.contains("new-pw") && text.contains("restored1"), "\(text)")
+        var info = stat()
+        #expect(stat(directory.path + "/credentials", &info) == 0 && info.st_mode & 0o777 == 0o600)
+        #expect(!FileManager.default.fileExists(atPath: directory.path + "/credentials.tmp"))
+        let reread = CredentialVault(directory: directory.path)
+        #expect(reread.resolved(sealedKept) == kept && reread.resolved(sealedAdded) == added)
+        #expect(reread.resolved(sealedRestored) == restored)
+        #expect(reread.resolved(sealedRemoved) == "rtsp://***@127.0.0.1:8554/yard")
+        // Sealed again later, the yard camera gets a new token (the old one names nothing).
+        #expect(vault.sealed(removed) != sealedRemoved)
+        // A compaction that failed forgets nothing.
+        vault.beginSweep()
+        #expect(vault.finishSweep(installed: false) == 0)
+        #expect(CredentialVault(directory: directory.path).resolved(sealedKept) == kept)
+    }
+
     @Test func theJournalAndTheSnapshotHoldTheSealedURL() throws {
         let directory = try TemporaryDirectory(prefix: "queued-vault-files")
         let vault = CredentialVault(directory: directory.path)

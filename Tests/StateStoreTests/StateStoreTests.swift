@@ -212,4 +212,42 @@ private func items(_ count: Int, _ tag: String) -> [MediaItem] {
         #expect(restored.generation > 1, "compacted at least once")
         #expect(writer.currentStatistics.snapshots >= 2)
     }
+
+    /// A camera removed from the queue: its password leaves the `credentials` file at the next compaction,
+    /// while the camera still queued keeps its own (and plays after a restart).
+    @Test func compactionForgetsARemovedCamerasPassword() throws {
+        let directory = try temporaryDirectory()
+        let engine = FakeEngine()
+        let vault = CredentialVault(directory: directory)
+        let writer = StateWriter(directory: directory, generation: 1, policy: .batch, source: engine, vault: vault)
+        engine.recorder = writer
+        try writer.start()
+        func kept() {
+            let done = DispatchSemaphore(value: 0)
+            writer.whenKept(writer.lastRecorded) { done.signal() }
+            done.wait()
+        }
+        let door = "rtsp://admin:door-pw@127.0.0.1:8554/door"
+        let yard = "rtsp://admin:yard-pw@127.0.0.1:8554/yard"
+        var ids: [ItemID] = []
+        try engine.edit { ids = try $0.append([MediaItem(uri: door), MediaItem(uri: yard)]) }
+        kept()
+        let credentials = directory + "/credentials"
+        #expect((try? String(contentsOfFile: credentials, encoding: .utf8))?.contains("yard-pw") == true)
+        engine.edit { _ = $0.remove([ids[1]]) }
+        let long = String(repeating: "x", count: 4000)
+        var round = 0
+        while writer.currentStatistics.snapshots < 2 && round < 1000 {
+            try engine.edit { _ = try $0.append([MediaItem(uri: "/m/\(round).mp4", title: long)]) }
+            kept()
+            round += 1
+        }
+        writer.close()
+        #expect(writer.currentStatistics.snapshots >= 2, "compacted")
+        let text = (try? String(contentsOfFile: credentials, encoding: .utf8)) ?? ""
+        #expect(text.contains("door-pw") && !text.contains("yard-pw"), "\(text)")
+        let restored = StateFiles.restore(from: directory)
+        let restoredDoor = try #require(restored.queue?.entries.first?.item.uri)
+        #expect(CredentialVault(directory: directory).resolved(restoredDoor) == door)
+    }
 }
