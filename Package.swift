@@ -134,7 +134,7 @@ let package = Package(
         .target(name: "ConfigFile", dependencies: ["SystemSupport"]),
         // What queuectl shows and parses (status block, tables, event lines, --format, playlists, seek and
         // path arguments): kept out of the client library, which is only the client.
-        .target(name: "QueuectlPresentation", dependencies: ["QueueRPC", "SystemClock"]),
+        .target(name: "QueuectlPresentation", dependencies: ["QueueRPC", "SystemClock", "MediaPaths"]),
         .executableTarget(
             name: "queuectl",
             dependencies: [

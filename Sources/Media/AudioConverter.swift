@@ -17,11 +17,19 @@ final class AudioConverter {
 
     deinit { swr_free(&swr) }
 
-    /// Converted samples for `frame` (possibly fewer or more frames than in, when resampling).
-    func convert(_ frame: UnsafeMutablePointer<AVFrame>) throws(MediaError) -> [Float] {
+    /// Converted samples for `frame` (possibly fewer or more frames than in, when resampling), with
+    /// `added` frames more (fewer when negative) spread over them: a live stream's pace (DriftCorrector),
+    /// resampled, never a repeated or dropped buffer. 0 leaves the conversion as it is.
+    func convert(_ frame: UnsafeMutablePointer<AVFrame>, adding added: Int = 0) throws(MediaError) -> [Float] {
         try configure(for: frame)
         let inCount = frame.pointee.nb_samples
-        let capacity = Int(swr_get_out_samples(swr, inCount)) + 16
+        if added != 0 {
+            // Over this frame's output (swresample turns itself into a resampler for it if it was not one).
+            let distance = Int(
+                (Double(inCount) * Double(outputRate) / Double(max(1, frame.pointee.sample_rate))).rounded())
+            try check(swr_set_compensation(swr, Int32(added), Int32(max(1, distance))), "adjust the pace")
+        }
+        let capacity = Int(swr_get_out_samples(swr, inCount)) + abs(added) + 16
         return try run(capacity: capacity) { out, outCount in
             frame.pointee.extended_data.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { input in
                 swr_convert(swr, out, outCount, input, inCount)

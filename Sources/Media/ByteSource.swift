@@ -61,7 +61,12 @@ public enum StreamNews: Sendable, Equatable {
     case stalled(reason: String)
     /// It plays again after `after` seconds without data.
     case resumed(after: Double)
-    /// Every 2 s while it delivers: bits per second of its packets, and how far they reach (item seconds):
-    /// what is received and not yet heard is the play's latency.
-    case figures(bitrate: Int, received: Double)
+    /// Every 2 s while it delivers: bits per second of its packets.
+    case figures(bitrate: Int)
+    /// Every 2 s of a live stream, from the decode thread: seconds received and not yet heard (smoothed),
+    /// and the pace it plays at (1: its own; DriftCorrector).
+    case latency(Double, pace: Double)
+    /// A live stream's pace changed: the smoothed latency left its band around `target` (faster when above,
+    /// slower when below), or came back to the target (1).
+    case paced(Double, latency: Double, target: Double)
 }

@@ -18,9 +18,9 @@ import SystemClock
 final class Decoder {
     let context: UnsafeMutablePointer<AVCodecContext>
     let timeBase: AVRational
-    /// The stream and its software codec (both live as long as the demuxer, which outlives the decoder),
-    /// for a software replacement.
-    private let stream: UnsafeMutablePointer<AVStream>
+    /// The stream's parameters as opened (a copy: a live stream's context is replaced, and freed, by its
+    /// reader thread at a reconnect) and its software codec, for a software replacement.
+    private let description: StreamDescription
     private let softwareCodec: UnsafePointer<AVCodec>
     private let path: String
     private let frame: UnsafeMutablePointer<AVFrame>
@@ -192,8 +192,18 @@ final class Decoder {
         try self.init(stream: stream, codec: codec, softwareCodec: codec, path: path, hardware: nil, lowres: Int32(steps))
     }
 
-    private init(
+    private convenience init(
         stream: UnsafeMutablePointer<AVStream>, codec: UnsafePointer<AVCodec>, softwareCodec: UnsafePointer<AVCodec>,
+        path: String,
+        hardware: (session: HardwareSession, device: HWDevice?)?, lowres: Int32 = 0
+    ) throws(MediaError) {
+        try self.init(
+            description: StreamDescription(stream, path: path), codec: codec, softwareCodec: softwareCodec, path: path,
+            hardware: hardware, lowres: lowres)
+    }
+
+    private init(
+        description: StreamDescription, codec: UnsafePointer<AVCodec>, softwareCodec: UnsafePointer<AVCodec>,
         path: String,
         hardware: (session: HardwareSession, device: HWDevice?)?, lowres: Int32 = 0
     ) throws(MediaError) {
@@ -210,18 +220,18 @@ final class Decoder {
         self.context = context
         self.frame = frame
         self.hardware = hardware?.session
-        self.stream = stream
+        self.description = description
         self.softwareCodec = softwareCodec
         self.path = path
-        timeBase = stream.pointee.time_base
+        timeBase = description.timeBase
         do {
-            try check(avcodec_parameters_to_context(context, stream.pointee.codecpar), "open decoder")
-            context.pointee.pkt_timebase = stream.pointee.time_base
+            try check(avcodec_parameters_to_context(context, description.parameters), "open decoder")
+            context.pointee.pkt_timebase = description.timeBase
             if codec.pointee.type == AVMEDIA_TYPE_VIDEO {
                 // One decoding thread keeps up with up to 1080p60 on one core at the least CPU and memory
                 // (frame threads cost ~10% more CPU and a frame pool each); bigger pictures get one per core.
-                let parameters = stream.pointee.codecpar.pointee
-                let rate = av_q2d(stream.pointee.avg_frame_rate)
+                let parameters = description.parameters.pointee
+                let rate = av_q2d(description.frameRate)
                 let load = Double(parameters.width) * Double(parameters.height) * (rate > 0 ? rate : 30)
                 context.pointee.thread_count = load <= 1920 * 1088 * 60 ? 1 : 0
             }
@@ -315,7 +325,8 @@ final class Decoder {
     /// A software decoder for the same stream, and the packets to send it first (those this one was sent
     /// before its first picture, for a replay; none when it must start at the next keyframe).
     func softwareReplacement() throws(MediaError) -> (decoder: Decoder, replay: [Packet]) {
-        let replacement = try Decoder(stream: stream, codec: softwareCodec, path: path)
+        let replacement = try Decoder(
+            description: description, codec: softwareCodec, softwareCodec: softwareCodec, path: path, hardware: nil)
         guard let wanted = softwareWanted, wanted.resume == .replayPackets else { return (replacement, []) }
         return (replacement, hardware?.sentBeforeFirstPicture ?? [])
     }
@@ -338,5 +349,33 @@ final class Decoder {
             frame.pointee.best_effort_timestamp != AVCodes.noPTS
             ? frame.pointee.best_effort_timestamp : frame.pointee.pts
         return pts == AVCodes.noPTS ? nil : Double(pts) * av_q2d(timeBase)
+    }
+}
+
+/// A stream's parameters, time base and frame rate, copied at open: what a decoder is opened from, owned
+/// apart from the demuxer's context.
+final class StreamDescription {
+    let parameters: UnsafeMutablePointer<AVCodecParameters>
+    let timeBase: AVRational
+    let frameRate: AVRational
+
+    init(_ stream: UnsafeMutablePointer<AVStream>, path: String) throws(MediaError) {
+        guard let parameters = avcodec_parameters_alloc() else {
+            throw MediaError(operation: "open decoder", path: path, message: "out of memory")
+        }
+        let copied = avcodec_parameters_copy(parameters, stream.pointee.codecpar)
+        guard copied >= 0 else {
+            var optional: UnsafeMutablePointer<AVCodecParameters>? = parameters
+            avcodec_parameters_free(&optional)
+            throw MediaError(code: copied, operation: "open decoder", path: path, message: MediaError.text(for: copied))
+        }
+        self.parameters = parameters
+        timeBase = stream.pointee.time_base
+        frameRate = stream.pointee.avg_frame_rate
+    }
+
+    deinit {
+        var optional: UnsafeMutablePointer<AVCodecParameters>? = parameters
+        avcodec_parameters_free(&optional)
     }
 }

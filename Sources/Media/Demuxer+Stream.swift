@@ -9,7 +9,9 @@
 // packet the play has not had (`StreamNews.resumed`): a reopened live HLS or DASH playlist that stopped
 // updating gives its last segments again, and those are passed over, not played twice.
 //
-// Decode thread only (the MediaReader's); the backoff wait sleeps in slices, polling cancellation.
+// Reading and reconnecting run on the stream's reader thread (StreamPump), which owns LiveStream and its
+// contexts; the decode thread takes the packets (`takeStreamPacket`). The backoff wait sleeps in slices,
+// polling cancellation (a cut, or the pump's stop).
 
 import CFFmpeg
 import MediaPaths
@@ -17,20 +19,47 @@ import Glibc
 import SystemClock
 
 extension Demuxer {
-    /// The next packet of a stream, its timestamps on the first connection's timeline; nil when the item's
-    /// stream is over (its end, or a drop that outlasted the time it had). Throws when cancelled, and when
-    /// a playlist's requests blew the fuse.
+    /// Decode thread: the stream's next packet from its reader thread (started by the first call), or nil
+    /// when the item's stream is over; throws what ended the reading (a cut, a fused playlist).
+    func takeStreamPacket(_ live: LiveStream) throws(MediaError) -> Packet? {
+        guard let pump, !live.closed else { return nil }
+        startPump(preroll: nil)
+        guard let delivery = try pump.next(start: { span(of: $0.pointer.pointee)?.start }) else { return nil }
+        if let start = pump.takeTrimmedStart() { trimmedStart = start }
+        if delivery.restarted { restartTaken = true }
+        notePacketEnd(delivery.packet.pointer.pointee)
+        return delivery.packet
+    }
+
+    /// Starts the stream's reader thread unless it runs: a stream prepared ahead (`preroll`: keep that many
+    /// seconds, cut at a keyframe of that stream, until the play takes its first packet), or the play's
+    /// first packet asked for. The thread that opened the stream, or the decode thread after it.
+    func startPump(preroll: (seconds: Double, keyStream: Int?)?) {
+        guard let pump, !pumpStarted else { return }
+        pumpStarted = true
+        let reader = StreamReaderHandle(demuxer: self)
+        pump.start(
+            read: { () throws(MediaError) -> Packet? in try reader.demuxer.readStreamPacket() },
+            takeRestarted: { reader.demuxer.live?.takeReconnected() ?? false },
+            end: { packet in reader.demuxer.span(of: packet.pointer.pointee).map { ($0.start, $0.end) } },
+            preroll: preroll)
+    }
+
+    /// Reader thread: the next packet of a stream, its timestamps on the first connection's timeline; nil
+    /// when the item's stream is over (its end, or a drop that outlasted the time it had). Throws when
+    /// cancelled, and when a playlist's requests blew the fuse.
     func readStreamPacket() throws(MediaError) -> Packet? {
         guard let live, !live.closed else { return nil }
         while true {
             let packet = try Packet()
+            let context = live.connection.context
             live.connection.interrupt.arm(live.playback.readTimeout)
-            let result = av_read_frame(format, packet.pointer)
+            let result = av_read_frame(context, packet.pointer)
             live.connection.interrupt.endWait()
             if result >= 0 {
                 let index = Int(packet.pointer.pointee.stream_index)
-                guard index < Int(format.pointee.nb_streams) else { continue }
-                let timeBase = format.pointee.streams[index]!.pointee.time_base
+                guard index < Int(context.pointee.nb_streams) else { continue }
+                let timeBase = context.pointee.streams[index]!.pointee.time_base
                 if live.isRepeat(packet.pointer.pointee, timeBase: timeBase) { continue }
                 if live.outage != nil { endOutage(live) }
                 let original = packet.pointer.pointee.dts != AVCodes.noPTS ? packet.pointer.pointee.dts : packet.pointer.pointee.pts
@@ -38,7 +67,7 @@ extension Demuxer {
                     live.lastOriginal[index] = Double(original) * av_q2d(timeBase)
                 }
                 rebase(packet, live)
-                notePacketEnd(packet.pointer.pointee)
+                if let span = span(of: packet.pointer.pointee) { live.noteReceived(until: span.end) }
                 noteFigures(live, bytes: Int(packet.pointer.pointee.size))
                 return packet
             }
@@ -85,10 +114,9 @@ extension Demuxer {
         }
     }
 
-    /// Seconds of the item played so far (where its packets reach).
-    private func playedSeconds(_ live: LiveStream) -> Double {
-        max(0, (furthestPacketEnd ?? live.initialStart) - live.initialStart)
-    }
+    /// Seconds of the item played so far: what the play took from the pump (not what waits in its queue,
+    /// nor what a stream opened ahead read and let go before its turn).
+    private func playedSeconds(_ live: LiveStream) -> Double { pump?.takenSeconds ?? 0 }
 
     /// Whether a new connection still has the play's streams where it had them: for a `program`, they are
     /// that program's (a TS lists its streams in the order their tables arrived: two programs alike in codecs
@@ -99,7 +127,7 @@ extension Demuxer {
         return live.playedStreams.isSubset(of: streams)
     }
 
-    /// Counts a packet's bytes; once a window is full, tells the bitrate and how far the packets reach.
+    /// Counts a packet's bytes; once a window is full, tells the bitrate.
     private func noteFigures(_ live: LiveStream, bytes: Int) {
         let now = Monotonic.now()
         guard live.figuresSince > 0 else {
@@ -113,8 +141,7 @@ extension Demuxer {
         let bitrate = Int((Double(live.figureBytes) * 8 / elapsed).rounded())
         live.figuresSince = now
         live.figureBytes = 0
-        let received = (furthestPacketEnd ?? live.itemOrigin) - live.itemOrigin  // in item time
-        live.limits.onStreamNews?(.figures(bitrate: bitrate, received: received))
+        live.limits.onStreamNews?(.figures(bitrate: bitrate))
     }
 
     /// The drop under way is over: a packet the play had not had arrived.
@@ -170,6 +197,7 @@ extension Demuxer {
                 let next = try StreamConnection(
                     url: live.playback.url, kind: live.playback.kind, budget: min(live.playback.openTimeout, left),
                     isCancelled: live.limits.isCancelled, onWaiting: live.limits.onWaiting)
+                next.interrupt.reportWaits(to: live.readWaiting)
                 guard next.codecs == live.codecs, Self.keepsPlayedStreams(next.context, live) else {
                     live.limits.onStreamNews?(.stalled(reason: "the stream came back with other tracks"))
                     return giveUp()
@@ -178,7 +206,6 @@ extension Demuxer {
                     next.context.pointee.streams[index]!.pointee.discard = AVDISCARD_ALL
                 }
                 live.replace(with: next)
-                format = next.context
                 return true
             } catch {
                 if error.message == "interrupted" { throw error }
@@ -191,13 +218,13 @@ extension Demuxer {
     private func rebase(_ packet: Packet, _ live: LiveStream) {
         let index = Int(packet.pointer.pointee.stream_index)
         guard index < live.timeBases.count else { return }
-        let from = format.pointee.streams[index]!.pointee.time_base
+        let from = live.connection.context.pointee.streams[index]!.pointee.time_base
         let to = live.timeBases[index]
         if live.rebasePending {
             live.rebasePending = false
             let first = packet.pointer.pointee.pts != AVCodes.noPTS ? packet.pointer.pointee.pts : packet.pointer.pointee.dts
             let firstSeconds = live.connection.startSeconds ?? (first == AVCodes.noPTS ? 0 : Double(first) * av_q2d(from))
-            live.offset = (furthestPacketEnd ?? live.initialStart) - firstSeconds
+            live.offset = (live.receivedEnd ?? live.initialStart) - firstSeconds
             live.lastDecodeTime = live.lastDecodeTime.map { _ in nil }
         }
         let original = packet.pointer.pointee
@@ -211,7 +238,7 @@ extension Demuxer {
             if time < last - LiveStream.backwardJump || time > last + LiveStream.forwardJump {
                 // Timestamps jumped within one connection: go on where the packets reached, as after a
                 // reconnect (the decoders start again at a keyframe: it is most often a new encoder).
-                live.offset += (furthestPacketEnd ?? last) - time
+                live.offset += (live.receivedEnd ?? last) - time
                 live.lastDecodeTime = live.lastDecodeTime.map { _ in nil }
                 live.reconnected = true
             }
@@ -223,16 +250,33 @@ extension Demuxer {
         if decoded != AVCodes.noPTS { live.lastDecodeTime[index] = Double(decoded) * av_q2d(to) }
     }
 
-    /// Ends a stream's play: nothing more is read, and its port is free at once. The decode thread calls it
-    /// once the play is fully written.
-    func closeStream() { live?.close() }
+    /// Ends a stream's play: its reader thread stops, nothing more is read, and a datagram stream's port is
+    /// free at once. The decode thread calls it once the play is fully written, and the reader's owner when
+    /// it goes. Idempotent.
+    func closeStream() {
+        guard let live else { return }
+        // A datagram stream's port must be free before the next play binds it: its reader is waited for (an
+        // interrupt poll, 0.1 s at most). Any other stream's reader ends on its own within a poll, its
+        // connection closed as it goes, and the next play starts at once.
+        let waits = live.playback.kind == .udp || live.playback.kind == .rtp || !pumpStarted
+        pump?.stop(waiting: waits)
+        if waits { live.close() }
+    }
 
-    /// Whether a reconnect happened since the last call (the decoders must start again at a keyframe).
+    /// Decode thread: whether the connection restarted before the packets taken since the last call (the
+    /// decoders must start again at a keyframe).
     func takeReconnected() -> Bool {
-        guard let live, live.reconnected else { return false }
-        live.reconnected = false
+        guard restartTaken else { return false }
+        restartTaken = false
         return true
     }
+}
+
+/// The demuxer as its stream's reader thread holds it: that thread uses only the connection side
+/// (readStreamPacket, LiveStream, the immutable packet clocks) while the decode thread takes packets from
+/// the pump — the split StreamPump describes, which the compiler cannot see.
+private struct StreamReaderHandle: @unchecked Sendable {
+    let demuxer: Demuxer
 }
 
 extension AVRational: @retroactive Equatable {

@@ -10,13 +10,26 @@ import Glibc
 final class Demuxer {
     var format: UnsafeMutablePointer<AVFormatContext>
     private let io: AVIOBridge?
-    /// A stream's connection and reconnects (nil for bytes read through `io`).
+    /// A stream's connection and reconnects (nil for bytes read through `io`). Its reader thread's once the
+    /// pump runs.
     let live: LiveStream?
+    /// A stream's reader thread and the packets it read (nil for a file).
+    private(set) var pump: StreamPump?
+    /// A stream's: per stream of the first connection, its own and its codec's pixel aspect, read at open —
+    /// the decode thread never reads the stream's context once the reader thread may replace it.
+    private(set) var aspectHints: [(stream: AVRational, codec: AVRational)] = []
+    /// Decode thread: the connection restarted before the packet last taken (see `takeReconnected`).
+    var restartTaken = false
+    /// The pump's reader thread was started (by the first packet asked for, or ahead of the play's turn).
+    var pumpStarted = false
+    /// Decode thread: where a stream prepared ahead now starts, its beginning cut (StreamPump's preroll).
+    var trimmedStart: Double?
     let path: String
 
     init(source: ByteSource, path: String) throws(MediaError) {
         self.path = path
         live = nil
+        pump = nil
         let io = try AVIOBridge(source: source)
         self.io = io
         guard let context = avformat_alloc_context() else {
@@ -48,15 +61,32 @@ final class Demuxer {
         notePacketClocks()
     }
 
-    /// A stream: FFmpeg opens `stream.url` itself (see StreamConnection), and reconnects are read through.
+    /// A stream: FFmpeg opens `stream.url` itself (see StreamConnection), and reconnects are read through
+    /// by its reader thread (StreamPump), started with the first packet asked for.
     init(stream: StreamPlayback, limits: SourceLimits) throws(MediaError) {
         path = StreamKind.redacted(stream.url)
         io = nil
+        let pump = StreamPump()
+        var limits = limits
+        let cancelled = limits.isCancelled
+        // Every wait of the reader (its reads, opens, backoff) ends at a stop as at a cut.
+        limits.isCancelled = { pump.isStopping || cancelled?() == true }
         let connection = try StreamConnection.openRetrying(
             stream, isCancelled: limits.isCancelled, onWaiting: limits.onWaiting)
-        live = LiveStream(playback: stream, limits: limits, connection: connection)
+        let live = LiveStream(playback: stream, limits: limits, connection: connection)
+        // The reader waiting for the network is heard only once the queue has run dry (a live HLS waits at
+        // its edge for every segment while a queue of them plays); a drop is told as such, at once.
+        let told = limits.onWaiting
+        live.readWaiting = { waiting in if !waiting || pump.isEmpty { told?(waiting) } }
+        connection.interrupt.reportWaits(to: live.readWaiting)
+        self.live = live
+        self.pump = pump
         format = connection.context
         notePacketClocks()
+        aspectHints = (0..<Int(format.pointee.nb_streams)).map { index in
+            let stream = format.pointee.streams[index]!.pointee
+            return (stream.sample_aspect_ratio, stream.codecpar.pointee.sample_aspect_ratio)
+        }
     }
 
     private func notePacketClocks() {
@@ -128,7 +158,7 @@ final class Demuxer {
 
     /// The next packet, or nil at the end of the file.
     func readPacket() throws(MediaError) -> Packet? {
-        if live != nil { return try readStreamPacket() }
+        if let live { return try takeStreamPacket(live) }
         let packet = try Packet()
         let result = av_read_frame(format, packet.pointer)
         if result == AVCodes.eof { return nil }
@@ -147,7 +177,7 @@ final class Demuxer {
         var pictureSeconds: Double
     }
 
-    /// Per stream found at open. Decode thread, like the rest of the demuxer.
+    /// Per stream found at open; never changed after (the reader thread of a stream reads it too).
     private var packetClocks: [PacketClock] = []
     /// Per stream found at open, the furthest end (timestamp + duration, seconds from the file's time
     /// origin) of the packets read so far: once the file is read through, where each stream really ends.
@@ -160,16 +190,25 @@ final class Demuxer {
     var furthestPacketEnd: Double? { packetEnds.compactMap { $0 }.max() }
 
     func notePacketEnd(_ packet: AVPacket) {
+        guard let span = span(of: packet) else { return }
+        if span.end > packetEnds[span.index] ?? -.infinity { packetEnds[span.index] = span.end }
+    }
+
+    /// Where `packet` starts and ends (seconds from the file's time origin). Any thread: the clocks are
+    /// read once at open and never change (a stream's reader thread uses it too).
+    func span(of packet: AVPacket) -> (index: Int, start: Double, end: Double)? {
         let index = Int(packet.stream_index)
-        guard index < packetClocks.count else { return }
+        guard index < packetClocks.count else { return nil }
         let stamp = packet.pts != AVCodes.noPTS ? packet.pts : packet.dts
-        guard stamp != AVCodes.noPTS else { return }
+        guard stamp != AVCodes.noPTS else { return nil }
         // In Double: a hostile timestamp near Int64.max must not trap. A picture without a duration lasts
         // one frame, or its stream would seem to end a frame early.
         let clock = packetClocks[index]
         let duration = packet.duration > 0 ? Double(packet.duration) * clock.secondsPerTick : clock.pictureSeconds
-        let end = Double(stamp) * clock.secondsPerTick + duration
-        if end.isFinite, end > packetEnds[index] ?? -.infinity { packetEnds[index] = end }
+        let start = Double(stamp) * clock.secondsPerTick
+        let end = start + duration
+        guard start.isFinite, end.isFinite else { return nil }
+        return (index, start, end)
     }
 
     /// Seeks so that the next packets start at or before `seconds` (from the file's time origin).

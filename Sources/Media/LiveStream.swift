@@ -1,6 +1,7 @@
 // What one play of a stream is (StreamPlayback: its URL, kind, time and limits) and what its reader keeps
 // across connections (LiveStream: the first connection's tracks and clock, the drop under way, what was
-// already played). Decode thread only, like the Demuxer that owns it (Demuxer+Stream reads through it).
+// already played). The stream's reader thread only (StreamPump), once it runs; the decode thread sets it up
+// before (`playedStreams`) and closes it after the pump stopped.
 
 import CFFmpeg
 import MediaPaths
@@ -21,6 +22,9 @@ public struct StreamPlayback: Sendable {
     public var endsAtFirstDrop = false
     /// The MPEG-TS program to play (its number); nil: the program of the picture FFmpeg finds best.
     public var program: Int?
+    /// A live stream's latency to keep (seconds received and not yet heard; DriftCorrector). nil: learned
+    /// from the play's first half minute (HLS and DASH: the segments the playlist keeps behind its edge).
+    public var latency: Double?
     public static let firstBackoff = 0.5
     public static let maxBackoff = 10.0
 
@@ -29,10 +33,14 @@ public struct StreamPlayback: Sendable {
         self.kind = kind
         self.duration = duration
         readTimeout = kind == .hls || kind == .dash ? 15 : 5
+        latency = kind == .hls || kind == .dash ? nil : Self.defaultLatency
     }
+
+    /// The latency kept for a stream delivered packet by packet (RTSP, RTMP, SRT, UDP, RTP).
+    public static let defaultLatency = 1.0
 }
 
-/// A stream's state across its connections. Decode thread only.
+/// A stream's state across its connections. Its reader thread only, once that runs.
 final class LiveStream {
     let playback: StreamPlayback
     let limits: SourceLimits
@@ -50,8 +58,13 @@ final class LiveStream {
     /// Per stream, the last packet's decoding time (seconds, after rebasing): a jump in it is a
     /// discontinuity (an encoder restarted behind the same address, a TS timestamp reset).
     var lastDecodeTime: [Double?] = []
-    /// Set by a reconnect; MediaReader takes it to restart its decoders.
+    /// Set by a reconnect (or a jump in timestamps); the pump hands it to the decode thread with the next
+    /// packet, which restarts its decoders.
     var reconnected = false
+    /// What a connection's reads report their waits to (the pump's filter of `limits.onWaiting`).
+    var readWaiting: (@Sendable (Bool) -> Void)?
+    /// Where the packets read so far reach (seconds, the first connection's timeline, after rebasing).
+    private(set) var receivedEnd: Double?
     /// Seconds the stream was down in this play, drops before the current one.
     var downTime = 0.0
     /// The drop under way: since when, and the next backoff. It lasts until a packet the play has not had
@@ -62,8 +75,6 @@ final class LiveStream {
     var lastOriginal: [Double?] = []
     /// How many times it dropped in this play.
     private(set) var stalls = 0
-    /// Stream seconds at item time 0: the reader's origin (moved back when the play goes on at a position).
-    var itemOrigin = 0.0
     /// The reader's tracks: the rest of every connection is discarded (a multi-program TS's other programs).
     var playedStreams: Set<Int> = []
     /// Packet bytes since `figuresSince` (monotonic seconds; 0: the window starts with the next packet).
@@ -76,6 +87,7 @@ final class LiveStream {
         self.limits = limits
         self.connection = connection
         initialStart = connection.startSeconds ?? 0
+        isLive = playback.kind.alwaysLive || !connection.isOnDemand
         codecs = connection.codecs
         timeBases = connection.timeBases
         lastDecodeTime = Array(repeating: nil, count: timeBases.count)
@@ -99,8 +111,9 @@ final class LiveStream {
     static let backwardJump = 0.5
     static let forwardJump = 3.0
 
-    /// Whether the stream has no end of its own: its end is a drop.
-    var isLive: Bool { playback.kind.alwaysLive || !connection.isOnDemand }
+    /// Whether the stream has no end of its own: its end is a drop. Read from the first connection at open
+    /// (any thread may ask; the connection is the reader thread's).
+    let isLive: Bool
 
     /// Ends the play: nothing more is read, and a datagram stream's port is free at once (the next play of
     /// the same port opens before this reader is released).
@@ -108,6 +121,16 @@ final class LiveStream {
         guard !closed else { return }
         closed = true
         connection.releasePort(of: playback.kind)
+    }
+
+    func noteReceived(until end: Double) {
+        if end > receivedEnd ?? -.infinity { receivedEnd = end }
+    }
+
+    /// Whether a restart happened since the last call.
+    func takeReconnected() -> Bool {
+        defer { reconnected = false }
+        return reconnected
     }
 
     func replace(with next: StreamConnection) {

@@ -58,8 +58,16 @@ extension MediaReader {
             var samples: [Float]
             switch try track.input.decoder.receive() {
             case .frame(let frame):
-                let itemTime = track.input.decoder.seconds(of: frame).map { $0 - origin }
-                samples = try track.converter.convert(frame)
+                let streamTime = track.input.decoder.seconds(of: frame).map { $0 - origin }
+                var added = 0
+                if drift != nil {
+                    // A live stream's sound follows its pace (MediaReader+Drift).
+                    if let streamTime { steer(at: streamTime) }
+                    let inRate = Double(max(1, frame.pointee.sample_rate))
+                    added = compensation(forFrames: Double(frame.pointee.nb_samples) * rate / inRate)
+                }
+                let itemTime = streamTime.map(mappedTime)
+                samples = try track.converter.convert(frame, adding: added)
                 if !track.aligned {
                     samples = align(samples, startingAt: itemTime ?? track.startAt, track: track, rate: rate)
                     if samples.isEmpty { continue }

@@ -41,6 +41,11 @@ extension MediaReader {
         {
             orientation = exif
         }
+        if demuxer.live != nil, stream < demuxer.aspectHints.count {
+            // A stream's context may have been replaced by its reader thread: the aspects read at open.
+            let hints = demuxer.aspectHints[stream]
+            return (orientation, Self.sampleAspect(stream: hints.stream, codec: hints.codec, frame: frame))
+        }
         return (orientation, Self.sampleAspect(of: demuxer.stream(stream), frame: frame, format: demuxer.format))
     }
 
@@ -52,10 +57,24 @@ extension MediaReader {
         of stream: UnsafeMutablePointer<AVStream>, frame: UnsafeMutablePointer<AVFrame>?,
         format: UnsafeMutablePointer<AVFormatContext>
     ) -> Double {
-        var ratio = av_guess_sample_aspect_ratio(format, stream, frame)
+        let ratio = av_guess_sample_aspect_ratio(format, stream, frame)
+        return checkedAspect(ratio, frame: frame, initial: stream.pointee.codecpar.pointee.sample_aspect_ratio)
+    }
+
+    /// The same from a stream's aspects read at open: FFmpeg's guess (av_guess_sample_aspect_ratio) is the
+    /// stream's own when it has one, else the frame's (the codec's without a frame).
+    static func sampleAspect(stream: AVRational, codec: AVRational, frame: UnsafeMutablePointer<AVFrame>?) -> Double {
+        let valid = { (ratio: AVRational) in ratio.num > 0 && ratio.den > 0 }
+        let ratio = valid(stream) ? stream : (frame?.pointee.sample_aspect_ratio ?? codec)
+        return checkedAspect(ratio, frame: frame, initial: codec)
+    }
+
+    private static func checkedAspect(
+        _ guess: AVRational, frame: UnsafeMutablePointer<AVFrame>?, initial: AVRational
+    ) -> Double {
+        var ratio = guess
         if let frame {
             let own = frame.pointee.sample_aspect_ratio
-            let initial = stream.pointee.codecpar.pointee.sample_aspect_ratio
             if own.num > 0, own.den > 0, initial.num > 0, initial.den > 0, av_cmp_q(own, initial) != 0 { ratio = own }
         }
         guard ratio.num > 0, ratio.den > 0 else { return 1 }

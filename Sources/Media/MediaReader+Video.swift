@@ -52,12 +52,18 @@ extension MediaReader {
             if track.input.decoder.softwareWanted != nil { try switchToSoftware(track) }
             switch try track.input.decoder.receive() {
             case .frame(let frame):
-                let duration =
+                var duration =
                     frame.pointee.pkt_duration > 0
                     ? Double(frame.pointee.pkt_duration) * av_q2d(track.input.decoder.timeBase) : track.frameDuration
-                let time =
-                    track.input.decoder.seconds(of: frame).map { $0 - origin }
-                    ?? ((track.lastTime ?? -track.frameDuration) + track.frameDuration)
+                let stamped = track.input.decoder.seconds(of: frame).map { $0 - origin }
+                var time = stamped ?? ((track.lastTime ?? -track.frameDuration) + track.frameDuration)
+                if let corrector = drift, let stamped {
+                    // A live stream's pictures are placed by its pace, as its sound is (MediaReader+Drift);
+                    // without sound they steer it.
+                    if !hasAudio { steer(at: stamped) }
+                    time = mappedTime(stamped)
+                    duration /= corrector.pace
+                }
                 track.lastTime = time
                 try lookAhead(past: time + duration)
                 if let end = knownEnd, time >= end - 1e-6 {

@@ -24,6 +24,8 @@ public struct MediaReaderOptions: Sendable {
     public var rgbaPictures: Bool = false
     /// How long the source may keep the reader waiting (FIFOs), and its cancellation.
     public var sourceLimits = SourceLimits()
+    /// Seconds of sound the outputs hold, written and not yet heard: a live stream's latency counts them.
+    public var outputDelay: (@Sendable () -> Double)?
     /// Hardware decoding for the video (nil: software): the daemon's devices and what failed.
     public var hwdec: HWDecodeRegistry?
     /// The output a still is shown on: the still is decoded and kept no bigger than filling it needs
@@ -77,6 +79,12 @@ public final class MediaReader {
     var learnedEnd: Double?
     /// Reading ahead has settled what it can (the file's end, or a track left far behind).
     var lookAheadSettled = false
+    /// A live stream's pace (MediaReader+Drift); nil for files and on-demand streams.
+    var drift: DriftCorrector?
+    /// The part of a frame the sound's compensation still owes (MediaReader+Drift).
+    var driftCarry = 0.0
+    /// Stream time of the last latency told (MediaReader+Drift).
+    var lastLatencyNews: Double?
 
     public convenience init(path: String, options: MediaReaderOptions = MediaReaderOptions()) throws(MediaError) {
         try self.init(source: FileByteSource(path: path, limits: options.sourceLimits), path: path, options: options)
@@ -97,6 +105,9 @@ public final class MediaReader {
         try self.init(demuxer: demuxer, path: demuxer.path, options: options)
     }
 
+    // A stream's reader thread ends with its reader, whoever lets it go (a cut, a prefetched play unused).
+    deinit { demuxer.closeStream() }
+
     /// Whether the item is a stream FFmpeg reads itself (no seeking; drops reconnect).
     public var isStream: Bool { demuxer.live != nil }
     /// A stream with no end of its own (it follows its sender's clock).
@@ -107,11 +118,28 @@ public final class MediaReader {
     public func continueStream(at position: Double) {
         guard isStream, position > 0 else { return }
         origin -= position
-        demuxer.live?.itemOrigin = origin
+        drift?.restart(item: position, stream: position)
         audio?.restart(at: position)
         video?.restart(at: position)
         video?.input.skippingToKeyframe = true
     }
+
+    /// A live stream prepared ahead of its turn: it reads from now on (its connection drained), keeping its
+    /// last `latency` seconds (from a keyframe of its picture), so at its join it starts that far behind its
+    /// live edge with its first picture at hand. Any thread, before the play reads its first packet.
+    public func readAhead() {
+        // HLS and DASH deliver in segments: opened is prepared (its playlist read), and reading on would
+        // only fetch segments to throw away.
+        guard let live = demuxer.live, live.isLive, live.playback.kind != .hls, live.playback.kind != .dash else {
+            return
+        }
+        let keep = live.playback.latency ?? StreamPlayback.defaultLatency
+        demuxer.startPump(preroll: (keep, video?.input.index ?? audio?.input.index))
+    }
+
+    /// A reader opened ahead becomes the play's: its waits end when `isCancelled` (the play was cut) says
+    /// so. Any thread.
+    public func adopt(isCancelled: @escaping @Sendable () -> Bool) { demuxer.pump?.adopt(isCancelled: isCancelled) }
 
     /// A stream's play is fully written: a datagram stream's port is freed now (the next play may bind the
     /// same one before this reader is released).
@@ -258,7 +286,9 @@ public final class MediaReader {
                 demuxer.stream(index).pointee.discard = AVDISCARD_ALL
             }
             demuxer.live?.playedStreams = Set(trackStreams)
-            demuxer.live?.itemOrigin = origin
+            // A live stream is played at its sender's pace (DriftCorrector); one with an end of its own is
+            // read at ours.
+            if let live = demuxer.live, live.isLive { drift = DriftCorrector(target: live.playback.latency) }
         }
     }
 
@@ -317,10 +347,15 @@ public final class MediaReader {
                 if demuxer.live != nil {
                     // A stream that is over (its end, or down beyond its time) ends the item where its
                     // packets reached, not at its planned duration (which would be filled with silence).
-                    let reached = (demuxer.furthestPacketEnd ?? origin) - origin
+                    let reached = mappedTime((demuxer.furthestPacketEnd ?? origin) - origin)  // at its pace
                     learnedEnd = min(learnedEnd ?? reached, reached)
                 }
                 return false
+            }
+            if let start = demuxer.trimmedStart {
+                // A stream prepared ahead kept only its last moments: the play starts at the first of them.
+                demuxer.trimmedStart = nil
+                origin = start
             }
             if demuxer.takeReconnected() {
                 // A stream came back: what was queued belongs to the lost connection, and the decoders start

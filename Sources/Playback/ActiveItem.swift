@@ -41,6 +41,8 @@ final class ActiveItem {
     /// Set when the play was handed over to the next in a crossfade: where it ends on the timeline
     /// (seconds; its pictures stop there), EngineState having its end already.
     var handedOverAt: Double?
+    /// A stream follows: the item time from which it is opened ahead (DecodeLoop.prepareNext).
+    var prepareStreamAt: Double?
 
     init(
         cursor: Cursor, reader: MediaReader, serial: Int, startFrame: Int64, itemOffset: Double, showsVideo: Bool,

@@ -13,7 +13,11 @@ extension DecodeLoop {
 
     func step() {
         guard let item = active else { return }
-        if preparedFor != item.cursor && (item.audioFrames > 0 || item.itemFrames > 0) { prepareNext(after: item) }
+        if preparedFor != item.cursor && (item.audioFrames > 0 || item.itemFrames > 0)
+            && item.prepareStreamAt.map({ item.itemOffset + Double(item.itemFrames) / rate >= $0 }) ?? true
+        {
+            prepareNext(after: item)
+        }
         if let leaving, feedLeaving(leaving, beside: item) { return }
         // A play shorter than two crossfades reaches its own crossfade out while still mixing in the one
         // before: it hands over once that mix is done (what it read meanwhile waits, mixed, in `held`).

@@ -185,11 +185,18 @@ final class DecodeLoop: @unchecked Sendable {
     private func open(
         _ cursor: Cursor, item: MediaItem, position: Double, repeats: Bool
     ) -> Result<MediaReader, MediaError> {
-        if position == 0, let opened = prefetcher.take(cursor, item: item) { return opened }
-        // A wait for a slow source ends as soon as a cut (next, stop, seek) makes this play stale. (A
-        // prefetched reader has no such check: it may be adopted by a later serial; its waits are bounded.)
         let core = self.core
         let serial = self.serial
+        if position == 0, let opened = prefetcher.take(cursor, item: item) {
+            // A stream opened ahead reads on until its play is cut (its waits are not bounded as a file's).
+            if case .success(let reader) = opened, reader.isStream {
+                reader.adopt { core.locked { $0.serial != serial || $0.shuttingDown } }
+            }
+            return opened
+        }
+        // A wait for a slow source ends as soon as a cut (next, stop, seek) makes this play stale. (A
+        // prefetched file's reader has no such check: it may be adopted by a later serial; its waits are
+        // bounded.)
         return Self.openReader(item, cursor: cursor, position: position, repeats: repeats, engine: engine) {
             core.locked { $0.serial != serial || $0.shuttingDown }
         }
@@ -239,9 +246,17 @@ final class DecodeLoop: @unchecked Sendable {
             let ahead = Double(audio.writtenFrames() - audio.playedFrames()) / Double(audio.format.sampleRate)
             core.locked { $0.noteSourceWaiting(cursor, waiting: waiting, ahead: ahead) }
         }
+        options.outputDelay = {
+            Double(max(0, audio.writtenFrames() - audio.playedFrames())) / Double(audio.format.sampleRate)
+        }
         options.sourceLimits.onStreamNews = { news in
-            let heard = audio.playedFrames()  // the figures' latency is measured against the listener now
-            core.locked { $0.noteStreamNews(cursor, news, heard: heard) }
+            if case .paced(let pace, let latency, let target) = news {
+                // Told once per change: a stream brought back into its band, or back at its own pace.
+                let how = pace > 1 ? "faster" : pace < 1 ? "slower" : "at its own pace"
+                core.logger.info(
+                    "item \(cursor.id): stream \(Self.seconds(latency)) s behind (target \(Self.seconds(target)) s): playing \(how) (\(Self.percent(pace)))")
+            }
+            core.locked { $0.noteStreamNews(cursor, news) }
         }
         do throws(MediaError) {
             let reader: MediaReader
@@ -251,6 +266,7 @@ final class DecodeLoop: @unchecked Sendable {
                 var playback = StreamPlayback(url: url, kind: kind, duration: item.duration)
                 playback.endsAtFirstDrop = item.onStall == .skip
                 playback.program = item.program
+                if let latency = item.latency { playback.latency = latency }
                 reader = try MediaReader(stream: playback, options: options)
             } else if isNetworkURI(item.uri) {
                 guard let network = engine.config.networkSources else {
@@ -281,6 +297,9 @@ final class DecodeLoop: @unchecked Sendable {
         }
     }
 
+    static func seconds(_ value: Double) -> String { String((value * 100).rounded() / 100) }
+    static func percent(_ pace: Double) -> String { String((pace * 1000).rounded() / 10) + " %" }
+
     /// Items are absolute paths, file:// URLs or http(s) URLs (see `isNetworkURI`).
     static func path(of uri: String) -> String {
         guard uri.hasPrefix("file://") else { return uri }
@@ -289,22 +308,47 @@ final class DecodeLoop: @unchecked Sendable {
         return PathText.percentDecoded(path) ?? path
     }
 
-    /// Opens the item that follows the active one while the active one plays.
+    /// Opens the item that follows the active one while the active one plays. A stream is opened only in
+    /// the play's last `streamLead` seconds (a connection held for a whole clip would fetch for nothing) and
+    /// reads from then on, keeping only its last moments (MediaReader.readAhead): at its join it starts its
+    /// latency behind its live edge, its first picture at hand. Not beside a datagram stream playing now
+    /// (they may share a port), nor the same stream again (a camera's second session).
     func prepareNext(after item: ActiveItem) {
         preparedFor = item.cursor
+        let current = item.reader
         guard
             let (next, entry, repeats) = core.locked({ shared -> (Cursor, MediaItem, Bool)? in
-                // A stream is not opened ahead: what it buffered until its turn would play late, or overrun.
                 guard let next = shared.nextPlay(after: item.cursor).cursor, let entry = shared.item(for: next),
-                    StreamKind(uri: entry.uri) == nil,
                     !(item.cursor.isInterrupt && shared.plannedAfterInterrupt(item.cursor)?.position != 0)
                 else { return nil }
                 return (next, entry, shared.playsAgain(after: next))
             })
         else { return }
+        if let kind = StreamKind(uri: entry.uri) {
+            let currentURI = core.locked { $0.item(for: item.cursor)?.uri }
+            let datagrams: Set<StreamKind> = [.udp, .rtp]
+            let currentKind = currentURI.flatMap(StreamKind.init(uri:))
+            if currentURI == entry.uri || (datagrams.contains(kind) && currentKind.map(datagrams.contains) == true) {
+                return
+            }
+            // Only near the end of a play whose end is known (an endless live stream's is not).
+            guard let end = current.knownEnd ?? current.duration else { return }
+            let position = item.itemOffset + Double(item.itemFrames) / rate
+            if position < end - Self.streamLead {
+                preparedFor = nil
+                item.prepareStreamAt = end - Self.streamLead
+                return
+            }
+        }
         let engine = self.engine
         prefetcher.request(next, item: entry) {
-            Prefetcher.Opened(Self.openReader(entry, cursor: next, position: 0, repeats: repeats, engine: engine))
+            let opened = Self.openReader(entry, cursor: next, position: 0, repeats: repeats, engine: engine)
+            if case .success(let reader) = opened, reader.isStream { reader.readAhead() }
+            return Prefetcher.Opened(opened)
         }
     }
+
+    /// How long before its turn a stream is opened (its connection and first picture take about a second on
+    /// a loopback; a camera over a network longer).
+    static let streamLead = 5.0
 }

@@ -50,8 +50,9 @@ extension EngineState {
     }
 
     /// A stream item's reader lost its stream or has it again (Demuxer+Stream): told as events whether or
-    /// not the play is the one heard (a stream is never opened ahead).
-    mutating func noteStreamNews(_ cursor: Cursor, _ news: StreamNews, heard: Int64) {
+    /// not the play is the one heard (a stream opened ahead, in the last seconds before its turn, may drop
+    /// before it starts); its figures (bitrate, latency, pace) are kept on its segment for the status.
+    mutating func noteStreamNews(_ cursor: Cursor, _ news: StreamNews) {
         // The count and the state follow the play, so a status made when it starts (after a resume) has them.
         for index in segments.indices where segments[index].cursor == cursor {
             switch news {
@@ -61,14 +62,15 @@ extension EngineState {
                 segments[index].stream?.bitrate = nil  // measured again once it is back
                 segments[index].stream?.latency = nil
             case .resumed: segments[index].stream?.down = false
-            case .figures(let bitrate, let received):
-                segments[index].stream?.bitrate = bitrate
-                let heardAt = position(in: segments[index], heard: heard)
-                segments[index].stream?.latency = max(0, received - heardAt)
+            case .figures(let bitrate): segments[index].stream?.bitrate = bitrate
+            case .latency(let latency, let pace):
+                segments[index].stream?.latency = latency
+                segments[index].stream?.pace = pace
+            case .paced(let pace, _, _): segments[index].stream?.pace = pace
             }
             if status.currentID == cursor.id && status.play == cursor.play && segments[index].heard == .started {
                 // The figures are read from the segment by `status(heard:)`: no change event every 2 s.
-                if case .figures = news { continue }
+                if news.isFigure { continue }
                 let stream = segments[index].stream?.withoutFigures
                 updateStatus { $0.stream = stream }
             }
@@ -78,7 +80,17 @@ extension EngineState {
             emit(.itemStalled(id: cursor.id, play: cursor.play, reason: reason, interrupt: cursor.isInterrupt))
         case .resumed(let after):
             emit(.itemResumed(id: cursor.id, play: cursor.play, after: after, interrupt: cursor.isInterrupt))
-        case .figures: break  // the status has them; no event
+        case .figures, .latency, .paced: break  // the status has them; no event
+        }
+    }
+}
+
+extension StreamNews {
+    /// Figures the status reads from the play's segment when asked (no change event for them).
+    var isFigure: Bool {
+        switch self {
+        case .figures, .latency, .paced: true
+        case .stalled, .resumed: false
         }
     }
 }

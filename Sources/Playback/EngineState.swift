@@ -154,6 +154,7 @@ struct EngineState {
             if status.stream != nil, let figures = now.segment?.stream {
                 status.stream?.bitrate = figures.bitrate
                 status.stream?.latency = figures.latency
+                status.stream?.pace = figures.pace
             }
         }
         describeCurrentItem(in: &status)

@@ -114,15 +114,22 @@ public struct StreamState: Sendable, Equatable {
     public var down: Bool
     /// Bits per second of what it delivered over the last 2 s (nil until then).
     public var bitrate: Int?
-    /// Seconds received and not yet heard (demuxed, decoded, in the outputs' buffers), as of the last
-    /// figures: how far its packets reached less where the listener was then (nil until measured).
+    /// Seconds received and not yet heard (queued, decoded, in the outputs' buffers), smoothed over 10 s,
+    /// as the decode thread last measured it (every 2 s; nil until measured, and on-demand streams).
     public var latency: Double?
-    public init(live: Bool, stalls: Int = 0, down: Bool = false, bitrate: Int? = nil, latency: Double? = nil) {
+    /// The pace a live stream plays at to keep its latency in its band: 1, or 1 ± 0.005 while it is
+    /// brought back (nil until measured; DriftCorrector).
+    public var pace: Double?
+    public init(
+        live: Bool, stalls: Int = 0, down: Bool = false, bitrate: Int? = nil, latency: Double? = nil,
+        pace: Double? = nil
+    ) {
         self.live = live
         self.stalls = stalls
         self.down = down
         self.bitrate = bitrate
         self.latency = latency
+        self.pace = pace
     }
     /// Without its figures: what the engine's status (and so its events) holds; a command's status reads the
     /// figures from the play's segment.

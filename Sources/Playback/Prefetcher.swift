@@ -35,17 +35,20 @@ final class Prefetcher: @unchecked Sendable {
 
     /// Asks for `cursor`'s item to be opened; replaces any job not yet taken.
     func request(_ cursor: Cursor, item: MediaItem, open: @escaping @Sendable () -> Opened) {
-        condition.withLock {
+        let dropped = condition.withLock {
             queued = Job(cursor: cursor, item: item, open: open)
-            finished = nil
+            defer { finished = nil }
             condition.broadcast()
+            return finished
         }
+        _ = dropped  // released here, outside the lock (a stream's reader thread is waited for)
     }
 
     /// The reader opened for exactly this play of this item, waiting for it if it is being opened now;
     /// nil when no such job was asked for (the caller opens it itself).
     func take(_ cursor: Cursor, item: MediaItem) -> Result<MediaReader, MediaError>? {
-        condition.withLock {
+        var stale: Opened?
+        let taken = condition.withLock { () -> Result<MediaReader, MediaError>? in
             while let running, running.cursor == cursor, running.item == item, !stopped {
                 condition.wait()
             }
@@ -53,10 +56,21 @@ final class Prefetcher: @unchecked Sendable {
                 self.queued = nil  // not started yet: cheaper for the caller to open it now than to wait
                 return nil
             }
-            guard let finished, finished.cursor == cursor, finished.item == item else { return nil }
+            guard let finished else { return nil }
+            guard finished.cursor == cursor, finished.item == item else {
+                // A file opened for another play waits for it (an interrupt may come first); a stream opened
+                // ahead holds a connection (a port, a camera's session): it goes.
+                if case .success(let reader) = finished.opened.result, reader.isStream {
+                    stale = finished.opened
+                    self.finished = nil
+                }
+                return nil
+            }
             self.finished = nil
             return finished.opened.result
         }
+        _ = stale  // released on return, outside the lock: a stream's reader thread is stopped and waited for
+        return taken
     }
 
     func stop() {

@@ -47,12 +47,15 @@ public struct MediaItem: Sendable, Equatable, Codable {
     public var onStall: StreamStall?
     /// Streams: the MPEG-TS program (its number, as `ffprobe` lists it) to play (nil: the program of the picture FFmpeg finds best).
     public var program: Int?
+    /// Live streams: the latency to keep, in seconds received and not yet heard (nil: 1 s for RTSP, RTMP,
+    /// SRT, UDP and RTP; for HLS and DASH what the play settles at). 0.2 to 30.
+    public var latency: Double?
 
     public init(
         uri: String, loops: Int = 1, start: Double? = nil, end: Double? = nil, duration: Double? = nil,
         title: String? = nil, trackEnd: TrackEnd? = nil, sha256: String? = nil,
         schedule: ItemSchedule? = nil, transition: ItemTransition? = nil, motion: ItemMotion? = nil,
-        onStall: StreamStall? = nil, program: Int? = nil
+        onStall: StreamStall? = nil, program: Int? = nil, latency: Double? = nil
     ) {
         self.uri = uri
         self.loops = loops
@@ -67,10 +70,11 @@ public struct MediaItem: Sendable, Equatable, Codable {
         self.motion = motion
         self.onStall = onStall
         self.program = program
+        self.latency = latency
     }
 
     private enum CodingKeys: String, CodingKey {
-        case uri, loops, start, end, duration, title, trackEnd, sha256, schedule, transition, motion, onStall, program
+        case uri, loops, start, end, duration, title, trackEnd, sha256, schedule, transition, motion, onStall, program, latency
     }
 
     // Written by hand only so that a missing `loops` means 1, as it does in `init`; encoding is synthesized.
@@ -89,6 +93,7 @@ public struct MediaItem: Sendable, Equatable, Codable {
         motion = try container.decodeIfPresent(ItemMotion.self, forKey: .motion)
         onStall = try container.decodeIfPresent(StreamStall.self, forKey: .onStall)
         program = try container.decodeIfPresent(Int.self, forKey: .program)
+        latency = try container.decodeIfPresent(Double.self, forKey: .latency)
     }
 
     /// Throws the first rule the item breaks: loops >= 0, start >= 0, end > start (or > 0 without a start),
@@ -112,9 +117,15 @@ public struct MediaItem: Sendable, Equatable, Codable {
         if let sha256, !Self.isDigest(sha256) {
             throw QueueError.invalidDigest(sha256)
         }
+        if let latency, !Self.latencies.contains(latency) {
+            throw QueueError.invalidWindow("latency must be between 0.2 and 30 seconds (got \(latency))")
+        }
         try transition?.validate()
         try motion?.validate()
     }
+
+    /// The latencies a live stream may be kept at (seconds).
+    public static let latencies: ClosedRange<Double> = 0.2...30
 
     /// 64 lowercase hex digits: how `sha256` is written.
     public static func isDigest(_ text: String) -> Bool {

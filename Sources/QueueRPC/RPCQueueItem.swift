@@ -36,13 +36,19 @@ public struct RPCQueueItem: Sendable, Equatable {
     public var transition: RPCTransition?
     /// Stills: how the view moves while shown (nil: it stands still).
     public var motion: RPCMotion?
+    /// Streams: what a drop does, the MPEG-TS program and the latency to keep, as set on the item (nil: not
+    /// set).
+    public var onStall: String?
+    public var program: Int64?
+    public var latency: Double?
 
     public init(
         id: Int64, uri: String, title: String? = nil, loops: Int64 = 1, plays: Int64 = 0, duration: Double? = nil,
         state: String = "queued", error: String? = nil, start: Double? = nil, end: Double? = nil,
         trackEnd: String? = nil, sha256: String? = nil, cache: RPCCacheStatus? = nil,
         schedule: RPCSchedule? = nil, inWindow: Bool = true, nextWindow: Double? = nil, width: Int64? = nil,
-        height: Int64? = nil, transition: RPCTransition? = nil, motion: RPCMotion? = nil
+        height: Int64? = nil, transition: RPCTransition? = nil, motion: RPCMotion? = nil,
+        onStall: String? = nil, program: Int64? = nil, latency: Double? = nil
     ) {
         self.id = id
         self.uri = uri
@@ -64,6 +70,9 @@ public struct RPCQueueItem: Sendable, Equatable {
         self.height = height
         self.transition = transition
         self.motion = motion
+        self.onStall = onStall
+        self.program = program
+        self.latency = latency
     }
 
     /// nil when `json` lacks the two fields every row needs: an integer id and a string uri.
@@ -79,7 +88,8 @@ public struct RPCQueueItem: Sendable, Equatable {
             inWindow: json["inWindow"]?.boolValue ?? true,
             nextWindow: json["nextWindow"]?.doubleValue, width: json["width"]?.intValue,
             height: json["height"]?.intValue, transition: RPCTransition(lenient: json["transition"]),
-            motion: RPCMotion(lenient: json["motion"]))
+            motion: RPCMotion(lenient: json["motion"]), onStall: json["onStall"]?.stringValue,
+            program: json["program"]?.intValue, latency: json["latency"]?.doubleValue)
     }
 
     /// Every key, in the document's order.
@@ -105,6 +115,9 @@ public struct RPCQueueItem: Sendable, Equatable {
             "height": height.map(JSONValue.int) ?? .null,
             "transition": transition?.json ?? .null,
             "motion": motion?.json ?? .null,
+            "onStall": onStall.map(JSONValue.string) ?? .null,
+            "program": program.map(JSONValue.int) ?? .null,
+            "latency": latency.map(JSONValue.double) ?? .null,
         ])
     }
 }

@@ -141,19 +141,25 @@ public struct RPCStreamStatus: Sendable, Equatable {
     /// Bits per second over the last 2 s; seconds received and not yet heard (nil until first measured).
     public var bitrate: Int64?
     public var latency: Double?
-    public init(live: Bool, stalls: Int64, down: Bool, bitrate: Int64? = nil, latency: Double? = nil) {
+    /// A live stream's pace: 1, or 1 ± 0.005 while its latency is brought back into its band.
+    public var pace: Double?
+    public init(
+        live: Bool, stalls: Int64, down: Bool, bitrate: Int64? = nil, latency: Double? = nil, pace: Double? = nil
+    ) {
         (self.live, self.stalls, self.down, self.bitrate, self.latency) = (live, stalls, down, bitrate, latency)
+        self.pace = pace
     }
     public init?(json: JSONValue) {
         guard let live = json["live"]?.boolValue else { return nil }
         self.init(
             live: live, stalls: json["stalls"]?.intValue ?? 0, down: json["down"]?.boolValue ?? false,
-            bitrate: json["bitrate"]?.intValue, latency: json["latency"]?.doubleValue)
+            bitrate: json["bitrate"]?.intValue, latency: json["latency"]?.doubleValue, pace: json["pace"]?.doubleValue)
     }
     public var json: JSONValue {
         [
             "live": .bool(live), "stalls": .int(stalls), "down": .bool(down),
             "bitrate": bitrate.map(JSONValue.int) ?? .null, "latency": latency.map(JSONValue.double) ?? .null,
+            "pace": pace.map(JSONValue.double) ?? .null,
         ]
     }
 }

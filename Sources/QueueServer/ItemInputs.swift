@@ -66,6 +66,7 @@ public enum ItemInputs {
         item.motion = input.motion.map(Self.motion)
         item.onStall = input.onStall.flatMap(StreamStall.init(rawValue:))
         item.program = input.program.map { Int($0) }
+        item.latency = input.latency
         return item
     }
 
@@ -144,6 +145,12 @@ public enum ItemInputs {
                 throw .invalidParams(param: "items", reason: "\(place): program must be an MPEG-TS program number, 0 to 65535")
             }
             entry.program = number
+        case "latency":
+            let seconds = try number()
+            guard MediaItem.latencies.contains(seconds) else {
+                throw .invalidParams(param: "items", reason: "\(place): latency must be between 0.2 and 30 seconds")
+            }
+            entry.latency = seconds
         case "loops":
             guard let loops = Int(value), loops >= 0 else {
                 throw .invalidParams(param: "items", reason: "\(place): loops must be an integer >= 0 (got \(value))")

@@ -35,7 +35,7 @@ enum Wire {
             stream: status.stream.map {
                 RPCStreamStatus(
                     live: $0.live, stalls: Int64($0.stalls), down: $0.down, bitrate: $0.bitrate.map(Int64.init),
-                    latency: $0.latency.map { ($0 * 1000).rounded() / 1000 })
+                    latency: $0.latency.map { ($0 * 1000).rounded() / 1000 }, pace: $0.pace)
             },
             display: RPCDisplay(
                 power: status.display.on ? "on" : "off", source: status.display.source.rawValue,
@@ -71,7 +71,9 @@ enum Wire {
             cache: isNetworkURI(entry.item.uri) ? cacheStatus(cache?.status(of: entry.item.uri)) : nil,
             schedule: entry.item.schedule.map(ScheduleInput.wire), inWindow: inWindow, nextWindow: nextWindow,
             width: entry.knownSize.map { Int64($0.width) }, height: entry.knownSize.map { Int64($0.height) },
-            transition: entry.item.transition.map(ItemInputs.wire), motion: entry.item.motion.map(ItemInputs.wire)
+            transition: entry.item.transition.map(ItemInputs.wire), motion: entry.item.motion.map(ItemInputs.wire),
+            onStall: entry.item.onStall?.rawValue, program: entry.item.program.map { Int64($0) },
+            latency: entry.item.latency
         )
     }
 

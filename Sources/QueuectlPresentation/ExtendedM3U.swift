@@ -8,8 +8,12 @@
 //   #EXTQUEUED:schedule=days=mon,fri;from=09:00;until=17:00;start=…;end=…   when the item may play
 //   #EXTQUEUED:transition=fade:1.5            how it is joined to the entry before it, when set
 //   #EXTQUEUED:motion=auto (or x,y,w,h>x,y,w,h) a still's pan and zoom, when set
+//   #EXTQUEUED:duration=<s>                  a stream's play time (what it plays for is its duration)
+//   #EXTQUEUED:on-stall=<hold|black|skip> / program=<n> / latency=<s>   a stream's options, when set
 // Other players skip the lines they do not know. A still's own display time is not kept (the Status and
 // queue.list report the probed length, not whether one was set). Pure: items in, text out.
+
+import MediaPaths
 
 public enum ExtendedM3U {
     public static func render(_ items: [QueueItemView]) -> String {
@@ -27,6 +31,12 @@ public enum ExtendedM3U {
             if let schedule = item.schedule { lines.append("#EXTQUEUED:schedule=\(schedule.playlistText)") }
             if let transition = item.transition { lines.append("#EXTQUEUED:transition=\(transition.text)") }
             if let motion = item.motion { lines.append("#EXTQUEUED:motion=\(motion.text)") }
+            if StreamKind(uri: item.uri) != nil, let duration = item.duration {
+                lines.append("#EXTQUEUED:duration=\(DurationFormat.seconds(duration))")
+            }
+            if let onStall = item.onStall { lines.append("#EXTQUEUED:on-stall=\(onStall)") }
+            if let program = item.program { lines.append("#EXTQUEUED:program=\(program)") }
+            if let latency = item.latency { lines.append("#EXTQUEUED:latency=\(DurationFormat.seconds(latency))") }
             lines.append(item.uri)
         }
         return lines.joined(separator: "\n") + "\n"

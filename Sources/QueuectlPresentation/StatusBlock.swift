@@ -35,14 +35,21 @@ public enum StatusBlock {
         return lines.joined(separator: "\n")
     }
 
-    /// "stream: live, 2.4 Mbit/s, 1.2 s behind, 2 drops — down, reconnecting" for a stream item's play.
+    /// "stream: live, 2.4 Mbit/s, 1.2 s behind, 2 drops — down, reconnecting" for a stream item's play (", playing
+    /// 0.5 % faster" after "behind" while its latency is brought back into its band).
     static func streamLine(_ stream: RPCStreamStatus) -> String {
         var text = "stream: " + (stream.live ? "live" : "on demand")
         if let bitrate = stream.bitrate, !stream.down {
             text += bitrate >= 1_000_000
                 ? ", \(Double(bitrate / 100_000) / 10) Mbit/s" : ", \(bitrate / 1000) kbit/s"
         }
-        if let latency = stream.latency, !stream.down { text += ", \(Double(Int((latency * 10).rounded())) / 10) s behind" }
+        if let latency = stream.latency, !stream.down {
+            text += ", \(Double(Int((latency * 10).rounded())) / 10) s behind"
+            // Brought back into its band (DriftCorrector): "playing 0.5 % faster".
+            if let pace = stream.pace, pace != 1 {
+                text += ", playing \(Double(Int((abs(pace - 1) * 1000).rounded())) / 10) % \(pace > 1 ? "faster" : "slower")"
+            }
+        }
         if stream.stalls > 0 { text += ", \(stream.stalls) drop\(stream.stalls == 1 ? "" : "s")" }
         if stream.down { text += " — down, reconnecting" }
         return text

@@ -224,6 +224,9 @@ enum StateEncoding {
             // Only when set, like onStall.
             json.member("program", program)
         }
+        if let latency = item.latency {
+            json.member("latency", latency)  // only when set, like onStall
+        }
         if let motion = item.motion {
             json.key("motion")
             json.beginObject()

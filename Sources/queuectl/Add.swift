@@ -62,6 +62,12 @@ struct Add: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "Live streams: the latency to keep, in seconds (0.2 to 30; default 1 for RTSP, RTMP, SRT, UDP and RTP, what the play settles at for HLS and DASH): played up to 0.5 % faster or slower to stay near it.",
+            valueName: "seconds"))
+    var latency: Double?
+
+    @Option(
+        help: ArgumentHelp(
             "Play only on these days (comma-separated: mon,tue,wed,thu,fri,sat,sun), in the daemon's local time.",
             valueName: "days"))
     var days: String?
@@ -122,6 +128,9 @@ struct Add: ParsableCommand {
         if let program, !(0...65535).contains(program) {
             throw ValidationError("--program must be an MPEG-TS program number, 0 to 65535")
         }
+        if let latency, !(0.2...30).contains(latency) {
+            throw ValidationError("--latency must be between 0.2 and 30 seconds")
+        }
         if let sha256 {
             guard RPCItemInput.isSHA256(sha256.lowercased()) else {
                 throw ValidationError("--sha256 must be 64 hex digits")
@@ -139,7 +148,7 @@ struct Add: ParsableCommand {
                 uri: $0, loops: loopCount, duration: duration.flatMap(DurationFormat.parseSpan), sha256: sha256?.lowercased(),
                 schedule: schedule,
                 transition: transition.flatMap(RPCTransition.init(text:)), motion: motion.flatMap(RPCMotion.init(text:)),
-                onStall: onStall, program: program.map(Int64.init))
+                onStall: onStall, program: program.map(Int64.init), latency: latency)
         }
         let answer: RPCAnswer<API.IdsResult>
         if let at {

@@ -226,6 +226,10 @@ struct QueuectlFormattingTests {
         let measured = RPCStatus(
             state: "playing", stream: RPCStreamStatus(live: true, stalls: 1, down: false, bitrate: 2_456_789, latency: 1.26))
         #expect(StatusBlock.render(measured, item: nil).hasSuffix("\nstream: live, 2.4 Mbit/s, 1.3 s behind, 1 drop"))
+        let paced = RPCStatus(
+            state: "playing",
+            stream: RPCStreamStatus(live: true, stalls: 0, down: false, bitrate: 900_000, latency: 0.41, pace: 0.995))
+        #expect(StatusBlock.render(paced, item: nil).hasSuffix("\nstream: live, 900 kbit/s, 0.4 s behind, playing 0.5 % slower"))
         let dark = RPCStatus(state: "playing", display: RPCDisplay(power: "off"))
         #expect(StatusBlock.render(dark, item: nil).hasSuffix("\ndisplay: off (schedule)"))
     }
@@ -244,10 +248,11 @@ struct QueuectlFormattingTests {
             error: "broken", start: 1, end: 5, trackEnd: "longest", sha256: String(repeating: "a", count: 64),
             cache: RPCCacheStatus(state: "partial", bytes: 10, length: 20, error: nil),
             schedule: RPCSchedule(days: ["mon", "fri"], from: "09:00", until: "17:00", start: "2026-12-01"),
-            inWindow: false, nextWindow: 1_795_000_000, width: 1080, height: 1920)
+            inWindow: false, nextWindow: 1_795_000_000, width: 1080, height: 1920, onStall: "black", program: 2,
+            latency: 2.5)
         #expect(RPCQueueItem(json: item.json) == item)
         #expect(
-            status.json.objectValue?.count == 26 && item.json.objectValue?.count == 20,
+            status.json.objectValue?.count == 26 && item.json.objectValue?.count == 23,
             "every key of the schema, always")
     }
 

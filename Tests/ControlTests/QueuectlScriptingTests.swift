@@ -127,4 +127,43 @@ import Testing
         }
         #expect(shape(after) == shape(before), "\(shape(after)) vs \(shape(before))")
     }
+
+    /// A stream's play time and options are the item's: `queue.list` shows them and `queuectl save` keeps
+    /// them, so a saved queue added back plays its camera as long, on the same program, at the same latency.
+    @Test func aStreamsDurationAndOptionsSurviveSaveAndAddBack() throws {
+        let daemon = try RunningDaemon(outputs: .null(untimed: true))
+        defer { daemon.stop() }
+        let control = try daemon.client()
+        // Never played (the port has no sender): only the items are compared.
+        _ = try control.call(
+            "queue.add",
+            [
+                "items": [
+                    [
+                        "uri": "udp://127.0.0.1:5999", "duration": 600, "onStall": "black", "program": 2,
+                        "latency": 2.5,
+                    ],
+                    ["uri": "srt://127.0.0.1:6001?mode=caller", "onStall": "skip"],
+                ]
+            ])
+        let keys = ["uri", "duration", "onStall", "program", "latency"]
+        func shape(_ items: [JSONValue]) -> [String] {
+            items.map { item in keys.map { item[$0].map { JSON.string($0) } ?? "?" }.joined(separator: " ") }
+        }
+        let before = try control.call("queue.list")["items"]?.arrayValue ?? []
+        let camera = try #require(before.first)
+        #expect(camera["duration"]?.doubleValue == 600 && camera["onStall"]?.stringValue == "black", "\(camera)")
+        #expect(camera["program"]?.intValue == 2 && camera["latency"]?.doubleValue == 2.5, "\(camera)")
+        #expect(before.count == 2 && before[1]["onStall"]?.stringValue == "skip" && before[1]["latency"]?.isNull == true)
+        let playlist = daemon.directory.path + "/streams.m3u8"
+        let saved = try daemon.queuectl(["save", playlist])
+        #expect(saved.status == 0, "\(saved)")
+        let text = (try? String(contentsOfFile: playlist, encoding: .utf8)) ?? ""
+        #expect(text.contains("#EXTQUEUED:duration=600\n#EXTQUEUED:on-stall=black\n#EXTQUEUED:program=2\n#EXTQUEUED:latency=2.5\nudp://"), "\(text)")
+        _ = try control.call("queue.clear")
+        let added = try daemon.queuectl(["add", playlist])
+        #expect(added.status == 0, "\(added)")
+        let after = try control.call("queue.list")["items"]?.arrayValue ?? []
+        #expect(shape(after) == shape(before), "\(shape(after)) vs \(shape(before))")
+    }
 }

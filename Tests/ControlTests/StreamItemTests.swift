@@ -93,13 +93,14 @@ private func events(_ notes: Notes, _ method: String, _ id: Int64) -> [JSONValue
         #expect(
             waitUntil(timeout: 30, pollInterval: 0.1) {
                 guard let status = try? screen.client.call(API.PlayerStatus.self), status.currentId == ids[0],
-                    let stream = status.stream, stream.bitrate != nil
+                    let stream = status.stream, stream.bitrate != nil, stream.latency != nil
                 else { return false }
                 measured = stream
                 return true
             }, "the status measured the stream: \(screen.daemon.log())")
         #expect((64_000...20_000_000).contains(measured?.bitrate ?? 0), "\(String(describing: measured))")
         #expect((0.0...5.0).contains(measured?.latency ?? -1), "\(String(describing: measured))")
+        #expect([0.995, 1, 1.005].contains(measured?.pace ?? 0), "\(String(describing: measured))")
         let notes = try Self.watch(screen.watcher, seconds: 60) { !events($0, "itemEnded", ids[1]).isEmpty }
         let started = events(notes, "itemStarted", ids[0]).first
         #expect(started?["width"]?.intValue == 320 && started?["height"]?.intValue == 240, "\(notes)")
@@ -112,6 +113,107 @@ private func events(_ notes: Notes, _ method: String, _ id: Int64) -> [JSONValue
         #expect(next - startedAt >= 5.0, "the stream was on screen \(next - startedAt) s")
         #expect(events(notes, "itemEnded", ids[1]).first?["reason"]?.stringValue == "eof")
         #expect(events(notes, "itemStalled", ids[0]).isEmpty, "no stall while the publisher ran: \(notes)")
+    }
+
+    @Test func aLiveStreamBelowItsLatencyIsHeardSlowerResampledAndTheStatusAndLogSaySo() throws {
+        // A 440 Hz tone over UDP, asked to be kept 5 s behind: it starts far below that (what the outputs
+        // hold), so it plays 0.5 % slower until it gets there — the sound resampled, 437.8 Hz on the
+        // speakers, never a dropped or repeated buffer (no stall), and its picture placed by the same map.
+        let port = try LoopbackPort.free()
+        let publisher = try StreamPublisher(
+            format: "mpegts", to: "udp://127.0.0.1:\(port)?pkt_size=1316", log: "udp-pace")
+        defer { publisher.kill() }
+        let screen = try StreamDaemon(RunningDaemon(outputs: .real(video: true)))
+        defer { screen.daemon.stop() }
+        let pulse = try #require(screen.daemon.pulse)
+        let ids = try screen.add([
+            RPCItemInput(uri: "udp://127.0.0.1:\(port)", duration: 20, latency: 5), RPCItemInput(uri: Self.clip()),
+        ])
+        _ = try screen.client.call(API.PlayerPlay.self, .init())
+        var paced: RPCStreamStatus?
+        #expect(
+            waitUntil(timeout: 30, pollInterval: 0.1) {
+                guard let status = try? screen.client.call(API.PlayerStatus.self), status.currentId == ids[0],
+                    let stream = status.stream, stream.pace == 0.995
+                else { return false }
+                paced = stream
+                return true
+            }, "the stream is played slower: \(screen.daemon.log())")
+        #expect((0.0..<3.75).contains(paced?.latency ?? -1), "below its band: \(String(describing: paced))")
+        #expect(screen.daemon.log().contains("playing slower (99.5 %)"), "\(screen.daemon.log())")
+        // Three seconds of what the speakers play (an observation window, not a synchronisation).
+        let recording = NSTemporaryDirectory() + "/queued-pace-\(getpid()).raw"
+        defer { unlink(recording) }
+        let seconds = 3.0
+        let recorder = try ChildProcess(
+            "parec",
+            [
+                "--server=\(pulse.server)", "-d", pulse.monitorSource(), "--raw", "--format=s16le", "--rate=48000",
+                "--channels=2", "--latency-msec=20",
+            ], stdoutPath: recording)
+        defer { _ = recorder.terminate(signal: SIGKILL) }
+        let wanted = Int(seconds * 48_000) * 4
+        #expect(
+            waitUntil(timeout: 30, pollInterval: 0.05) {
+                ((try? FileManager.default.attributesOfItem(atPath: recording)[.size] as? Int) ?? 0) >= wanted
+            }, "the monitor recorded \(seconds) s")
+        _ = recorder.terminate(signal: SIGKILL)
+        let bytes = try #require(FileManager.default.contents(atPath: recording))
+        let frames = min(bytes.count, wanted) / 4
+        // Rising zero crossings of the left channel (the tone is the only sound), placed between samples; the
+        // median period between them is the tone's (a gap from a busy machine moves one period, not the median).
+        var crossings: [Double] = []
+        bytes.withUnsafeBytes { raw in
+            let samples = raw.bindMemory(to: Int16.self)
+            for frame in 1..<frames where samples[(frame - 1) * 2] < 0 && samples[frame * 2] >= 0 {
+                let before = Double(samples[(frame - 1) * 2])
+                let after = Double(samples[frame * 2])
+                crossings.append(Double(frame - 1) + -before / (after - before))
+            }
+        }
+        let periods = zip(crossings.dropFirst(), crossings).map { $0 - $1 }.sorted()
+        try #require(periods.count > 100, "the tone was heard: \(periods.count) periods")
+        let frequency = 48_000 / periods[periods.count / 2]
+        #expect(abs(frequency - 440 * 0.995) < 0.5, "heard \(frequency) Hz: 437.8 Hz played 0.5 % slower, 440 at its own pace")
+        let notes = try Self.watch(screen.watcher, seconds: 60) { !events($0, "itemEnded", ids[1]).isEmpty }
+        #expect(events(notes, "itemEnded", ids[0]).first?["reason"]?.stringValue == "eof", "\(notes)")
+        #expect(events(notes, "itemStalled", ids[0]).isEmpty, "no stall: \(notes)")
+    }
+
+    @Test func aStreamAfterAClipIsOpenedInTheClipsLastSecondsAndJoinsAtItsLiveEdge() throws {
+        let port = try LoopbackPort.free()
+        let publisher = try StreamPublisher(
+            format: "mpegts", to: "udp://127.0.0.1:\(port)?pkt_size=1316", log: "udp-ahead")
+        defer { publisher.kill() }
+        let clip = try Fixtures.make(
+            "stream-leader.mp4",
+            [
+                "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=8", "-f", "lavfi", "-i", "sine=d=8",
+                "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac", "-shortest",
+            ])
+        let screen = try StreamDaemon()
+        defer { screen.daemon.stop() }
+        _ = try screen.watcher.call(API.EventsSubscribe.self, .init(events: [.itemLoading]))
+        let ids = try screen.add([RPCItemInput(uri: clip), RPCItemInput(uri: "udp://127.0.0.1:\(port)", duration: 4)])
+        _ = try screen.client.call(API.PlayerPlay.self, .init())
+        let notes = try Self.watch(screen.watcher, seconds: 60) { !events($0, "itemEnded", ids[1]).isEmpty }
+        func index(_ method: String, _ id: Int64, where check: (JSONValue) -> Bool = { _ in true }) -> Int? {
+            notes.firstIndex { $0.method == "event.\(method)" && $0.params?["id"]?.intValue == id && check($0.params!) }
+        }
+        // Opened (then reading, keeping its last second) while the clip still played — not at its join.
+        let loading = index("itemLoading", ids[1]) { $0["status"]?.stringValue == "loading" }
+        let clipEnded = index("itemEnded", ids[0])
+        let clipStarted = index("itemStarted", ids[0])
+        #expect(loading != nil && clipEnded != nil && clipStarted != nil, "\(notes)")
+        #expect((loading ?? .max) < (clipEnded ?? 0) && (clipStarted ?? .max) < (loading ?? 0), "\(notes)")
+        let started = events(notes, "itemStarted", ids[1]).first
+        #expect(started?["width"]?.intValue == 320, "\(notes)")
+        #expect(events(notes, "itemEnded", ids[1]).first?["reason"]?.stringValue == "eof", "\(notes)")
+        // The clip's end and the stream's start are one moment on the timeline: no gap, no overlap.
+        let clipStart = events(notes, "itemStarted", ids[0]).first?["at"]?.doubleValue ?? 0
+        let streamStart = started?["at"]?.doubleValue ?? 0
+        #expect(abs(streamStart - clipStart - 8) < 0.1, "the stream joined \(streamStart - clipStart) s after the clip began")
+        #expect(events(notes, "itemStalled", ids[1]).isEmpty, "\(notes)")
     }
 
     @Test func aDroppedStreamStallsAndResumesInTheSamePlayAndKilledForGoodEndsAtItsDuration() throws {

@@ -6,7 +6,7 @@
 public struct RPCItemInput: Sendable, Equatable {
     public static let fields: Set<String> = [
         "uri", "loops", "start", "end", "duration", "title", "trackEnd", "sha256", "schedule", "transition",
-        "motion", "onStall", "program",
+        "motion", "onStall", "program", "latency",
     ]
 
     public var uri: String
@@ -30,12 +30,14 @@ public struct RPCItemInput: Sendable, Equatable {
     public static let stallChoices = ["hold", "black", "skip"]
     /// Streams: the MPEG-TS program number to play (0...65535; nil: the program of the picture FFmpeg finds best).
     public var program: Int64?
+    /// Live streams: the latency to keep, seconds (0.2...30; nil: the daemon's choice for its kind).
+    public var latency: Double?
 
     public init(
         uri: String, title: String? = nil, loops: Int64? = nil, start: Double? = nil, end: Double? = nil,
         duration: Double? = nil, trackEnd: RPCTrackEnd? = nil, sha256: String? = nil,
         schedule: RPCSchedule? = nil, transition: RPCTransition? = nil, motion: RPCMotion? = nil,
-        onStall: String? = nil, program: Int64? = nil
+        onStall: String? = nil, program: Int64? = nil, latency: Double? = nil
     ) {
         self.uri = uri
         self.title = title
@@ -50,6 +52,7 @@ public struct RPCItemInput: Sendable, Equatable {
         self.motion = motion
         self.onStall = onStall
         self.program = program
+        self.latency = latency
     }
 
     /// Strict decoding of one entry; `name` is its place in the params ("items[0]").
@@ -113,6 +116,10 @@ public struct RPCItemInput: Sendable, Equatable {
             }
             program = number
         }
+        let latency = try number("latency")
+        if let latency, !(0.2...30).contains(latency) {
+            throw .invalidParams(param: "\(name).latency", reason: "must be between 0.2 and 30 seconds")
+        }
         self.init(
             uri: uri, title: title, loops: loops, start: try number("start"), end: try number("end"),
             duration: try number("duration"),
@@ -125,7 +132,7 @@ public struct RPCItemInput: Sendable, Equatable {
             },
             motion: try present("motion").map { value throws(RPCError) in
                 try RPCMotion(json: value, name: "\(name).motion")
-            }, onStall: onStall, program: program)
+            }, onStall: onStall, program: program, latency: latency)
     }
 
     /// 64 lowercase hex digits: a `sha256` as stored (callers lowercase first; MediaItem has the model's
@@ -160,6 +167,7 @@ public struct RPCItemInput: Sendable, Equatable {
         object.setIfPresent("motion", motion?.json)
         object.setIfPresent("onStall", onStall.map(JSONValue.string))
         object.setIfPresent("program", program.map(JSONValue.int))
+        object.setIfPresent("latency", latency.map(JSONValue.double))
         return object.keys.count == 1 ? .string(uri) : .object(object)
     }
 }
