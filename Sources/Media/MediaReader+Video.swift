@@ -57,12 +57,12 @@ extension MediaReader {
                     ? Double(frame.pointee.pkt_duration) * av_q2d(track.input.decoder.timeBase) : track.frameDuration
                 let stamped = track.input.decoder.seconds(of: frame).map { $0 - origin }
                 var time = stamped ?? ((track.lastTime ?? -track.frameDuration) + track.frameDuration)
-                if let corrector = drift, let stamped {
+                if drift != nil, let stamped {
                     // A live stream's pictures are placed by its pace, as its sound is (MediaReader+Drift);
                     // without sound they steer it.
                     if !hasAudio { steer(at: stamped) }
                     time = mappedTime(stamped)
-                    duration /= corrector.pace
+                    duration /= drift?.pace ?? 1
                 }
                 track.lastTime = time
                 try lookAhead(past: time + duration)

@@ -44,7 +44,7 @@ private func simulate(
         #expect(!run.paces.contains(senderRate > 1 ? 0.995 : 1.005), "it never pushes the wrong way: \(run.paces)")
     }
 
-    @Test func aSenderFasterThanTheCorrectionCanFollowIsSlowedAtMostByIt() {
+    @Test func aSenderFasterThanTheCorrectionCanFollowIsFollowedAtMostHalfAPercentFaster() {
         var corrector = DriftCorrector(target: 1)
         let run = simulate(&corrector, senderRate: 1.02, from: 1, hours: 0.1)
         #expect(run.paces.max()! == 1.005)
@@ -67,7 +67,7 @@ private func simulate(
     @Test func theMapFromStreamToItemTimeBendsWithoutAJump() {
         var corrector = DriftCorrector(target: 1)
         #expect(corrector.itemTime(ofStream: 10) == 10)
-        // Far above the band: faster from stream time 20 on.
+        // Far above the band: faster once the play has warmed up (5 s).
         var stream = 0.0
         var changedAt: Double?
         while changedAt == nil && stream < 100 {
