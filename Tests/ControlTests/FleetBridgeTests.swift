@@ -236,6 +236,84 @@ private struct Screen {
 }
 
 extension FleetBridgeTests {
+    /// A live stream pushed to a screen through the broker: the document's item with its play time and stream
+    /// options is played (a real UDP publisher on 127.0.0.1) and reported; an SRT camera's passphrase in the
+    /// same document never reaches the reported document, the log or the state files.
+    @Test func aStreamInADocumentPlaysItsTimeAndItsSecretStaysOnTheScreen() throws {
+        let scratch = try TemporaryDirectory(prefix: "queued-fleet-stream")
+        let broker = try MosquittoBroker(
+            users: ["p1": "p1-secret", "operator": "operator-secret"],
+            acl: ["user operator", "topic readwrite queued/#", "user p1", "topic readwrite queued/p1/#"])
+        defer { broker.stop() }
+        let credentials = scratch.path + "/credentials-p1"
+        try "username=p1\npassword=p1-secret\n".write(toFile: credentials, atomically: true, encoding: .utf8)
+        chmod(credentials, 0o600)
+        let inbox = Inbox()
+        let observer = try MosquittoClient(
+            configuration: try MQTTConfiguration(
+                url: broker.url, clientID: "test-operator", username: "operator", password: "operator-secret"),
+            onEvent: inbox.take)
+        try observer.subscribe("queued/#", qos: .atLeastOnce)
+        observer.start()
+        defer { observer.stop() }
+        let screen = try startScreen(
+            "p1", groups: [], broker: broker, credentials: credentials, scratch: scratch.path, localFiles: false)
+        defer {
+            _ = screen.bridge.terminate()
+            screen.daemon.stop()
+        }
+        #expect(inbox.wait(20) { $0.contains { $0.topic == "queued/p1/status" && $0.text.contains("\"online\"") } })
+
+        let port = try LoopbackPort.free()
+        let publisher = try ChildProcess(
+            "ffmpeg",
+            [
+                "-hide_banner", "-loglevel", "error", "-re", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25",
+                "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000", "-c:v", "libx264", "-preset", "ultrafast",
+                "-tune", "zerolatency", "-g", "25", "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "64k", "-f", "mpegts",
+                "udp://127.0.0.1:\(port)?pkt_size=1316",
+            ], stderrPath: scratch.path + "/publisher.log")
+        defer { _ = publisher.terminate(signal: SIGKILL) }
+        let secret = "fleet-passphrase-42"
+        let camera = "srt://127.0.0.1:\(try LoopbackPort.free())?mode=caller&passphrase=\(secret)"
+        let document = """
+            {"rev": 1, "loops": 0, "queue": [
+              {"uri": "udp://127.0.0.1:\(port)", "duration": 30, "latency": 2, "onStall": "black"},
+              {"uri": "\(camera)", "duration": 5, "onStall": "skip"}]}
+            """
+        _ = try observer.publish(
+            topic: "queued/p1/desired", payload: Array(document.utf8), qos: .atLeastOnce, retain: true)
+        func reported(_ timeout: Double, _ predicate: @escaping (JSONValue) -> Bool) -> Bool {
+            inbox.wait(timeout) { messages in
+                messages.last { $0.topic == "queued/p1/reported" }.flatMap { try? JSON.parse($0.payload) }
+                    .map(predicate) ?? false
+            }
+        }
+        #expect(
+            reported(30) {
+                $0["appliedRev"]?.intValue == 1 && $0["current"]?["uri"]?.stringValue == "udp://127.0.0.1:\(port)"
+                    && $0["state"]?.stringValue == "playing"
+            }, "the stream is reported playing")
+        let client = try screen.daemon.client()
+        let items = try client.call("queue.list")["items"]?.arrayValue ?? []
+        #expect(items.first?["latency"]?.doubleValue == 2 && items.first?["onStall"]?.stringValue == "black", "\(items)")
+        #expect(items.first?["duration"]?.doubleValue == 30)
+        // The stream is what plays: its status measured (a live stream, its pace decided).
+        #expect(
+            waitUntil(timeout: 30, pollInterval: 0.2) {
+                let stream = try? client.call("player.status")["stream"]
+                return stream?["live"]?.boolValue == true && stream?["latency"]?.doubleValue != nil
+            }, "player.status.stream measured: \(screen.daemon.log())")
+        // The camera's passphrase: not in anything the broker carried, nor the screen's log or state files.
+        #expect(!inbox.all.contains { $0.topic != "queued/p1/desired" && $0.text.contains(secret) })
+        #expect(!screen.daemon.log().contains(secret))
+        let stateDirectory = scratch.path + "/state-p1"
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: stateDirectory)) ?? [] where name != "credentials" {
+            let text = (try? String(contentsOfFile: stateDirectory + "/" + name, encoding: .utf8)) ?? ""
+            #expect(!text.contains(secret), "\(name) holds the passphrase")
+        }
+    }
+
     /// Plays go on while the broker is down and while the bridge is dead (killed with -9 during the outage);
     /// once a broker and a bridge are back, every record the daemon made arrives, none missing.
     @Test func proofOfPlaySurvivesABrokerOutageAndABridgeKilledWithMinusNine() throws {
