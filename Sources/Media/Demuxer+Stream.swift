@@ -24,7 +24,7 @@ extension Demuxer {
     func takeStreamPacket(_ live: LiveStream) throws(MediaError) -> Packet? {
         guard let pump, !live.closed else { return nil }
         startPump(preroll: nil)
-        guard let delivery = try pump.next(start: { span(of: $0.pointer.pointee)?.start }) else { return nil }
+        guard let delivery = try pump.next() else { return nil }
         if let start = pump.takeTrimmedStart() { trimmedStart = start }
         if delivery.restarted { restartTaken = true }
         notePacketEnd(delivery.packet.pointer.pointee)

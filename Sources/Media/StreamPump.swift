@@ -168,7 +168,7 @@ final class StreamPump: @unchecked Sendable {
     /// Decode thread: the next packet, waiting for it; nil when the stream is over. Throws the reader's
     /// error (an interrupt, a fused playlist) once the packets before it are taken, and "interrupted" at a
     /// stop or when the play that adopted a reader opened ahead was cut (polled every 0.1 s while it waits).
-    func next(start: (Packet) -> Double?) throws(MediaError) -> Delivery? {
+    func next() throws(MediaError) -> Delivery? {
         while true {
             let taken = condition.withLock { () -> Result<Delivery?, MediaError>? in
                 if queue.isEmpty && outcome == nil { condition.wait(seconds: 0.1) }
@@ -179,7 +179,7 @@ final class StreamPump: @unchecked Sendable {
                 }
                 tookAny = true
                 queuedBytes -= Int(delivery.packet.pointer.pointee.size)
-                if let at = start(delivery.packet) { takenAt = max(takenAt ?? at, at) }
+                if let at = delivery.start { takenAt = max(takenAt ?? at, at) }
                 condition.broadcast()
                 return .success(delivery)
             }

@@ -77,6 +77,17 @@ private struct Screen {
     let name: String
 }
 
+/// The test's operator, subscribed to everything under queued/ (user "operator", password "operator-secret").
+private func operatorObserver(_ broker: MosquittoBroker, _ inbox: Inbox) throws -> MosquittoClient {
+    let observer = try MosquittoClient(
+        configuration: try MQTTConfiguration(
+            url: broker.url, clientID: "test-operator", username: "operator", password: "operator-secret"),
+        onEvent: inbox.take)
+    try observer.subscribe("queued/#", qos: .atLeastOnce)
+    observer.start()
+    return observer
+}
+
 @Suite(.serialized) struct FleetBridgeTests {
     static let contrib = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("contrib").path
@@ -119,12 +130,7 @@ private struct Screen {
         }
 
         let inbox = Inbox()
-        let observer = try MosquittoClient(
-            configuration: try MQTTConfiguration(
-                url: broker.url, clientID: "test-operator", username: "operator", password: "operator-secret"),
-            onEvent: inbox.take)
-        try observer.subscribe("queued/#", qos: .atLeastOnce)
-        observer.start()
+        let observer = try operatorObserver(broker, inbox)
         defer { observer.stop() }
 
         let screens = try ["p1", "p2"].map {
@@ -249,12 +255,7 @@ extension FleetBridgeTests {
         try "username=p1\npassword=p1-secret\n".write(toFile: credentials, atomically: true, encoding: .utf8)
         chmod(credentials, 0o600)
         let inbox = Inbox()
-        let observer = try MosquittoClient(
-            configuration: try MQTTConfiguration(
-                url: broker.url, clientID: "test-operator", username: "operator", password: "operator-secret"),
-            onEvent: inbox.take)
-        try observer.subscribe("queued/#", qos: .atLeastOnce)
-        observer.start()
+        let observer = try operatorObserver(broker, inbox)
         defer { observer.stop() }
         let screen = try startScreen(
             "p1", groups: [], broker: broker, credentials: credentials, scratch: scratch.path, localFiles: false)

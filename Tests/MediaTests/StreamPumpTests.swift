@@ -13,25 +13,19 @@ import Testing
 
 /// Packets for `seconds` of a stream: picture (stream 0) and sound (stream 1), in order of time.
 private func packets(seconds: Double) throws -> [Packet] {
+    /// A packet of `stream` at `at` ms lasting `length` ms.
+    func packet(_ stream: Int32, at: Int, length: Int, key: Bool) throws -> (Int64, Packet) {
+        let packet = try Packet()
+        packet.pointer.pointee.stream_index = stream
+        packet.pointer.pointee.pts = Int64(at)
+        packet.pointer.pointee.dts = Int64(at)
+        packet.pointer.pointee.duration = Int64(length)
+        packet.pointer.pointee.flags = key ? AV_PKT_FLAG_KEY : 0
+        return (Int64(at), packet)
+    }
     var made: [(Int64, Packet)] = []
-    for frame in 0..<Int(seconds * 25) {
-        let packet = try Packet()
-        packet.pointer.pointee.stream_index = 0
-        packet.pointer.pointee.pts = Int64(frame * 40)
-        packet.pointer.pointee.dts = Int64(frame * 40)
-        packet.pointer.pointee.duration = 40
-        packet.pointer.pointee.flags = frame % 25 == 0 ? AV_PKT_FLAG_KEY : 0
-        made.append((Int64(frame * 40), packet))
-    }
-    for frame in 0..<Int(seconds * 50) {
-        let packet = try Packet()
-        packet.pointer.pointee.stream_index = 1
-        packet.pointer.pointee.pts = Int64(frame * 20)
-        packet.pointer.pointee.dts = Int64(frame * 20)
-        packet.pointer.pointee.duration = 20
-        packet.pointer.pointee.flags = AV_PKT_FLAG_KEY
-        made.append((Int64(frame * 20), packet))
-    }
+    for frame in 0..<Int(seconds * 25) { made.append(try packet(0, at: frame * 40, length: 40, key: frame % 25 == 0)) }
+    for frame in 0..<Int(seconds * 50) { made.append(try packet(1, at: frame * 20, length: 20, key: true)) }
     return made.sorted { $0.0 < $1.0 }.map(\.1)
 }
 
@@ -58,12 +52,12 @@ private func span(_ packet: Packet) -> (start: Double, end: Double)? {
             preroll: (1.5, 0))
         #expect(waitUntil(timeout: 30) { pump.received == 10 }, "read through")
         // 10 s received: the latest picture keyframe leaving 1.5 s is the one at 8 s.
-        let first = try #require(try pump.next(start: { span($0)?.start }))
+        let first = try #require(try pump.next())
         #expect(first.packet.streamIndex == 0 && first.packet.pointer.pointee.pts == 8000)
         #expect(pump.takeTrimmedStart() == 8)
         #expect(pump.takeTrimmedStart() == nil, "told once")
         var taken = 1
-        while let delivery = try pump.next(start: { span($0)?.start }) {
+        while let delivery = try pump.next() {
             #expect(delivery.packet.pointer.pointee.pts >= 8000)
             taken += 1
         }
@@ -79,7 +73,7 @@ private func span(_ packet: Packet) -> (start: Double, end: Double)? {
         #expect(waitUntil(timeout: 30) { (pump.received ?? 0) > StreamPump.capacity })
         // An observation window, not a synchronisation: the reader waits for room.
         #expect(!waitUntil(timeout: 0.5) { (pump.received ?? 0) > StreamPump.capacity + 0.1 })
-        for _ in 0..<300 { _ = try pump.next(start: { span($0)?.start }) }
+        for _ in 0..<300 { _ = try pump.next() }
         #expect(waitUntil(timeout: 30) { (pump.received ?? 0) > StreamPump.capacity + 2 }, "reads on once taken")
         pump.stop()
     }
@@ -95,7 +89,7 @@ private func span(_ packet: Packet) -> (start: Double, end: Double)? {
         let cut = Atomic<Bool>(false)
         pump.adopt { cut.load(ordering: .relaxed) }
         cut.store(true, ordering: .relaxed)
-        #expect(throws: MediaError.self) { _ = try pump.next(start: { span($0)?.start }) }
+        #expect(throws: MediaError.self) { _ = try pump.next() }
         pump.stop()
     }
 }
