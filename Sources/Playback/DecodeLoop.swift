@@ -317,15 +317,14 @@ final class DecodeLoop: @unchecked Sendable {
         preparedFor = item.cursor
         let current = item.reader
         guard
-            let (next, entry, repeats) = core.locked({ shared -> (Cursor, MediaItem, Bool)? in
+            let (next, entry, repeats, currentURI) = core.locked({ shared -> (Cursor, MediaItem, Bool, String?)? in
                 guard let next = shared.nextPlay(after: item.cursor).cursor, let entry = shared.item(for: next),
                     !(item.cursor.isInterrupt && shared.plannedAfterInterrupt(item.cursor)?.position != 0)
                 else { return nil }
-                return (next, entry, shared.playsAgain(after: next))
+                return (next, entry, shared.playsAgain(after: next), shared.item(for: item.cursor)?.uri)
             })
         else { return }
         if let kind = StreamKind(uri: entry.uri) {
-            let currentURI = core.locked { $0.item(for: item.cursor)?.uri }
             let datagrams: Set<StreamKind> = [.udp, .rtp]
             let currentKind = currentURI.flatMap(StreamKind.init(uri:))
             if currentURI == entry.uri || (datagrams.contains(kind) && currentKind.map(datagrams.contains) == true) {
