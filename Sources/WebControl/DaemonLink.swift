@@ -77,7 +77,7 @@ public final class DaemonEvents: @unchecked Sendable {
     /// What a page follows: enough to redraw what it shows.
     static let followed: [EventName] = [
         .status, .itemStarted, .itemEnded, .queueChanged, .cacheProgress, .cacheComplete, .cacheError, .itemSkipped,
-        .buffering,
+        .buffering, .itemStalled, .itemResumed,
     ]
 
     init(socketPath: String) {

@@ -1,10 +1,10 @@
 // The page in a real browser: Tests/browser/page_test.py drives Debian's headless Chromium with Selenium
 // against a real daemon (SDL offscreen, this private PulseAudio server's null sink) and nginx on loopback,
 // both made here; it signs in, compares the queue with queue.list, drags, adds a URL and uploads a 20 MB file
-// that then play, sees a queuectl change, compares the preview with player.screenshot, survives a daemon
-// kill and restart, and checks a 360-px phone layout and a title made of markup. Its screenshots are kept
-// in the test's directory (the README's picture is one).
-
+// that then play, adds a live UDP stream that plays, drops (the page says so) and comes back, sees a
+// queuectl change, compares the preview with player.screenshot, survives a daemon kill and restart, and
+// checks a 360-px phone layout and a title made of markup. Its screenshots are kept in the test's directory
+// (the README's picture is one).
 import Foundation
 import TestSupport
 import Testing

@@ -2,7 +2,7 @@
 """queued-web in a real browser: Debian's headless Chromium driven by Selenium, against a real daemon (SDL
 offscreen, a private PulseAudio server's null sink) and nginx on loopback. Started by the Swift test
 WebPageBrowserTests, which passes what it made in the environment; this script starts the daemon and
-queued-web itself (it kills and restarts the daemon). Every wait is bounded; any failed check exits 1.
+queued-web itself (it kills and restarts the daemon), and the ffmpeg CLI as a live UDP stream's sender. Every wait is bounded; any failed check exits 1.
 
 Environment: QUEUED, QUEUED_WEB, QUEUECTL (binaries), PULSE_SERVER_ADDRESS, SITE_URL (nginx serving
 SITE_DIR), CLIPS (red,green,blue clip paths, comma separated), BIG_CLIP (a ~20 MB clip to upload),
@@ -161,6 +161,29 @@ image.src = source;
 """
 
 
+def preview_colour(driver):
+    """The preview image's mean colour, or None before the page has shown one."""
+    source = driver.find_element(By.ID, "preview").get_attribute("src")
+    return driver.execute_async_script(AVERAGE, source) if source.startswith("blob:") else None
+
+
+def free_udp_port():
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_sender(url):
+    """The ffmpeg CLI sending a yellow picture and a tone as MPEG-TS over UDP on loopback, at its own pace."""
+    log = open(os.path.join(WORK, "sender.log"), "a")
+    return subprocess.Popen(
+        ["ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-re", "-f", "lavfi", "-i",
+         "color=c=yellow:s=320x240:r=25", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000",
+         "-c:v", "libx264", "-preset", "ultrafast", "-tune", "zerolatency", "-g", "25", "-pix_fmt", "yuv420p",
+         "-c:a", "aac", "-b:a", "64k", "-f", "mpegts", url + "?pkt_size=1316"],
+        stdin=subprocess.DEVNULL, stdout=log, stderr=log)
+
+
 def main():
     red, green, blue = env["CLIPS"].split(",")
     daemon = Daemon()
@@ -224,6 +247,44 @@ def main():
             check(bool(wait_for("the URL plays", lambda: rpc("player.status")["currentId"] == item["id"]
                                 and rpc("player.status")["position"] > 0.2)), "an added URL plays")
 
+        # A live stream added with the form (a UDP MPEG-TS sender on loopback, yellow): it plays for its
+        # duration, the page says it is live; its sender killed, the page says it is down; back, it resumes.
+        stream_url = f"udp://127.0.0.1:{free_udp_port()}"
+        sender = start_sender(stream_url)
+        try:
+            driver.find_element(By.ID, "url").send_keys(stream_url)
+            driver.find_element(By.ID, "duration").send_keys("120")
+            driver.find_element(By.CSS_SELECTOR, "#add-url button").click()
+            stream = wait_for("the stream queued", lambda: next(
+                (i for i in rpc("queue.list")["items"] if i["uri"] == stream_url), None))
+            if stream:
+                check(stream.get("duration") == 120, f"the stream keeps the duration typed: {stream}")
+                play_now(driver, stream["id"])
+                playing = wait_for("the stream plays", lambda: (lambda s: s if s["currentId"] == stream["id"]
+                                   and (s.get("stream") or {}).get("live") and s["position"] > 0.5 else None)(
+                                   rpc("player.status")), timeout=20)
+                check(bool(playing), f"a stream added on the page plays live: {playing and playing.get('stream')}")
+                detail = lambda: driver.find_element(By.ID, "now-detail").text
+                check(bool(wait_for("the page says the stream is live", lambda: "live stream" in detail())),
+                      f"the page says the stream is live: {detail()!r}")
+                check(bool(wait_for("a yellow preview", lambda: (lambda c: c and c[0] > 180 and c[1] > 180
+                                    and c[2] < 80)(preview_colour(driver)), timeout=10)),
+                      "the preview shows the stream's picture")
+                sender.kill()
+                sender.wait(timeout=10)
+                check(bool(wait_for("the page says the stream is down", lambda: "down: reconnecting" in detail(),
+                                    timeout=20)), f"the page says the stream is down: {detail()!r}")
+                sender = start_sender(stream_url)
+                back = wait_for("the stream back on the page", lambda: "dropped once" in detail()
+                                and "down" not in detail(), timeout=30)
+                check(bool(back), f"the page says the stream came back: {detail()!r}")
+                status = rpc("player.status")
+                check(status["currentId"] == stream["id"] and (status.get("stream") or {}).get("stalls") == 1,
+                      f"the same play goes on after the drop: {status.get('stream')}")
+        finally:
+            sender.kill()
+            sender.wait(timeout=10)
+
         # Upload a 20 MB file: its progress bar fills, it is queued and plays.
         driver.find_element(By.ID, "files").send_keys(env["BIG_CLIP"])
         driver.find_element(By.CSS_SELECTOR, "#upload-form button").click()
@@ -250,12 +311,8 @@ def main():
                         and rpc("player.status")["position"] > 0.3):
             print(f"player.status: {rpc('player.status')}", flush=True)
 
-        def preview_colour():
-            source = driver.find_element(By.ID, "preview").get_attribute("src")
-            return driver.execute_async_script(AVERAGE, source) if source.startswith("blob:") else None
-
         page = wait_for("a red preview", lambda: (lambda c: c if c and c[0] > 180 and c[1] < 80 and c[2] < 80 else None)(
-            preview_colour()), timeout=10)
+            preview_colour(driver)), timeout=10)
         shot = rpc("player.screenshot", {"format": "png"})
         daemon_colour = driver.execute_async_script(AVERAGE, "base64:" + shot["png"])
         check(page is not None and daemon_colour is not None

@@ -48,10 +48,20 @@ function drawNow() {
   const title = status.title || (status.uri ? status.uri.split('/').pop() : 'Nothing is playing');
   $('now-title').textContent = title;
   const loops = status.loops == null ? '' : status.loops === 0 ? 'loops forever' : `play ${status.play} of ${status.loops}`;
-  $('now-detail').textContent = [status.state, loops, status.interrupt ? 'interrupt' : '', status.error ? 'error: ' + status.error : ''].filter(Boolean).join(' · ');
+  $('now-detail').textContent = [status.state, loops, status.interrupt ? 'interrupt' : '', streamText(status.stream), status.error ? 'error: ' + status.error : ''].filter(Boolean).join(' · ');
   $('toggle').textContent = status.state === 'playing' ? 'Pause' : 'Play';
   if (document.activeElement !== $('volume')) $('volume').value = String(status.volume);
   drawPosition();
+}
+
+/// A stream's play in words: live or on demand, down (reconnecting) or its latency, and how often it dropped.
+function streamText(stream) {
+  if (!stream) return '';
+  const parts = [stream.live ? 'live stream' : 'on-demand stream'];
+  if (stream.down) parts.push('down: reconnecting');
+  else if (stream.latency != null) parts.push(`latency ${stream.latency.toFixed(1)} s`);
+  if (stream.stalls) parts.push(stream.stalls === 1 ? 'dropped once' : `dropped ${stream.stalls} times`);
+  return parts.join(', ');
 }
 
 function drawPosition() {
@@ -155,6 +165,9 @@ function onEvent(method, params) {
       break;
     case 'event.itemStarted':
       refreshStatus(); reloadQueueSoon(); refreshPreview();
+      break;
+    case 'event.itemStalled': case 'event.itemResumed':
+      refreshStatus();
       break;
     case 'event.queueChanged': case 'event.itemEnded': case 'event.itemSkipped':
     case 'event.cacheComplete': case 'event.cacheError': case 'event.cacheProgress':

@@ -6,8 +6,9 @@ Per protocol (udp, srt, rtmp, hls, rtsp) the `ffmpeg` CLI publishes a realtime 6
   ttff   spawn -> first picture, median of --runs (first_frame.py's definition: queued's log line
          "started item 1 play 1", mpv's "first video frame after restart shown"); null outputs.
   cpu    CPU seconds (utime+stime from /proc) over --cpu-seconds of playing, after the first picture.
-  back   queued only: a publisher killed, then started again once queued said "stream stalled": seconds
-         from the restart to "stream resumed" (the first new packet; its picture follows at once). mpv has
+  back   queued only, the item given a duration: a publisher killed, then started again once queued said
+         "stream stalled": seconds from the restart to "stream resumed" (the first new packet; its picture
+         follows at once). mpv has
          no such step: it ends a stream that drops (RTMP, SRT, HLS), or goes on reading the same UDP socket.
 Prints key=value lines and a table with queued/mpv ratios.
 """
@@ -154,7 +155,12 @@ def back_after_drop(queued, source, work, timeout):
     """queued playing the stream; the publisher killed; restarted once queued logs the stall: seconds from
     the restart to queued's "stream resumed"."""
     log_path = f"{work}/{source.kind}.back.log"
-    proc = subprocess.Popen(queued + [source.url], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+    # The item has a duration, as a channel on a signage loop has: without one, a live HLS playlist that
+    # stops updating ends its item when FFmpeg's reader says it ended, and there is no drop to come back from.
+    playlist = f"{work}/{source.kind}.back.m3u"
+    with open(playlist, "w") as f:
+        f.write(f"#EXTM3U\n#EXTQUEUED:duration={timeout}\n{source.url}\n")
+    proc = subprocess.Popen(queued + [playlist], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             stdin=subprocess.DEVNULL, text=True)
     restarted = None
     result = None
@@ -224,7 +230,7 @@ def main():
                 source.start()
                 _, cpu = play(base + [source.url], pattern, a.timeout, f"{a.work}/{kind}.{name}.cpu.log", a.cpu_seconds)
                 results[f"{kind}.{name}.cpu"] = cpu
-            if kind in ("udp", "hls", "rtsp", "srt"):
+            if kind in ("udp", "srt", "rtmp", "hls", "rtsp"):
                 source.start()
                 results[f"{kind}.queued.back"] = back_after_drop(queued, source, a.work, 90)
         finally:
