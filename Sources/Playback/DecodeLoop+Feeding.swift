@@ -38,7 +38,7 @@ extension DecodeLoop {
                 return
             }
             if item.audioDone {
-                core.locked { _ in core.wait(timeout: 0.005) }
+                core.waitForChange(timeout: 0.005)
                 return
             }
         }
@@ -109,7 +109,7 @@ extension DecodeLoop {
                 guard let silence = silenceAfterAudio(item) else {
                     // Waiting for pictures to be decoded while the picture queue is full: sleep until the
                     // presenter takes one (it wakes us) rather than spin.
-                    if !item.audioDone { core.locked { _ in core.wait(timeout: 0.005) } }
+                    if !item.audioDone { core.waitForChange(timeout: 0.005) }
                     return
                 }
                 chunk = silence
@@ -182,19 +182,17 @@ extension DecodeLoop {
     }
 
     private func nextWrite(of item: ActiveItem, decide: Bool) -> ChunkWrite {
-        core.locked { state -> ChunkWrite in
+        core.lockedThenWait { state -> (ChunkWrite, wait: Double?) in
             // A replaced (stalled) thread that comes back must not put its samples before the new thread's.
-            guard isCurrent(in: state) else { return .replaced }
-            guard state.serial == item.serial, !state.shuttingDown else { return .stale }
-            guard state.status.display.on else {
-                core.wait(timeout: 0.5)
-                return .dark  // nothing read after the wait: the state may have changed
-            }
-            guard decide else { return .write(nil, crossfade: nil) }
+            guard isCurrent(in: state) else { return (.replaced, nil) }
+            guard state.serial == item.serial, !state.shuttingDown else { return (.stale, nil) }
+            // Dark: wait for a change, then decide again (the state may have changed meanwhile).
+            guard state.status.display.on else { return (.dark, 0.5) }
+            guard decide else { return (.write(nil, crossfade: nil), nil) }
             // The play after this one is looked up once for both.
             let out = state.transitionOut(of: item.cursor)
             let crossfade = item.failure == nil && item.handedOverAt == nil && out?.overlaps == true ? out?.duration : nil
-            return .write(state.fadeWindow(for: item.cursor, serial: item.serial, leavingWith: out), crossfade: crossfade)
+            return (.write(state.fadeWindow(for: item.cursor, serial: item.serial, leavingWith: out), crossfade: crossfade), nil)
         }
     }
 

@@ -50,15 +50,17 @@ final class DecodeLoop: @unchecked Sendable {
     func isCurrent(in state: EngineState) -> Bool { state.decoderGeneration == generation }
 
     /// Asks the state what to do next (EngineState.decoderNext) and does it, until told to leave. An idle
-    /// answer waits inside the same hold of the lock, so no wake-up is lost between question and wait; a
+    /// answer waits after its batch (EngineCore.lockedThenWait: a change made in between is not missed); a
     /// stale active play is dropped first, unlocked (closing a reader may take a network source's lock).
     func run() {
         loop: while true {
-            let step = core.locked { state -> DecoderStep in
+            let step = core.lockedThenWait { state -> (DecoderStep, wait: Double?) in
                 let step = state.decoderNext(generation: generation, serial: serial, activeSerial: active?.serial)
-                if case .idle(let timeout) = step, active == nil { core.wait(timeout: timeout) }
-                if case .hold(let timeout) = step { core.wait(timeout: timeout) }
-                return step
+                switch step {
+                case .idle(let timeout) where active == nil: return (step, timeout)
+                case .hold(let timeout): return (step, timeout)
+                default: return (step, nil)
+                }
             }
             switch step {
             case .leave: break loop

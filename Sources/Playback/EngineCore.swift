@@ -21,6 +21,7 @@ import Glibc
 import SystemSupport
 import Logging
 import QueueModel
+import SystemClock
 
 final class EngineCore: @unchecked Sendable {
     let condition = ThreadCondition()
@@ -36,6 +37,10 @@ final class EngineCore: @unchecked Sendable {
     var screenTeller: ScreenTeller?
     /// The player snapshot last handed to the recorder. Guarded by `condition`.
     private var recordedPlayer: PlayerSnapshot?
+    /// Guarded by `condition`: how many batches woke the waiting threads. A thread that decided to wait
+    /// waits, after its batch is committed, until this moves: a change made between its decision and its
+    /// wait is not missed.
+    private var wakes: UInt64 = 0
 
     init(state: EngineState, audio: AudioSink, logger: Logger, observer: @escaping @Sendable (PlayerEvent) -> Void) {
         self.state = state
@@ -53,25 +58,60 @@ final class EngineCore: @unchecked Sendable {
         return try body(&state)
     }
 
+    /// Runs `body` under the lock like `locked`; when it answers with a wait (seconds), the thread waits
+    /// after the batch is committed and its events delivered — never inside the batch — until a later
+    /// batch wakes the waiters, or the time is up. The one place the engine's threads wait for a change
+    /// (the decode thread idle, holding or dark; the presenter with no picture due).
+    func lockedThenWait<R>(_ body: (inout EngineState) -> (R, wait: Double?)) -> R {
+        condition.lock()
+        let (result, wait) = body(&state)
+        let seen = commitAndUnlock()
+        if let wait { waitForWake(after: seen, timeout: wait) }
+        return result
+    }
+
+    /// Waits at most `timeout` seconds for the next batch that wakes the waiters (the decode thread's
+    /// short naps while the picture queue is full).
+    func waitForChange(timeout: Double) {
+        let seen = condition.withLock { wakes }
+        waitForWake(after: seen, timeout: timeout)
+    }
+
+    private func waitForWake(after seen: UInt64, timeout: Double) {
+        let deadline = Monotonic.now() + timeout
+        condition.lock()
+        defer { condition.unlock() }
+        while wakes == seen {
+            let left = deadline - Monotonic.now()
+            guard left > 0 else { return }
+            condition.wait(seconds: left)
+        }
+    }
+
     /// Ends a batch of changes: wakes the waiting threads if the batch concerns them, hands the queue's
     /// changes to the recorder, carries out the audio requests, releases the lock, then delivers the events
     /// (in the order recorded; the delivery lock is taken before the state lock is released, so a later
     /// batch can never overtake this one).
-    private func commitAndUnlock() {
+    /// Returns the count of wakes at the release, for a wait that follows.
+    @discardableResult
+    private func commitAndUnlock() -> UInt64 {
         if state.wakeWaiters {
             state.wakeWaiters = false
+            wakes &+= 1
             condition.broadcast()
         }
         if let recorder { recordLocked(recorder) }
         let events = carryOutAudioRequests(state.takeActions())
+        let seen = wakes
         guard !events.isEmpty else {
             condition.unlock()
-            return
+            return seen
         }
         deliveryLock.lock()
         condition.unlock()
         for event in events { observer(event) }
         deliveryLock.unlock()
+        return seen
     }
 
     /// Asks the audio output what the batch requested (each returns at once); returns the events, in order.
@@ -122,9 +162,4 @@ final class EngineCore: @unchecked Sendable {
         }
     }
 
-    /// Waits for a change, at most `timeout` seconds; only inside `locked` (the lock is released while
-    /// waiting, and the batch is committed when `locked` returns).
-    func wait(timeout: Double) {
-        _ = condition.wait(seconds: timeout)
-    }
 }

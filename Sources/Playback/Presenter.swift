@@ -128,16 +128,17 @@ final class Presenter: @unchecked Sendable {
     }
 
     /// Under the lock: asks the state what to show (EngineState.presenterNext: it also learns what the
-    /// listener reached), waits inside the same hold when nothing is due (woken early by any state change),
-    /// and notes the overlays to draw with it. nil once the engine shuts down.
+    /// listener reached) and notes the overlays to draw with it; when nothing is due, waits after the batch
+    /// (woken early by any state change). nil once the engine shuts down.
     private func nextAction() -> PresenterStep? {
         let heard = engine.audio.playedFrames()
-        return core.locked { state -> PresenterStep? in
+        return core.lockedThenWait { state -> (PresenterStep?, wait: Double?) in
             let action = state.presenterNext(
                 heard: heard, now: Monotonic.now(), wallClock: Monotonic.wallClock(), screen: &screen)
+            var wait: Double?
             switch action {
-            case .leave: return nil
-            case .wait(let timeout): core.wait(timeout: timeout)
+            case .leave: return (nil, nil)
+            case .wait(let timeout): wait = timeout
             case .show(let timed, _): shown = (timed.cursor, timed.frame.pts)
             case .black: shown = nil
             case .wake:
@@ -147,7 +148,7 @@ final class Presenter: @unchecked Sendable {
             default: break
             }
             noteOverlays(for: action, in: state, heard: heard)
-            return action
+            return (action, wait)
         }
     }
 
