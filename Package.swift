@@ -51,6 +51,8 @@ let package = Package(
         .systemLibrary(name: "CMosquitto", providers: [.apt(["libmosquitto-dev"])]),
 
         .target(name: "QueueModel"),
+        // A screen's layout: zones, their places on the output, what the box can decode (pure).
+        .target(name: "ScreenLayout", dependencies: ["QueueModel"]),
         // Hardware decoding decisions (issue 27): which method an item's video tries, what failed, when a
         // running hardware decode gives up — pure, beside QueueModel; Media carries them out.
         .target(name: "DecodeChoice"),
@@ -188,6 +190,7 @@ let package = Package(
 
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "QueueModelTests", dependencies: ["QueueModel", "TestSupport"]),
+        .testTarget(name: "ScreenLayoutTests", dependencies: ["ScreenLayout"]),
         .testTarget(name: "OverlaysTests", dependencies: ["Overlays"]),
         .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"]),
         .testTarget(name: "QueueRPCTests", dependencies: ["QueueRPC", "JSONText"]),

@@ -63,4 +63,31 @@ extension EngineState {
         let item = playingItem(segment.cursor, position: position(in: segment, heard: heard), duration: segment.duration)
         return (item, segment.showsVideo)
     }
+
+    /// The overlays to draw with the presenter's `step` and the play they describe, noted on `screen` (the
+    /// presenter hands them to the video sink when they change). A dark screen draws none, not even a clock.
+    func noteOverlays(for step: PresenterStep, heard: Int64, screen: inout ScreenShows) {
+        screen.overlays = status.display.on ? overlays : OverlaySet()
+        switch step {
+        case .show(let timed, _): screen.shownItem = ShownItem(cursor: timed.cursor, time: timed.frame.pts)
+        case .black: screen.shownItem = nil
+        case .wake(_, let reshow): if !reshow { screen.shownItem = nil }
+        default: break
+        }
+        // Without overlays nothing needs the playing item: the loop does no more work than before them.
+        guard !screen.overlays.isEmpty else { return }
+        if case .show(let timed, _) = step {
+            let duration = segments.first { $0.cursor == timed.cursor }?.duration
+            screen.overlayItem = playingItem(timed.cursor, position: timed.frame.pts, duration: duration)
+            return
+        }
+        let now = overlayItemWithoutPicture(heard: heard)
+        if !now.keepsPictureItem {
+            screen.overlayItem = now.item
+        } else if let heard = now.item, heard.id == screen.shownItem?.cursor.id.rawValue {
+            screen.overlayItem = heard
+        } else if let shown = screen.shownItem, screen.overlayItem?.id != shown.cursor.id.rawValue {
+            screen.overlayItem = playingItem(shown.cursor, position: shown.time, duration: nil)
+        }
+    }
 }

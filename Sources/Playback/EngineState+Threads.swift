@@ -5,6 +5,7 @@
 // sides without threads, through these same methods.
 
 import Media
+import Overlays
 import QueueModel
 
 /// What the decode thread does next.
@@ -31,8 +32,9 @@ enum PresenterStep {
     case show(TimedFrame, dropped: Int)
     /// Nothing plays: black.
     case black
-    /// Every item is outside its schedule: the configured fallback picture.
-    case fallback
+    /// Every item is outside its schedule: the configured fallback (black, the last picture left up, or a
+    /// still).
+    case fallback(ScheduleFallback)
     /// A synchronized start is due within a couple of milliseconds: wait it out precisely, unlocked.
     case spin(until: Double)
     /// Nothing is due: wait up to this many seconds (woken early by any change that concerns the presenter).
@@ -42,8 +44,9 @@ enum PresenterStep {
     case redraw
     /// The screen goes off: black, no overlays; `tellScreen`: the video output puts the screen to sleep.
     case darken(tellScreen: Bool)
-    /// The screen is on again: wake it (`tellScreen`) and show the picture it had before.
-    case wake(tellScreen: Bool)
+    /// The screen is on again: wake it (`tellScreen`) and, with `reshow`, show the picture it had before
+    /// (the play on screen then is still the current one: a paused play); otherwise it stays black.
+    case wake(tellScreen: Bool, reshow: Bool)
 }
 
 /// What the presenter's screen shows, as far as the decisions care. Owned by the presenter thread (or a
@@ -54,6 +57,13 @@ struct ScreenShows: Equatable {
     var fallback = false
     /// The screen is off (darkened once per off).
     var dark = false
+    /// The play whose picture was on screen when it went dark (nil: none, or the screen is on).
+    var beforeDark: Cursor?
+    /// The play and item time of the picture last shown (nil: black), which overlays describe.
+    var shownItem: ShownItem?
+    /// The overlays to draw and the play they describe (EngineState.noteOverlays).
+    var overlays = OverlaySet()
+    var overlayItem: PlayingItem?
     /// A play's picture on screen and how it was last drawn (nil: none, black or the fallback).
     var picture: ShownPicture?
     /// In a crossfade: the leaving play's last picture, drawn over `picture` (the entering play's) at
@@ -79,6 +89,12 @@ struct ScreenShows: Equatable {
         leaving = nil
         mix = nil
     }
+}
+
+/// The play and item time of a picture shown.
+struct ShownItem: Equatable {
+    var cursor: Cursor
+    var time: Double
 }
 
 /// A picture kept by identity (a decision compares which picture, never its pixels).
@@ -139,7 +155,9 @@ extension EngineState {
         if !status.display.on {
             if !screen.dark {
                 screen.dark = true
+                screen.beforeDark = screen.black ? nil : screen.picture?.cursor
                 screen.black = true
+                screen.fallback = false  // drawn again after the dark if still due
                 screen.clearPicture()
                 return .darken(tellScreen: screenToldByPresenter)
             }
@@ -148,7 +166,10 @@ extension EngineState {
         }
         if screen.dark {
             screen.dark = false
-            return .wake(tellScreen: screenToldByPresenter)
+            let reshow = screen.beforeDark != nil && screen.beforeDark == current?.cursor
+            screen.beforeDark = nil
+            screen.black = !reshow
+            return .wake(tellScreen: screenToldByPresenter, reshow: reshow)
         }
         if !pendingDisplay.isEmpty {
             defer { pendingDisplay = DisplayChange() }
@@ -166,8 +187,16 @@ extension EngineState {
         if status.waitingForSchedule && frames.isEmpty {
             if !screen.fallback {
                 screen.fallback = true
-                screen.clearPicture()
-                return .fallback
+                switch scheduleFallback {
+                case .black:
+                    screen.black = true
+                    screen.clearPicture()
+                case .lastPicture: break  // the picture and what the screen knows of it stay
+                case .still:
+                    screen.black = false
+                    screen.clearPicture()
+                }
+                return .fallback(scheduleFallback)
             }
         } else {
             screen.fallback = false

@@ -62,13 +62,16 @@ struct EngineState {
     let displaySchedule: DisplaySchedule
     /// The transition into items that have none of their own (`--transition`; nil: a cut).
     let defaultTransition: ItemTransition?
+    /// What the screen shows while every item is outside its schedule (`--schedule-fallback`).
+    let scheduleFallback: ScheduleFallback
 
     init(
         queue: PlayQueue, sampleRate: Int, untimed: Bool = false, progressInterval: Double = 1,
         localClock: LocalClock = .system, displaySchedule: DisplaySchedule = DisplaySchedule(),
-        defaultTransition: ItemTransition? = nil
+        defaultTransition: ItemTransition? = nil, scheduleFallback: ScheduleFallback = .black
     ) {
         self.defaultTransition = defaultTransition
+        self.scheduleFallback = scheduleFallback
         self.queue = queue
         self.localClock = localClock
         self.displaySchedule = displaySchedule

@@ -87,7 +87,8 @@ public final class PlayerEngine: @unchecked Sendable {
         let state = EngineState(
             queue: queue ?? PlayQueue(loops: queueLoops), sampleRate: audio.format.sampleRate, untimed: config.untimed,
             progressInterval: config.progressInterval, localClock: config.localClock,
-            displaySchedule: config.displaySchedule, defaultTransition: config.defaultTransition)
+            displaySchedule: config.displaySchedule, defaultTransition: config.defaultTransition,
+            scheduleFallback: config.scheduleFallback)
         core = EngineCore(state: state, audio: audio, logger: logger, observer: onEvent)
         if let commands = config.displayCommands {
             core.screenTeller = ScreenTeller(

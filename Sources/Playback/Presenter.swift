@@ -1,8 +1,9 @@
 // The presenter thread: the video sink's one thread (SDL wants all its calls on one thread). It shows
 // each queued picture when the master clock (the audio sink's heard position) reaches its time,
 // dropping pictures that are already late, and tells EngineState where the listener is and which picture
-// is on screen (the state announces item started / ended, progress, the end of the queue). Owns the video
-// sink.
+// is on screen (the state announces item started / ended, progress, the end of the queue). It decides
+// nothing itself: what to show, after the dark and while schedules are closed, and the overlays with it,
+// are EngineState's answers (presenterNext, noteOverlays); it carries them out. Owns the video sink.
 
 import FoundationEssentials
 import SystemSupport
@@ -27,15 +28,8 @@ final class Presenter: @unchecked Sendable {
     /// The overlays and their item as last handed to the video sink.
     private var sentOverlays = OverlaySet()
     private var sentPlaying: PlayingItem?
-    /// What the next action shows them with (set under the lock by `nextAction`).
-    private var overlays = OverlaySet()
-    private var playing: PlayingItem?
-    /// The play and item time of the picture on screen (nil: black).
-    private var shown: (cursor: Cursor, time: Double)?
     /// The last picture shown, put back when the screen wakes with the same play (a paused one).
     private var lastPicture: VideoFrame?
-    /// Set by `nextAction` for a `.wake`: the picture from before the dark is still the current play's.
-    private var reshowOnWake = false
 
     init(engine: PlayerEngine) {
         self.engine = engine
@@ -67,10 +61,10 @@ final class Presenter: @unchecked Sendable {
         }
         opened.succeed()
         while let action = nextAction() {
-            if let video = engine.video, overlays != sentOverlays || playing != sentPlaying {
-                video.setOverlays(overlays, playing: playing)
-                sentOverlays = overlays
-                sentPlaying = playing
+            if let video = engine.video, screen.overlays != sentOverlays || screen.overlayItem != sentPlaying {
+                video.setOverlays(screen.overlays, playing: screen.overlayItem)
+                sentOverlays = screen.overlays
+                sentPlaying = screen.overlayItem
             }
             if let video = engine.video, screen.veil != sentVeil {
                 video.setVeil(screen.veil)
@@ -92,18 +86,14 @@ final class Presenter: @unchecked Sendable {
             case .darken(let tellScreen):
                 engine.video?.showBlack()
                 if tellScreen { tellScreenPower(on: false) }
-            case .wake(let tellScreen):
+            case .wake(let tellScreen, let reshow):
                 if tellScreen { tellScreenPower(on: true) }
-                if reshowOnWake, let lastPicture { engine.video?.show(lastPicture) }
-            case .fallback:
-                switch engine.config.scheduleFallback {
-                case .black:
-                    engine.video?.showBlack()
-                    screen.black = true
+                if reshow, let lastPicture { engine.video?.show(lastPicture) }
+            case .fallback(let fallback):
+                switch fallback {
+                case .black: engine.video?.showBlack()
                 case .lastPicture: break
-                case .still(let frame):
-                    engine.video?.show(frame)
-                    screen.black = false
+                case .still(let frame): engine.video?.show(frame)
                 }
             case .configure(let change):
                 if let fit = change.fit { engine.video?.setFit(fit) }
@@ -128,48 +118,17 @@ final class Presenter: @unchecked Sendable {
     }
 
     /// Under the lock: asks the state what to show (EngineState.presenterNext: it also learns what the
-    /// listener reached) and notes the overlays to draw with it; when nothing is due, waits after the batch
+    /// listener reached) and the overlays to draw with it; when nothing is due, waits after the batch
     /// (woken early by any state change). nil once the engine shuts down.
     private func nextAction() -> PresenterStep? {
         let heard = engine.audio.playedFrames()
         return core.lockedThenWait { state -> (PresenterStep?, wait: Double?) in
             let action = state.presenterNext(
                 heard: heard, now: Monotonic.now(), wallClock: Monotonic.wallClock(), screen: &screen)
-            var wait: Double?
-            switch action {
-            case .leave: return (nil, nil)
-            case .wait(let timeout): wait = timeout
-            case .show(let timed, _): shown = (timed.cursor, timed.frame.pts)
-            case .black: shown = nil
-            case .wake:
-                reshowOnWake = shown != nil && shown?.cursor == state.current?.cursor
-                if !reshowOnWake { shown = nil }
-                screen.black = !reshowOnWake
-            default: break
-            }
-            noteOverlays(for: action, in: state, heard: heard)
-            return (action, wait)
-        }
-    }
-
-    /// The overlays to draw with `action`, and the play they describe.
-    private func noteOverlays(for action: PresenterStep, in state: EngineState, heard: Int64) {
-        // A dark screen draws nothing, not even a clock.
-        overlays = state.status.display.on ? state.overlays : OverlaySet()
-        // Without overlays nothing needs the playing item: the loop does no more work than before them.
-        guard !overlays.isEmpty else { return }
-        if case .show(let timed, _) = action {
-            let duration = state.segments.first { $0.cursor == timed.cursor }?.duration
-            playing = state.playingItem(timed.cursor, position: timed.frame.pts, duration: duration)
-        } else {
-            let now = state.overlayItemWithoutPicture(heard: heard)
-            if !now.keepsPictureItem {
-                playing = now.item
-            } else if let heard = now.item, heard.id == shown?.cursor.id.rawValue {
-                playing = heard
-            } else if let shown, playing?.id != shown.cursor.id.rawValue {
-                playing = state.playingItem(shown.cursor, position: shown.time, duration: nil)
-            }
+            if case .leave = action { return (nil, nil) }
+            state.noteOverlays(for: action, heard: heard, screen: &screen)
+            if case .wait(let timeout) = action { return (action, timeout) }
+            return (action, nil)
         }
     }
 

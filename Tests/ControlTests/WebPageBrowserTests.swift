@@ -5,6 +5,7 @@
 // queuectl change, compares the preview with player.screenshot, survives a daemon kill and restart, and
 // checks a 360-px phone layout and a title made of markup. Its screenshots are kept in the test's directory
 // (the README's picture is one).
+
 import Foundation
 import TestSupport
 import Testing

@@ -2,7 +2,7 @@
 // `presenterNext` exactly as DecodeLoop.run and Presenter.nextAction do, and each story checks what the
 // state answers — requests taken once, a replaced thread leaving, the picture hand-off between plays, late
 // pictures counted as dropped, video settings handed over once, black and the schedule fallback shown once,
-// an armed start waited for, spun to and let go — and the phase the state is in along the way.
+// the picture after the dark, an armed start waited for, spun to and let go — and the phase the state is in along the way.
 
 import Media
 import QueueModel
@@ -175,6 +175,40 @@ private func shownTime(_ step: PresenterStep) -> Double? {
             return
         }
         #expect(driver.state.phase == .stopped(resume: a, error: nil))
+    }
+
+    /// The state decides what the screen shows after the dark: a paused play's picture again (the play on
+    /// screen is still the current one); after a stop, black.
+    @Test func aScreenWokenShowsThePausedPlaysPictureAgainAndBlackAfterAStop() throws {
+        let driver = try EngineStateDriver(items: items)
+        var screen = ScreenShows()
+        try driver.state.play(id: nil)
+        let a = try #require(driver.openRequestedWithPictures())
+        try driver.queuePictures(a, at: [0])
+        #expect(shownTime(driver.present(heard: 0, screen: &screen)) == 0)
+        driver.state.pause()
+        driver.state.setScreenPower(.off)
+        guard case .darken = driver.present(heard: 1, screen: &screen) else {
+            Issue.record("off: dark")
+            return
+        }
+        #expect(screen.black && screen.beforeDark == a)
+        driver.state.setScreenPower(.on)
+        guard case .wake(_, let reshow) = driver.present(heard: 1, screen: &screen) else {
+            Issue.record("on: wake")
+            return
+        }
+        #expect(reshow && !screen.black, "the paused picture is shown again")
+
+        driver.state.setScreenPower(.off)
+        _ = driver.present(heard: 1, screen: &screen)
+        driver.state.stop()
+        driver.state.setScreenPower(.on)
+        guard case .wake(_, let reshowAfterStop) = driver.present(heard: 1, screen: &screen) else {
+            Issue.record("on again: wake")
+            return
+        }
+        #expect(!reshowAfterStop && screen.black, "stopped in the dark: black after it")
     }
 
     @Test func anArmedStartIsWaitedForSpunToAndLetGo() throws {
