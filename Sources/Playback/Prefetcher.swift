@@ -74,22 +74,28 @@ final class Prefetcher: @unchecked Sendable {
     }
 
     func stop() {
-        condition.withLock {
+        let dropped = condition.withLock {
             stopped = true
             queued = nil
-            finished = nil
+            defer { finished = nil }
             condition.broadcast()
+            return finished
         }
+        _ = dropped  // released here, outside the lock (a stream's reader thread is waited for)
     }
 
     private func run() {
         while let job = nextJob() {
-            let opened = job.open()
-            condition.withLock {
+            var opened: Opened? = job.open()
+            let replaced = condition.withLock {
                 running = nil
-                if !stopped { finished = (job.cursor, job.item, opened) }
+                // Kept while it was asked for; a result not taken before the next one is let go.
+                defer { if !stopped, let opened { finished = (job.cursor, job.item, opened) } }
                 condition.broadcast()
+                return stopped ? nil : finished
             }
+            _ = replaced  // both released outside the lock (a stream's reader thread is waited for)
+            opened = nil
         }
     }
 

@@ -34,8 +34,9 @@ final class FleetBroker: @unchecked Sendable {
     private var connected = false
     private var subscribed = 0
     private var refusal: MQTTError?
-    /// Set by `follow`: each message is handed over as it comes instead of kept.
-    var onMessage: (@Sendable (MQTTMessage) -> Void)?
+    /// Guarded by `condition`; set by `follow` (`setOnMessage`): each message is handed over as it comes
+    /// instead of kept, after the lock is released (the handler prints).
+    private var onMessage: (@Sendable (MQTTMessage) -> Void)?
 
     init(_ options: FleetOptions, timeout: Double) throws {
         var credentials = Credentials()
@@ -62,19 +63,28 @@ final class FleetBroker: @unchecked Sendable {
 
     deinit { client.stop() }
 
+    /// Hands each later message to `handler` (on the client's network thread) instead of keeping it.
+    func setOnMessage(_ handler: @escaping @Sendable (MQTTMessage) -> Void) {
+        condition.withLock { onMessage = handler }
+    }
+
+    /// The client's network thread: notes the event; a message for a handler is handed over unlocked.
     private func take(_ event: MQTTEvent) {
-        condition.withLock {
+        let handOver = condition.withLock { () -> (@Sendable () -> Void)? in
+            defer { condition.broadcast() }
             switch event {
             case .connected: connected = true
             case .connectFailed(let error, _): if error.isCredentialsRefusal || error.isTLSFailure { refusal = error }
             case .message(let message):
-                if let onMessage { onMessage(message) } else { messages.append(message) }
+                if let onMessage { return { onMessage(message) } }
+                messages.append(message)
             case .published(let id, let reason): acks[id] = reason
             case .subscribed: subscribed += 1
             default: break
             }
-            condition.broadcast()
+            return nil
         }
+        handOver?()
     }
 
     /// Waits until `predicate` holds (true) or `timeout` passes (false). It runs under the lock.

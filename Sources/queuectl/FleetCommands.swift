@@ -109,7 +109,7 @@ struct FleetEvents: ParsableCommand {
     func run() throws {
         let broker = try FleetBroker(fleet, timeout: options.timeout ?? 5)
         let json = options.json
-        broker.onMessage = { message in
+        broker.setOnMessage { message in
             guard let record = (try? JSON.parse(message.payload)).flatMap(PlayRecord.init(json:)) else { return }
             if json {
                 Output.json(record.json)

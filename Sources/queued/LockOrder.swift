@@ -18,7 +18,19 @@
 //     the play was cancelled, and tells it waits, only after releasing it), Prefetcher.condition, PlayerEngine.decodeLock, DecodeLoop.leaveLock, ScreenshotMailbox.condition,
 //     SDLVideoSink.quitLock, EventHub.lock, ChannelBox.lock (QueueServer), Supervision.lock, PlayedFlag.lock,
 //     LogSink.lock (LogOutput: held around one write(2) of a log line; any lock above may log),
-//     PlayLogStore.lock (PlayLog: the in-memory records only; the file work runs on the plays queue without it).
+//     PlayLogStore.lock (PlayLog: the in-memory records only; the file work runs on the plays queue without it),
+//     ScreenTeller.mailbox (Playback: the screen state wanted; `tell` under 1; the display thread runs the
+//     command, logs and reports — which takes 1 — without it), StreamPump.condition (Media: a stream's packet
+//     queue; decode, `stream.reader` and FFmpeg's interrupt polls; `stop()` waits there for the reader thread,
+//     so it is never taken under 1; an adopted `isCancelled`, which takes 1, is called after release),
+//     HWDecodeRegistry.state (Media: a Mutex; devices are made outside it), FFmpegLog.repeats (Media: which
+//     FFmpeg lines pass; the line is logged after release), SDLVideoSink.sizeLock (the output's size),
+//     CredentialVault.tables (StateStore: holds its own file I/O — append and rewrite with fsync — so never
+//     under 1 or 5; a decode thread resolving a camera's URL may wait behind an fsync, never on a lock),
+//     MemoryTrimmer.lock (queued: `observe` under 2; malloc_trim runs outside it).
+//   plays queue (PlayRecording.queue, a serial queue used as a lock by `flush`'s `sync`): `sync` only from
+//     the main thread at shutdown, outside every lock; on it PlayLogStore.lock, EventHub.lock and file I/O;
+//     2 only enqueues (`async`).
 //
 // Edges that exist (each read in the code):
 //   1 → 3 → 4  the engine's audio requests under its lock (requestFlush, cancelWrite, setPaused, setVolume,
@@ -26,8 +38,13 @@
 //   1 → 5      EngineCore.commitAndUnlock/recordPlaceNow hand changes to StateRecorder.record (queue only);
 //              StateWriter.lastRecorded is read inside the engine's withConsistentState.
 //   1 → 2      EngineCore.commitAndUnlock takes the delivery lock, then releases the engine lock.
+//   1 → ScreenTeller.mailbox   carryOutAudioRequests hands the wanted screen state to the display thread.
 //   2 → leaves the event observer (Daemon): EventHub.publish, the event log, Supervision.observe,
-//              NetworkItems.queueChanged (an async hop); never the engine lock.
+//              MemoryTrimmer.observe, PlayedFlag, NetworkItems.queueChanged and the plays queue (async
+//              hops); never the engine lock.
+// A lock that may drop the last reference to a stream's reader (Prefetcher.condition, the decode thread's
+// fields) lets it go after release: a reader's deinit stops its pump and waits for its thread, which may be
+// telling the engine (1) that it waits.
 //   3 → leaves goOfflineLocked calls onChange (EventHub, event log) under the reconnect lock.
 //
 // Per lock: who holds it / may take under it / must never take under it:
