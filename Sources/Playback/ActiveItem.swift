@@ -29,25 +29,16 @@ final class ActiveItem {
     /// gives their size, then what fits in its picture budget.
     var pictureQueueLimit: Int
     var failure: String?
-    /// A crossfade out: the timeline frame where the next play comes in (as the play's known length puts
-    /// it, decided anew for every chunk), and for how many frames the two overlap.
-    var crossfadeAt: Int64?
-    var crossfadeFrames: Int64 = 0
-    /// Once handed over: its samples read past the crossfade's start and not mixed yet.
-    var held = HeldSamples()
-    /// A crossfade in: the leaving play, and how far its sound has been mixed under this play's.
-    var mixIn: CrossfadeMix?
-    var mixingWith: ActiveItem?
-    /// Set when the play was handed over to the next in a crossfade: where it ends on the timeline
-    /// (seconds; its pictures stop there), EngineState having its end already.
-    var handedOverAt: Double?
+    /// How it comes in over the play before it and goes out into the next (PlayCrossfade).
+    var crossfade: PlayCrossfade
     /// A stream follows: the item time from which it is opened ahead (DecodeLoop.prepareNext).
     var prepareStreamAt: Double?
 
     init(
         cursor: Cursor, reader: MediaReader, serial: Int, startFrame: Int64, itemOffset: Double, showsVideo: Bool,
-        rate: Double, tempo: AudioTempo?, pictureQueueLimit: Int
+        rate: Double, tempo: AudioTempo?, pictureQueueLimit: Int, comingIn: (mix: CrossfadeMix, leaving: ActiveItem)? = nil
     ) {
+        crossfade = PlayCrossfade(comingIn: comingIn)
         self.pictureQueueLimit = pictureQueueLimit
         self.rate = rate
         self.tempo = tempo

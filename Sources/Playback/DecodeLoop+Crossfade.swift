@@ -1,6 +1,6 @@
 // The decode thread's side of a crossfade. While a play whose successor comes in with a crossfade is
 // written, every chunk works out where the successor starts: the crossfade's length before the play's end
-// as its reader knows it (`crossfadeAt`; a play of unknown length is cut). There the play is handed over:
+// as its reader knows it (PlayCrossfade's hand-over frame; a play of unknown length is cut). There the play is handed over:
 // its end (the overlap's end) goes to EngineState, the next play opens starting at that frame, and the
 // leaving play stays open beside it (`leaving`). For the overlap each chunk of the entering play's sound
 // is mixed with as many frames of the leaving play's, read on demand (its samples past the overlap are
@@ -24,12 +24,11 @@ extension DecodeLoop {
     /// never more than half the play, so that every play moves the timeline on.
     func planCrossfade(_ item: ActiveItem, seconds: Double?) {
         guard let seconds, let end = item.reader.knownEnd ?? item.reader.duration, end > item.itemOffset else {
-            item.crossfadeAt = nil
+            item.crossfade.plan(frames: nil, endFrame: 0, length: 0)
             return
         }
         let length = Int64(((end - item.itemOffset) / item.rate * rate).rounded())
-        item.crossfadeFrames = min(Int64((seconds * rate).rounded()), length / 2)
-        item.crossfadeAt = item.crossfadeFrames > 0 ? item.startFrame + length - item.crossfadeFrames : nil
+        item.crossfade.plan(frames: Int64((seconds * rate).rounded()), endFrame: item.startFrame + length, length: length)
     }
 
     /// Decodes the leaving play's next picture when it is due before the active play's, as far ahead of the
@@ -50,33 +49,29 @@ extension DecodeLoop {
 
     /// Mixes the leaving play's next samples under the first frames of `chunk`, the entering play's.
     func mixLeaving(into chunk: inout [Float], of item: ActiveItem) {
-        guard var mix = item.mixIn, !mix.isFinished, let from = item.mixingWith else { return }
-        let wanted = min(chunk.count / engine.audio.format.channels, mix.remaining)
-        mix.mix(leavingSamples(of: from, frames: wanted), into: &chunk)
-        item.mixIn = mix
-        if mix.isFinished {
-            from.held.removeAll()  // past the overlap: not heard
-            item.mixingWith = nil
+        let done = item.crossfade.mixLeaving(into: &chunk, channels: engine.audio.format.channels) { from, frames in
+            leavingSamples(of: from, frames: frames)
         }
+        done?.crossfade.held.removeAll()  // past the overlap: not heard
     }
 
     /// The leaving play's next `frames` frames of sound: what it read past the hand-over first, then read
     /// now; fewer when its sound ended (the rest is silence).
     private func leavingSamples(of item: ActiveItem, frames: Int) -> [Float] {
         let wanted = frames * engine.audio.format.channels
-        while item.held.count < wanted && !item.audioSourceDone {
+        while item.crossfade.held.count < wanted && !item.audioSourceDone {
             do {
                 if let samples = try item.reader.readAudio() {
-                    item.held.append(try item.tempo?.process(samples)[...] ?? samples[...])
+                    item.crossfade.held.append(try item.tempo?.process(samples)[...] ?? samples[...])
                 } else {
                     item.audioSourceDone = true
-                    if let rest = try item.tempo?.finish() { item.held.append(rest[...]) }
+                    if let rest = try item.tempo?.finish() { item.crossfade.held.append(rest[...]) }
                 }
             } catch {
                 item.audioSourceDone = true  // its sound stops here; the entering play's goes on
             }
         }
-        return item.held.take(wanted)
+        return item.crossfade.held.take(wanted)
     }
 
     /// The play reached where the next one comes in: its end (the overlap's end) goes to the state, the next
@@ -84,35 +79,35 @@ extension DecodeLoop {
     /// could be opened), what it read ahead is written as it is and it plays on to its own end.
     func handOver(_ item: ActiveItem) {
         let overlapStart = item.startFrame + item.audioFrames
-        let endFrame = overlapStart + item.crossfadeFrames
+        let overlap = item.crossfade.overlapFrames
+        let endFrame = overlapStart + overlap
         let next = core.locked { state -> NextPlay?? in
             guard state.serial == item.serial, state.crossfadeOut(of: item.cursor) != nil else { return .none }
             return .some(state.playWritten(item.cursor, serial: item.serial, endFrame: endFrame, failure: nil))
         }
-        item.crossfadeAt = nil
         guard let next else {
-            item.crossfadeFrames = 0
-            deliver(item.held.take(item.held.count), of: item)
+            item.crossfade.cancelHandOver()
+            deliver(item.crossfade.held.take(item.crossfade.held.count), of: item)
             return
         }
-        item.handedOverAt = Double(endFrame) / rate
+        item.crossfade.handedOver(end: Double(endFrame) / rate)
         active = nil
         leaving = item.showsVideo && !item.videoDone ? item : nil
         if let next {
             start(
                 next, at: overlapStart, joins: true,
-                crossfade: (CrossfadeMix(frames: Int(item.crossfadeFrames), channels: engine.audio.format.channels), item))
+                crossfade: (CrossfadeMix(frames: Int(overlap), channels: engine.audio.format.channels), item))
         }
         guard active == nil else { return }
         // Nothing came in (the end of the queue, every next item failed, a cut): its sound up to the end
         // the state has is written on its own, and it stays active until its last pictures are decoded.
         leaving = nil
         guard core.locked({ $0.serial == item.serial }) else { return }
-        var mix = CrossfadeMix(frames: Int(item.crossfadeFrames), channels: engine.audio.format.channels)
+        var mix = CrossfadeMix(frames: Int(overlap), channels: engine.audio.format.channels)
         var fadingOut = [Float](repeating: 0, count: mix.frames * engine.audio.format.channels)
         mix.mix(leavingSamples(of: item, frames: mix.frames), into: &fadingOut)
         deliver(fadingOut, of: item)
-        item.held.removeAll()
+        item.crossfade.held.removeAll()
         item.audioDone = true
         active = item
     }

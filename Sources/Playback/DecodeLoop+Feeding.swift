@@ -21,13 +21,13 @@ extension DecodeLoop {
         if let leaving, feedLeaving(leaving, beside: item) { return }
         // A play shorter than two crossfades reaches its own crossfade out while still mixing in the one
         // before: it hands over once that mix is done (what it read meanwhile waits, mixed, in `held`).
-        if let at = item.crossfadeAt, item.startFrame + item.audioFrames >= at, item.mixIn?.isFinished ?? true {
+        if let at = item.crossfade.handOverFrame, item.startFrame + item.audioFrames >= at, !item.crossfade.isMixingIn {
             handOver(item)
             return
         }
-        if item.audioDone, let mix = item.mixIn, !mix.isFinished {
+        if item.audioDone, item.crossfade.isMixingIn {
             // This play's sound ended inside the overlap: the leaving play's goes on alone, on its curve.
-            deliver([Float](repeating: 0, count: mix.remaining * engine.audio.format.channels), of: item)
+            deliver([Float](repeating: 0, count: item.crossfade.mixRemaining * engine.audio.format.channels), of: item)
             return
         }
         let audioTime = item.itemOffset + Double(item.itemFrames) / rate
@@ -60,7 +60,7 @@ extension DecodeLoop {
                 serial: item.serial, cursor: item.cursor,
                 time: Double(item.startFrame) / rate + (frame.pts - item.itemOffset) / item.rate, frame: frame)
             // A play handed over in a crossfade shows nothing past the end of its sound.
-            if let end = item.handedOverAt, timed.time >= end - 1e-9 {
+            if let end = item.crossfade.handedOverEnd, timed.time >= end - 1e-9 {
                 item.videoDone = true
                 return
             }
@@ -143,10 +143,10 @@ extension DecodeLoop {
                 decided = true
                 // A crossfade out: what lies past where the next play comes in waits to be mixed with it.
                 planCrossfade(item, seconds: crossfade)
-                if let at = item.crossfadeAt {
+                if let at = item.crossfade.handOverFrame {
                     let channels = engine.audio.format.channels
                     let keep = Int(max(0, min(Int64(chunk.count / channels), at - item.startFrame - item.audioFrames)))
-                    item.held.append(chunk[(keep * channels)...])
+                    item.crossfade.held.append(chunk[(keep * channels)...])
                     chunk.removeSubrange((keep * channels)...)
                 }
                 // A fade or dip at either end of the play: the sound follows the picture's level, sample by
@@ -191,7 +191,7 @@ extension DecodeLoop {
             guard decide else { return (.write(nil, crossfade: nil), nil) }
             // The play after this one is looked up once for both.
             let out = state.transitionOut(of: item.cursor)
-            let crossfade = item.failure == nil && item.handedOverAt == nil && out?.overlaps == true ? out?.duration : nil
+            let crossfade = item.failure == nil && item.crossfade.handedOverEnd == nil && out?.overlaps == true ? out?.duration : nil
             return (.write(state.fadeWindow(for: item.cursor, serial: item.serial, leavingWith: out), crossfade: crossfade), nil)
         }
     }
@@ -250,7 +250,7 @@ extension DecodeLoop {
         active = nil
         item.reader.closeStream()
         // Its sound was handed over already (a crossfade nothing came in over): the queue ends with it.
-        if item.handedOverAt != nil {
+        if item.crossfade.handedOverEnd != nil {
             if core.locked({ $0.serial == item.serial }) { engine.audio.drain() }
             return
         }

@@ -152,9 +152,7 @@ final class DecodeLoop: @unchecked Sendable {
                     active = ActiveItem(
                         cursor: cursor, reader: reader, serial: serial, startFrame: startFrame, itemOffset: position,
                         showsVideo: showsVideo, rate: speed, tempo: tempo,
-                        pictureQueueLimit: engine.config.frameQueueCapacity)
-                    active?.mixIn = crossfade?.mix
-                    active?.mixingWith = crossfade?.leaving
+                        pictureQueueLimit: engine.config.frameQueueCapacity, comingIn: crossfade)
                 }
                 return
             case .failure(let error):
