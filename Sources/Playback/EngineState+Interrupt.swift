@@ -243,11 +243,7 @@ extension EngineState {
     }
 
     private mutating func goIdle() {
-        enter(.idle) {
-            $0.currentID = nil
-            $0.play = 0
-            $0.duration = nil
-        }
+        enter(.idle) { $0.describeNoPlay() }
     }
 
     /// A cut elsewhere (stop, a jump, a cleared queue) ends the interrupts: the interrupted play, heard and

@@ -60,9 +60,7 @@ extension EngineState {
     mutating func showWaiting() {
         updateStatus {
             $0.waitingForSchedule = true
-            $0.currentID = nil
-            $0.play = 0
-            $0.duration = nil
+            $0.describeNoPlay()
         }
     }
 

@@ -128,11 +128,7 @@ extension EngineState {
         if segments.isEmpty && frames.isEmpty, case .complete(let error)? = phase.run?.feed {
             enter(error == nil ? .idle : .stopped(resume: nil, error: error)) {
                 $0.error = error
-                $0.currentID = nil
-                $0.play = 0
-                $0.duration = nil
-                $0.decoder = nil
-                $0.stream = nil
+                $0.describeNoPlay()
             }
         }
         // Waiting for a window, and the last play before the wait has been heard.
@@ -270,13 +266,7 @@ extension EngineState {
                 noteQueueChange(from: before)
             }
         }
-        updateStatus {
-            $0.currentID = segment.cursor.id
-            $0.play = segment.cursor.play
-            $0.duration = segment.duration
-            $0.decoder = segment.decoding
-            $0.stream = segment.stream?.withoutFigures
-        }
+        updateStatus { $0.describe(segment) }
     }
 
     private mutating func announceEnd(_ index: Int) {

@@ -45,11 +45,7 @@ extension EngineState {
         let reference = now?.isInterrupt == true ? interruptedPlay?.cursor : now
         let resume = (reference ?? scheduleWait).map { Cursor(id: $0.id, play: 1, pass: $0.pass) }
         cut(to: nil, endReason: .stopped)
-        enter(.stopped(resume: resume, error: nil)) {
-            $0.currentID = nil
-            $0.play = 0
-            $0.duration = nil
-        }
+        enter(.stopped(resume: resume, error: nil)) { $0.describeNoPlay() }
     }
 
     /// Skips to the next play (the current one ends `skipped`); past the last one playback goes idle.
@@ -60,7 +56,7 @@ extension EngineState {
             return
         }
         if !startOrWait(from: queue.following(cursor), endReason: .skipped) {
-            enter(.idle) { $0.currentID = nil }
+            enter(.idle) { $0.describeNoPlay() }
         }
     }
 
@@ -78,7 +74,7 @@ extension EngineState {
         }
         decoderGeneration += 1
         if target == nil {
-            enter(.idle) { $0.currentID = nil }
+            enter(.idle) { $0.describeNoPlay() }
         }
         return true
     }

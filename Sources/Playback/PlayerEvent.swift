@@ -57,6 +57,24 @@ public struct PlayerStatus: Sendable, Equatable {
     /// The screen's power (off: black, silent, decoding paused; `state` keeps what the user asked for).
     public var display = ScreenPowerStatus()
     public init() {}
+
+    /// The current play's fields, all from its segment (every place a play becomes current says it so).
+    mutating func describe(_ segment: Segment) {
+        currentID = segment.cursor.id
+        play = segment.cursor.play
+        duration = segment.duration
+        decoder = segment.decoding
+        stream = segment.stream?.withoutFigures
+    }
+
+    /// No current play: every field of one cleared together (idle, stopped, waiting for a window).
+    mutating func describeNoPlay() {
+        currentID = nil
+        play = 0
+        duration = nil
+        decoder = nil
+        stream = nil
+    }
 }
 
 public enum PlayerEvent: Sendable, Equatable {
