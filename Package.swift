@@ -53,6 +53,8 @@ let package = Package(
         .target(name: "QueueModel"),
         // A screen's layout: zones, their places on the output, what the box can decode (pure).
         .target(name: "ScreenLayout", dependencies: ["QueueModel"]),
+        // Mixing zones' sound: the music under the rest, ducked while the audio zone plays sound (pure so far).
+        .target(name: "AudioMix"),
         // Hardware decoding decisions (issue 27): which method an item's video tries, what failed, when a
         // running hardware decode gives up — pure, beside QueueModel; Media carries them out.
         .target(name: "DecodeChoice"),
@@ -191,6 +193,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "QueueModelTests", dependencies: ["QueueModel", "TestSupport"]),
         .testTarget(name: "ScreenLayoutTests", dependencies: ["ScreenLayout"]),
+        .testTarget(name: "AudioMixTests", dependencies: ["AudioMix"]),
         .testTarget(name: "OverlaysTests", dependencies: ["Overlays"]),
         .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"]),
         .testTarget(name: "QueueRPCTests", dependencies: ["QueueRPC", "JSONText"]),
