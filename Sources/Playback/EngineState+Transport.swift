@@ -7,8 +7,9 @@
 import QueueModel
 
 extension EngineState {
-    /// Plays `id` from its start, or resumes / starts playback when `id` is nil.
-    mutating func play(id: ItemID?) throws(PlayerError) {
+    /// Plays `id` from its start, or resumes / starts playback when `id` is nil. `heard` and `now`
+    /// (monotonic seconds), when the caller has them, let a live stream paused long go back to its live edge.
+    mutating func play(id: ItemID?, heard: Int64? = nil, now: Double? = nil) throws(PlayerError) {
         if let id {
             guard let cursor = queue.cursor(for: id) else { throw .itemNotFound(id) }
             cut(to: cursor, endReason: .skipped)
@@ -16,7 +17,11 @@ extension EngineState {
             return
         }
         switch phase {
-        case .running(let run): if run.motion == .paused { resume() }
+        case .running(let run):
+            if run.motion == .paused {
+                if let heard, let now { returnToLiveEdge(heard: heard, now: now) }
+                resume()
+            }
         case .idle, .stopped:
             guard let cursor = startingPlay else { throw .queueEmpty }
             // Items outside their schedule are skipped; when all are, playback waits for a window.
@@ -30,12 +35,29 @@ extension EngineState {
         return queue.first()
     }
 
-    /// Pauses a run (an armed synchronized start is called off: nothing starts until `play`).
-    mutating func pause() {
+    /// Pauses a run (an armed synchronized start is called off: nothing starts until `play`). `now`
+    /// (monotonic seconds), when the caller has it, is when: a live stream's resume looks at it.
+    mutating func pause(now: Double? = nil) {
         guard let run = phase.run, run.motion != .paused else { return }
         updateRun { $0.motion = .paused }
         updateStatus { $0.startsAt = nil }
         actions.append(.setAudioPaused(true))
+        pausedAt = now
+    }
+
+    /// A live stream paused this long goes back to its live edge on resume: what its sender sent meanwhile
+    /// is behind it, and catching up at 0.5 % would take 200 times the pause.
+    static let liveEdgeAfterPause = 2.0
+
+    /// On resume: a live stream's play paused at least `liveEdgeAfterPause` goes on from what its sender
+    /// sends now — reopened in the same play, where it was in item time, as after a drop (what it held is
+    /// dropped, not heard late). A file, an on-demand stream or a short pause resume where they were.
+    mutating func returnToLiveEdge(heard: Int64, now: Double) {
+        defer { pausedAt = nil }
+        guard let pausedAt, now - pausedAt >= Self.liveEdgeAfterPause, let play = current,
+            play.segment?.stream?.live == true
+        else { return }
+        cut(to: play.cursor, position: position(of: play, heard: heard), endReason: nil, continuesPlay: true)
     }
 
     /// Stops: the play ends (`stopped`), the screen goes black; `play` starts that item again.

@@ -64,6 +64,9 @@ struct EngineState {
     let defaultTransition: ItemTransition?
     /// What the screen shows while every item is outside its schedule (`--schedule-fallback`).
     let scheduleFallback: ScheduleFallback
+    /// When the run was last paused (monotonic seconds; nil: not paused, or not told), for a live stream's
+    /// resume (`returnToLiveEdge`).
+    var pausedAt: Double?
 
     init(
         queue: PlayQueue, sampleRate: Int, untimed: Bool = false, progressInterval: Double = 1,

@@ -7,7 +7,9 @@ import SystemClock
 extension PlayerEngine {
     /// Plays `id` from its start, or resumes / starts playback when `id` is nil.
     public func play(id: ItemID? = nil) throws {
-        try core.locked { (state: inout EngineState) throws(PlayerError) in try state.play(id: id) }
+        try core.locked { (state: inout EngineState) throws(PlayerError) in
+            try state.play(id: id, heard: audio.playedFrames(), now: Monotonic.now())
+        }
     }
 
     /// A synchronized start: prepares `id`'s play (nil: the current play from its start, else what `play`
@@ -19,12 +21,16 @@ extension PlayerEngine {
     }
 
     public func pause() {
-        core.locked { $0.pause() }
+        core.locked { $0.pause(now: Monotonic.now()) }
     }
 
     public func toggle() throws {
         try core.locked { (state: inout EngineState) throws(PlayerError) in
-            if state.status.state == .playing { state.pause() } else { try state.play(id: nil) }
+            if state.status.state == .playing {
+                state.pause(now: Monotonic.now())
+            } else {
+                try state.play(id: nil, heard: audio.playedFrames(), now: Monotonic.now())
+            }
         }
     }
 

@@ -180,6 +180,49 @@ private func events(_ notes: Notes, _ method: String, _ id: Int64) -> [JSONValue
         #expect(events(notes, "itemStalled", ids[0]).isEmpty, "no stall: \(notes)")
     }
 
+    /// A live stream paused for longer than two seconds goes back to its live edge on resume: the same play,
+    /// reopened where it was in item time, its latency near its 1 s target again — not the pause behind,
+    /// caught up at 0.5 % (200 times the pause). The six-second pause is the scenario, not a synchronisation.
+    @Test func aLiveStreamPausedLongResumesAtItsLiveEdgeInTheSamePlay() throws {
+        let port = try LoopbackPort.free()
+        let publisher = try StreamPublisher(
+            format: "mpegts", to: "udp://127.0.0.1:\(port)?pkt_size=1316", log: "udp-pause")
+        defer { publisher.kill() }
+        let screen = try StreamDaemon()
+        defer { screen.daemon.stop() }
+        let ids = try screen.add([RPCItemInput(uri: "udp://127.0.0.1:\(port)", duration: 60)])
+        _ = try screen.client.call(API.PlayerPlay.self, .init())
+        var before: RPCStatus?
+        #expect(
+            waitUntil(timeout: 30, pollInterval: 0.1) {
+                guard let status = try? screen.client.call(API.PlayerStatus.self), status.currentId == ids[0],
+                    status.stream?.latency != nil, status.position > 2
+                else { return false }
+                before = status
+                return true
+            }, "the stream plays, its latency measured: \(screen.daemon.log())")
+        _ = try screen.client.call(API.PlayerPause.self)
+        let pausedAt = try screen.client.call(API.PlayerStatus.self).position
+        Thread.sleep(forTimeInterval: 6)
+        _ = try screen.client.call(API.PlayerPlay.self, .init())
+        var after: RPCStatus?
+        #expect(
+            waitUntil(timeout: 30, pollInterval: 0.1) {
+                guard let status = try? screen.client.call(API.PlayerStatus.self), status.currentId == ids[0],
+                    status.stream?.latency != nil, status.position > pausedAt + 11
+                else { return false }
+                after = status
+                return true
+            }, "the stream plays on after the pause: \(screen.daemon.log())")
+        #expect(after?.play == before?.play, "the same play")
+        // Past the latency's 10 s smoothing: near its 1 s target (without going back, 7 s: 6 s of pause more).
+        #expect((after?.stream?.latency ?? 99) < 2.5, "back near its live edge: \(String(describing: after?.stream))")
+        _ = try screen.client.call(API.PlayerNext.self)
+        let notes = try Self.watch(screen.watcher, seconds: 30) { !events($0, "itemEnded", ids[0]).isEmpty }
+        #expect(events(notes, "itemStarted", ids[0]).count == 1, "started once: \(notes)")
+        #expect(events(notes, "itemStalled", ids[0]).isEmpty, "a resume is not a drop: \(notes)")
+    }
+
     @Test func aStreamAfterAClipIsOpenedInTheClipsLastSecondsAndJoinsAtItsLiveEdge() throws {
         let port = try LoopbackPort.free()
         let publisher = try StreamPublisher(
