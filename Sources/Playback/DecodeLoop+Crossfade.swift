@@ -20,11 +20,11 @@ extension DecodeLoop {
         return own >= item.pictureQueueLimit
     }
 
-    /// Where the play hands over to a crossfade of `seconds` (nil: none), from its length as known now;
-    /// never more than half the play, so that every play moves the timeline on.
+    /// Where the play hands over to a crossfade of `seconds` (nil: none), from its length as known now
+    /// (PlayCrossfade.plan keeps it within half the play).
     func planCrossfade(_ item: ActiveItem, seconds: Double?) {
         guard let seconds, let end = item.reader.knownEnd ?? item.reader.duration, end > item.itemOffset else {
-            item.crossfade.plan(frames: nil, endFrame: 0, length: 0)
+            item.crossfade.noHandOver()
             return
         }
         let length = Int64(((end - item.itemOffset) / item.rate * rate).rounded())

@@ -1,6 +1,6 @@
 // The engine's one lock around its EngineState, and the owner that carries out the state's actions.
-// Commands (any thread), the decode thread and the presenter thread all go through `locked`, which
-// ends every batch of changes with `commitAndUnlock`.
+// Commands (any thread), the decode thread and the presenter thread all go through `locked` (or
+// `lockedThenWait`, which waits after its batch), and every batch of changes ends with `commitAndUnlock`.
 //
 // The lock (`condition`) protects `state` and nothing else. Rules:
 // - Nothing under it waits for a device or a server: no PulseAudio round trip, no SDL call, no file I/O.
@@ -71,7 +71,8 @@ final class EngineCore: @unchecked Sendable {
     }
 
     /// Waits at most `timeout` seconds for the next batch that wakes the waiters (the decode thread's
-    /// short naps while the picture queue is full).
+    /// short naps while the picture queue is full). The count is read here, not where the caller decided
+    /// to wait: a wake in between costs at most the nap.
     func waitForChange(timeout: Double) {
         let seen = condition.withLock { wakes }
         waitForWake(after: seen, timeout: timeout)

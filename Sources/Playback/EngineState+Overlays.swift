@@ -68,12 +68,6 @@ extension EngineState {
     /// presenter hands them to the video sink when they change). A dark screen draws none, not even a clock.
     func noteOverlays(for step: PresenterStep, heard: Int64, screen: inout ScreenShows) {
         screen.overlays = status.display.on ? overlays : OverlaySet()
-        switch step {
-        case .show(let timed, _): screen.shownItem = ShownItem(cursor: timed.cursor, time: timed.frame.pts)
-        case .black: screen.shownItem = nil
-        case .wake(_, let reshow): if !reshow { screen.shownItem = nil }
-        default: break
-        }
         // Without overlays nothing needs the playing item: the loop does no more work than before them.
         guard !screen.overlays.isEmpty else { return }
         if case .show(let timed, _) = step {

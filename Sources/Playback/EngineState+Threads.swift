@@ -150,12 +150,27 @@ extension EngineState {
     /// and `wallClock` Unix seconds (for itemStarted). Tells the state what the listener reached, counts
     /// pictures dropped for being late, and hands over video settings once.
     mutating func presenterNext(heard: Int64, now: Double, wallClock: Double, screen: inout ScreenShows) -> PresenterStep {
+        let step = nextPresenterStep(heard: heard, now: now, wallClock: wallClock, screen: &screen)
+        // The picture last shown (overlays describe it; a wake shows it again) outlives a reshow after a dark.
+        switch step {
+        case .show(let timed, _): screen.shownItem = ShownItem(cursor: timed.cursor, time: timed.frame.pts)
+        case .black: screen.shownItem = nil
+        case .wake(_, let reshow): if !reshow { screen.shownItem = nil }
+        default: break
+        }
+        return step
+    }
+
+    private mutating func nextPresenterStep(
+        heard: Int64, now: Double, wallClock: Double, screen: inout ScreenShows
+    ) -> PresenterStep {
         if shuttingDown { return .leave }
         screenPowerTick()
         if !status.display.on {
             if !screen.dark {
                 screen.dark = true
-                screen.beforeDark = screen.black ? nil : screen.picture?.cursor
+                // The picture last shown, which a reshow after an earlier dark leaves on screen too.
+                screen.beforeDark = screen.black ? nil : screen.shownItem?.cursor
                 screen.black = true
                 screen.fallback = false  // drawn again after the dark if still due
                 screen.clearPicture()
@@ -323,7 +338,10 @@ extension EngineState {
 
     /// The crossfade the listener is in at `time` (timeline seconds): the two plays and how far it has gone.
     func crossfade(at time: Double) -> (leaving: Cursor, entering: Cursor, mix: Double)? {
-        let frame = time * sampleRate
+        // To the nearest frame: the entering play's first picture is at startFrame / rate, which times the
+        // rate is not always startFrame again in floating point (29 / 100 × 100 = 28.999…): it would miss its
+        // own crossfade and come in without the leaving picture over it.
+        let frame = (time * sampleRate).rounded()
         guard
             let index = segments.lastIndex(where: {
                 $0.serial == serial && $0.overlapFrames > 0 && Double($0.startFrame) <= frame

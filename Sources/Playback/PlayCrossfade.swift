@@ -51,15 +51,17 @@ struct PlayCrossfade {
 
     /// Plans the hand-over anew (every chunk: the play's known length may change): a crossfade of `frames`
     /// frames before the play's end at timeline frame `endFrame`, never more than half the play of
-    /// `length` frames, so every play moves the timeline on; nil or 0: none. A play handed over stays so.
-    mutating func plan(frames: Int64?, endFrame: Int64, length: Int64) {
+    /// `length` frames, so every play moves the timeline on; 0: none. A play handed over stays so.
+    mutating func plan(frames: Int64, endFrame: Int64, length: Int64) {
         guard handedOverEnd == nil else { return }
-        guard let frames else {
-            out = .toItsEnd
-            return
-        }
         let overlap = min(frames, length / 2)
         out = overlap > 0 ? .handsOver(at: endFrame - overlap, frames: overlap) : .toItsEnd
+    }
+
+    /// No crossfade out as things stand now (none asked for, or the play's length unknown): it plays to its
+    /// end. A play handed over stays so.
+    mutating func noHandOver() {
+        if handedOverEnd == nil { out = .toItsEnd }
     }
 
     /// Nothing comes in over it after all (the queue changed, nothing could be opened): it plays to its end.

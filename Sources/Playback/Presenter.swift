@@ -122,7 +122,7 @@ final class Presenter: @unchecked Sendable {
     /// (woken early by any state change). nil once the engine shuts down.
     private func nextAction() -> PresenterStep? {
         let heard = engine.audio.playedFrames()
-        return core.lockedThenWait { state -> (PresenterStep?, wait: Double?) in
+        let action = core.lockedThenWait { state -> (PresenterStep?, wait: Double?) in
             let action = state.presenterNext(
                 heard: heard, now: Monotonic.now(), wallClock: Monotonic.wallClock(), screen: &screen)
             if case .leave = action { return (nil, nil) }
@@ -130,6 +130,12 @@ final class Presenter: @unchecked Sendable {
             if case .wait(let timeout) = action { return (action, timeout) }
             return (action, nil)
         }
+        // What woke the wait (an overlay edited, the item moved on) is drawn with this turn, not the next.
+        if case .wait? = action {
+            let heardNow = engine.audio.playedFrames()
+            core.locked { $0.noteOverlays(for: .wait(0), heard: heardNow, screen: &screen) }
+        }
+        return action
     }
 
     /// The video output's own way (X11 DPMS, DRM): unlocked, then the outcome goes to the state.

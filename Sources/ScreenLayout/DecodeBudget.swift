@@ -21,18 +21,17 @@ public struct DecodeBudget: Hashable, Sendable {
         DecodeBudget(pixelsPerSecond: Double(width * height) * zoneRate)
     }
 
-    /// What `layout`'s video zones cost on that output (pixels per second).
+    /// What `layout`'s video zones cost on that output (pixels per second): each at its rectangle's full
+    /// size, past the output's edge included (a zone clipped or off the screen still decodes its video).
     public static func cost(of layout: Layout, width: Int, height: Int) -> Double {
-        layout.placed(width: width, height: height).filter { $0.zone.content == .video }
-            .reduce(0) { $0 + Double($1.rect.pixels) * zoneRate }
+        videoZones(of: layout).reduce(0) { total, zone in total + pixels(of: zone, width: width, height: height) * zoneRate }
     }
 
     /// Refuses `layout` if its video zones need more than this budget, naming them and both figures.
     public func check(_ layout: Layout, width: Int, height: Int) throws(LayoutError) {
-        let video = layout.placed(width: width, height: height).filter { $0.zone.content == .video }
-        let cost = video.reduce(0) { $0 + Double($1.rect.pixels) * Self.zoneRate }
+        let cost = Self.cost(of: layout, width: width, height: height)
         guard cost > pixelsPerSecond * 1.000_001 else { return }
-        let names = video.map(\.zone.name)
+        let names = Self.videoZones(of: layout).map(\.name)
         throw LayoutError(
             "the video zones \(names.map { "\"\($0)\"" }.joined(separator: ", ")) would decode "
                 + "\(Self.megapixels(cost)) Mpx/s at \(Int(Self.zoneRate)) pictures a second; this box's budget is "
@@ -40,5 +39,17 @@ public struct DecodeBudget: Hashable, Sendable {
             zones: names)
     }
 
-    private static func megapixels(_ rate: Double) -> String { "\(Int((rate / 1_000_000).rounded()))" }
+    private static func videoZones(of layout: Layout) -> [Zone] {
+        layout.zones.filter { $0.content == .video && $0.rect != nil }
+    }
+
+    private static func pixels(of zone: Zone, width: Int, height: Int) -> Double {
+        guard let rect = zone.rect else { return 0 }
+        let zoneWidth = rect.width.resolved(against: Double(width)).rounded()
+        let zoneHeight = rect.height.resolved(against: Double(height)).rounded()
+        return max(0, zoneWidth) * max(0, zoneHeight)
+    }
+
+    /// Megapixels a second with one decimal (a cost just over the budget never reads as equal to it).
+    private static func megapixels(_ rate: Double) -> String { "\((rate / 100_000).rounded() / 10)" }
 }

@@ -18,7 +18,7 @@ public enum ZoneLength: Hashable, Sendable {
         }
     }
 
-    /// The wire's form: a number is pixels, a string `"N%"` a share (0 to 100 %).
+    /// A string `"N%"`: a share (a number on the wire is `.pixels`; any other string is nil).
     public init?(text: String) {
         guard text.hasSuffix("%"), let percent = Double(text.dropLast()), percent.isFinite else { return nil }
         self = .share(percent / 100)

@@ -1,5 +1,7 @@
 // A layout is checked whole before it is applied: a layout that is refused changes nothing, and the reason
 // names the zones at fault. (What the box can decode is DecodeBudget's check, which needs the output.)
+// Past the screen's edge: shares that add up past 100 % are refused (a typo on every screen), while pixels
+// are clipped to the output (a layout made for a bigger screen still shows on a smaller one).
 
 /// Why a layout was refused, naming the zones at fault.
 public struct LayoutError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -89,8 +91,12 @@ extension Layout {
                 }
             }
         }
-        if rect.width.resolved(against: 1) == 0 || rect.height.resolved(against: 1) == 0 {
-            throw LayoutError("zone \"\(name)\": w and h must not be 0", zones: [name])
+        for (side, length) in [("w", rect.width), ("h", rect.height)] {
+            switch length {
+            case .pixels(let value) where value < 1, .share(let value) where value <= 0:
+                throw LayoutError("zone \"\(name)\": \(side) is at least 1 pixel", zones: [name])
+            default: break
+            }
         }
         if case .share(let x) = rect.x, case .share(let width) = rect.width, x + width > 1.000_001 {
             throw LayoutError("zone \"\(name)\": x + w goes past the right edge (\(percent(x + width)))", zones: [name])

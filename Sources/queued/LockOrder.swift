@@ -42,10 +42,11 @@
 //   2 → leaves the event observer (Daemon): EventHub.publish, the event log, Supervision.observe,
 //              MemoryTrimmer.observe, PlayedFlag, NetworkItems.queueChanged and the plays queue (async
 //              hops); never the engine lock.
+//   3 → leaves goOfflineLocked calls onChange (EventHub, event log) under the reconnect lock.
+//
 // A lock that may drop the last reference to a stream's reader (Prefetcher.condition, the decode thread's
 // fields) lets it go after release: a reader's deinit stops its pump and waits for its thread, which may be
 // telling the engine (1) that it waits.
-//   3 → leaves goOfflineLocked calls onChange (EventHub, event log) under the reconnect lock.
 //
 // Per lock: who holds it / may take under it / must never take under it:
 //   engine lock (1): commands (any thread), the decode thread, the presenter. Under it: 2, 3, 4, 5 and

@@ -19,9 +19,23 @@ struct LogRepeatFilterTests {
 
     @Test func manyDistinctTextsForgetTheStalestAndEveryNewTextPasses() {
         var filter = LogRepeatFilter(burst: 1, window: 100, capacity: 8)
-        for index in 0..<50 {
-            #expect(filter.admit("line \(index)", now: Double(index)) == "line \(index)")
+        // Distinct in their words (texts that differ only in numbers count as one).
+        let texts = (0..<50).map { "line " + String(repeating: "x", count: $0) }
+        for (index, text) in texts.enumerated() {
+            #expect(filter.admit(text, now: Double(index)) == text)
         }
-        #expect(filter.admit("line 49", now: 50) == nil, "a recent text is remembered")
+        #expect(filter.admit(texts[49], now: 50) == nil, "a recent text is remembered")
+    }
+
+    @Test func linesThatDifferOnlyInTheirNumbersCountAsOneAndATinyTableStillForgets() {
+        var filter = LogRepeatFilter(burst: 2, window: 10)
+        let lines = (0..<6).map { "[h264 @ 0x7f\($0)a0] error while decoding MB \($0) \(40 + $0)" }
+        let passed = lines.compactMap { filter.admit($0, now: 1) }
+        #expect(passed == Array(lines.prefix(2)), "\(passed)")
+        #expect(LogRepeatFilter.shape(of: lines[0]) == "[h# @ #] error while decoding MB # #")
+        var tiny = LogRepeatFilter(burst: 1, window: 100, capacity: 2)
+        for index in 0..<20 { _ = tiny.admit("text \(String(UnicodeScalar(97 + index)!))", now: Double(index)) }
+        #expect(tiny.admit("text t", now: 21) == nil, "the newest is remembered")
+        #expect(tiny.admit("text a", now: 22) == "text a", "the oldest was forgotten: the table stays small")
     }
 }

@@ -199,16 +199,45 @@ private func shownTime(_ step: PresenterStep) -> Double? {
             return
         }
         #expect(reshow && !screen.black, "the paused picture is shown again")
+        // The next night too: the picture shown again is the one on screen.
+        driver.state.setScreenPower(.off)
+        _ = driver.present(heard: 1, screen: &screen)
+        driver.state.setScreenPower(.on)
+        guard case .wake(_, let reshowAgain) = driver.present(heard: 1, screen: &screen) else {
+            Issue.record("on again: wake")
+            return
+        }
+        #expect(reshowAgain && !screen.black, "a second dark shows the paused picture again too")
 
         driver.state.setScreenPower(.off)
         _ = driver.present(heard: 1, screen: &screen)
         driver.state.stop()
         driver.state.setScreenPower(.on)
         guard case .wake(_, let reshowAfterStop) = driver.present(heard: 1, screen: &screen) else {
-            Issue.record("on again: wake")
+            Issue.record("on after the stop: wake")
             return
         }
         #expect(!reshowAfterStop && screen.black, "stopped in the dark: black after it")
+    }
+
+    /// The entering play's first picture is at its start frame divided by the rate; multiplied back in
+    /// floating point that can fall just short of the frame (29 / 100 × 100 = 28.999…), and the picture
+    /// missed its own crossfade — it came in alone and the leaving picture never went over it (seen under
+    /// load, when the first play started a few frames in).
+    @Test func theEnteringPlaysFirstPictureFindsItsCrossfadeWhateverItsStartFrame() throws {
+        let driver = try EngineStateDriver(items: items)
+        try driver.state.play(id: nil)
+        let a = try #require(driver.openRequestedWithPictures())
+        #expect(29.0 / 100 * 100 < 29, "the rounding this story is about")
+        var entering = Segment(
+            serial: driver.state.serial, cursor: Cursor(id: driver.ids[1], play: 1, pass: a.pass), startFrame: 29, itemOffset: 0,
+            duration: nil, showsVideo: true, continuesPlay: false)
+        entering.overlapFrames = 20
+        driver.state.segments.append(entering)
+        let overlap = driver.state.crossfade(at: 29.0 / 100)
+        #expect(overlap?.leaving == a && overlap?.entering == entering.cursor && overlap?.mix == 0)
+        #expect(driver.state.crossfade(at: 39.0 / 100)?.mix == 0.5)
+        #expect(driver.state.crossfade(at: 49.0 / 100) == nil, "past the overlap")
     }
 
     @Test func anArmedStartIsWaitedForSpunToAndLetGo() throws {

@@ -75,6 +75,8 @@ struct LayoutTests {
         #expect(refusal([main, Zone(name: "wide", rect: wide)])?.message.contains("right edge (110.0%)") == true)
         let empty = ZoneRect(x: .pixels(0), y: .pixels(0), width: .pixels(0), height: .pixels(10))
         #expect(refusal([main, Zone(name: "empty", rect: empty)])?.zones == ["empty"])
+        let sliver = ZoneRect(x: .pixels(0), y: .pixels(0), width: .pixels(10), height: .pixels(0.3))
+        #expect(refusal([main, Zone(name: "sliver", rect: sliver)])?.message.contains("at least 1 pixel") == true)
         let negative = ZoneRect(x: .pixels(-5), y: .pixels(0), width: .pixels(10), height: .pixels(10))
         #expect(refusal([main, Zone(name: "neg", rect: negative)])?.zones == ["neg"])
         let notANumber = ZoneRect(x: .share(.nan), y: .pixels(0), width: .pixels(10), height: .pixels(10))
@@ -103,8 +105,13 @@ struct LayoutTests {
             try budget.check(five, width: 1920, height: 1080)
         } catch {
             #expect(error.zones == ["main", "v1", "v2", "v3", "pip"])
-            #expect(error.message.contains("would decode 132 Mpx/s") && error.message.contains("budget is 124 Mpx/s"), "\(error.message)")
+            #expect(error.message.contains("would decode 132.2 Mpx/s") && error.message.contains("budget is 124.4 Mpx/s"), "\(error.message)")
         }
+        // A video zone off the screen still decodes: it is counted at its full size.
+        var hidden = quarters(4)
+        hidden.zones.append(
+            Zone(name: "away", rect: ZoneRect(x: .pixels(5000), y: .pixels(0), width: .pixels(640), height: .pixels(360))))
+        #expect(throws: LayoutError.self) { try budget.check(hidden.validated(), width: 1920, height: 1080) }
         // The same fifth zone showing stills costs nothing.
         five.zones[4].content = .stills
         try budget.check(five.validated(), width: 1920, height: 1080)

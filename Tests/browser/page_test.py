@@ -284,6 +284,10 @@ def main():
         finally:
             sender.kill()
             sender.wait(timeout=10)
+            # Its sender gone for good: the stream leaves the queue, so the later steps never wait on it.
+            gone = [i["id"] for i in rpc("queue.list")["items"] if i["uri"] == stream_url]
+            if gone:
+                rpc("queue.remove", {"ids": gone})
 
         # Upload a 20 MB file: its progress bar fills, it is queued and plays.
         driver.find_element(By.ID, "files").send_keys(env["BIG_CLIP"])

@@ -160,9 +160,18 @@ function onEvent(method, params) {
       say('');
       refreshStatus(); reloadQueueSoon(); refreshOverlays(); refreshHealth();
       break;
-    case 'event.status':
-      status = params; statusAt = performance.now(); drawNow(); drawNextUp();
+    case 'event.status': {
+      // Events carry no stream figures (latency, bitrate, pace: asked with player.status): the same play's
+      // last ones stay until the next ask.
+      const before = status;
+      status = params; statusAt = performance.now();
+      if (status.stream && before?.stream && before.currentId === status.currentId && before.play === status.play) {
+        const { latency, bitrate, pace } = before.stream;
+        status.stream = { ...status.stream, latency: status.stream.latency ?? latency, bitrate: status.stream.bitrate ?? bitrate, pace: status.stream.pace ?? pace };
+      }
+      drawNow(); drawNextUp();
       break;
+    }
     case 'event.itemStarted':
       refreshStatus(); reloadQueueSoon(); refreshPreview();
       break;

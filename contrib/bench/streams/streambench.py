@@ -8,8 +8,8 @@ Per protocol (udp, srt, rtmp, hls, rtsp) the `ffmpeg` CLI publishes a realtime 6
   cpu    CPU seconds (utime+stime from /proc) over --cpu-seconds of playing, after the first picture.
   back   queued only, the item given a duration: a publisher killed, then started again once queued said
          "stream stalled": seconds from the restart to "stream resumed" (the first new packet; its picture
-         follows at once). mpv has
-         no such step: it ends a stream that drops (RTMP, SRT, HLS), or goes on reading the same UDP socket.
+         follows at once). mpv has no such step: it ends a stream that drops (RTMP, SRT, HLS), or goes on
+         reading the same UDP socket.
 Prints key=value lines and a table with queued/mpv ratios.
 """
 import argparse
