@@ -61,12 +61,15 @@ final class EngineCore: @unchecked Sendable {
     /// Runs `body` under the lock like `locked`; when it answers with a wait (seconds), the thread waits
     /// after the batch is committed and its events delivered — never inside the batch — until a later
     /// batch wakes the waiters, or the time is up. The one place the engine's threads wait for a change
-    /// (the decode thread idle, holding or dark; the presenter with no picture due).
-    func lockedThenWait<R>(_ body: (inout EngineState) -> (R, wait: Double?)) -> R {
+    /// (the decode thread idle, holding or dark; the presenter with no picture due). `afterWake` reads the
+    /// state in the same hold that saw a wake (not after a timeout): what woke the thread, taken at once.
+    func lockedThenWait<R>(
+        _ body: (inout EngineState) -> (R, wait: Double?), afterWake: ((EngineState) -> Void)? = nil
+    ) -> R {
         condition.lock()
         let (result, wait) = body(&state)
         let seen = commitAndUnlock()
-        if let wait { waitForWake(after: seen, timeout: wait) }
+        if let wait { waitForWake(after: seen, timeout: wait, then: afterWake) }
         return result
     }
 
@@ -78,7 +81,7 @@ final class EngineCore: @unchecked Sendable {
         waitForWake(after: seen, timeout: timeout)
     }
 
-    private func waitForWake(after seen: UInt64, timeout: Double) {
+    private func waitForWake(after seen: UInt64, timeout: Double, then afterWake: ((EngineState) -> Void)? = nil) {
         let deadline = Monotonic.now() + timeout
         condition.lock()
         defer { condition.unlock() }
@@ -87,6 +90,7 @@ final class EngineCore: @unchecked Sendable {
             guard left > 0 else { return }
             condition.wait(seconds: left)
         }
+        afterWake?(state)
     }
 
     /// Ends a batch of changes: wakes the waiting threads if the batch concerns them, hands the queue's

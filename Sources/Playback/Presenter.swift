@@ -122,20 +122,19 @@ final class Presenter: @unchecked Sendable {
     /// (woken early by any state change). nil once the engine shuts down.
     private func nextAction() -> PresenterStep? {
         let heard = engine.audio.playedFrames()
-        let action = core.lockedThenWait { state -> (PresenterStep?, wait: Double?) in
-            let action = state.presenterNext(
-                heard: heard, now: Monotonic.now(), wallClock: Monotonic.wallClock(), screen: &screen)
-            if case .leave = action { return (nil, nil) }
-            state.noteOverlays(for: action, heard: heard, screen: &screen)
-            if case .wait(let timeout) = action { return (action, timeout) }
-            return (action, nil)
-        }
-        // What woke the wait (an overlay edited, the item moved on) is drawn with this turn, not the next.
-        if case .wait? = action {
-            let heardNow = engine.audio.playedFrames()
-            core.locked { $0.noteOverlays(for: .wait(0), heard: heardNow, screen: &screen) }
-        }
-        return action
+        return core.lockedThenWait(
+            { state -> (PresenterStep?, wait: Double?) in
+                let action = state.presenterNext(
+                    heard: heard, now: Monotonic.now(), wallClock: Monotonic.wallClock(), screen: &screen)
+                if case .leave = action { return (nil, nil) }
+                state.noteOverlays(for: action, heard: heard, screen: &screen)
+                if case .wait(let timeout) = action { return (action, timeout) }
+                return (action, nil)
+            },
+            // What woke the wait (an overlay edited, the item moved on) is drawn with this turn, not the next.
+            afterWake: { state in
+                state.noteOverlays(for: .wait(0), heard: self.engine.audio.playedFrames(), screen: &self.screen)
+            })
     }
 
     /// The video output's own way (X11 DPMS, DRM): unlocked, then the outcome goes to the state.

@@ -187,37 +187,22 @@ private func shownTime(_ step: PresenterStep) -> Double? {
         try driver.queuePictures(a, at: [0])
         #expect(shownTime(driver.present(heard: 0, screen: &screen)) == 0)
         driver.state.pause()
-        driver.state.setScreenPower(.off)
-        guard case .darken = driver.present(heard: 1, screen: &screen) else {
-            Issue.record("off: dark")
-            return
+        /// The screen off, then on (`meanwhile` done in the dark): whether the wake shows the picture again.
+        func night(_ meanwhile: () -> Void = {}) -> Bool? {
+            driver.state.setScreenPower(.off)
+            guard case .darken = driver.present(heard: 1, screen: &screen) else { return nil }
+            meanwhile()
+            driver.state.setScreenPower(.on)
+            guard case .wake(_, let reshow) = driver.present(heard: 1, screen: &screen) else { return nil }
+            return reshow
         }
-        #expect(screen.black && screen.beforeDark == a)
-        driver.state.setScreenPower(.on)
-        guard case .wake(_, let reshow) = driver.present(heard: 1, screen: &screen) else {
-            Issue.record("on: wake")
-            return
-        }
-        #expect(reshow && !screen.black, "the paused picture is shown again")
+        var inTheDark: ScreenShows?
+        let first = night { inTheDark = screen }
+        #expect(inTheDark?.black == true && inTheDark?.beforeDark == a)
+        #expect(first == true && !screen.black, "the paused picture is shown again")
         // The next night too: the picture shown again is the one on screen.
-        driver.state.setScreenPower(.off)
-        _ = driver.present(heard: 1, screen: &screen)
-        driver.state.setScreenPower(.on)
-        guard case .wake(_, let reshowAgain) = driver.present(heard: 1, screen: &screen) else {
-            Issue.record("on again: wake")
-            return
-        }
-        #expect(reshowAgain && !screen.black, "a second dark shows the paused picture again too")
-
-        driver.state.setScreenPower(.off)
-        _ = driver.present(heard: 1, screen: &screen)
-        driver.state.stop()
-        driver.state.setScreenPower(.on)
-        guard case .wake(_, let reshowAfterStop) = driver.present(heard: 1, screen: &screen) else {
-            Issue.record("on after the stop: wake")
-            return
-        }
-        #expect(!reshowAfterStop && screen.black, "stopped in the dark: black after it")
+        #expect(night() == true && !screen.black, "a second dark shows the paused picture again too")
+        #expect(night { driver.state.stop() } == false && screen.black, "stopped in the dark: black after it")
     }
 
     /// The entering play's first picture is at its start frame divided by the rate; multiplied back in
