@@ -86,7 +86,7 @@ let package = Package(
         .target(
             name: "VideoSDL",
             dependencies: [
-                "CSDL2", "CSDL2TTF", "CFontconfig", "CScreenPower", "QueueModel", "Playback", "Media", "Overlays", "SystemClock", "SystemSupport",
+                "CSDL2", "CSDL2TTF", "CFontconfig", "CScreenPower", "QueueModel", "ScreenLayout", "Playback", "Media", "Overlays", "SystemClock", "SystemSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // Network items: http(s) bytes fetched with Range requests into a durable on-disk cache, read by

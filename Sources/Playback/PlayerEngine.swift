@@ -163,6 +163,12 @@ public final class PlayerEngine: @unchecked Sendable {
         finished.wait()
     }
 
+    /// Wakes the engine's waiting threads, so that the presenter pumps its video output now (another
+    /// zone posted a picture for the window this engine's presenter draws). Any thread.
+    public func wakePresenter() {
+        core.locked { $0.wakeWaiters = true }
+    }
+
     // MARK: Reading state
 
     /// The status as a command leaves it: the play it produced is current at once (see EngineState).

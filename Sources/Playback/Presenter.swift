@@ -105,7 +105,7 @@ final class Presenter: @unchecked Sendable {
             case .wait, .leave: break
             }
             let now = Monotonic.now()
-            if now - lastPump >= 0.01, let video = engine.video {
+            if let video = engine.video, now - lastPump >= 0.01 || video.hasPendingDraw {
                 video.pump()
                 lastPump = now
                 if video.closeRequested && !reportedClose {

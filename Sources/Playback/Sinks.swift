@@ -75,6 +75,9 @@ public protocol VideoSink: AnyObject, Sendable {
     func showBlack()
     /// Handles window-system events and pending requests; called at least every few milliseconds.
     func pump()
+    /// Whether something waits to be drawn that only `pump` draws (another zone's picture): the presenter
+    /// pumps at once then, not at its usual pace. Any thread.
+    var hasPendingDraw: Bool { get }
     /// Changes the scaling mode; takes effect at the next `show`.
     func setFit(_ fit: VideoFit)
     /// Switches fullscreen on or off.
@@ -113,6 +116,7 @@ public protocol VideoSink: AnyObject, Sendable {
 
 extension VideoSink {
     public var closeRequested: Bool { false }
+    public var hasPendingDraw: Bool { false }
     public var outputSize: PixelSize? { nil }
     /// A sink that draws no veils ignores them.
     public func setVeil(_ veil: PictureVeil?) {}

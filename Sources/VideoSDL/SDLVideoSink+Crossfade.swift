@@ -13,20 +13,19 @@ import Playback
 extension SDLVideoSink {
     public func setCrossfade(_ crossfade: CrossfadeLayer?) {
         assertOnSinkThread()
-        self.crossfade = crossfade
-        if crossfade?.leaving == nil { leavingUploaded = nil }
+        main.setCrossfade(crossfade)
     }
 
-    func drawCrossfade(_ renderer: OpaquePointer, output: (width: Int, height: Int)) {
-        guard let crossfade, crossfade.mix < 1, lastFrame != nil else { return }
+    func drawCrossfade(_ picture: ZonePicture, _ renderer: OpaquePointer, output: (width: Int, height: Int)) {
+        guard let crossfade = picture.crossfade, crossfade.mix < 1, picture.lastFrame != nil else { return }
         let leavingShare = UInt8((255 * (1 - max(0, crossfade.mix))).rounded())
         SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_BLEND)
         SDL_SetRenderDrawColor(renderer, 0, 0, 0, leavingShare)
         SDL_RenderFillRect(renderer, nil)
         SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_NONE)
-        guard let frame = crossfade.leaving, let layout = layout(of: frame, output: output) else { return }
+        guard let frame = crossfade.leaving, let layout = layout(of: frame, in: picture, output: output) else { return }
         let scaled = crossfade.motion == nil ? prescaledSize(frame, layout) : nil
-        guard let texture = leavingTexture(holding: frame, scaledTo: scaled) else { return }
+        guard let texture = leavingTexture(of: picture, holding: frame, scaledTo: scaled) else { return }
         SDL_SetTextureBlendMode(texture, SDL_BLENDMODE_ADD)
         SDL_SetTextureAlphaMod(texture, leavingShare)
         if let view = crossfade.motion {
@@ -40,38 +39,42 @@ extension SDLVideoSink {
 
     /// The leaving picture's texture, holding `frame` as it is or scaled to `scaled` (filled when it does not
     /// yet). nil (logged) when SDL cannot make or fill it.
-    private func leavingTexture(holding frame: VideoFrame, scaledTo scaled: (width: Int, height: Int)?) -> OpaquePointer? {
+    private func leavingTexture(
+        of picture: ZonePicture, holding frame: VideoFrame, scaledTo scaled: (width: Int, height: Int)?
+    ) -> OpaquePointer? {
         guard let renderer else { return nil }
         let shape =
             scaled.map { TextureShape(width: $0.width, height: $0.height, layout: .rgba, prescaled: true) }
             ?? TextureShape(width: frame.width, height: frame.height, layout: frame.layout)
-        if let leavingTexture, leavingShape == shape, leavingUploaded === frame { return leavingTexture }
-        if leavingShape != shape {
-            dropLeavingTexture()
-            leavingTexture = SDL_CreateTexture(
+        if let texture = picture.leavingTexture, picture.leavingShape == shape, picture.leavingUploaded === frame {
+            return texture
+        }
+        if picture.leavingShape != shape {
+            picture.dropLeavingTexture()
+            picture.leavingTexture = SDL_CreateTexture(
                 renderer, shape.sdlFormat, Int32(SDL_TEXTUREACCESS_STREAMING.rawValue), Int32(shape.width),
                 Int32(shape.height))
-            guard leavingTexture != nil else {
+            guard picture.leavingTexture != nil else {
                 logFailure("SDL_CreateTexture(\(shape.width)x\(shape.height) \(shape.layout), leaving picture)")
                 return nil
             }
-            leavingShape = shape
+            picture.leavingShape = shape
         }
-        guard let leavingTexture else { return nil }
+        guard let leavingTexture = picture.leavingTexture else { return nil }
         if shape.prescaled {
             guard scale(frame, into: leavingTexture, size: (shape.width, shape.height)) else { return nil }
         } else {
             guard copyPlanes(of: frame, into: leavingTexture) else { return nil }
         }
-        leavingUploaded = frame
+        picture.leavingUploaded = frame
         return leavingTexture
     }
+}
 
-    /// Frees the leaving picture's texture (closing, or a device reset lost it).
-    func dropLeavingTexture() {
-        if let leavingTexture { SDL_DestroyTexture(leavingTexture) }
-        leavingTexture = nil
-        leavingShape = nil
-        leavingUploaded = nil
+extension ZonePicture {
+    /// The crossfade to draw from the next draw on (a new leaving picture is uploaded anew).
+    func setCrossfade(_ crossfade: CrossfadeLayer?) {
+        self.crossfade = crossfade
+        if crossfade?.leaving == nil { leavingUploaded = nil }
     }
 }

@@ -16,7 +16,7 @@ extension SDLVideoSink {
         while SDL_PollEvent(&event) != 0 {
             handle(event)
         }
-        if overlaysNeedRedraw() { needsRedraw = true }
+        if overlaysNeedRedraw() || hasZoneUpdates { needsRedraw = true }
         if needsRedraw {
             needsRedraw = false
             drawAndPresent()  // answers pending screenshots too
@@ -43,12 +43,9 @@ extension SDLVideoSink {
         case SDL_RENDER_TARGETS_RESET.rawValue:
             needsRedraw = true
         case SDL_RENDER_DEVICE_RESET.rawValue:
-            // Every texture is gone: make a new one from the last frame at the redraw.
-            if let texture { SDL_DestroyTexture(texture) }
-            texture = nil
-            textureShape = nil
-            textureIsStale = lastFrame != nil
-            dropLeavingTexture()
+            // Every texture is gone: make new ones from the last frames at the redraw.
+            main.releaseTextures()
+            for picture in zonePictures.values { picture.releaseTextures() }
             painter?.releaseTextures()
             needsRedraw = true
         default:

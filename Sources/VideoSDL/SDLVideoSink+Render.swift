@@ -10,6 +10,7 @@ import Media
 import Overlays
 import Playback
 import QueueModel
+import ScreenLayout
 import SystemClock
 
 /// Size and layout a streaming texture was created for.
@@ -36,11 +37,11 @@ extension SDLVideoSink {
         guard renderer != nil else { return }
         // Uploaded now, so that a picture that cannot be keeps the last one on screen. With the software
         // renderer every picture waits for the draw, which decides whether it is scaled first and to what size.
-        shownPictures += 1
+        main.shownPictures += 1
         if prescaler == nil {
-            guard upload(frame) else { return }
+            guard upload(frame, into: main) else { return }
         }
-        lastFrame = frame
+        main.lastFrame = frame
         lastShowAt = Monotonic.now()
         needsRedraw = false
         drawAndPresent()
@@ -49,7 +50,7 @@ extension SDLVideoSink {
     public func showBlack() {
         assertOnSinkThread()
         guard renderer != nil else { return }
-        lastFrame = nil
+        main.lastFrame = nil
         needsRedraw = false
         drawAndPresent()
     }
@@ -77,7 +78,9 @@ extension SDLVideoSink {
     }
 
     /// Whether anything but black is on screen: a picture, or overlays over black.
-    var showsSomething: Bool { lastFrame != nil || !drawnLayers.isEmpty }
+    var showsSomething: Bool {
+        main.lastFrame != nil || !drawnLayers.isEmpty || zonePictures.values.contains { $0.lastFrame != nil }
+    }
 
     /// Renders the current picture and the overlays above it into the back buffer without presenting;
     /// returns the output size.
@@ -93,32 +96,42 @@ extension SDLVideoSink {
         }
         let output = (width: Int(width), height: Int(height))
         noteOutputSize(output)
-        drawPicture(renderer, output: output)
-        drawCrossfade(renderer, output: output)
-        drawVeil(renderer)
+        takeZoneUpdates()
+        if zonePictures.isEmpty && layout == .fullScreen {
+            drawZone(main, renderer, output: output)  // the whole screen, as before there were zones
+        } else {
+            drawZones(renderer, output: output)
+        }
         drawOverlays(renderer, output: output)
         return output
     }
 
+    /// One zone's picture, its crossfade and its veil, in `output` (the zone's rectangle, as SDL's viewport).
+    func drawZone(_ picture: ZonePicture, _ renderer: OpaquePointer, output: (width: Int, height: Int)) {
+        drawPicture(picture, renderer, output: output)
+        drawCrossfade(picture, renderer, output: output)
+        drawVeil(picture.veil, renderer)
+    }
+
     public func setVeil(_ veil: PictureVeil?) {
         assertOnSinkThread()
-        self.veil = veil
+        main.veil = veil
     }
 
     public func setMotion(_ frame: MotionFrame?) {
         assertOnSinkThread()
-        motion = frame
+        main.motion = frame
     }
 
     public func redraw() {
         assertOnSinkThread()
-        guard lastFrame != nil else { return }
+        guard main.lastFrame != nil else { return }
         needsRedraw = false
         drawAndPresent()
     }
 
-    /// The veil's colour over the whole output (bars included), at the opacity its level leaves.
-    private func drawVeil(_ renderer: OpaquePointer) {
+    /// The veil's colour over the whole output or zone (bars included), at the opacity its level leaves.
+    private func drawVeil(_ veil: PictureVeil?, _ renderer: OpaquePointer) {
         guard let veil, veil.level < 1 else { return }
         let alpha = UInt8((255 * (1 - max(0, veil.level))).rounded())
         SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_BLEND)
@@ -138,30 +151,30 @@ extension SDLVideoSink {
         painter?.draw(drawnLayers, renderer: renderer, output: output, rotation: config.rotation, now: lastDrawAt)
     }
 
-    /// Where `frame` goes on an output of `output` size with the fit and turns in force (nil: nowhere).
-    func layout(of frame: VideoFrame, output: (width: Int, height: Int)) -> FitLayout? {
+    /// Where `frame` goes on an output of `output` size with `picture`'s fit and turns (nil: nowhere).
+    func layout(of frame: VideoFrame, in picture: ZonePicture, output: (width: Int, height: Int)) -> FitLayout? {
         // The file's turn (a phone's portrait clip or photo) and the panel's add up; the mirror comes first.
-        let turn = frame.orientation.turned(by: config.rotation.rawValue / 90)
+        let turn = frame.orientation.turned(by: picture.rotation.rawValue / 90)
         return FitLayout.compute(
-            fit: config.fit, rotation: VideoRotation(rawValue: turn.quarterTurns * 90) ?? .upright,
+            fit: picture.fit, rotation: VideoRotation(rawValue: turn.quarterTurns * 90) ?? .upright,
             mirrored: turn.mirrored, sampleAspect: frame.sampleAspect, picture: (frame.width, frame.height),
             output: output)
     }
 
-    private func drawPicture(_ renderer: OpaquePointer, output: (width: Int, height: Int)) {
-        guard let frame = lastFrame, let layout = layout(of: frame, output: output) else { return }
+    private func drawPicture(_ picture: ZonePicture, _ renderer: OpaquePointer, output: (width: Int, height: Int)) {
+        guard let frame = picture.lastFrame, let layout = layout(of: frame, in: picture, output: output) else { return }
         var source = layout.source.sdl
-        if let motion {
-            guard uploadUnlessHeld(frame), let texture else { return }
+        if let motion = picture.motion {
+            guard uploadUnlessHeld(frame, into: picture), let texture = picture.texture else { return }
             drawMoving(texture, layout: layout, view: motion, renderer)
             return
         }
-        if let size = prescaledSize(frame, layout), prescale(frame, to: size) {
+        if let size = prescaledSize(frame, layout), prescale(frame, to: size, into: picture) {
             source = SDL_Rect(x: 0, y: 0, w: Int32(size.width), h: Int32(size.height))
         } else {
-            guard uploadUnlessHeld(frame) else { return }
+            guard uploadUnlessHeld(frame, into: picture) else { return }
         }
-        guard let texture else { return }
+        guard let texture = picture.texture else { return }
         copy(texture, source: &source, layout: layout, renderer)
     }
 
@@ -215,13 +228,13 @@ extension SDLVideoSink {
         SDL_RenderClear(renderer)
     }
 
-    /// Copies the frame's planes into the streaming texture, recreating it when size or layout changed.
-    func upload(_ frame: VideoFrame) -> Bool {
-        guard let texture = streamingTexture(TextureShape(width: frame.width, height: frame.height, layout: frame.layout))
-        else { return false }
+    /// Copies the frame's planes into the picture's streaming texture, recreating it when size or layout changed.
+    func upload(_ frame: VideoFrame, into picture: ZonePicture) -> Bool {
+        let shape = TextureShape(width: frame.width, height: frame.height, layout: frame.layout)
+        guard let texture = streamingTexture(shape, of: picture) else { return false }
         guard copyPlanes(of: frame, into: texture) else { return false }
-        uploadedPictures = shownPictures
-        textureIsStale = false
+        picture.uploadedPictures = picture.shownPictures
+        picture.textureIsStale = false
         return true
     }
 
@@ -253,14 +266,15 @@ extension SDLVideoSink {
 
     /// The streaming texture, made anew when `shape` differs from the one it was made for; nil (logged) when
     /// SDL cannot make it.
-    private func streamingTexture(_ shape: TextureShape) -> OpaquePointer? {
+    private func streamingTexture(_ shape: TextureShape, of picture: ZonePicture) -> OpaquePointer? {
         guard let renderer else { return nil }
-        if let texture, textureShape == shape { return texture }
-        if let texture { SDL_DestroyTexture(texture) }
-        texture = SDL_CreateTexture(
+        if let texture = picture.texture, picture.textureShape == shape { return texture }
+        if let texture = picture.texture { SDL_DestroyTexture(texture) }
+        let texture = SDL_CreateTexture(
             renderer, shape.sdlFormat, Int32(SDL_TEXTUREACCESS_STREAMING.rawValue), Int32(shape.width),
             Int32(shape.height))
-        textureShape = texture == nil ? nil : shape
+        picture.texture = texture
+        picture.textureShape = texture == nil ? nil : shape
         let what = "\(shape.width)x\(shape.height) \(shape.prescaled ? "scaled" : "\(shape.layout)")"
         if texture == nil {
             logFailure("SDL_CreateTexture(\(what))")
@@ -283,22 +297,26 @@ extension SDLVideoSink {
     }
 
     /// Uploads `frame` unless the texture holds it already, as uploaded (not prescaled). False when it cannot.
-    private func uploadUnlessHeld(_ frame: VideoFrame) -> Bool {
-        guard textureIsStale || textureShape?.prescaled != false || uploadedPictures != shownPictures else {
-            return true
-        }
-        return upload(frame)
+    private func uploadUnlessHeld(_ frame: VideoFrame, into picture: ZonePicture) -> Bool {
+        guard picture.textureIsStale || picture.textureShape?.prescaled != false
+            || picture.uploadedPictures != picture.shownPictures
+        else { return true }
+        return upload(frame, into: picture)
     }
 
     /// Scales `frame` into a texture of `size` (once per picture and size: a redraw reuses it).
-    private func prescale(_ frame: VideoFrame, to size: (width: Int, height: Int)) -> Bool {
+    private func prescale(_ frame: VideoFrame, to size: (width: Int, height: Int), into picture: ZonePicture) -> Bool {
         guard prescaler != nil else { return false }
         let shape = TextureShape(width: size.width, height: size.height, layout: .rgba, prescaled: true)
-        if !textureIsStale, uploadedPictures == shownPictures, textureShape == shape { return true }
-        guard let texture = streamingTexture(shape), scale(frame, into: texture, size: size) else { return false }
-        uploadedPictures = shownPictures
-        textureIsStale = false
-        scaledPictures += 1
+        if !picture.textureIsStale, picture.uploadedPictures == picture.shownPictures, picture.textureShape == shape {
+            return true
+        }
+        guard let texture = streamingTexture(shape, of: picture), scale(frame, into: texture, size: size) else {
+            return false
+        }
+        picture.uploadedPictures = picture.shownPictures
+        picture.textureIsStale = false
+        picture.scaledPictures += 1
         return true
     }
 

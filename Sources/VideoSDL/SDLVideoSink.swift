@@ -12,6 +12,7 @@ import Media
 import Overlays
 import Playback
 import QueueModel
+import ScreenLayout
 
 public final class SDLVideoSink: VideoSink, @unchecked Sendable {
     /// Set at init; `fit`, `rotation` and `fullscreen` then change on the presenter thread only.
@@ -21,31 +22,13 @@ public final class SDLVideoSink: VideoSink, @unchecked Sendable {
     // Owned by the presenter thread (SDL handles, freed in `close`).
     var window: OpaquePointer?
     var renderer: OpaquePointer?
-    var texture: OpaquePointer?
-    /// What `texture` was created for; a frame with another size or layout recreates it.
-    var textureShape: TextureShape?
-    /// The texture no longer holds `lastFrame`'s pixels (device reset): upload again before drawing.
-    var textureIsStale = false
-    /// Presenter thread: pictures handed to `show`, and which of them the texture holds (a redraw of the
-    /// same picture uploads or scales nothing).
-    var shownPictures = 0
-    var uploadedPictures = -1
-    /// Presenter thread: pictures scaled by `prescaler` (for tests: a redraw scales nothing).
-    var scaledPictures = 0
+    /// The picture of the whole screen, or of the `main` zone when a layout is set.
+    let main: ZonePicture
     /// Presenter thread: set with SDL's software renderer, which draws pictures scaled to their size here.
     var prescaler: PictureScaler?
-    /// The picture on screen, kept to redraw on expose/resize; nil while black.
-    var lastFrame: VideoFrame?
-    /// A fade's or a dip's colour drawn over the picture (nil: none). Presenter thread.
-    var veil: PictureVeil?
-    /// The part of a moving still in view (nil: the whole picture). Presenter thread.
-    var motion: MotionFrame?
-    /// A crossfade drawn over the picture (nil: none), its leaving picture's texture, what that texture
-    /// was made for and which picture it holds. Presenter thread.
-    var crossfade: CrossfadeLayer?
-    var leavingTexture: OpaquePointer?
-    var leavingShape: TextureShape?
-    var leavingUploaded: VideoFrame?
+    /// The layout drawn, and every other zone's picture by name (SDL thread; see SDLVideoSink+Zones).
+    var layout = Layout.fullScreen
+    var zonePictures: [String: ZonePicture] = [:]
     /// How the screen is put to sleep (QD_SCREEN_POWER_*), what turning it off changed, and whether a DRM
     /// screen sleeps now (nothing is presented then). Presenter thread.
     var screenPowerMethod: Int32 = 0
@@ -66,6 +49,8 @@ public final class SDLVideoSink: VideoSink, @unchecked Sendable {
     var lastShowAt = -Double.infinity
 
     let mailbox = ScreenshotMailbox()
+    /// What other zones' surfaces posted for the SDL thread (any thread; its own lock).
+    let zoneInbox = ZoneInbox()
     private let quitLock = ThreadLock()
     /// Guarded by `quitLock`.
     private var quitFlag = false
@@ -90,6 +75,7 @@ public final class SDLVideoSink: VideoSink, @unchecked Sendable {
     public init(config: SDLVideoConfig, logger: Logger) {
         self.config = config
         self.logger = logger
+        main = ZonePicture(fit: config.fit, rotation: config.rotation)
         drawnSize = PixelSize(width: config.width, height: config.height)
     }
 
@@ -176,7 +162,7 @@ public final class SDLVideoSink: VideoSink, @unchecked Sendable {
         mailbox.close()
         guard window != nil else { return }
         destroyHandles()
-        lastFrame = nil
+        main.lastFrame = nil
         SDL_QuitSubSystem(SDL_INIT_VIDEO)
         logger.info("video output closed")
     }
@@ -185,12 +171,11 @@ public final class SDLVideoSink: VideoSink, @unchecked Sendable {
         painter = nil  // its textures belong to the renderer
         prescaler = nil
         drawnLayers = []
-        if let texture { SDL_DestroyTexture(texture) }
-        dropLeavingTexture()
+        // Textures before their renderer.
+        main.releaseTextures()
+        for picture in zonePictures.values { picture.releaseTextures() }
         if let renderer { SDL_DestroyRenderer(renderer) }
         if let window { SDL_DestroyWindow(window) }
-        texture = nil
-        textureShape = nil
         renderer = nil
         window = nil
     }
@@ -202,6 +187,7 @@ public final class SDLVideoSink: VideoSink, @unchecked Sendable {
         assertOnSinkThread()
         guard fit != config.fit else { return }
         config.fit = fit
+        main.fit = fit
         needsRedraw = true
     }
 
@@ -210,6 +196,7 @@ public final class SDLVideoSink: VideoSink, @unchecked Sendable {
         assertOnSinkThread()
         guard rotation != config.rotation else { return }
         config.rotation = rotation
+        main.rotation = rotation
         needsRedraw = true
     }
 
@@ -224,4 +211,11 @@ public final class SDLVideoSink: VideoSink, @unchecked Sendable {
         config.fullscreen = fullscreen
         needsRedraw = true
     }
+}
+
+extension SDLVideoSink {
+    /// The main picture's texture as made, and how many pictures it scaled (for tests).
+    var textureShape: TextureShape? { main.textureShape }
+    var scaledPictures: Int { main.scaledPictures }
+    var lastFrame: VideoFrame? { main.lastFrame }
 }
