@@ -222,7 +222,7 @@ let package = Package(
         .testTarget(
             name: "PlaybackTests",
             dependencies: [
-                "Playback", "Media", "QueueModel", "AudioPulse", "VideoSDL", "TestSupport", "Overlays", "DecodeChoice",
+                "Playback", "Media", "QueueModel", "AudioPulse", "VideoSDL", "TestSupport", "Overlays", "DecodeChoice", "ScreenLayout",
                 "SystemSupport",
             ]),
     ],

@@ -108,13 +108,20 @@ extension SDLVideoSink {
     func takeZoneUpdates() {
         let (newLayout, updates) = zoneInbox.take()
         if let newLayout {
+            let old = layout
             layout = newLayout
             for name in zonePictures.keys where newLayout.zone(named: name) == nil {
                 zonePictures[name] = nil  // its textures go with it (deinit, on this thread)
             }
             for zone in newLayout.zones {
-                picture(of: zone.name).background = zone.background.map {
+                let picture = picture(of: zone.name)
+                picture.background = zone.background.map {
                     (UInt8(($0 >> 16) & 0xFF), UInt8(($0 >> 8) & 0xFF), UInt8($0 & 0xFF))
+                }
+                // The layout's fit when the zone is new or the layout changed it (`player.set` may have since).
+                let before = old.zone(named: zone.name)
+                if newLayout != .fullScreen, before == nil || before?.fit != zone.fit || old == .fullScreen {
+                    picture.fit = VideoFit(rawValue: zone.fit.rawValue) ?? .fit
                 }
             }
         }
