@@ -53,8 +53,8 @@ let package = Package(
         .target(name: "QueueModel"),
         // A screen's layout: zones, their places on the output, what the box can decode (pure).
         .target(name: "ScreenLayout", dependencies: ["QueueModel"]),
-        // Mixing zones' sound: the music under the rest, ducked while the audio zone plays sound (pure so far).
-        .target(name: "AudioMix"),
+        // Mixing zones' sound: the music zone's output, ducked while the audio zone plays sound.
+        .target(name: "AudioMix", dependencies: ["Playback", "SystemClock", "SystemSupport"]),
         // Hardware decoding decisions (issue 27): which method an item's video tries, what failed, when a
         // running hardware decode gives up — pure, beside QueueModel; Media carries them out.
         .target(name: "DecodeChoice"),
@@ -123,7 +123,7 @@ let package = Package(
             name: "QueueServer",
             dependencies: [
                 "QueueRPC", "QueueModel", "Playback", "Media", "CacheControl", "SystemClock", "MediaPaths", "Overlays",
-                "PlayLog", "DecodeChoice", "SystemSupport", .product(name: "NIOCore", package: "swift-nio"),
+                "PlayLog", "DecodeChoice", "SystemSupport", "ScreenLayout", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.embedInCode("queued.openrpc.json")]),
@@ -149,6 +149,7 @@ let package = Package(
             name: "queued",
             dependencies: [
                 "QueueModel", "Media", "CacheControl", "Playback", "AudioPulse", "VideoSDL", "QueueServer", "CMalloc",
+                "ScreenLayout", "AudioMix",
                 "SystemClock", "StateStore", "ServiceNotify", "NetCache", "MediaPaths", "QueueRPC", "ConfigFile",
                 "PlayLog", "DecodeChoice", "SystemSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -193,7 +194,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "QueueModelTests", dependencies: ["QueueModel", "TestSupport"]),
         .testTarget(name: "ScreenLayoutTests", dependencies: ["ScreenLayout"]),
-        .testTarget(name: "AudioMixTests", dependencies: ["AudioMix"]),
+        .testTarget(name: "AudioMixTests", dependencies: ["AudioMix", "Playback"]),
         .testTarget(name: "OverlaysTests", dependencies: ["Overlays"]),
         .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"]),
         .testTarget(name: "QueueRPCTests", dependencies: ["QueueRPC", "JSONText"]),

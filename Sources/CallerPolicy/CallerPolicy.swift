@@ -121,7 +121,7 @@ public struct CallerPolicy: Sendable, Equatable {
             }
             wire = form
         }
-        return try Method.Params(reading: try ParamReader(wire, order: Method.Params.order)).references
+        return try Method.Params(reading: try ParamReader(wire, order: Method.parameterOrder)).references
     }
 
     /// Why `reference` (a uri or a path) may not be named through this door, or nil.

@@ -12,6 +12,7 @@ import SystemSupport
 import Media
 import MediaPaths
 import QueueModel
+import SystemClock
 
 final class DecodeLoop: @unchecked Sendable {
     // Every var here is the decode thread's own (no lock), except `released`, guarded by `leaveLock`.
@@ -148,6 +149,10 @@ final class DecodeLoop: @unchecked Sendable {
                 segment.pictureSize =
                     reader.isStill ? nil : reader.displaySize.map { PictureSize(width: $0.width, height: $0.height) }
                 let accepted = core.locked { $0.playOpened(segment, knownDuration: reader.duration) }
+                if accepted, let scheduled = engine.config.onPlayScheduled {
+                    let ahead = Double(startFrame - engine.audio.playedFrames()) / rate
+                    scheduled(reader.hasAudio, Monotonic.now() + max(0, ahead))
+                }
                 if accepted {
                     active = ActiveItem(
                         cursor: cursor, reader: reader, serial: serial, startFrame: startFrame, itemOffset: position,

@@ -38,6 +38,9 @@ public struct EngineConfig: Sendable {
     public var onFramePresented: (@Sendable (PresentedFrame) -> Void)?
     /// Called once when the user closes the video window. Presenter thread.
     public var onWindowClosed: (@Sendable () -> Void)?
+    /// Decode thread, unlocked: a play was opened and will be heard from monotonic time `heardAt`, with
+    /// sound or without (the music zone ducks under plays with sound).
+    public var onPlayScheduled: (@Sendable (_ sound: Bool, _ heardAt: Double) -> Void)?
     /// Longest wait for a source's bytes (a FIFO with no writer, or one that stopped writing): the item
     /// then fails "stalled: …".
     public var sourceTimeout = 5.0

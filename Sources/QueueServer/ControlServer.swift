@@ -56,11 +56,12 @@ public final class ControlServer: Sendable {
     /// Binds the socket and starts answering. Throws with a clear message if another daemon owns it.
     /// `keeper`: answer changes only once it has kept them (nil: answer at once).
     public func start(
-        engine: PlayerEngine, info: DaemonInfo, keeper: ChangeKeeper? = nil, plays: (any PlayLogControl)? = nil
+        engine: PlayerEngine, info: DaemonInfo, keeper: ChangeKeeper? = nil, plays: (any PlayLogControl)? = nil,
+        zones: (any ZoneEngines)? = nil
     ) throws {
         try SocketFile.prepare(config.socketPath, ownsDirectory: config.ownsDirectory)
         let dispatcher = Dispatcher(
-            engine: engine, info: info, document: try Self.description(), keeper: keeper, plays: plays)
+            engine: engine, info: info, document: try Self.description(), keeper: keeper, plays: plays, zones: zones)
         let hub = self.hub
         let access = config.access
         let limits = ConnectionHandler.Limits(lineLimit: config.lineLimit, maxPendingBytes: config.maxPendingBytes)

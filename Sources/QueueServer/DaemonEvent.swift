@@ -10,6 +10,8 @@ import QueueModel
 
 public enum DaemonEvent: Sendable {
     case engine(PlayerEvent)
+    /// An event of another zone's engine than main's (sent with `zone`).
+    case zoned(String, PlayerEvent)
     /// An output was lost or found again (e.g. the PulseAudio server went away and playback goes on the
     /// system clock, or it came back and sound resumes).
     case output(OutputChange)

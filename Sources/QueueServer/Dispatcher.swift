@@ -37,15 +37,18 @@ struct RPCMethod: Sendable {
     /// Parameter names in declared order (positional params map onto them).
     let params: [String]
     let kind: Kind
+    /// It acts on one zone's engine, named by its last param `zone` (the dispatcher routes it).
+    let zoned: Bool
     let run: @Sendable (ParamReader, Session, EventLoop) throws -> MethodOutcome
 
     init(
-        name: String, params: [String], kind: Kind = .query,
+        name: String, params: [String], kind: Kind = .query, zoned: Bool = false,
         run: @escaping @Sendable (ParamReader, Session, EventLoop) throws -> MethodOutcome
     ) {
         self.name = name
         self.params = params
         self.kind = kind
+        self.zoned = zoned
         self.run = run
     }
 
@@ -54,7 +57,7 @@ struct RPCMethod: Sendable {
         _ method: Method.Type, _ kind: Kind,
         _ body: @escaping @Sendable (Method.Params, Session) throws -> Method.Result
     ) -> RPCMethod {
-        RPCMethod(name: Method.name, params: Method.Params.order, kind: kind) { reader, session, _ in
+        RPCMethod(name: Method.name, params: Method.parameterOrder, kind: kind, zoned: Method.zoned) { reader, session, _ in
             .now(try body(try Method.Params(reading: reader), session).json)
         }
     }
@@ -64,7 +67,7 @@ struct RPCMethod: Sendable {
         _ method: Method.Type,
         _ body: @escaping @Sendable (Method.Params, EventLoop) throws -> EventLoopFuture<Method.Result>
     ) -> RPCMethod {
-        RPCMethod(name: Method.name, params: Method.Params.order) { reader, _, loop in
+        RPCMethod(name: Method.name, params: Method.parameterOrder, zoned: Method.zoned) { reader, _, loop in
             .later(try body(try Method.Params(reading: reader), loop).map(\.json))
         }
     }
@@ -96,7 +99,12 @@ public struct DaemonInfo: Sendable {
 }
 
 final class Dispatcher: Sendable {
+    /// The main zone's engine (the whole screen when no layout is set).
     let engine: PlayerEngine
+    /// The other zones' engines, by name (nil: the main zone only).
+    let zones: (any ZoneEngines)?
+    /// The zoned methods bound to each other zone's engine, made when first asked for.
+    private let zoneMethods = ZoneMethodCache()
     let info: DaemonInfo
     /// The OpenRPC document, served by rpc.discover.
     let document: JSONValue
@@ -106,16 +114,18 @@ final class Dispatcher: Sendable {
 
     init(
         engine: PlayerEngine, info: DaemonInfo, document: JSONValue, keeper: ChangeKeeper? = nil,
-        plays: (any PlayLogControl)? = nil
+        plays: (any PlayLogControl)? = nil, zones: (any ZoneEngines)? = nil
     ) {
         self.engine = engine
+        self.zones = zones
         self.info = info
         self.document = document
         self.keeper = keeper
         methods = Self.registry(
             Self.queueMethods(engine) + Self.playerMethods(engine) + Self.cacheMethods(engine)
                 + Self.overlayMethods(engine) + Self.stateMethods(engine) + Self.playsMethods(plays ?? PlayLogStore(directory: nil))
-                + Self.sessionMethods(engine: engine, info: info, document: document))
+                + Self.sessionMethods(engine: engine, info: info, document: document)
+                + Self.layoutMethods(zones))
     }
 
     /// The groups of methods as one registry. A name registered twice is a programming error: it traps
@@ -132,6 +142,7 @@ final class Dispatcher: Sendable {
     /// A dispatcher with only the given methods (transport tests bring their own).
     init(engine: PlayerEngine, methods: [RPCMethod], keeper: ChangeKeeper? = nil) {
         self.engine = engine
+        zones = nil
         self.keeper = keeper
         info = DaemonInfo(version: "", socket: "", audio: "", video: "", startedAt: 0)
         document = .null
@@ -190,6 +201,20 @@ final class Dispatcher: Sendable {
         }
     }
 
+    /// Method `name` bound to the engine of zone `zone` (not main); invalid params for a zone the layout lacks.
+    private func zoneMethod(_ name: String, zone: String) throws(RPCError) -> RPCMethod {
+        guard let engine = zones?.engine(forZone: zone) else {
+            let known = zones?.zoneNames ?? [ZoneNames.main]
+            throw .invalidParams(
+                param: "zone", reason: "no zone \"\(zone.prefix(40))\" in the layout (zones: \(known.joined(separator: ", ")))")
+        }
+        let methods = zoneMethods.methods(forZone: zone, engine: engine) {
+            Self.registry((Self.queueMethods(engine) + Self.playerMethods(engine)).filter(\.zoned))
+        }
+        guard let method = methods[name] else { throw .methodNotFound(name) }
+        return method
+    }
+
     /// `message` once every change up to `sequence` is kept (a batch's replies wait together).
     private func afterKept(_ sequence: UInt64, _ message: JSONValue?, on loop: EventLoop) -> EventLoopFuture<JSONValue?>
     {
@@ -211,11 +236,14 @@ final class Dispatcher: Sendable {
                 case .failure(let error): return RPCEncode.error(error, id: id)
                 }
             }
-            guard let method = methods[request.method] else {
+            guard var method = methods[request.method] else {
                 return .now(respond(.failure(.methodNotFound(request.method))))
             }
             do {
                 let params = try ParamReader(request.params, order: method.params)
+                if method.zoned, let zone = try params.string("zone"), zone != ZoneNames.main {
+                    method = try zoneMethod(method.name, zone: zone)
+                }
                 if let keeper, method.kind == .change, keeper.holdWakeup() {
                     // Tasks run after this pass's reads: the keeper wakes once for all the changes in them.
                     loop.execute { keeper.releaseWakeup() }

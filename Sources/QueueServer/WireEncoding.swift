@@ -90,6 +90,7 @@ enum Wire {
     /// The kind of `event`, without building its params (most connections subscribe to few kinds).
     static func name(of event: DaemonEvent) -> EventName {
         switch event {
+        case .zoned(_, let engineEvent): name(of: .engine(engineEvent))
         case .engine(.statusChanged): .status
         case .engine(.progress): .progress
         case .engine(.itemStarted): .itemStarted
@@ -113,6 +114,11 @@ enum Wire {
         switch event {
         case .engine(let engineEvent):
             return notification(engineEvent)
+        case .zoned(let zone, let engineEvent):
+            let (name, params) = notification(engineEvent)
+            var object = params.objectValue ?? JSONObject()
+            object["zone"] = .string(zone)
+            return (name, .object(object))
         case .output(let change):
             return (
                 Events.Output.name,

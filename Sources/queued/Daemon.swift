@@ -2,6 +2,10 @@
 // thread, which only waits: playback lives on the engine's threads, control on the server's event loop.
 
 import AudioPulse
+import VideoSDL
+import ScreenLayout
+import JSONText
+import AudioMix
 import DecodeChoice
 import Dispatch
 import FoundationEssentials
@@ -93,6 +97,11 @@ struct Daemon {
                     metadata: ["at": "\(Monotonic.now())", "item": "\(frame.id)", "pts": "\(frame.itemTime)"])
             }
         }
+        // The zones are made once the main engine runs; its plays and events reach them through this box.
+        let zonesBox = ZonesBox()
+        config.onPlayScheduled = { sound, heardAt in zonesBox.value?.duck.playScheduled(sound: sound, heardAt: heardAt) }
+        let zoneConfig = Self.zoneConfig(config)
+        let givenLayout = try options.layout.map(Self.readLayout)
         let exitWhenDone = options.exitWhenDone
         let played = PlayedFlag()
         let state = options.noState ? nil : try DurableState(options: self.options, logger: logger)
@@ -111,6 +120,7 @@ struct Daemon {
             supervision.observe(event)
             plays.observe(event)
             trimmer.observe(event)
+            zonesBox.value?.mainEvent(event)
             if case .queueChanged = event { networkItems?.queueChanged() }
             guard exitWhenDone, case .statusChanged(let status) = event else { return }
             if status.state == .playing { played.set() }
@@ -130,6 +140,11 @@ struct Daemon {
         if !resumed, !items.isEmpty { try engine.play() }
         try engine.start()
         networkItems?.queueChanged()
+        let zones = makeZones(
+            main: engine, video: video, config: zoneConfig, stateRoot: state?.directory.path, server: server,
+            eventLog: eventLog)
+        zonesBox.value = zones
+        zones.start(given: givenLayout)
         if let server {
             do {
                 try server.start(
@@ -143,7 +158,7 @@ struct Daemon {
                         info.displaySchedule = options.displaySchedule
                         return info
                     }(),
-                    keeper: writer, plays: plays)
+                    keeper: writer, plays: plays, zones: zones)
             } catch {
                 engine.shutdown()
                 throw error
@@ -184,9 +199,100 @@ struct Daemon {
         server?.shutdown()
         // Before the engine stops: its shutdown is not a change to keep (the next start resumes).
         writer?.close()
+        zones.stopAll()
         plays.flush()
         if let failure = writer?.failure { logger.error("state: changes were not all kept: \(failure)") }
         engine.shutdown()
+    }
+
+    /// The zones beside the main one: each gets the daemon's settings, a clock of its own (silent, or the
+    /// music zone's own audio stream, ducked), its rectangle of the window and its own state directory.
+    private func makeZones(
+        main: PlayerEngine, video: VideoSink?, config: EngineConfig, stateRoot: String?, server: ControlServer?,
+        eventLog: EventLog
+    ) -> DaemonZones {
+        let compositor = video as? SDLVideoSink
+        compositor?.setZoneWake { main.wakePresenter() }
+        let geometry = options.parsedGeometry ?? (1280, 720)
+        let budget =
+            options.decodeBudget.map { DecodeBudget(pixelsPerSecond: $0 * 1_000_000) }
+            ?? DecodeBudget.software(width: geometry.width, height: geometry.height)
+        let options = self.options
+        let logger = self.logger
+        return DaemonZones(
+            main: main, compositor: compositor, budget: budget,
+            outputSize: {
+                let size = compositor?.outputSize
+                return (size?.width ?? geometry.width, size?.height ?? geometry.height)
+            },
+            stateRoot: stateRoot, logger: Logger(label: "queued.zones")
+        ) { zone in
+            var duck: DuckedAudioSink?
+            let audio: AudioSink
+            if zone.isMusic {
+                let sink: AudioSink =
+                    options.untimed
+                    ? NullAudioSink(mode: .untimed)
+                    : try Outputs.audio(options.audio, server: options.pulseServer, buffer: options.audioBuffer, logger: logger) { change in
+                        logger.notice("zone \(zone.name): \(change.output) output \(change.state.rawValue)")
+                    }.0
+                duck = DuckedAudioSink(sink, depth: zone.duck, rampSeconds: zone.duckRamp)
+                audio = duck!
+            } else {
+                audio = NullAudioSink(mode: options.untimed ? .untimed : .realtime(buffer: 0.2))
+            }
+            let zoneVideo: VideoSink? =
+                zone.isMusic ? nil : compositor?.surface(forZone: zone.name) ?? (options.video == .null ? NullVideoSink() : nil)
+            let state = try stateRoot.map { try DurableState(path: "\($0)/zones/\(zone.name)", logger: logger) }
+            let name = zone.name
+            let engine = PlayerEngine(
+                config: config, audio: audio, video: zoneVideo, queueLoops: 1, queue: state?.queue,
+                logger: Logger(label: "queued.zone.\(name)")
+            ) { event in
+                server?.publish(.zoned(name, event))
+                eventLog.log(.zoned(name, event))
+            }
+            let writer = state.map { $0.makeWriter(engine: engine, policy: options.sync == .always ? .always : .batch) }
+            if let player = state?.restored.player {
+                engine.restore(player, resumeAt: options.resume == .none ? nil : options.resume == .item ? 0 : player.position)
+            }
+            if !zone.isMusic { engine.setFit(VideoFit(rawValue: zone.fit.rawValue) ?? .fit) }
+            do {
+                try engine.start()
+                if let state, let writer { try state.start(writer) }
+            } catch {
+                writer?.close()
+                engine.shutdown()
+                throw error
+            }
+            return ZoneRuntime(engine: engine, writer: writer, state: state, duck: duck)
+        }
+    }
+
+    /// The main engine's settings for another zone's engine: no window of its own to close, no screen power
+    /// (the main zone's), no per-picture trace.
+    private static func zoneConfig(_ config: EngineConfig) -> EngineConfig {
+        var zone = config
+        zone.onWindowClosed = nil
+        zone.onFramePresented = nil
+        zone.onPlayScheduled = nil
+        zone.displaySchedule = DisplaySchedule()
+        zone.displayCommands = nil
+        zone.scheduleFallback = .black
+        return zone
+    }
+
+    /// `--layout FILE`: the zones as layout.set takes them; a file that cannot be read stops the start.
+    private static func readLayout(_ path: String) throws -> Layout {
+        guard let data = FileManager.default.contents(atPath: path) else { throw ValidationFailure("--layout: cannot read \(path)") }
+        do {
+            let json = try JSON.parse([UInt8](data))
+            let params = try API.LayoutSet.Params(
+                reading: try ParamReader(.byName(json.objectValue ?? [:]), order: API.LayoutSet.Params.order))
+            return try LayoutWire.layout(params.zones).validated()
+        } catch {
+            throw ValidationFailure("--layout \(path): \(error)")
+        }
     }
 
     private func makeServer() throws -> ControlServer? {
@@ -241,6 +347,8 @@ final class EventLog: @unchecked Sendable {
 
     func log(_ event: DaemonEvent) {
         switch event {
+        case .zoned(let zone, let engineEvent):
+            logZone(zone, engineEvent)
         case .engine(.statusChanged(let status)):
             logDisplay(status.display)
             guard status.state != lastState else { return }
@@ -286,6 +394,30 @@ final class EventLog: @unchecked Sendable {
         case .played(let record):
             logger.debug("kept the record of a play (seq \(record["seq"]?.intValue ?? 0))")
         }
+    }
+
+    /// Another zone's plays, errors and stalls (its status and progress stay out of the log).
+    private func logZone(_ zone: String, _ event: PlayerEvent) {
+        switch event {
+        case .itemStarted(let id, let play, _, _, let interrupt, _, _, _):
+            logger.info("zone \(zone): started \(interrupt ? "interrupt" : "item") \(id) play \(play)")
+        case .itemEnded(let id, let play, let reason, let error, _):
+            logger.info("zone \(zone): ended item \(id) play \(play): \(reason.rawValue)\(error.map { " (\($0))" } ?? "")")
+        case .itemStalled(let id, _, let reason, _):
+            logger.warning("zone \(zone): item \(id): stream stalled: \(reason); reconnecting")
+        default:
+            break
+        }
+    }
+}
+
+/// The zones, once made (the main engine's hooks are made before them). Set once, read from any thread.
+final class ZonesBox: @unchecked Sendable {
+    private let lock = ThreadLock()
+    private var zones: DaemonZones?
+    var value: DaemonZones? {
+        get { lock.withLock { zones } }
+        set { lock.withLock { zones = newValue } }
     }
 }
 

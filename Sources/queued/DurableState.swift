@@ -22,7 +22,11 @@ struct DurableState {
 
     /// Takes the directory's lock and reads it. A second daemon on the same directory fails here.
     init(options: QueuedCommand, logger: Logger) throws {
-        let path = options.stateDir ?? StateDirectory.defaultPath(environment: ProcessInfo.processInfo.environment)
+        try self.init(path: options.stateDir ?? StateDirectory.defaultPath(environment: ProcessInfo.processInfo.environment), logger: logger)
+    }
+
+    /// The state kept in `path` (the daemon's, or a zone's within it).
+    init(path: String, logger: Logger) throws {
         do {
             directory = try StateDirectory(path: path)
         } catch {

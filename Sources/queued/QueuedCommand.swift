@@ -86,6 +86,18 @@ struct QueuedCommand: ParsableCommand {
     @Option(help: "Window size, WIDTHxHEIGHT.")
     var geometry = "1280x720"
 
+    @Option(
+        help: ArgumentHelp(
+            "Cut the screen into zones at start: a JSON file {\"zones\": [...]} as layout.set takes (default: the layout kept, else one zone).",
+            valueName: "file"))
+    var layout: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "What this box decodes, in megapixels a second, against which layouts' video zones are checked (default: the output's pixels at 60 pictures a second).",
+            valueName: "Mpx/s"))
+    var decodeBudget: Double?
+
     @Option(help: "Scaling: fit (letterbox), fill (crop) or stretch (default: as saved, else fit).")
     var fit: FitChoice?
 

@@ -6,6 +6,7 @@ import DecodeChoice
 extension API {
     public enum PlayerPlay: RPCMethodDefinition {
         public static let name = "player.play"
+        public static let zoned = true
         public typealias Result = RPCStatus
 
         public struct Params: RPCMethodParams, Equatable {
@@ -35,36 +36,42 @@ extension API {
 
     public enum PlayerPause: RPCMethodDefinition {
         public static let name = "player.pause"
+        public static let zoned = true
         public typealias Params = NoParams
         public typealias Result = RPCStatus
     }
 
     public enum PlayerToggle: RPCMethodDefinition {
         public static let name = "player.toggle"
+        public static let zoned = true
         public typealias Params = NoParams
         public typealias Result = RPCStatus
     }
 
     public enum PlayerStop: RPCMethodDefinition {
         public static let name = "player.stop"
+        public static let zoned = true
         public typealias Params = NoParams
         public typealias Result = RPCStatus
     }
 
     public enum PlayerNext: RPCMethodDefinition {
         public static let name = "player.next"
+        public static let zoned = true
         public typealias Params = NoParams
         public typealias Result = RPCStatus
     }
 
     public enum PlayerPrevious: RPCMethodDefinition {
         public static let name = "player.previous"
+        public static let zoned = true
         public typealias Params = NoParams
         public typealias Result = RPCStatus
     }
 
     public enum PlayerSeek: RPCMethodDefinition {
         public static let name = "player.seek"
+        public static let zoned = true
         public typealias Result = RPCStatus
 
         public struct Params: RPCMethodParams, Equatable {
@@ -90,12 +97,14 @@ extension API {
 
     public enum PlayerStatus: RPCMethodDefinition {
         public static let name = "player.status"
+        public static let zoned = true
         public typealias Params = NoParams
         public typealias Result = RPCStatus
     }
 
     public enum PlayerSet: RPCMethodDefinition {
         public static let name = "player.set"
+        public static let zoned = true
         public typealias Result = RPCStatus
 
         /// The settings to change; at least one.

@@ -3,6 +3,7 @@
 extension API {
     public enum QueueAdd: RPCMethodDefinition {
         public static let name = "queue.add"
+        public static let zoned = true
         public typealias Result = IdsResult
 
         public struct Params: RPCMethodParams, Equatable {
@@ -20,6 +21,7 @@ extension API {
 
     public enum QueueInsert: RPCMethodDefinition {
         public static let name = "queue.insert"
+        public static let zoned = true
         public typealias Result = IdsResult
 
         /// Where the items go: at an index, or right after an item.
@@ -57,6 +59,7 @@ extension API {
 
     public enum QueueRemove: RPCMethodDefinition {
         public static let name = "queue.remove"
+        public static let zoned = true
         public typealias Params = IdsParams
 
         public struct Result: RPCMethodResult, Equatable {
@@ -74,6 +77,7 @@ extension API {
 
     public enum QueueMove: RPCMethodDefinition {
         public static let name = "queue.move"
+        public static let zoned = true
         public typealias Result = VersionResult
 
         public struct Params: RPCMethodParams, Equatable {
@@ -107,6 +111,7 @@ extension API {
     /// where it was. During another interrupt it plays after that one.
     public enum QueueInterrupt: RPCMethodDefinition {
         public static let name = "queue.interrupt"
+        public static let zoned = true
         /// At most this many plays: an interrupt ends (an endless one is a queue item).
         public static let maxLoops: Int64 = 1000
 
@@ -146,12 +151,14 @@ extension API {
 
     public enum QueueClear: RPCMethodDefinition {
         public static let name = "queue.clear"
+        public static let zoned = true
         public typealias Params = NoParams
         public typealias Result = VersionResult
     }
 
     public enum QueueReplace: RPCMethodDefinition {
         public static let name = "queue.replace"
+        public static let zoned = true
 
         /// When the new queue takes over.
         public enum Moment: String, Sendable, CaseIterable {
@@ -214,6 +221,7 @@ extension API {
 
     public enum QueueUpdate: RPCMethodDefinition {
         public static let name = "queue.update"
+        public static let zoned = true
 
         /// What to change; absent fields stay as they are, and null clears start, end, title, trackEnd,
         /// schedule, transition and motion.
@@ -297,6 +305,7 @@ extension API {
 
     public enum QueueSetLoops: RPCMethodDefinition {
         public static let name = "queue.setLoops"
+        public static let zoned = true
 
         public struct Params: RPCMethodParams, Equatable {
             public var references: [String] { [] }
@@ -332,6 +341,7 @@ extension API {
 
     public enum QueueList: RPCMethodDefinition {
         public static let name = "queue.list"
+        public static let zoned = true
 
         public struct Params: RPCMethodParams, Equatable {
             public var references: [String] { [] }
@@ -385,6 +395,7 @@ extension API {
 
     public enum QueueGet: RPCMethodDefinition {
         public static let name = "queue.get"
+        public static let zoned = true
         public typealias Params = IdsParams
 
         public struct Result: RPCMethodResult, Equatable {

@@ -10,6 +10,21 @@ public protocol RPCMethodDefinition {
     associatedtype Result: RPCMethodResult
     /// The method name on the wire, e.g. "player.seek".
     static var name: String { get }
+    /// Whether it acts on one zone's queue or player: it then takes a last param `zone` (default `main`),
+    /// which the server routes by and a client adds to the params (`RPCMethodDefinition.params(_:zone:)`).
+    static var zoned: Bool { get }
+}
+
+extension RPCMethodDefinition {
+    public static var zoned: Bool { false }
+
+    /// `params` as sent to `zone` (nil: main, as sent without a zone).
+    public static func json(_ params: Params, zone: String?) -> JSONValue? {
+        guard zoned, let zone else { return params.json }
+        var object = params.json?.objectValue ?? JSONObject()
+        object["zone"] = .string(zone)
+        return .object(object)
+    }
 }
 
 /// A method's params.
@@ -121,10 +136,11 @@ public enum API {
         OverlayList.self, EventsSubscribe.self, EventsUnsubscribe.self, DaemonInfo.self, DaemonHealth.self,
         Discover.self, CacheStatus.self, CachePrefetch.self, CacheFetch.self, CacheRevalidate.self, CacheEvict.self,
         CacheUsage.self, PlaysList.self, PlaysAck.self, DisplayPower.self, StateApply.self, SessionConfine.self,
+        LayoutSet.self, LayoutGet.self,
     ]
 }
 
 extension RPCMethodDefinition {
     /// Positional params bind to these names, in this order.
-    public static var parameterOrder: [String] { Params.order }
+    public static var parameterOrder: [String] { Params.order + (zoned ? ["zone"] : []) }
 }

@@ -1,0 +1,181 @@
+// layout.set and layout.get: the screen cut into zones, each with its own queue (issue 39). The wire form of
+// a zone as clients send it; the server turns it into ScreenLayout's Zone and checks the layout whole.
+
+extension API {
+    public enum LayoutSet: RPCMethodDefinition {
+        public static let name = "layout.set"
+
+        public enum Moment: String, Sendable, CaseIterable {
+            case now, itemEnd
+        }
+
+        public struct Params: RPCMethodParams, Equatable {
+            public static let order = ["zones", "at"]
+            public var zones: [RPCZone]
+            public var at: Moment?
+
+            public init(zones: [RPCZone], at: Moment? = nil) {
+                self.zones = zones
+                self.at = at
+            }
+
+            public init(reading params: ParamReader) throws(RPCError) {
+                let elements = try params.requiredArray("zones")
+                guard !elements.isEmpty else { throw .invalidParams(param: "zones", reason: "needs at least the zone \"main\"") }
+                guard elements.count <= 16 else { throw .invalidParams(param: "zones", reason: "at most 16 zones") }
+                var zones: [RPCZone] = []
+                for (index, element) in elements.enumerated() {
+                    zones.append(try RPCZone(json: element, param: "zones[\(index)]"))
+                }
+                self.zones = zones
+                at = try params.enum("at", Moment.self)
+            }
+
+            public var json: JSONValue? {
+                var object: JSONObject = ["zones": .array(zones.map(\.json))]
+                object.setIfPresent("at", at.map { .string($0.rawValue) })
+                return .object(object)
+            }
+
+            public var references: [String] { [] }
+        }
+
+        public struct Result: RPCMethodResult, Equatable {
+            public var zones: [RPCZone]
+            /// The new layout waits for the main zone's item to end (`at: itemEnd`).
+            public var pending: Bool
+
+            public init(zones: [RPCZone], pending: Bool) {
+                self.zones = zones
+                self.pending = pending
+            }
+            public init?(json: JSONValue) {
+                guard let zones = json["zones"]?.arrayValue else { return nil }
+                self.zones = zones.compactMap { try? RPCZone(json: $0, param: "zones") }
+                pending = json["pending"]?.boolValue ?? false
+            }
+            public var json: JSONValue { ["zones": .array(zones.map(\.json)), "pending": .bool(pending)] }
+        }
+    }
+
+    public enum LayoutGet: RPCMethodDefinition {
+        public static let name = "layout.get"
+        public typealias Params = NoParams
+
+        public struct Result: RPCMethodResult, Equatable {
+            public var zones: [RPCZone]
+
+            public init(zones: [RPCZone]) { self.zones = zones }
+            public init?(json: JSONValue) {
+                guard let zones = json["zones"]?.arrayValue else { return nil }
+                self.zones = zones.compactMap { try? RPCZone(json: $0, param: "zones") }
+            }
+            public var json: JSONValue { ["zones": .array(zones.map(\.json))] }
+        }
+    }
+}
+
+/// A length in a zone's rectangle as sent: pixels (a number) or a share (`"75%"`).
+public enum RPCZoneLength: Sendable, Equatable {
+    case pixels(Double)
+    /// The percentage as a number: `"75%"` is 75.
+    case percent(Double)
+
+    init(json: JSONValue, param: String) throws(RPCError) {
+        if let number = json.doubleValue, number.isFinite {
+            self = .pixels(number)
+        } else if let text = json.stringValue, text.hasSuffix("%"), let percent = Double(text.dropLast()), percent.isFinite {
+            self = .percent(percent)
+        } else {
+            throw .invalidParams(param: param, reason: "must be a number of pixels or a share such as \"75%\"")
+        }
+    }
+
+    var json: JSONValue {
+        switch self {
+        case .pixels(let value): value == value.rounded() && abs(value) < 1e15 ? .int(Int64(value)) : .double(value)
+        case .percent(let value): .string("\(value == value.rounded() ? "\(Int64(value))" : "\(value)")%")
+        }
+    }
+}
+
+/// A zone as sent: see the document's `Zone` schema. Absent optional fields are nil (the server's defaults).
+public struct RPCZone: Sendable, Equatable {
+    public struct Rect: Sendable, Equatable {
+        public var x, y, w, h: RPCZoneLength
+        public init(x: RPCZoneLength, y: RPCZoneLength, w: RPCZoneLength, h: RPCZoneLength) {
+            (self.x, self.y, self.w, self.h) = (x, y, w, h)
+        }
+    }
+
+    public enum Content: String, Sendable, CaseIterable {
+        case video, stills, text
+    }
+
+    public var name: String
+    /// nil: the music zone (no rectangle).
+    public var rect: Rect?
+    public var z: Int64?
+    public var fit: RPCFit?
+    public var rotate: Int64?
+    /// "#rrggbb".
+    public var background: String?
+    public var audio: Bool?
+    public var content: Content?
+    public var duck: Double?
+    public var duckRamp: Double?
+
+    public init(name: String, rect: Rect?) {
+        self.name = name
+        self.rect = rect
+    }
+
+    static let keys = ["name", "rect", "z", "fit", "rotate", "background", "audio", "content", "duck", "duckRamp"]
+
+    public init(json: JSONValue, param: String) throws(RPCError) {
+        guard let object = json.objectValue else { throw .invalidParams(param: param, reason: "must be an object") }
+        for key in object.keys where !Self.keys.contains(key) {
+            throw .invalidParams(param: "\(param).\(key)", reason: "unknown field")
+        }
+        let fields = try ParamReader(.byName(object), order: Self.keys)
+        func named(_ error: RPCError, _ key: String) -> RPCError {
+            .invalidParams(param: "\(param).\(key)", reason: error.data?["reason"]?.stringValue ?? error.message)
+        }
+        do { name = try fields.requiredString("name") } catch { throw named(error, "name") }
+        if let rectValue = object["rect"], !rectValue.isNull {
+            guard let rect = rectValue.objectValue else { throw .invalidParams(param: "\(param).rect", reason: "must be an object {x, y, w, h} or null") }
+            for key in rect.keys where !["x", "y", "w", "h"].contains(key) {
+                throw .invalidParams(param: "\(param).rect.\(key)", reason: "unknown field")
+            }
+            func length(_ key: String) throws(RPCError) -> RPCZoneLength {
+                guard let value = rect[key] else { throw .invalidParams(param: "\(param).rect.\(key)", reason: "is required") }
+                return try RPCZoneLength(json: value, param: "\(param).rect.\(key)")
+            }
+            self.rect = Rect(x: try length("x"), y: try length("y"), w: try length("w"), h: try length("h"))
+        } else {
+            rect = nil
+        }
+        do { z = try fields.int("z") } catch { throw named(error, "z") }
+        do { fit = try fields.enum("fit", RPCFit.self) } catch { throw named(error, "fit") }
+        do { rotate = try fields.int("rotate") } catch { throw named(error, "rotate") }
+        do { background = try fields.string("background") } catch { throw named(error, "background") }
+        do { audio = try fields.bool("audio") } catch { throw named(error, "audio") }
+        do { content = try fields.enum("content", Content.self) } catch { throw named(error, "content") }
+        do { duck = try fields.double("duck") } catch { throw named(error, "duck") }
+        do { duckRamp = try fields.double("duckRamp") } catch { throw named(error, "duckRamp") }
+    }
+
+    public var json: JSONValue {
+        var object: JSONObject = ["name": .string(name)]
+        object["rect"] = rect.map { ["x": $0.x.json, "y": $0.y.json, "w": $0.w.json, "h": $0.h.json] } ?? .null
+        object.setIfPresent("z", z.map(JSONValue.int))
+        object.setIfPresent("fit", fit.map { .string($0.rawValue) })
+        object.setIfPresent("rotate", rotate.map(JSONValue.int))
+        object.setIfPresent("background", background.map(JSONValue.string))
+        object.setIfPresent("audio", audio.map(JSONValue.bool))
+        object.setIfPresent("content", content.map { .string($0.rawValue) })
+        object.setIfPresent("duck", duck.map(JSONValue.double))
+        object.setIfPresent("duckRamp", duckRamp.map(JSONValue.double))
+        return .object(object)
+    }
+}

@@ -1,0 +1,45 @@
+// What the server needs of the daemon's zones (issue 39): each zone's engine by name, for the methods that
+// act on one zone, and the layout to read and to change. The daemon owns the zones and their engines; the
+// server only routes requests to them.
+
+import Playback
+import ScreenLayout
+import SystemSupport
+
+/// When a new layout takes over.
+public enum LayoutMoment: Sendable, Equatable {
+    case now
+    /// When the main zone's current item ends (at once when nothing plays).
+    case itemEnd
+}
+
+public protocol ZoneEngines: AnyObject, Sendable {
+    /// The engine of zone `name`, if the layout has it (the main zone's too).
+    func engine(forZone name: String) -> PlayerEngine?
+    /// The zones with an engine, main first.
+    var zoneNames: [String] { get }
+    /// The layout in force.
+    func layout() -> Layout
+    /// Checks `layout` whole (the budget included) and applies it now or at the main zone's item end;
+    /// returns the layout in force afterwards and whether the new one waits.
+    func setLayout(_ layout: Layout, at moment: LayoutMoment) throws(LayoutError) -> (inForce: Layout, pending: Bool)
+}
+
+enum ZoneNames {
+    static let main = Layout.mainZone
+}
+
+/// The zoned methods bound to each zone's engine (built once per engine; a zone made anew gets new ones).
+final class ZoneMethodCache: @unchecked Sendable {
+    private let lock = ThreadLock()
+    /// Guarded by `lock`: per zone, the engine the methods were built for, and the methods.
+    private var built: [String: (engine: ObjectIdentifier, methods: [String: RPCMethod])] = [:]
+
+    func methods(forZone zone: String, engine: PlayerEngine, build: () -> [String: RPCMethod]) -> [String: RPCMethod] {
+        let identity = ObjectIdentifier(engine)
+        if let cached = lock.withLock({ built[zone] }), cached.engine == identity { return cached.methods }
+        let methods = build()
+        lock.withLock { built[zone] = (identity, methods) }
+        return methods
+    }
+}

@@ -1,0 +1,216 @@
+// The screen's zones as the daemon runs them (issue 39): the main zone is the daemon's first engine; every
+// other zone of the layout gets an engine of its own (its own queue, clock and state directory) drawing in
+// its rectangle of the one window (SDLVideoSink's compositor) or, for the music zone, playing its own
+// audio stream ducked under the audio zone's plays with sound. A new layout is checked whole, then the new
+// zones' engines are made, the layout file replaced, and only then the swap: the compositor's layout, the
+// music's duck, the zones left out stopped. A zone that keeps its name keeps its engine untouched.
+// `setLayout` runs on the control server's thread (or a helper thread for `at: itemEnd`); making and
+// stopping engines happens under `applyLock` only, never under `lock`, which guards the maps.
+
+import AudioMix
+import FoundationEssentials
+import Logging
+import Playback
+import QueueServer
+import ScreenLayout
+import StateStore
+import SystemSupport
+import VideoSDL
+
+/// A zone's engine and what goes with it.
+struct ZoneRuntime {
+    let engine: PlayerEngine
+    let writer: StateWriter?
+    /// Kept for its directory's lock while the zone runs.
+    let state: DurableState?
+    /// The music zone's output.
+    let duck: DuckedAudioSink?
+
+    func stop() {
+        writer?.close()
+        engine.shutdown()
+    }
+}
+
+final class DaemonZones: ZoneEngines, @unchecked Sendable {
+    private let main: PlayerEngine
+    private let compositor: SDLVideoSink?
+    private let budget: DecodeBudget?
+    private let outputSize: @Sendable () -> (width: Int, height: Int)
+    private let make: (Zone) throws -> ZoneRuntime
+    private let file: LayoutFile?
+    /// Where zones keep their state (`<state>/zones/<name>`), nil without state.
+    private let stateRoot: String?
+    let duck = DuckControl()
+    private let logger: Logger
+    /// One layout change at a time; engines are made and stopped under it.
+    private let applyLock = ThreadLock()
+    /// Guards the fields below (read by every routed request).
+    private let lock = ThreadLock()
+    private var current = Layout.fullScreen
+    private var runtimes: [String: ZoneRuntime] = [:]
+    private var pending: Layout?
+
+    init(
+        main: PlayerEngine, compositor: SDLVideoSink?, budget: DecodeBudget?,
+        outputSize: @escaping @Sendable () -> (width: Int, height: Int), stateRoot: String?, logger: Logger,
+        make: @escaping (Zone) throws -> ZoneRuntime
+    ) {
+        self.main = main
+        self.compositor = compositor
+        self.budget = budget
+        self.outputSize = outputSize
+        self.stateRoot = stateRoot
+        file = stateRoot.map { LayoutFile(directory: $0) }
+        self.logger = logger
+        self.make = make
+    }
+
+    // MARK: ZoneEngines
+
+    func engine(forZone name: String) -> PlayerEngine? {
+        if name == Layout.mainZone { return main }
+        return lock.withLock { runtimes[name]?.engine }
+    }
+
+    var zoneNames: [String] {
+        lock.withLock { [Layout.mainZone] + current.zones.map(\.name).filter { $0 != Layout.mainZone && runtimes[$0] != nil } }
+    }
+
+    func layout() -> Layout { lock.withLock { current } }
+
+    func setLayout(_ layout: Layout, at moment: LayoutMoment) throws(LayoutError) -> (inForce: Layout, pending: Bool) {
+        let layout = try check(layout)
+        applyLock.lock()
+        defer { applyLock.unlock() }
+        if moment == .itemEnd, [.playing, .paused].contains(main.status().state) {
+            lock.withLock { pending = layout }
+            logger.info("layout: \(layout.zones.count) zones, waiting for the main zone's item to end")
+            return (lock.withLock { current }, true)
+        }
+        lock.withLock { pending = nil }
+        try apply(layout)
+        return (layout, false)
+    }
+
+    // MARK: Daemon side
+
+    /// At start: the layout given (`--layout`), else the one kept, else the full screen. A layout that cannot
+    /// be applied is logged and the screen stays one zone.
+    func start(given: Layout?) {
+        var layout = given
+        if layout == nil, let file {
+            let (saved, problem) = file.read()
+            if let problem { logger.warning("layout: \(problem)") }
+            layout = saved
+        }
+        guard let layout, layout != .fullScreen else { return }
+        do {
+            _ = try setLayout(layout, at: .now)
+        } catch {
+            logger.error("layout: not applied: \(error.message); the screen is one zone")
+        }
+    }
+
+    /// The main zone's events: its item ended (a layout waiting for it applies now), it plays or not (ducking).
+    func mainEvent(_ event: PlayerEvent) {
+        switch event {
+        case .statusChanged(let status):
+            duck.audioZonePlaying(status.state == .playing)
+            if status.state == .idle || status.state == .stopped { applyPending() }
+        case .itemEnded(_, _, _, _, let interrupt) where !interrupt:
+            applyPending()
+        default:
+            break
+        }
+    }
+
+    /// Stops every zone's engine but main's (the daemon's shutdown).
+    func stopAll() {
+        applyLock.withLock {
+            let all = lock.withLock {
+                defer { runtimes = [:] }
+                return runtimes
+            }
+            duck.attach(nil)
+            for runtime in all.values { runtime.stop() }
+        }
+    }
+
+    // MARK: Applying
+
+    private func check(_ layout: Layout) throws(LayoutError) -> Layout {
+        let layout = try layout.validated()
+        guard layout.audioZone == Layout.mainZone else {
+            throw LayoutError(
+                "the sound is the main zone's: `audio: true` on \"\(layout.audioZone)\" is not supported yet (put the video with sound in \"main\")",
+                zones: [layout.audioZone])
+        }
+        if let budget {
+            let size = outputSize()
+            try budget.check(layout, width: size.width, height: size.height)
+        }
+        return layout
+    }
+
+    /// A layout waiting for the main zone's item end, applied on a thread of its own (the caller is the
+    /// main engine's event delivery, which must not wait for engines to start or stop).
+    private func applyPending() {
+        guard lock.withLock({ pending != nil }) else { return }
+        Threads.start(named: "queued.layout") { [self] in
+            applyLock.withLock {
+                guard let layout = lock.withLock({ () -> Layout? in
+                    defer { pending = nil }
+                    return pending
+                }) else { return }
+                do {
+                    try apply(layout)
+                } catch {
+                    logger.error("layout: the waiting layout was not applied: \(error)")
+                }
+            }
+        }
+    }
+
+    /// Under `applyLock`: the new zones made, the file replaced, then the swap and the zones left out stopped.
+    private func apply(_ layout: Layout) throws(LayoutError) {
+        let (old, existing) = lock.withLock { (current, runtimes) }
+        var made: [String: ZoneRuntime] = [:]
+        for zone in layout.zones where zone.name != Layout.mainZone {
+            if let kept = existing[zone.name], old.zone(named: zone.name)?.isMusic == zone.isMusic { _ = kept; continue }
+            do {
+                made[zone.name] = try make(zone)
+            } catch {
+                for runtime in made.values { runtime.stop() }
+                throw LayoutError("zone \"\(zone.name)\" cannot start: \(error)", zones: [zone.name])
+            }
+        }
+        do {
+            try file?.write(layout)
+        } catch {
+            for runtime in made.values { runtime.stop() }
+            throw LayoutError("the layout cannot be kept: \(error)")
+        }
+        var leaving: [(String, ZoneRuntime)] = []
+        lock.withLock {
+            for (name, runtime) in runtimes where made[name] != nil || layout.zone(named: name) == nil {
+                leaving.append((name, runtime))
+            }
+            for (name, _) in leaving { runtimes[name] = nil }
+            runtimes.merge(made) { _, new in new }
+            current = layout
+        }
+        compositor?.setLayout(layout)
+        let music = layout.musicZone.flatMap { zone in lock.withLock { runtimes[zone.name]?.duck } }
+        duck.attach(music)
+        for (name, runtime) in leaving {
+            runtime.stop()
+            if layout.zone(named: name) == nil, let stateRoot {
+                // Its queue goes with it.
+                try? FileManager.default.removeItem(atPath: "\(stateRoot)/zones/\(name)")
+            }
+        }
+        let names = layout.zones.map(\.name).joined(separator: ", ")
+        logger.info("layout: zones \(names) (\(made.count) started, \(leaving.count) stopped)")
+    }
+}
