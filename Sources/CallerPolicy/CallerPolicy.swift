@@ -177,5 +177,7 @@ public enum MethodExposure: Sendable, Hashable {
         "cache.fetch": [.broker], "cache.revalidate": [.broker], "cache.evict": [.brokerWhenNamed],
         // Proof of play is the bridge's own to acknowledge: a caller that acknowledged would make records vanish.
         "plays.list": [.broker], "plays.ack": [.brokerWhenNamed],
+        // Cutting the whole screen anew is the fleet's (like swapping the queue); anyone may see the zones.
+        "layout.set": [.broker], "layout.get": [.page, .broker],
     ]
 }

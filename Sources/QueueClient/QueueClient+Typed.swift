@@ -36,7 +36,7 @@ extension QueueClient {
     )
         throws(ClientError) -> RPCAnswer<Method.Result>
     {
-        let json = try call(Method.name, params.json)
+        let json = try call(Method.name, Method.json(params, zone: zone))
         guard let result = Method.Result(json: json) else {
             let shown = String(decoding: JSON.serialize(json).prefix(200), as: UTF8.self)
             throw .protocolViolation("queued answered \(Method.name) with an unexpected result: \(shown)")

@@ -8,6 +8,8 @@ import QueueRPC
 public final class QueueClient {
     /// Seconds each call waits for its response (and each send for buffer space).
     public let timeout: Double
+    /// The zone that zoned methods act on (nil: main, sent without a zone).
+    public var zone: String?
     public var socketPath: String { socket.path }
 
     private let socket: UnixSocket

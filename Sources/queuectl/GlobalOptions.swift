@@ -21,6 +21,13 @@ struct GlobalOptions: ParsableArguments {
             valueName: "seconds"))
     var timeout: Double?
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The zone whose queue and player the command acts on (see `queuectl layout`; default: main).",
+            valueName: "name"))
+    var zone: String?
+
     /// How long a call waits for its answer.
     var answerTimeout: Double { timeout ?? 10 }
 

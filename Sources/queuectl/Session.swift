@@ -26,6 +26,7 @@ struct Session {
             throw ClientError.noSocketPath
         }
         client = try QueueClient(socketPath: path, timeout: options.answerTimeout)
+        client.zone = options.zone
     }
 
     /// The variables SocketPath and the config search read (getenv instead of Foundation's ProcessInfo;

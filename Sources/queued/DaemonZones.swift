@@ -104,11 +104,22 @@ final class DaemonZones: ZoneEngines, @unchecked Sendable {
             if let problem { logger.warning("layout: \(problem)") }
             layout = saved
         }
+        removeStaleZoneStates(keeping: layout ?? .fullScreen)
         guard let layout, layout != .fullScreen else { return }
         do {
             _ = try setLayout(layout, at: .now)
         } catch {
             logger.error("layout: not applied: \(error.message); the screen is one zone")
+        }
+    }
+
+    /// Zone state directories the layout does not name (a layout.set cut short before its file was
+    /// replaced made them): their zones never existed.
+    private func removeStaleZoneStates(keeping layout: Layout) {
+        guard let stateRoot else { return }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "\(stateRoot)/zones")) ?? []
+        for name in names where layout.zone(named: name) == nil {
+            try? FileManager.default.removeItem(atPath: "\(stateRoot)/zones/\(name)")
         }
     }
 
