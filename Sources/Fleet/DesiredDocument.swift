@@ -12,24 +12,39 @@ import JSONText
 public struct DesiredDocument: Sendable, Equatable {
     /// Orders a player's documents (its own and its groups'): a higher `rev` is newer.
     public var rev: Int64
-    /// Every other field as sent (`queue`, `loops`, `volume`, `fit`, `rotate`, `overlays`).
+    /// Every other field as sent (`queue`, `loops`, `volume`, `fit`, `rotate`, `overlays`, `layout`, `zones`).
     public var fields: JSONObject
 
     public static let maxBytes = 1 << 20
-    static let keys: Set<String> = ["rev", "queue", "loops", "volume", "fit", "rotate", "overlays"]
+    static let keys: Set<String> = ["rev", "queue", "loops", "volume", "fit", "rotate", "overlays", "layout", "zones"]
 
     /// The items as sent (URI strings or ItemInput objects).
     public var queue: [JSONValue] { fields["queue"]?.arrayValue ?? [] }
 
     /// The document as `state.apply`'s params by name: the queue swapped at the end of the current item, its
     /// loop count (1 when the document gives none), the rev, and the settings and overlays it gives (absent:
-    /// left as they are; `overlays: []` removes them all).
+    /// left as they are; `overlays: []` removes them all). A `layout` ({"zones": [...]}, as layout.set) cuts the
+    /// screen; `zones` gives other zones' queues as {"name": {"queue": [...], "loops": N}}.
     public var applyParams: JSONObject {
         var params: JSONObject = [
             "items": .array(queue), "loops": fields["loops"] ?? .int(1), "rev": .int(rev), "at": "itemEnd",
         ]
         for key in ["volume", "fit", "rotate", "overlays"] {
             if let value = fields[key] { params[key] = value }
+        }
+        // A layout object's zones, or what was sent when it is not one (the daemon's reading refuses it).
+        if let layout = fields["layout"] { params["layout"] = layout["zones"] ?? layout }
+        if let zones = fields["zones"] {
+            guard let object = zones.objectValue else {
+                params["zones"] = zones
+                return params
+            }
+            params["zones"] = .object(JSONObject(object.map { name, queue in
+                guard let fields = queue.objectValue else { return (name, queue) }
+                var wanted: JSONObject = ["items": fields["queue"] ?? .array([]), "loops": fields["loops"] ?? .int(1)]
+                for (key, value) in fields where key != "queue" && key != "loops" { wanted[key] = value }
+                return (name, .object(wanted))
+            }))
         }
         return params
     }

@@ -51,6 +51,7 @@ final class ConnectionHandler: ChannelInboundHandler, Session {
 
     var subscribedEvents: Set<EventName> = []
     var progressInterval = 1.0
+    var subscribedZones: Set<String> = ["main"]
     /// Set once by session.confine (this connection's event loop), never lifted.
     var confinement: FolderConfinement?
 
@@ -202,6 +203,11 @@ final class ConnectionHandler: ChannelInboundHandler, Session {
     /// A daemon event, on this connection's event loop.
     private func deliver(_ event: DaemonEvent) {
         guard let context, subscribedEvents.contains(Wire.name(of: event)) else { return }
+        switch event {
+        case .zoned(let zone, _): guard subscribedZones.contains(zone) || subscribedZones.contains("*") else { return }
+        case .engine: guard subscribedZones.contains("main") || subscribedZones.contains("*") else { return }
+        default: break
+        }
         let (name, params) = Wire.notification(event)
         if name == .progress {
             // Progress is the first thing dropped for a slow reader, and it is rate-limited per client.

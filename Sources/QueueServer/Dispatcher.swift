@@ -13,6 +13,8 @@ import QueueRPC
 protocol Session: AnyObject {
     var subscribedEvents: Set<EventName> { get set }
     var progressInterval: Double { get set }
+    /// The zones whose engine events it gets ("*": all); main only at first.
+    var subscribedZones: Set<String> { get set }
     /// What this connection may name (session.confine); nil: anything its user may read.
     var confinement: FolderConfinement? { get set }
 }
@@ -123,7 +125,7 @@ final class Dispatcher: Sendable {
         self.keeper = keeper
         methods = Self.registry(
             Self.queueMethods(engine) + Self.playerMethods(engine) + Self.cacheMethods(engine)
-                + Self.overlayMethods(engine) + Self.stateMethods(engine) + Self.playsMethods(plays ?? PlayLogStore(directory: nil))
+                + Self.overlayMethods(engine) + Self.stateMethods(engine, zones: zones) + Self.playsMethods(plays ?? PlayLogStore(directory: nil))
                 + Self.sessionMethods(engine: engine, info: info, document: document)
                 + Self.layoutMethods(zones))
     }
@@ -241,8 +243,20 @@ final class Dispatcher: Sendable {
             }
             do {
                 let params = try ParamReader(request.params, order: method.params)
+                var zoneKeeper: ChangeKeeper?
                 if method.zoned, let zone = try params.string("zone"), zone != ZoneNames.main {
                     method = try zoneMethod(method.name, zone: zone)
+                    zoneKeeper = method.kind == .change ? zones?.keeper(forZone: zone) : nil
+                }
+                if let zoneKeeper {
+                    // Another zone's change is kept by that zone's own journal: answered once it is kept there.
+                    guard case .now(let value) = try method.run(params, session, loop) else {
+                        throw RPCError.internalError("\(method.name) answers later")
+                    }
+                    let promise = loop.makePromise(of: JSONValue?.self)
+                    let reply = respond(.success(value))
+                    zoneKeeper.whenKept(zoneKeeper.lastRecorded) { promise.succeed(reply) }
+                    return .later(promise.futureResult)
                 }
                 if let keeper, method.kind == .change, keeper.holdWakeup() {
                     // Tasks run after this pass's reads: the keeper wakes once for all the changes in them.

@@ -17,6 +17,7 @@ extension Dispatcher {
         return [
             .answering(API.EventsSubscribe.self, .query) { params, session in
                 if let interval = params.progressInterval { session.progressInterval = interval }
+                if let zones = params.zones { session.subscribedZones = Set(zones) }
                 session.subscribedEvents.formUnion(params.events ?? EventName.allCases)
                 return .init(events: subscribed(session), progressInterval: session.progressInterval)
             },

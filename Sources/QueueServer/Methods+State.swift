@@ -6,10 +6,12 @@
 import MediaPaths
 import Overlays
 import Playback
+import QueueModel
+import ScreenLayout
 import QueueRPC
 
 extension Dispatcher {
-    static func stateMethods(_ engine: PlayerEngine) -> [RPCMethod] {
+    static func stateMethods(_ engine: PlayerEngine, zones: (any ZoneEngines)?) -> [RPCMethod] {
         [
             .answering(API.StateApply.self, .change) { params, session in
                 // Checked, all of it, before any change.
@@ -27,7 +29,33 @@ extension Dispatcher {
                         }
                     }
                 }
+                // The zones: the layout as it would be applied, every zone's items expanded, each zone named.
+                var layout: Layout?
+                if let wire = params.layout {
+                    guard let zones else { throw RPCError.badState("this daemon has no zones") }
+                    do {
+                        layout = try zones.check(try LayoutWire.layout(wire))
+                    } catch let error as LayoutError {
+                        throw RPCError.invalidParams(param: "layout", reason: error.message)
+                    }
+                }
+                var zoneQueues: [(String, [MediaItem], Int64?)] = []
+                for (name, queue) in (params.zones ?? [:]).sorted(by: { $0.key < $1.key }) {
+                    let target = layout ?? zones?.layout() ?? .fullScreen
+                    guard name != Layout.mainZone, target.zone(named: name) != nil else {
+                        throw RPCError.invalidParams(
+                            param: "zones.\(name.prefix(40))",
+                            reason: name == Layout.mainZone ? "main's queue is `items`" : "no such zone in the layout")
+                    }
+                    let items = queue.items.isEmpty ? [] : try ItemInputs.mediaItems(queue.items, confinement: session.confinement)
+                    zoneQueues.append((name, items, queue.loops))
+                }
                 // Then carried out: none of these can fail on a value already checked.
+                if let layout, let zones, layout != zones.layout() { _ = try zones.setLayout(layout, at: .now) }
+                for (name, items, loops) in zoneQueues {
+                    guard let zoneEngine = zones?.engine(forZone: name) else { continue }
+                    _ = try zoneEngine.replace(with: items, loops: loops.map { Int($0) }, rev: nil, at: params.at == .itemEnd ? .itemEnd : .now)
+                }
                 let replaced = try engine.replace(
                     with: items, loops: params.loops.map { Int($0) }, rev: params.rev,
                     at: params.at == .itemEnd ? .itemEnd : .now)

@@ -16,10 +16,14 @@ public enum LayoutMoment: Sendable, Equatable {
 public protocol ZoneEngines: AnyObject, Sendable {
     /// The engine of zone `name`, if the layout has it (the main zone's too).
     func engine(forZone name: String) -> PlayerEngine?
+    /// What keeps zone `name`'s changes (its own journal), nil without state or for main (the server's own).
+    func keeper(forZone name: String) -> ChangeKeeper?
     /// The zones with an engine, main first.
     var zoneNames: [String] { get }
     /// The layout in force.
     func layout() -> Layout
+    /// `layout` as it would be applied, or why it cannot be (the budget included); changes nothing.
+    func check(_ layout: Layout) throws(LayoutError) -> Layout
     /// Checks `layout` whole (the budget included) and applies it now or at the main zone's item end;
     /// returns the layout in force afterwards and whether the new one waits.
     func setLayout(_ layout: Layout, at moment: LayoutMoment) throws(LayoutError) -> (inForce: Layout, pending: Bool)

@@ -90,6 +90,15 @@ final class ApplyJob: @unchecked Sendable {
                 let version = try plan.apply(with: client)
                 let status = try client.call(API.PlayerStatus.self, NoParams())
                 if status.state == "idle" || status.state == "stopped" { _ = try client.call(API.PlayerPlay.self, .init()) }
+                // Every zone the document gave a queue plays it, as main does.
+                for zone in (plan.params.zones ?? [:]).keys.sorted() {
+                    client.zone = zone
+                    defer { client.zone = nil }
+                    let zoneStatus = try client.call(API.PlayerStatus.self, NoParams())
+                    if zoneStatus.state == "idle" || zoneStatus.state == "stopped" {
+                        _ = try client.call(API.PlayerPlay.self, .init())
+                    }
+                }
                 return (.applied, version)
             }
         } catch {

@@ -32,12 +32,13 @@ struct DocumentPlan: Sendable {
         rev = document.rev
         var seen = Set<String>()
         // http(s) files only: a stream (HLS and DASH are http(s) too) is read live, never cached.
-        downloads = params.items.map(\.uri).filter {
+        let zoneItems = (params.zones ?? [:]).sorted { $0.key < $1.key }.flatMap(\.value.items)
+        downloads = (params.items + zoneItems).map(\.uri).filter {
             ($0.hasPrefix("http://") || $0.hasPrefix("https://")) && StreamKind(uri: $0) == nil
                 && seen.insert($0).inserted
         }
         var digests: [String: String] = [:]
-        for item in params.items where seen.contains(item.uri) && digests[item.uri] == nil {
+        for item in params.items + zoneItems where seen.contains(item.uri) && digests[item.uri] == nil {
             if let digest = item.sha256?.lowercased() { digests[item.uri] = digest }
         }
         self.digests = digests

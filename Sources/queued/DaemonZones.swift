@@ -73,6 +73,10 @@ final class DaemonZones: ZoneEngines, @unchecked Sendable {
         return lock.withLock { runtimes[name]?.engine }
     }
 
+    func keeper(forZone name: String) -> ChangeKeeper? {
+        lock.withLock { runtimes[name]?.writer }
+    }
+
     var zoneNames: [String] {
         lock.withLock { [Layout.mainZone] + current.zones.map(\.name).filter { $0 != Layout.mainZone && runtimes[$0] != nil } }
     }
@@ -150,7 +154,7 @@ final class DaemonZones: ZoneEngines, @unchecked Sendable {
 
     // MARK: Applying
 
-    private func check(_ layout: Layout) throws(LayoutError) -> Layout {
+    func check(_ layout: Layout) throws(LayoutError) -> Layout {
         let layout = try layout.validated()
         guard layout.audioZone == Layout.mainZone else {
             throw LayoutError(

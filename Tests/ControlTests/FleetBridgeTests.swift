@@ -315,6 +315,68 @@ extension FleetBridgeTests {
         }
     }
 
+    /// A document that cuts the screen into zones and gives each its queue: applied whole, reported; one that
+    /// names a zone its layout lacks is refused whole, the zones and their queues as they were.
+    @Test func aDocumentCutsTheScreenIntoZonesEachWithItsQueue() throws {
+        let scratch = try TemporaryDirectory(prefix: "queued-fleet-zones")
+        let broker = try MosquittoBroker(
+            users: ["p1": "p1-secret", "operator": "operator-secret"],
+            acl: ["user operator", "topic readwrite queued/#", "user p1", "topic readwrite queued/p1/#"])
+        defer { broker.stop() }
+        let credentials = scratch.path + "/credentials-p1"
+        try "username=p1\npassword=p1-secret\n".write(toFile: credentials, atomically: true, encoding: .utf8)
+        chmod(credentials, 0o600)
+        let inbox = Inbox()
+        let observer = try operatorObserver(broker, inbox)
+        defer { observer.stop() }
+        let screen = try startScreen("p1", groups: [], broker: broker, credentials: credentials, scratch: scratch.path)
+        defer {
+            _ = screen.bridge.terminate()
+            screen.daemon.stop()
+        }
+        #expect(inbox.wait(20) { $0.contains { $0.topic == "queued/p1/status" && $0.text.contains("\"online\"") } })
+        let video = try Fixtures.video(seconds: 4, hue: .red)
+        let still = try Fixtures.still(hue: .green)
+        let tone = try Fixtures.tone(frequency: 440, seconds: 5)
+        func document(rev: Int, zone: String) -> String {
+            """
+            {"rev": \(rev), "loops": 0, "queue": ["\(video)"],
+             "layout": {"zones": [
+               {"name": "main", "rect": {"x": 0, "y": 0, "w": "75%", "h": "100%"}},
+               {"name": "side", "rect": {"x": "75%", "y": 0, "w": "25%", "h": "100%"}, "content": "stills"},
+               {"name": "music", "duck": -12}]},
+             "zones": {"\(zone)": {"queue": [{"uri": "\(still)", "duration": 5}], "loops": 0},
+                       "music": {"queue": ["\(tone)"], "loops": 0}}}
+            """
+        }
+        _ = try observer.publish(topic: "queued/p1/desired", payload: Array(document(rev: 1, zone: "side").utf8), qos: .atLeastOnce, retain: true)
+        func reported(_ timeout: Double, _ predicate: @escaping (JSONValue) -> Bool) -> Bool {
+            inbox.wait(timeout) { messages in
+                messages.last { $0.topic == "queued/p1/reported" }.flatMap { try? JSON.parse($0.payload) }
+                    .map(predicate) ?? false
+            }
+        }
+        #expect(reported(30) { $0["appliedRev"]?.intValue == 1 }, "\(screen.daemon.log().suffix(2000))")
+        let client = try screen.daemon.client()
+        let zones = try client.call("layout.get")["zones"]?.arrayValue?.map { $0["name"]?.stringValue ?? "" }
+        #expect(zones == ["main", "side", "music"])
+        let side = try screen.daemon.client()
+        side.zone = "side"
+        #expect(try side.call(API.QueueList.self, .init()).items.map(\.uri) == [still])
+        #expect(waitUntil(timeout: 10, pollInterval: 0.05) { side.isPlaying }, "the side zone plays")
+        side.zone = "music"
+        #expect(try side.call(API.QueueList.self, .init()).items.map(\.uri) == [tone])
+        #expect(waitUntil(timeout: 10, pollInterval: 0.05) { side.isPlaying }, "the music plays")
+        // The zones' queues are swapped at their item's end, as main's is: started by the document's play.
+        #expect(try client.call(API.QueueList.self, .init()).items.map(\.uri) == [video], "applied once")
+
+        _ = try observer.publish(topic: "queued/p1/desired", payload: Array(document(rev: 2, zone: "nowhere").utf8), qos: .atLeastOnce, retain: true)
+        #expect(reported(30) { ($0["error"]?.stringValue ?? "").contains("nowhere") && $0["appliedRev"]?.intValue == 1 })
+        side.zone = "side"
+        #expect(try side.call(API.QueueList.self, .init()).items.map(\.uri) == [still], "refused whole: side as it was")
+        #expect(try client.call("layout.get")["zones"]?.arrayValue?.count == 3)
+    }
+
     /// Plays go on while the broker is down and while the bridge is dead (killed with -9 during the outage);
     /// once a broker and a bridge are back, every record the daemon made arrives, none missing.
     @Test func proofOfPlaySurvivesABrokerOutageAndABridgeKilledWithMinusNine() throws {
@@ -544,4 +606,12 @@ private func validateMQTTMessages(
     let closing = output.split(separator: "\n").last { $0.contains(" passed, ") } ?? ""
     let numbers = closing.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
     return (numbers.first ?? 0, numbers.count > 1 ? numbers[1] : -1, output)
+}
+
+extension QueueClient {
+    /// Whether its zone's player plays now (false when the daemon does not answer).
+    var isPlaying: Bool {
+        let status: RPCStatus? = try? call(API.PlayerStatus.self)
+        return status?.state == "playing"
+    }
 }

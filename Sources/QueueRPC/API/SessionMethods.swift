@@ -7,16 +7,21 @@ extension API {
 
         public struct Params: RPCMethodParams, Equatable {
             public var references: [String] { [] }
-            public static let order = ["events", "progressInterval"]
+            public static let order = ["events", "progressInterval", "zones"]
             public static let shortestProgressInterval = 0.05
             /// nil: every kind.
             public var events: [EventName]?
             /// Seconds between progress events; nil keeps the connection's (1 s at first).
             public var progressInterval: Double?
+            /// The zones whose engine events the connection gets from now on (`"*"`: every zone); nil keeps
+            /// the connection's (main only at first, so that a client that knows nothing of zones sees nothing
+            /// of them).
+            public var zones: [String]?
 
-            public init(events: [EventName]? = nil, progressInterval: Double? = nil) {
+            public init(events: [EventName]? = nil, progressInterval: Double? = nil, zones: [String]? = nil) {
                 self.events = events
                 self.progressInterval = progressInterval
+                self.zones = zones
             }
             public init(reading params: ParamReader) throws(RPCError) {
                 events = try API.eventNames(params)
@@ -24,11 +29,16 @@ extension API {
                 if let progressInterval, progressInterval < Self.shortestProgressInterval {
                     throw .invalidParams(param: "progressInterval", reason: "must be >= 0.05 seconds")
                 }
+                zones = try params.stringArray("zones")
+                if let zones, zones.count > 17 || zones.contains(where: { $0.utf8.count > 32 || $0.isEmpty }) {
+                    throw .invalidParams(param: "zones", reason: "at most 17 zone names (or \"*\"), each 1 to 32 characters")
+                }
             }
             public var json: JSONValue? {
                 var object = JSONObject()
                 object.setIfPresent("events", events.map { .array($0.map { .string($0.rawValue) }) })
                 object.setIfPresent("progressInterval", progressInterval.map(JSONValue.double))
+                object.setIfPresent("zones", zones.map { .array($0.map(JSONValue.string)) })
                 return .object(object)
             }
         }

@@ -10,7 +10,7 @@ extension API {
         public static let name = "state.apply"
 
         public struct Params: RPCMethodParams, Equatable {
-            public static let order = ["items", "loops", "rev", "at", "volume", "fit", "rotate", "overlays"]
+            public static let order = ["items", "loops", "rev", "at", "volume", "fit", "rotate", "overlays", "layout", "zones"]
             public var items: [RPCItemInput]
             public var loops: Int64?
             public var rev: Int64?
@@ -19,6 +19,21 @@ extension API {
             public var settings: PlayerSet.Params?
             /// The layers that replace the daemon's: nil leaves them, [] removes them all.
             public var overlays: [RPCOverlay]?
+            /// The screen's zones (as layout.set takes them): nil leaves the layout as it is.
+            public var layout: [RPCZone]?
+            /// Other zones' queues by zone name (main's is `items`): each swapped like main's; a zone left out
+            /// keeps its queue.
+            public var zones: [String: ZoneQueue]?
+
+            /// One zone's wanted queue.
+            public struct ZoneQueue: Sendable, Equatable {
+                public var items: [RPCItemInput]
+                public var loops: Int64?
+                public init(items: [RPCItemInput], loops: Int64? = nil) {
+                    self.items = items
+                    self.loops = loops
+                }
+            }
 
             public init(
                 items: [RPCItemInput], loops: Int64? = nil, rev: Int64? = nil, at: QueueReplace.Moment? = nil,
@@ -55,6 +70,31 @@ extension API {
                     }
                     overlays = layers
                 }
+                if let value = params.raw("layout"), !value.isNull {
+                    layout = try LayoutSet.Params(reading: ParamReader(.byName(["zones": value]), order: LayoutSet.Params.order)).zones
+                }
+                if let value = params.raw("zones"), !value.isNull {
+                    guard let object = value.objectValue else {
+                        throw .invalidParams(param: "zones", reason: "must be an object: zone name → {items, loops}")
+                    }
+                    var queues: [String: ZoneQueue] = [:]
+                    for (name, queue) in object {
+                        guard let fields = queue.objectValue else {
+                            throw .invalidParams(param: "zones.\(name.prefix(40))", reason: "must be an object {items, loops}")
+                        }
+                        let reader: ParamReader
+                        do {
+                            reader = try ParamReader(.byName(fields), order: ["items", "loops"])
+                            queues[name] = ZoneQueue(
+                                items: try API.itemInputs(reader, allowEmpty: true),
+                                loops: try reader.int("loops", in: 0...Int64(Int32.max)))
+                        } catch {
+                            let param = error.data?["param"]?.stringValue.map { "zones.\(name.prefix(40)).\($0)" } ?? "zones.\(name.prefix(40))"
+                            throw .invalidParams(param: param, reason: error.data?["reason"]?.stringValue ?? error.message)
+                        }
+                    }
+                    zones = queues
+                }
             }
 
             /// One layer as overlay.add reads it, its mistakes named by its place ("overlays[1].size").
@@ -86,10 +126,21 @@ extension API {
                     for name in ["volume", "fit", "rotate"] { object.setIfPresent(name, settings[name]) }
                 }
                 object.setIfPresent("overlays", overlays.map { .array($0.map(\.json)) })
+                object.setIfPresent("layout", layout.map { .array($0.map(\.json)) })
+                if let zones {
+                    object["zones"] = .object(JSONObject(zones.sorted { $0.key < $1.key }.map { name, queue in
+                        var fields: JSONObject = ["items": .array(queue.items.map(\.json))]
+                        fields.setIfPresent("loops", queue.loops.map(JSONValue.int))
+                        return (name, .object(fields))
+                    }))
+                }
                 return .object(object)
             }
 
-            public var references: [String] { items.map(\.uri) + (overlays ?? []).compactMap(\.path) }
+            public var references: [String] {
+                items.map(\.uri) + (overlays ?? []).compactMap(\.path)
+                    + (zones ?? [:]).sorted { $0.key < $1.key }.flatMap { $0.value.items.map(\.uri) }
+            }
         }
 
         public typealias Result = QueueReplace.Result
