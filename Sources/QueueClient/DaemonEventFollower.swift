@@ -22,6 +22,8 @@ public final class DaemonEventFollower: Sendable {
     private let label: String
     private let handler: @Sendable (Happening) -> Void
     private let lock = ThreadLock()
+    /// The zones whose events are followed (nil: main's only).
+    private let zones: [String]?
     /// Guarded by `lock`.
     private let state = Counters()
 
@@ -32,10 +34,12 @@ public final class DaemonEventFollower: Sendable {
 
     /// `handler` runs on the follower's thread, one happening at a time.
     public init(
-        socketPath: String, events: [EventName], label: String, handler: @escaping @Sendable (Happening) -> Void
+        socketPath: String, events: [EventName], zones: [String]? = nil, label: String,
+        handler: @escaping @Sendable (Happening) -> Void
     ) {
         self.socketPath = socketPath
         self.events = events
+        self.zones = zones
         self.label = label
         self.handler = handler
     }
@@ -85,7 +89,7 @@ public final class DaemonEventFollower: Sendable {
         let client: QueueClient
         do {
             client = try QueueClient(socketPath: socketPath, timeout: 10)
-            _ = try client.call(API.EventsSubscribe.self, .init(events: events))
+            _ = try client.call(API.EventsSubscribe.self, .init(events: events, zones: zones))
         } catch {
             return .failed("\(error)")
         }

@@ -19,7 +19,10 @@ extension Dispatcher {
                 }
             },
             .answering(API.LayoutGet.self, .query) { _, _ in
-                .init(zones: LayoutWire.zones(zones?.layout() ?? .fullScreen))
+                let size = zones?.outputSize()
+                return .init(
+                    zones: LayoutWire.zones(zones?.layout() ?? .fullScreen), width: size.map { Int64($0.width) },
+                    height: size.map { Int64($0.height) })
             },
         ]
     }

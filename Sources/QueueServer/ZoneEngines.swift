@@ -22,6 +22,8 @@ public protocol ZoneEngines: AnyObject, Sendable {
     var zoneNames: [String] { get }
     /// The layout in force.
     func layout() -> Layout
+    /// The output's size the zones are placed on.
+    func outputSize() -> (width: Int, height: Int)
     /// `layout` as it would be applied, or why it cannot be (the budget included); changes nothing.
     func check(_ layout: Layout) throws(LayoutError) -> Layout
     /// Checks `layout` whole (the budget included) and applies it now or at the main zone's item end;

@@ -81,7 +81,8 @@ public final class DaemonEvents: @unchecked Sendable {
     ]
 
     init(socketPath: String) {
-        follower = DaemonEventFollower(socketPath: socketPath, events: Self.followed, label: "queued-web.events") {
+        // Every zone's: the page shows the zone it is looking at, and events say which (`zone`).
+        follower = DaemonEventFollower(socketPath: socketPath, events: Self.followed, zones: ["*"], label: "queued-web.events") {
             [weak self] happening in self?.heard(happening)
         }
     }

@@ -36,7 +36,7 @@ final class DaemonZones: ZoneEngines, @unchecked Sendable {
     private let main: PlayerEngine
     private let compositor: SDLVideoSink?
     private let budget: DecodeBudget?
-    private let outputSize: @Sendable () -> (width: Int, height: Int)
+    private let currentOutputSize: @Sendable () -> (width: Int, height: Int)
     private let make: (Zone) throws -> ZoneRuntime
     private let file: LayoutFile?
     /// Where zones keep their state (`<state>/zones/<name>`), nil without state.
@@ -59,7 +59,7 @@ final class DaemonZones: ZoneEngines, @unchecked Sendable {
         self.main = main
         self.compositor = compositor
         self.budget = budget
-        self.outputSize = outputSize
+        currentOutputSize = outputSize
         self.stateRoot = stateRoot
         file = stateRoot.map { LayoutFile(directory: $0) }
         self.logger = logger
@@ -82,6 +82,8 @@ final class DaemonZones: ZoneEngines, @unchecked Sendable {
     }
 
     func layout() -> Layout { lock.withLock { current } }
+
+    func outputSize() -> (width: Int, height: Int) { currentOutputSize() }
 
     func setLayout(_ layout: Layout, at moment: LayoutMoment) throws(LayoutError) -> (inForce: Layout, pending: Bool) {
         let layout = try check(layout)
@@ -162,7 +164,7 @@ final class DaemonZones: ZoneEngines, @unchecked Sendable {
                 zones: [layout.audioZone])
         }
         if let budget {
-            let size = outputSize()
+            let size = currentOutputSize()
             try budget.check(layout, width: size.width, height: size.height)
         }
         return layout

@@ -61,7 +61,7 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: screenshots + "/page-desktop.png"))
         // Kept for the README (contrib/web/page.png is one of these, copied by hand when the page changes).
         if let keep = ProcessInfo.processInfo.environment["QUEUED_WEB_SCREENSHOTS"] {
-            for name in ["page-desktop.png", "page-phone.png"] {
+            for name in ["page-desktop.png", "page-phone.png", "page-zones.png"] {
                 try? FileManager.default.removeItem(atPath: keep + "/" + name)
                 try? FileManager.default.copyItem(atPath: screenshots + "/" + name, toPath: keep + "/" + name)
             }

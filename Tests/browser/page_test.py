@@ -335,6 +335,59 @@ def main():
         check(bool(wait_for("no error left shown", lambda: not driver.find_element(By.ID, "banner").is_displayed(), timeout=5)),
               "no error left on the page after the restart")
 
+        # Zones: the layout drawn over the preview; choosing a zone shows its own queue, and what the page adds
+        # goes there; main's queue stays as it was.
+        rpc("layout.set", {"zones": [
+            {"name": "main", "rect": {"x": 0, "y": 0, "w": "75%", "h": "100%"}},
+            {"name": "side", "rect": {"x": "75%", "y": 0, "w": "25%", "h": "100%"}, "fit": "fill", "content": "stills"}]})
+        main_titles = expected_titles()
+        rpc("queue.add", {"zone": "side", "items": [green, blue]})
+        rpc("queue.setLoops", {"zone": "side", "loops": 0})
+        rpc("player.play", {"zone": "side"})
+        boxes = wait_for("the zones drawn over the preview", lambda: (lambda b: b if len(b) == 2 else None)(
+            driver.find_elements(By.CSS_SELECTOR, "#zone-map .zone")), timeout=15)
+        if boxes:
+            geometry = driver.execute_script("""
+              const map = document.getElementById('zone-map').getBoundingClientRect();
+              return [...document.querySelectorAll('#zone-map .zone')].map((b) => {
+                const r = b.getBoundingClientRect();
+                return [b.textContent, Math.round(100 * (r.left - map.left) / map.width), Math.round(100 * r.width / map.width)];
+              });""")
+            check(geometry == [["main", 0, 75], ["side", 75, 25]], f"the zones' rectangles over the preview: {geometry}")
+            driver.find_element(By.XPATH, "//div[@id='zone-map']/button[text()='side']").click()
+            side_titles = [os.path.basename(green), os.path.basename(blue)]
+            check(bool(wait_for("the side zone's queue", lambda: row_titles(driver) == side_titles)),
+                  f"choosing the side zone shows its queue: {row_titles(driver)}")
+            check("zone side" in driver.find_element(By.ID, "zone-name").text, "the page says which zone it shows")
+            driver.find_element(By.ID, "url").send_keys(env["SITE_URL"] + "/red.mp4")
+            driver.find_element(By.CSS_SELECTOR, "#add-url button").click()
+            added = wait_for("the URL lands in the side zone", lambda: len(rpc("queue.list", {"zone": "side"})["items"]) == 3)
+            check(bool(added) and expected_titles() == main_titles, "a URL added on the side zone goes to its queue, main's untouched")
+            check(bool(wait_for("the chosen zone marked", lambda: "side" in [
+                b.text for b in driver.find_elements(By.CSS_SELECTOR, "#zone-map .zone.chosen")])), "the chosen zone is marked")
+            # The side zone's rectangle on the page covers its picture in the preview: green or blue there.
+            SIDE = """
+              const [done] = arguments;
+              const image = document.getElementById('preview'), box = document.querySelector('#zone-map .zone.chosen');
+              const r = box.getBoundingClientRect(), i = image.getBoundingClientRect();
+              const scale = image.naturalWidth / Math.min(i.width, i.height * image.naturalWidth / image.naturalHeight);
+              const left = (i.width - image.naturalWidth / scale) / 2;
+              const x = Math.round((r.left + r.width / 2 - i.left - left) * scale);
+              const y = Math.round((r.top + r.height * 0.75 - i.top) * scale);
+              const canvas = document.createElement('canvas');
+              canvas.width = image.naturalWidth; canvas.height = image.naturalHeight;
+              const g = canvas.getContext('2d'); g.drawImage(image, 0, 0);
+              done([...g.getImageData(x, y, 1, 1).data.slice(0, 3)]);"""
+            colour = wait_for("the side zone's picture under its rectangle", lambda: (lambda c: c if c and (
+                (c[1] > 100 and c[0] < 80) or (c[2] > 100 and c[0] < 80)) else None)(driver.execute_async_script(SIDE)), timeout=10)
+            if colour is None:
+                print(f"  under the side rectangle: {driver.execute_async_script(SIDE)}", flush=True)
+            check(colour is not None, f"the side zone's rectangle lies over its green or blue picture: {colour}")
+            driver.save_screenshot(os.path.join(env["SCREENSHOTS"], "page-zones.png"))
+            driver.find_element(By.XPATH, "//div[@id='zone-map']/button[text()='main']").click()
+            check(bool(wait_for("main's queue again", lambda: row_titles(driver) == expected_titles())), "back on main, main's queue")
+        rpc("layout.set", {"zones": [{"name": "main", "rect": {"x": 0, "y": 0, "w": "100%", "h": "100%"}}]})
+
         # A 360-px-wide phone: every control there, nothing wider than the screen.
         driver.set_window_size(360, 800)
         wait_for("the narrow layout", lambda: driver.execute_script("return window.innerWidth") <= 360)

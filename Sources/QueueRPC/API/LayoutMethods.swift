@@ -64,13 +64,24 @@ extension API {
 
         public struct Result: RPCMethodResult, Equatable {
             public var zones: [RPCZone]
+            /// The output's size in pixels, against which the zones' rectangles are placed (nil: not known).
+            public var width: Int64?
+            public var height: Int64?
 
-            public init(zones: [RPCZone]) { self.zones = zones }
+            public init(zones: [RPCZone], width: Int64? = nil, height: Int64? = nil) {
+                self.zones = zones
+                self.width = width
+                self.height = height
+            }
             public init?(json: JSONValue) {
                 guard let zones = json["zones"]?.arrayValue else { return nil }
                 self.zones = zones.compactMap { try? RPCZone(json: $0, param: "zones") }
+                width = json["width"]?.intValue
+                height = json["height"]?.intValue
             }
-            public var json: JSONValue { ["zones": .array(zones.map(\.json))] }
+            public var json: JSONValue {
+                ["zones": .array(zones.map(\.json)), "width": width.map(JSONValue.int) ?? .null, "height": height.map(JSONValue.int) ?? .null]
+            }
         }
     }
 }

@@ -100,10 +100,81 @@ async function refreshPreview() {
       const image = $('preview');
       const old = image.src;
       image.src = url;
+      image.onload = placeZoneMap;
       if (old.startsWith('blob:')) URL.revokeObjectURL(old);
     }
   } catch (_) { /* the next try will do */ }
   previewTimer = setTimeout(refreshPreview, 1500);
+}
+
+// MARK: zones: the layout drawn over the preview; choosing a zone shows its status and queue
+
+let layout = null;
+
+/// A zone's length in the output's pixels: a number is pixels, "75%" a share of `extent`.
+function resolve(length, extent) {
+  return typeof length === 'string' && length.endsWith('%') ? (parseFloat(length) / 100) * extent : Number(length);
+}
+
+async function refreshLayout() {
+  try { layout = await api.rpc('layout.get'); } catch (_) { layout = null; }
+  drawZones();
+}
+
+/// Puts the zone map over the picture itself: the preview is fitted (object-fit: contain) into its box.
+function placeZoneMap() {
+  const image = $('preview');
+  const map = $('zone-map');
+  const box = image.getBoundingClientRect(), screen = $('screen').getBoundingClientRect();
+  const aspect = image.naturalWidth && image.naturalHeight ? image.naturalWidth / image.naturalHeight
+    : (layout?.width || 16) / (layout?.height || 9);
+  const width = Math.min(box.width, box.height * aspect), height = width / aspect;
+  Object.assign(map.style, {
+    left: `${box.left - screen.left + (box.width - width) / 2}px`, top: `${box.top - screen.top + (box.height - height) / 2}px`,
+    width: `${width}px`, height: `${height}px`, right: 'auto', bottom: 'auto',
+  });
+}
+
+function drawZones() {
+  placeZoneMap();
+  const zones = layout?.zones || [];
+  const width = layout?.width || 1920, height = layout?.height || 1080;
+  if (!zones.some((zone) => zone.name === api.zone)) api.zone = null;
+  const chosen = api.zone || 'main';
+  $('zone-name').textContent = zones.length > 1 ? `— zone ${chosen}` : '';
+  const boxes = zones.length > 1 ? zones.map((zone) => {
+    const box = document.createElement('button');
+    box.type = 'button';
+    box.className = 'zone' + (zone.name === chosen ? ' chosen' : '');
+    box.textContent = zone.name;
+    box.setAttribute('aria-pressed', String(zone.name === chosen));
+    box.setAttribute('aria-label', `Zone ${zone.name}${zone.rect ? '' : ' (music)'}`);
+    if (zone.rect) {
+      const x = resolve(zone.rect.x, width), y = resolve(zone.rect.y, height);
+      Object.assign(box.style, {
+        left: `${(100 * x) / width}%`, top: `${(100 * y) / height}%`,
+        width: `${(100 * resolve(zone.rect.w, width)) / width}%`, height: `${(100 * resolve(zone.rect.h, height)) / height}%`,
+        zIndex: String(1000 + (zone.z || 0)),
+      });
+    } else {
+      box.id = 'zone-music';
+      box.textContent = `♪ ${zone.name}`;
+    }
+    box.addEventListener('click', () => chooseZone(zone.name));
+    return box;
+  }) : [];
+  $('zone-map').replaceChildren(...boxes.filter((box) => box.id !== 'zone-music'));
+  const music = boxes.find((box) => box.id === 'zone-music');
+  $('zone-music')?.remove();
+  if (music) $('screen').append(music);
+}
+
+function chooseZone(name) {
+  api.zone = name === 'main' ? null : name;
+  queue.offset = 0;
+  drawZones();
+  refreshStatus();
+  queue.load().then(drawNextUp, (e) => say(e.message));
 }
 
 // MARK: health and overlays
@@ -155,10 +226,17 @@ function reloadQueueSoon() {
 }
 
 function onEvent(method, params) {
+  // Every zone's events come: only the chosen zone's are this page's (main's carry no zone).
+  if (method.startsWith('event.') && params && (params.zone || null) !== (api.zone || null)) {
+    if (method === 'event.itemStarted') refreshPreview();
+    // A zone the page has not drawn: the layout changed (the fleet, queuectl).
+    if (params.zone && !(layout?.zones || []).some((zone) => zone.name === params.zone)) refreshLayout();
+    return;
+  }
   switch (method) {
     case 'daemon.connected':
       say('');
-      refreshStatus(); reloadQueueSoon(); refreshOverlays(); refreshHealth();
+      refreshStatus(); reloadQueueSoon(); refreshOverlays(); refreshHealth(); refreshLayout();
       break;
     case 'event.status': {
       // Events carry no stream figures (latency, bitrate, pace: asked with player.status): the same play's
@@ -192,7 +270,7 @@ async function start() {
   queue = new QueueView($('queue'), api, say);
   link = new EventLink(onEvent, setLinkState);
   link.open();
-  await Promise.all([refreshStatus(), queue.load(), refreshOverlays(), refreshHealth()]);
+  await Promise.all([refreshStatus(), queue.load(), refreshOverlays(), refreshHealth(), refreshLayout()]);
   drawNextUp();
   refreshPreview();
 }
@@ -265,8 +343,10 @@ function wire() {
     try { await api.rpc('overlay.add', params); $('ov-text').value = ''; await refreshOverlays(); } catch (error) { say(error.message); }
   });
   document.addEventListener('visibilitychange', refreshPreview);
+  window.addEventListener('resize', placeZoneMap);
   setInterval(drawPosition, 250);
   setInterval(refreshStatus, 10000);
+  setInterval(refreshLayout, 10000);
   setInterval(refreshHealth, 15000);
 }
 

@@ -1,8 +1,11 @@
 // The page's link to queued-web: JSON requests (with the session's CSRF token on every change), uploads
 // with progress, and the events WebSocket, reconnected with backoff (0.5 s doubling to 8 s).
 
+/// The methods that act on one zone's queue or player: sent with the zone the page looks at (not main).
+const ZONED = /^(queue\.(add|insert|remove|move|clear|replace|update|setLoops|list|get|interrupt)|player\.(play|pause|toggle|stop|next|previous|seek|status|set))$/;
+
 export class Api {
-  constructor() { this.csrf = null; }
+  constructor() { this.csrf = null; this.zone = null; }
 
   async request(path, { method = 'GET', body } = {}) {
     const headers = { 'Accept': 'application/json' };
@@ -46,6 +49,7 @@ export class Api {
 
   /// A daemon method through the page's allowlist; a JSON-RPC error becomes a thrown Error with its code.
   async rpc(method, params) {
+    if (this.zone && ZONED.test(method)) params = { ...(params || {}), zone: this.zone };
     const reply = await this.request('/api/rpc', { method: 'POST', body: params === undefined ? { method } : { method, params } });
     if (reply.error) {
       const error = new Error(reply.error.message);
