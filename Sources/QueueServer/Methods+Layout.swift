@@ -9,20 +9,25 @@ extension Dispatcher {
         [
             .answering(API.LayoutSet.self, .change) { params, _ in
                 guard let zones else { throw RPCError.badState("this daemon has no zones (it runs without a video output)") }
-                let layout = try LayoutWire.layout(params.zones)
-                let outcome: Result<(inForce: Layout, pending: Bool), LayoutError> = Result {
-                    () throws(LayoutError) in try zones.setLayout(layout, at: params.at == .itemEnd ? .itemEnd : .now)
+                let moment: LayoutMoment = params.at == .itemEnd ? .itemEnd : .now
+                let plan = try params.layouts.map(LayoutWire.plan)
+                let layout = plan == nil ? try LayoutWire.layout(params.zones) : nil
+                let outcome: Result<(inForce: Layout, pending: Bool), LayoutError> = Result { () throws(LayoutError) in
+                    if let plan { return try zones.setPlan(plan, at: moment) }
+                    return try zones.setLayout(layout ?? .fullScreen, at: moment)
                 }
                 switch outcome {
                 case .success(let (inForce, pending)): return .init(zones: LayoutWire.zones(inForce), pending: pending)
-                case .failure(let error): throw RPCError.invalidParams(param: "zones", reason: error.message)
+                case .failure(let error): throw RPCError.invalidParams(param: plan == nil ? "zones" : "layouts", reason: error.message)
                 }
             },
             .answering(API.LayoutGet.self, .query) { _, _ in
                 let size = zones?.outputSize()
+                let inForce = zones?.layout() ?? .fullScreen
                 return .init(
-                    zones: LayoutWire.zones(zones?.layout() ?? .fullScreen), width: size.map { Int64($0.width) },
-                    height: size.map { Int64($0.height) })
+                    zones: LayoutWire.zones(inForce), width: size.map { Int64($0.width) },
+                    height: size.map { Int64($0.height) }, layouts: zones?.plan().map(LayoutWire.layouts),
+                    active: zones?.plan() == nil ? nil : inForce.name)
             },
         ]
     }
@@ -55,6 +60,24 @@ public enum LayoutWire {
             zones[main].audio = true
         }
         return Layout(zones: zones)
+    }
+
+    /// Layouts by daypart as sent: each layout's zones and its schedule (checked as items' are).
+    public static func plan(_ wire: [RPCLayout]) throws(RPCError) -> LayoutPlan {
+        var layouts: [Layout] = []
+        for (index, entry) in wire.enumerated() {
+            var layout = try Self.layout(entry.zones)
+            layout.name = entry.name ?? "layout \(index + 1)"
+            layout.schedule = try entry.schedule.map { schedule throws(RPCError) in
+                try ScheduleInput.itemSchedule(schedule, param: "layouts[\(index)].schedule")
+            }
+            layouts.append(layout)
+        }
+        return LayoutPlan(layouts: layouts)
+    }
+
+    public static func layouts(_ plan: LayoutPlan) -> [RPCLayout] {
+        plan.layouts.map { RPCLayout(name: $0.name, schedule: $0.schedule.map(ScheduleInput.wire), zones: zones($0)) }
     }
 
     /// The wire's form of `layout` (every field, background and the music's duck only where they apply).

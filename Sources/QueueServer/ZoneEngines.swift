@@ -26,6 +26,11 @@ public protocol ZoneEngines: AnyObject, Sendable {
     func outputSize() -> (width: Int, height: Int)
     /// `layout` as it would be applied, or why it cannot be (the budget included); changes nothing.
     func check(_ layout: Layout) throws(LayoutError) -> Layout
+    /// The layouts by daypart in force (nil: one layout, set with `setLayout`).
+    func plan() -> LayoutPlan?
+    /// Checks every layout of `plan` (the budget included), keeps the plan and applies the layout whose
+    /// schedule is open now (its fallback otherwise), switching as windows open and close.
+    func setPlan(_ plan: LayoutPlan, at moment: LayoutMoment) throws(LayoutError) -> (inForce: Layout, pending: Bool)
     /// Checks `layout` whole (the budget included) and applies it now or at the main zone's item end;
     /// returns the layout in force afterwards and whether the new one waits.
     func setLayout(_ layout: Layout, at moment: LayoutMoment) throws(LayoutError) -> (inForce: Layout, pending: Bool)

@@ -282,14 +282,12 @@ struct Daemon {
         return zone
     }
 
-    /// `--layout FILE`: the zones as layout.set takes them; a file that cannot be read stops the start.
-    private static func readLayout(_ path: String) throws -> Layout {
+    /// `--layout FILE`: the zones as layout.set takes them ({"zones": [...]} or {"layouts": [...]}); a file
+    /// that cannot be read stops the start.
+    private static func readLayout(_ path: String) throws -> LayoutPlan {
         guard let data = FileManager.default.contents(atPath: path) else { throw ValidationFailure("--layout: cannot read \(path)") }
         do {
-            let json = try JSON.parse([UInt8](data))
-            let params = try API.LayoutSet.Params(
-                reading: try ParamReader(.byName(json.objectValue ?? [:]), order: API.LayoutSet.Params.order))
-            return try LayoutWire.layout(params.zones).validated()
+            return try LayoutFile.plan(from: [UInt8](data))
         } catch {
             throw ValidationFailure("--layout \(path): \(error)")
         }

@@ -48,8 +48,15 @@ final class DaemonZones: ZoneEngines, @unchecked Sendable {
     /// Guards the fields below (read by every routed request).
     private let lock = ThreadLock()
     private var current = Layout.fullScreen
+    /// The layouts by daypart the current one comes from (nil: one layout).
+    private var currentPlan: LayoutPlan?
     private var runtimes: [String: ZoneRuntime] = [:]
-    private var pending: Layout?
+    /// A layout waiting for the main zone's item end, and the plan it comes from.
+    private var pending: (layout: Layout, plan: LayoutPlan?)?
+    /// The daypart scheduler's wake-ups (a new plan, the shutdown); guards `plans` and `stopping`.
+    private let scheduler = ThreadCondition()
+    private var plans = 0
+    private var stopping = false
 
     init(
         main: PlayerEngine, compositor: SDLVideoSink?, budget: DecodeBudget?,
@@ -83,19 +90,41 @@ final class DaemonZones: ZoneEngines, @unchecked Sendable {
 
     func layout() -> Layout { lock.withLock { current } }
 
+    func plan() -> LayoutPlan? { lock.withLock { currentPlan } }
+
     func outputSize() -> (width: Int, height: Int) { currentOutputSize() }
 
     func setLayout(_ layout: Layout, at moment: LayoutMoment) throws(LayoutError) -> (inForce: Layout, pending: Bool) {
-        let layout = try check(layout)
+        try take(try check(layout), plan: nil, at: moment)
+    }
+
+    func setPlan(_ plan: LayoutPlan, at moment: LayoutMoment) throws(LayoutError) -> (inForce: Layout, pending: Bool) {
+        var plan = try plan.validated()
+        // One layout without a schedule is just a layout.
+        if plan.layouts.count == 1, plan.layouts[0].schedule == nil { return try setLayout(plan.layouts[0], at: moment) }
+        var checked: [Layout] = []
+        for layout in plan.layouts {
+            do {
+                checked.append(try check(layout))
+            } catch {
+                throw LayoutError("layout \"\(layout.name ?? "?")\": \(error.message)", zones: error.zones)
+            }
+        }
+        plan.layouts = checked
+        return try take(plan.active(at: main.localClock.localTime()), plan: plan, at: moment)
+    }
+
+    /// Applies `layout` (from `plan`) now, or at the main zone's item end.
+    private func take(_ layout: Layout, plan: LayoutPlan?, at moment: LayoutMoment) throws(LayoutError) -> (inForce: Layout, pending: Bool) {
         applyLock.lock()
         defer { applyLock.unlock() }
         if moment == .itemEnd, [.playing, .paused].contains(main.status().state) {
-            lock.withLock { pending = layout }
+            lock.withLock { pending = (layout, plan) }
             logger.info("layout: \(layout.zones.count) zones, waiting for the main zone's item to end")
             return (lock.withLock { current }, true)
         }
         lock.withLock { pending = nil }
-        try apply(layout)
+        try apply(layout, plan: plan)
         return (layout, false)
     }
 
@@ -103,28 +132,69 @@ final class DaemonZones: ZoneEngines, @unchecked Sendable {
 
     /// At start: the layout given (`--layout`), else the one kept, else the full screen. A layout that cannot
     /// be applied is logged and the screen stays one zone.
-    func start(given: Layout?) {
-        var layout = given
-        if layout == nil, let file {
+    func start(given: LayoutPlan?) {
+        var plan = given
+        if plan == nil, let file {
             let (saved, problem) = file.read()
             if let problem { logger.warning("layout: \(problem)") }
-            layout = saved
+            plan = saved
         }
-        removeStaleZoneStates(keeping: layout ?? .fullScreen)
-        guard let layout, layout != .fullScreen else { return }
+        removeStaleZoneStates(keeping: plan?.zoneNames ?? [Layout.mainZone])
+        Threads.start(named: "queued.dayparts") { [self] in runScheduler() }
+        guard let plan, plan != LayoutPlan(layouts: [.fullScreen]) else { return }
         do {
-            _ = try setLayout(layout, at: .now)
+            _ = try setPlan(plan, at: .now)
         } catch {
             logger.error("layout: not applied: \(error.message); the screen is one zone")
         }
     }
 
+    /// The daypart scheduler's thread: with layouts by daypart, the one whose window is open now is put in
+    /// force at each minute a window opens or closes (checked at least once a minute: the wall clock may jump).
+    private func runScheduler() {
+        var seen = -1
+        while true {
+            let stop = scheduler.withLock { () -> Bool in
+                if !stopping && seen == plans { _ = scheduler.wait(seconds: nextCheck()) }
+                seen = plans
+                return stopping
+            }
+            if stop { return }
+            applyLock.withLock {
+                guard let plan = lock.withLock({ currentPlan }), lock.withLock({ pending == nil }) else { return }
+                let active = plan.active(at: main.localClock.localTime())
+                guard active != lock.withLock({ current }) else { return }
+                logger.info("layout: \(active.name ?? "the fallback") by its schedule")
+                do {
+                    try apply(active, plan: plan)
+                } catch {
+                    logger.error("layout: \(active.name ?? "the fallback") not applied: \(error)")
+                }
+            }
+        }
+    }
+
+    /// Seconds until the plan in force can next change (at most a minute).
+    private func nextCheck() -> Double {
+        guard let plan = lock.withLock({ currentPlan }) else { return 60 }
+        let clock = main.localClock
+        guard let next = plan.nextChange(after: clock.localTime()) else { return 60 }
+        return min(60, max(0.05, clock.instant(of: next) - clock.now() + 0.01))
+    }
+
+    private func wakeScheduler() {
+        scheduler.withLock {
+            plans += 1
+            scheduler.broadcast()
+        }
+    }
+
     /// Zone state directories the layout does not name (a layout.set cut short before its file was
     /// replaced made them): their zones never existed.
-    private func removeStaleZoneStates(keeping layout: Layout) {
+    private func removeStaleZoneStates(keeping kept: Set<String>) {
         guard let stateRoot else { return }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: "\(stateRoot)/zones")) ?? []
-        for name in names where layout.zone(named: name) == nil {
+        for name in names where !kept.contains(name) {
             try? FileManager.default.removeItem(atPath: "\(stateRoot)/zones/\(name)")
         }
     }
@@ -144,6 +214,10 @@ final class DaemonZones: ZoneEngines, @unchecked Sendable {
 
     /// Stops every zone's engine but main's (the daemon's shutdown).
     func stopAll() {
+        scheduler.withLock {
+            stopping = true
+            scheduler.broadcast()
+        }
         applyLock.withLock {
             let all = lock.withLock {
                 defer { runtimes = [:] }
@@ -176,12 +250,12 @@ final class DaemonZones: ZoneEngines, @unchecked Sendable {
         guard lock.withLock({ pending != nil }) else { return }
         Threads.start(named: "queued.layout") { [self] in
             applyLock.withLock {
-                guard let layout = lock.withLock({ () -> Layout? in
+                guard let (layout, plan) = lock.withLock({ () -> (Layout, LayoutPlan?)? in
                     defer { pending = nil }
                     return pending
                 }) else { return }
                 do {
-                    try apply(layout)
+                    try apply(layout, plan: plan)
                 } catch {
                     logger.error("layout: the waiting layout was not applied: \(error)")
                 }
@@ -189,12 +263,13 @@ final class DaemonZones: ZoneEngines, @unchecked Sendable {
         }
     }
 
-    /// Under `applyLock`: the new zones made, the file replaced, then the swap and the zones left out stopped.
-    private func apply(_ layout: Layout) throws(LayoutError) {
+    /// Under `applyLock`: the new zones made, the file replaced (with the plan, when there is one), then the
+    /// swap and the zones left out stopped — their queues dropped unless another layout of the plan has them.
+    private func apply(_ layout: Layout, plan: LayoutPlan?) throws(LayoutError) {
         let (old, existing) = lock.withLock { (current, runtimes) }
         var made: [String: ZoneRuntime] = [:]
         for zone in layout.zones where zone.name != Layout.mainZone {
-            if let kept = existing[zone.name], old.zone(named: zone.name)?.isMusic == zone.isMusic { _ = kept; continue }
+            if existing[zone.name] != nil, old.zone(named: zone.name)?.isMusic == zone.isMusic { continue }
             do {
                 made[zone.name] = try make(zone)
             } catch {
@@ -203,7 +278,7 @@ final class DaemonZones: ZoneEngines, @unchecked Sendable {
             }
         }
         do {
-            try file?.write(layout)
+            if let plan { try file?.write(plan) } else { try file?.write(layout) }
         } catch {
             for runtime in made.values { runtime.stop() }
             throw LayoutError("the layout cannot be kept: \(error)")
@@ -216,13 +291,15 @@ final class DaemonZones: ZoneEngines, @unchecked Sendable {
             for (name, _) in leaving { runtimes[name] = nil }
             runtimes.merge(made) { _, new in new }
             current = layout
+            currentPlan = plan
         }
+        wakeScheduler()
         compositor?.setLayout(layout)
         let music = layout.musicZone.flatMap { zone in lock.withLock { runtimes[zone.name]?.duck } }
         duck.attach(music)
         for (name, runtime) in leaving {
             runtime.stop()
-            if layout.zone(named: name) == nil, let stateRoot {
+            if layout.zone(named: name) == nil, !(plan?.zoneNames.contains(name) ?? false), let stateRoot {
                 // Its queue goes with it.
                 try? FileManager.default.removeItem(atPath: "\(stateRoot)/zones/\(name)")
             }

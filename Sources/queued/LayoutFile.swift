@@ -15,18 +15,31 @@ struct LayoutFile {
 
     init(directory: String) { path = directory + "/layout.json" }
 
-    /// The layout saved, nil when none is (or `problem` says why the file was set aside).
-    func read() -> (layout: Layout?, problem: String?) {
+    /// The layout saved (as a plan: one layout without a schedule, or layouts by daypart), nil when none is
+    /// (or `problem` says why the file was set aside).
+    func read() -> (plan: LayoutPlan?, problem: String?) {
         guard let data = FileManager.default.contents(atPath: path) else { return (nil, nil) }
         do {
-            let json = try JSON.parse([UInt8](data))
-            let params = try API.LayoutSet.Params(reading: try ParamReader(.byName(json.objectValue ?? [:]), order: API.LayoutSet.Params.order))
-            return (try LayoutWire.layout(params.zones).validated(), nil)
+            return (try Self.plan(from: [UInt8](data)), nil)
         } catch {
             let aside = path + ".damaged"
             _ = rename(path, aside)
             return (nil, "\(path) could not be read (\(error)); set aside as \(aside)")
         }
+    }
+
+    /// A layout file's plan: {"zones": [...]} (one layout) or {"layouts": [{name, schedule, zones}]}.
+    static func plan(from bytes: [UInt8]) throws -> LayoutPlan {
+        let json = try JSON.parse(bytes)
+        guard let object = json.objectValue else { throw LayoutFileError("expected an object {\"zones\": [...]} or {\"layouts\": [...]}") }
+        let params = try API.LayoutSet.Params(reading: try ParamReader(.byName(object), order: API.LayoutSet.Params.order))
+        if let layouts = params.layouts { return try LayoutWire.plan(layouts).validated() }
+        return LayoutPlan(layouts: [try LayoutWire.layout(params.zones).validated()])
+    }
+
+    /// Replaces the file with layouts by daypart.
+    func write(_ plan: LayoutPlan) throws {
+        try replace(with: JSON.serialize(.object(["layouts": .array(LayoutWire.layouts(plan).map(\.json))])))
     }
 
     /// Replaces the file with `layout` (the full screen: the file is removed). Throws when it cannot.
@@ -36,7 +49,10 @@ struct LayoutFile {
             syncDirectory()
             return
         }
-        let bytes = JSON.serialize(.object(["zones": .array(LayoutWire.zones(layout).map(\.json))]))
+        try replace(with: JSON.serialize(.object(["zones": .array(LayoutWire.zones(layout).map(\.json))])))
+    }
+
+    private func replace(with bytes: [UInt8]) throws {
         let temporary = path + ".tmp"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw LayoutFileError("cannot write \(temporary): \(String(cString: strerror(errno)))") }

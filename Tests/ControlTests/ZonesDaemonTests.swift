@@ -178,6 +178,70 @@ import Testing
         #expect(try client.call("layout.get")["zones"]?.arrayValue?.count == 5)
     }
 
+    /// Layouts by daypart (TZ=UTC, windows hours around now, so nothing waits for a window): the layout whose
+    /// window is open is in force, the fallback when none is; a zone of the plan that is not in the layout
+    /// in force keeps its queue for its daypart; the plan survives a restart.
+    @Test func aLayoutPerDaypartWithAFallback() throws {
+        let state = try TemporaryDirectory(prefix: "queued-zones-dayparts")
+        let still = try Fixtures.still(hue: .green)
+        let now = Date().timeIntervalSince1970
+        func window(_ from: Double, _ until: Double) -> JSONValue {
+            ["from": .string(DaypartingDaemonTests.clock(hoursFromNow: from, now: now)),
+             "until": .string(DaypartingDaemonTests.clock(hoursFromNow: until, now: now))]
+        }
+        func plan(dayOpen: Bool) -> JSONValue {
+            [
+                "layouts": [
+                    [
+                        "name": "day", "schedule": dayOpen ? window(-2, 2) : window(3, 5),
+                        "zones": [
+                            ["name": "main", "rect": ["x": 0, "y": 0, "w": "70%", "h": "100%"]],
+                            ["name": "menu", "rect": ["x": "70%", "y": 0, "w": "30%", "h": "100%"], "content": "stills"],
+                        ],
+                    ],
+                    ["name": "rest", "zones": [["name": "main", "rect": ["x": 0, "y": 0, "w": "100%", "h": "100%"]]]],
+                ]
+            ]
+        }
+        do {
+            let daemon = try RunningDaemon(outputs: .real(video: true), ["--state-dir", state.path], environment: ["TZ": "UTC"])
+            defer { daemon.stop() }
+            let client = try daemon.client()
+            let set = try client.call("layout.set", plan(dayOpen: true))
+            #expect(set["zones"]?.arrayValue?.map { $0["name"]?.stringValue ?? "" } == ["main", "menu"], "the day's layout: \(set)")
+            let menu = try daemon.client()
+            menu.zone = "menu"
+            _ = try menu.call(API.QueueAdd.self, .init(items: [RPCItemInput(uri: still, duration: 30)]))
+            let got = try client.call("layout.get")
+            #expect(got["active"]?.stringValue == "day" && got["layouts"]?.arrayValue?.count == 2, "\(got)")
+            // The day's window closed: the fallback is in force, the menu zone gone from the screen.
+            let closed = try client.call("layout.set", plan(dayOpen: false))
+            #expect(closed["zones"]?.arrayValue?.map { $0["name"]?.stringValue ?? "" } == ["main"])
+            #expect(try client.call("layout.get")["active"]?.stringValue == "rest")
+            #expect(throws: ClientError.self) { _ = try menu.call(API.QueueList.self, .init()) }
+            // Its daypart again: the menu's queue is there.
+            _ = try client.call("layout.set", plan(dayOpen: true))
+            #expect(try menu.call(API.QueueList.self, .init()).items.count == 1, "the menu kept its queue")
+            // A plan with two fallbacks is refused whole.
+            var two = plan(dayOpen: true)
+            if var layouts = two["layouts"]?.arrayValue, var day = layouts[0].objectValue {
+                day["schedule"] = nil
+                layouts[0] = .object(day)
+                two = ["layouts": .array(layouts)]
+            }
+            let refused = try client.call("layout.set", two, expectingError: true)
+            #expect((refused["message"]?.stringValue ?? "").contains("fallback"), "\(refused)")
+            #expect(try client.call("layout.get")["active"]?.stringValue == "day")
+        }
+        let again = try RunningDaemon(outputs: .real(video: true), ["--state-dir", state.path], environment: ["TZ": "UTC"])
+        defer { again.stop() }
+        let back = try again.client()
+        let got = try back.call("layout.get")
+        #expect(got["active"]?.stringValue == "day" && got["layouts"]?.arrayValue?.count == 2, "the plan after a restart: \(got)")
+        back.zone = "menu"
+        #expect(try back.call(API.QueueList.self, .init()).items.count == 1)
+    }
+
     @Test func killedDuringLayoutSetTheOldOrTheNewLayoutComesBackWholeWithTheZonesQueues() throws {
         let state = try TemporaryDirectory(prefix: "queued-zones-kill")
         let still = try Fixtures.still(hue: .green)

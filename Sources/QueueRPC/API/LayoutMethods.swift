@@ -10,29 +10,56 @@ extension API {
         }
 
         public struct Params: RPCMethodParams, Equatable {
-            public static let order = ["zones", "at"]
+            public static let order = ["zones", "at", "layouts"]
+            /// One layout, always in force (or `layouts`).
             public var zones: [RPCZone]
             public var at: Moment?
+            /// Layouts by daypart (instead of `zones`): the first whose schedule is open is in force, the one
+            /// without a schedule otherwise.
+            public var layouts: [RPCLayout]?
 
             public init(zones: [RPCZone], at: Moment? = nil) {
                 self.zones = zones
                 self.at = at
             }
 
+            public init(layouts: [RPCLayout], at: Moment? = nil) {
+                zones = []
+                self.layouts = layouts
+                self.at = at
+            }
+
             public init(reading params: ParamReader) throws(RPCError) {
-                let elements = try params.requiredArray("zones")
-                guard !elements.isEmpty else { throw .invalidParams(param: "zones", reason: "needs at least the zone \"main\"") }
-                guard elements.count <= 16 else { throw .invalidParams(param: "zones", reason: "at most 16 zones") }
+                at = try params.enum("at", Moment.self)
+                if let entries = try params.array("layouts") {
+                    guard !params.has("zones") else { throw .invalidParams(param: "layouts", reason: "give zones or layouts, not both") }
+                    guard !entries.isEmpty, entries.count <= 24 else { throw .invalidParams(param: "layouts", reason: "1 to 24 layouts") }
+                    var layouts: [RPCLayout] = []
+                    for (index, entry) in entries.enumerated() { layouts.append(try RPCLayout(json: entry, param: "layouts[\(index)]")) }
+                    self.layouts = layouts
+                    zones = []
+                    return
+                }
+                zones = try Self.zones(try params.requiredArray("zones"), param: "zones")
+            }
+
+            static func zones(_ elements: [JSONValue], param: String) throws(RPCError) -> [RPCZone] {
+                guard !elements.isEmpty else { throw .invalidParams(param: param, reason: "needs at least the zone \"main\"") }
+                guard elements.count <= 16 else { throw .invalidParams(param: param, reason: "at most 16 zones") }
                 var zones: [RPCZone] = []
                 for (index, element) in elements.enumerated() {
-                    zones.append(try RPCZone(json: element, param: "zones[\(index)]"))
+                    zones.append(try RPCZone(json: element, param: "\(param)[\(index)]"))
                 }
-                self.zones = zones
-                at = try params.enum("at", Moment.self)
+                return zones
             }
 
             public var json: JSONValue? {
-                var object: JSONObject = ["zones": .array(zones.map(\.json))]
+                var object: JSONObject = [:]
+                if let layouts {
+                    object["layouts"] = .array(layouts.map(\.json))
+                } else {
+                    object["zones"] = .array(zones.map(\.json))
+                }
                 object.setIfPresent("at", at.map { .string($0.rawValue) })
                 return .object(object)
             }
@@ -67,20 +94,31 @@ extension API {
             /// The output's size in pixels, against which the zones' rectangles are placed (nil: not known).
             public var width: Int64?
             public var height: Int64?
+            /// The layouts by daypart, when set that way (nil: one layout), and the name of the one in force.
+            public var layouts: [RPCLayout]?
+            public var active: String?
 
-            public init(zones: [RPCZone], width: Int64? = nil, height: Int64? = nil) {
+            public init(zones: [RPCZone], width: Int64? = nil, height: Int64? = nil, layouts: [RPCLayout]? = nil, active: String? = nil) {
                 self.zones = zones
                 self.width = width
                 self.height = height
+                self.layouts = layouts
+                self.active = active
             }
             public init?(json: JSONValue) {
                 guard let zones = json["zones"]?.arrayValue else { return nil }
                 self.zones = zones.compactMap { try? RPCZone(json: $0, param: "zones") }
                 width = json["width"]?.intValue
                 height = json["height"]?.intValue
+                layouts = json["layouts"]?.arrayValue?.compactMap { try? RPCLayout(json: $0, param: "layouts") }
+                active = json["active"]?.stringValue
             }
             public var json: JSONValue {
-                ["zones": .array(zones.map(\.json)), "width": width.map(JSONValue.int) ?? .null, "height": height.map(JSONValue.int) ?? .null]
+                [
+                    "zones": .array(zones.map(\.json)), "width": width.map(JSONValue.int) ?? .null,
+                    "height": height.map(JSONValue.int) ?? .null, "layouts": layouts.map { .array($0.map(\.json)) } ?? .null,
+                    "active": active.map(JSONValue.string) ?? .null,
+                ]
             }
         }
     }
@@ -187,6 +225,43 @@ public struct RPCZone: Sendable, Equatable {
         object.setIfPresent("content", content.map { .string($0.rawValue) })
         object.setIfPresent("duck", duck.map(JSONValue.double))
         object.setIfPresent("duckRamp", duckRamp.map(JSONValue.double))
+        return .object(object)
+    }
+}
+
+/// One layout of a plan by daypart: its name, its schedule (nil: the fallback) and its zones.
+public struct RPCLayout: Sendable, Equatable {
+    public var name: String?
+    public var schedule: RPCSchedule?
+    public var zones: [RPCZone]
+
+    public init(name: String?, schedule: RPCSchedule?, zones: [RPCZone]) {
+        self.name = name
+        self.schedule = schedule
+        self.zones = zones
+    }
+
+    public init(json: JSONValue, param: String) throws(RPCError) {
+        guard let object = json.objectValue else { throw .invalidParams(param: param, reason: "must be an object {name, schedule, zones}") }
+        for key in object.keys where !["name", "schedule", "zones"].contains(key) {
+            throw .invalidParams(param: "\(param).\(key)", reason: "unknown field")
+        }
+        if let value = object["name"], !value.isNull {
+            guard let text = value.stringValue, (1...64).contains(text.utf8.count) else {
+                throw .invalidParams(param: "\(param).name", reason: "must be a string of 1 to 64 bytes")
+            }
+            name = text
+        }
+        if let value = object["schedule"], !value.isNull { schedule = try RPCSchedule(json: value, name: "\(param).schedule") }
+        guard let zones = object["zones"]?.arrayValue else { throw .invalidParams(param: "\(param).zones", reason: "is required (an array of zones)") }
+        self.zones = try API.LayoutSet.Params.zones(zones, param: "\(param).zones")
+    }
+
+    public var json: JSONValue {
+        var object: JSONObject = [:]
+        object.setIfPresent("name", name.map(JSONValue.string))
+        object.setIfPresent("schedule", schedule?.json)
+        object["zones"] = .array(zones.map(\.json))
         return .object(object)
     }
 }
