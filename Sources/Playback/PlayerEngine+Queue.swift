@@ -47,11 +47,14 @@ extension PlayerEngine {
     /// Plays `item` now, outside the queue, `plays` times (at least once; never forever), then resumes the
     /// interrupted play where it was; during another interrupt it plays after that one. Returns its id.
     @discardableResult
-    public func interrupt(_ item: MediaItem, plays: Int) throws -> ItemID {
+    /// `reserved` learns the interrupt's id before any of its events can be delivered (under the engine lock:
+    /// it must only note it, never wait).
+    public func interrupt(_ item: MediaItem, plays: Int, reserved: (ItemID) -> Void = { _ in }) throws -> ItemID {
         try item.validate()
         precondition(plays >= 1, "an interrupt plays at least once")
         return core.locked { state in
             let id = state.queue.reserveID()
+            reserved(id)
             state.interrupt(Interrupt(id: id, item: item, plays: plays))
             return id
         }

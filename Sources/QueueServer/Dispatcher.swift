@@ -124,7 +124,7 @@ final class Dispatcher: Sendable {
         self.document = document
         self.keeper = keeper
         methods = Self.registry(
-            Self.queueMethods(engine) + Self.playerMethods(engine) + Self.cacheMethods(engine)
+            Self.queueMethods(engine, zones: zones) + Self.playerMethods(engine) + Self.cacheMethods(engine)
                 + Self.overlayMethods(engine) + Self.stateMethods(engine, zones: zones) + Self.playsMethods(plays ?? PlayLogStore(directory: nil))
                 + Self.sessionMethods(engine: engine, info: info, document: document)
                 + Self.layoutMethods(zones))
@@ -211,7 +211,7 @@ final class Dispatcher: Sendable {
                 param: "zone", reason: "no zone \"\(zone.prefix(40))\" in the layout (zones: \(known.joined(separator: ", ")))")
         }
         let methods = zoneMethods.methods(forZone: zone, engine: engine) {
-            Self.registry((Self.queueMethods(engine) + Self.playerMethods(engine)).filter(\.zoned))
+            Self.registry((Self.queueMethods(engine, zone: zone, zones: zones) + Self.playerMethods(engine)).filter(\.zoned))
         }
         guard let method = methods[name] else { throw .methodNotFound(name) }
         return method

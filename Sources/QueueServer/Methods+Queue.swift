@@ -8,7 +8,8 @@ import QueueModel
 import QueueRPC
 
 extension Dispatcher {
-    static func queueMethods(_ engine: PlayerEngine) -> [RPCMethod] {
+    /// `zone`: whose engine this is (a fullscreen interrupt takes the screen for it).
+    static func queueMethods(_ engine: PlayerEngine, zone: String = ZoneNames.main, zones: (any ZoneEngines)? = nil) -> [RPCMethod] {
         let cache = engine.networkCache
         let clock = engine.localClock
         /// A reply's queue rows, with their cache's state for http(s) items and their windows judged at one time.
@@ -42,7 +43,11 @@ extension Dispatcher {
                 }
                 let plays = Int(params.loops ?? params.item.loops ?? 1)
                 item.loops = 1
-                return .init(id: Int64(try engine.interrupt(item, plays: plays).rawValue))
+                // Told before it can start: the screen is taken when it starts and given back when it ends.
+                let id = try engine.interrupt(item, plays: plays) { id in
+                    if params.fullscreen == true { zones?.takeScreen(forZone: zone, interrupt: id) }
+                }
+                return .init(id: Int64(id.rawValue))
             },
             .answering(API.QueueClear.self, .change) { _, _ in
                 engine.clear()

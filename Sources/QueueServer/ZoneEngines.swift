@@ -3,6 +3,7 @@
 // server only routes requests to them.
 
 import Playback
+import QueueModel
 import ScreenLayout
 import SystemSupport
 
@@ -18,6 +19,8 @@ public protocol ZoneEngines: AnyObject, Sendable {
     func engine(forZone name: String) -> PlayerEngine?
     /// What keeps zone `name`'s changes (its own journal), nil without state or for main (the server's own).
     func keeper(forZone name: String) -> ChangeKeeper?
+    /// Zone `zone`'s interrupt `interrupt` takes the whole screen while it plays (called before it starts).
+    func takeScreen(forZone zone: String, interrupt: ItemID)
     /// The zones with an engine, main first.
     var zoneNames: [String] { get }
     /// The layout in force.

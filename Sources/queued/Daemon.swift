@@ -142,7 +142,7 @@ struct Daemon {
         networkItems?.queueChanged()
         let zones = makeZones(
             main: engine, video: video, config: zoneConfig, stateRoot: state?.directory.path, server: server,
-            eventLog: eventLog)
+            eventLog: eventLog, zonesBox: zonesBox)
         zonesBox.value = zones
         zones.start(given: givenLayout)
         if let server {
@@ -209,7 +209,7 @@ struct Daemon {
     /// music zone's own audio stream, ducked), its rectangle of the window and its own state directory.
     private func makeZones(
         main: PlayerEngine, video: VideoSink?, config: EngineConfig, stateRoot: String?, server: ControlServer?,
-        eventLog: EventLog
+        eventLog: EventLog, zonesBox: ZonesBox
     ) -> DaemonZones {
         let compositor = video as? SDLVideoSink
         compositor?.setZoneWake { main.wakePresenter() }
@@ -251,6 +251,7 @@ struct Daemon {
             ) { event in
                 server?.publish(.zoned(name, event))
                 eventLog.log(.zoned(name, event))
+                zonesBox.value?.zoneEvent(name, event)
             }
             let writer = state.map { $0.makeWriter(engine: engine, policy: options.sync == .always ? .always : .batch) }
             if let player = state?.restored.player {

@@ -11,6 +11,7 @@ import AudioMix
 import FoundationEssentials
 import Logging
 import Playback
+import QueueModel
 import QueueServer
 import ScreenLayout
 import StateStore
@@ -53,6 +54,9 @@ final class DaemonZones: ZoneEngines, @unchecked Sendable {
     private var runtimes: [String: ZoneRuntime] = [:]
     /// A layout waiting for the main zone's item end, and the plan it comes from.
     private var pending: (layout: Layout, plan: LayoutPlan?)?
+    /// Interrupts that take the whole screen, by zone, and the one doing so now (zone, id).
+    private var screenTakers: [String: Set<ItemID>] = [:]
+    private var takenBy: (zone: String, id: ItemID)?
     /// The daypart scheduler's wake-ups (a new plan, the shutdown); guards `plans` and `stopping`.
     private let scheduler = ThreadCondition()
     private var plans = 0
@@ -128,6 +132,44 @@ final class DaemonZones: ZoneEngines, @unchecked Sendable {
         return (layout, false)
     }
 
+    func takeScreen(forZone zone: String, interrupt: ItemID) {
+        lock.withLock { screenTakers[zone, default: []].insert(interrupt) }
+    }
+
+    /// A zone's engine events (main's too): a fullscreen interrupt starting takes the screen, its end gives it back.
+    func zoneEvent(_ zone: String, _ event: PlayerEvent) {
+        switch event {
+        case .itemStarted(let id, _, _, _, true, _, _, _):
+            let layout: Layout? = lock.withLock {
+                guard screenTakers[zone]?.contains(id) == true else { return nil }
+                takenBy = (zone, id)
+                return Self.taken(current, by: zone)
+            }
+            if let layout { compositor?.setLayout(layout) }
+        case .itemEnded(let id, _, _, _, true):
+            let layout: Layout? = lock.withLock {
+                screenTakers[zone]?.remove(id)
+                guard let taken = takenBy, taken.zone == zone, taken.id == id else { return nil }
+                takenBy = nil
+                return current
+            }
+            if let layout { compositor?.setLayout(layout) }
+        default:
+            break
+        }
+    }
+
+    /// `layout` with zone `zone` over the whole screen, on top (the others play on underneath).
+    static func taken(_ layout: Layout, by zone: String) -> Layout {
+        var taken = layout
+        let top = (layout.zones.map(\.z).max() ?? 0) + 1
+        if let index = taken.zones.firstIndex(where: { $0.name == zone }) {
+            taken.zones[index].rect = .whole
+            taken.zones[index].z = top
+        }
+        return taken
+    }
+
     // MARK: Daemon side
 
     /// At start: the layout given (`--layout`), else the one kept, else the full screen. A layout that cannot
@@ -201,6 +243,7 @@ final class DaemonZones: ZoneEngines, @unchecked Sendable {
 
     /// The main zone's events: its item ended (a layout waiting for it applies now), it plays or not (ducking).
     func mainEvent(_ event: PlayerEvent) {
+        zoneEvent(Layout.mainZone, event)
         switch event {
         case .statusChanged(let status):
             duck.audioZonePlaying(status.state == .playing)
@@ -294,7 +337,8 @@ final class DaemonZones: ZoneEngines, @unchecked Sendable {
             currentPlan = plan
         }
         wakeScheduler()
-        compositor?.setLayout(layout)
+        let shown = lock.withLock { takenBy.map { Self.taken(layout, by: $0.zone) } ?? layout }
+        compositor?.setLayout(shown)
         let music = layout.musicZone.flatMap { zone in lock.withLock { runtimes[zone.name]?.duck } }
         duck.attach(music)
         for (name, runtime) in leaving {

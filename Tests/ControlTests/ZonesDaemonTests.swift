@@ -101,6 +101,17 @@ import Testing
         _ = try side.call(API.QueueInterrupt.self, .init(item: RPCItemInput(uri: blue, duration: 1)))
         #expect(Self.waitForSide(client, .blue))
         #expect(Self.waitForSide(client, .green), "back after the interrupt")
+        // An interrupt that takes the whole screen: the side zone's blue over main's rectangle too, then the
+        // L-bar back, each zone where it was.
+        _ = try side.call(API.QueueInterrupt.self, .init(item: RPCItemInput(uri: blue, duration: 1.5), fullscreen: true))
+        #expect(waitUntil(timeout: 10, pollInterval: 0.05) {
+            guard let shot = try? RotationDaemonTests.pixels(client) else { return false }
+            return Self.hue(shot, 120, 150) == .blue && Self.hue(shot, 280, 150) == .blue
+        }, "the interrupt fills the screen")
+        #expect(waitUntil(timeout: 10, pollInterval: 0.05) {
+            guard let shot = try? RotationDaemonTests.pixels(client) else { return false }
+            return Self.hue(shot, 120, 96) == .red && Self.hue(shot, 280, 150) == .green
+        }, "the L-bar is back after it")
         var recoloured = Self.lBar
         if var zones = recoloured["zones"]?.arrayValue, var ticker = zones[2].objectValue {
             ticker["background"] = "#c04020"
@@ -120,7 +131,7 @@ import Testing
         #expect(after.play == before.play && after.currentId == before.currentId && after.position > before.position)
         let presents = Self.mainPresents(daemon.log()).dropFirst(presentsBefore)
         let gaps = zip(presents, presents.dropFirst()).filter { $1 - $0 > 1.5 / 25 }
-        print("zones: main presented \(presents.count) pictures while the side zone changed 5 times; gaps \(gaps.count), dropped \(after.droppedFrames)")
+        print("zones: main presented \(presents.count) pictures while the side zone changed 6 times; gaps \(gaps.count), dropped \(after.droppedFrames)")
         #expect(presents.count >= 25, "main presented \(presents.count) pictures")
         #expect(gaps.count <= 1 && after.droppedFrames <= 2, "main's pictures: \(gaps.count) gaps, \(after.droppedFrames) dropped")
 

@@ -117,13 +117,16 @@ extension API {
 
         public struct Params: RPCMethodParams, Equatable {
             public var references: [String] { [item.uri] }
-            public static let order = ["item", "loops"]
+            public static let order = ["item", "loops", "fullscreen"]
             public var item: RPCItemInput
             public var loops: Int64?
+            /// Takes the whole screen while it plays (over every zone); the layout comes back after it.
+            public var fullscreen: Bool?
 
-            public init(item: RPCItemInput, loops: Int64? = nil) {
+            public init(item: RPCItemInput, loops: Int64? = nil, fullscreen: Bool? = nil) {
                 self.item = item
                 self.loops = loops
+                self.fullscreen = fullscreen
             }
             public init(reading params: ParamReader) throws(RPCError) {
                 guard let value = params.raw("item"), !value.isNull else {
@@ -131,6 +134,7 @@ extension API {
                 }
                 item = try RPCItemInput(json: value, name: "item")
                 loops = try params.int("loops", in: 1...QueueInterrupt.maxLoops)
+                fullscreen = try params.bool("fullscreen")
                 if item.schedule != nil {
                     throw .invalidParams(param: "item.schedule", reason: "an interrupt plays now: it has no schedule")
                 }
@@ -141,6 +145,7 @@ extension API {
             public var json: JSONValue? {
                 var members: JSONObject = ["item": item.json]
                 if let loops { members["loops"] = .int(loops) }
+                if let fullscreen { members["fullscreen"] = .bool(fullscreen) }
                 return .object(members)
             }
         }
