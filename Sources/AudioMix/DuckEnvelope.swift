@@ -38,6 +38,15 @@ public struct DuckEnvelope: Sendable, Equatable {
         ramps.append(Ramp(start: frame, from: gain(at: frame), target: target))
     }
 
+    /// Starts at `gain` (what another envelope had reached at `frame`), heading for this one's ducked level or
+    /// full over a ramp from `frame`: a change of depth with no step.
+    public mutating func resume(from gain: Float, ducked: Bool, at frame: Int64) {
+        ramps = []
+        restingGain = gain
+        let target: Float = ducked ? duckedGain : 1
+        if target != gain { ramps.append(Ramp(start: frame, from: gain, target: target)) }
+    }
+
     /// The gain at timeline frame `frame`.
     public func gain(at frame: Int64) -> Float {
         guard let index = ramps.lastIndex(where: { $0.start <= frame }) else { return restingGain }

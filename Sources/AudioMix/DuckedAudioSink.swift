@@ -21,6 +21,19 @@ public final class DuckedAudioSink: AudioSink, @unchecked Sendable {
         envelope = DuckEnvelope(depth: depth, rampSeconds: rampSeconds, sampleRate: inner.format.sampleRate)
     }
 
+    /// A new depth and ramp (the layout changed them): from the next change on; a duck in force goes to the
+    /// new depth over the new ramp.
+    public func setDepth(_ depth: Double, rampSeconds: Double) {
+        let written = inner.writtenFrames()
+        lock.withLock {
+            let ducked = envelope.isDucked(at: written)
+            var fresh = DuckEnvelope(depth: depth, rampSeconds: rampSeconds, sampleRate: inner.format.sampleRate)
+            // Continue from where the gain is: the old level held, then a ramp to the new one.
+            fresh.resume(from: envelope.gain(at: written), ducked: ducked, at: written)
+            envelope = fresh
+        }
+    }
+
     /// From monotonic time `heardAt` on (nil: now), the music is ducked (or comes back up).
     public func set(ducked: Bool, heardAt: Double? = nil) {
         let rate = Double(format.sampleRate)

@@ -31,6 +31,8 @@ public struct PlayRecord: Sendable, Equatable {
     public var reason: String
     public var error: String?
     public var interrupt: Bool
+    /// The zone it played in (nil: main).
+    public var zone: String?
 
     /// Seconds shown or heard (0 when it never started).
     public var seconds: Double { startMs.map { Double(max(0, endMs - $0)) / 1000 } ?? 0 }
@@ -45,6 +47,7 @@ public struct PlayRecord: Sendable, Equatable {
         ]
         if let sha256 = item?.sha256 { object["sha256"] = .string(sha256) }
         if let error { object["error"] = .string(error) }
+        if let zone { object["zone"] = .string(zone) }
         return .object(object)
     }
 

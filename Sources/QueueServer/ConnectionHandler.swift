@@ -38,7 +38,6 @@ final class ConnectionHandler: ChannelInboundHandler, Session {
     /// A flush of deferred replies is scheduled for the end of this event-loop tick (one write(2) for
     /// every reply that became ready meanwhile, as the immediate ones get at channelReadComplete).
     private var flushScheduled = false
-    private var lastProgressAt = 0.0
 
     /// A reply in the outbox.
     private enum Outgoing {
@@ -52,6 +51,9 @@ final class ConnectionHandler: ChannelInboundHandler, Session {
     var subscribedEvents: Set<EventName> = []
     var progressInterval = 1.0
     var subscribedZones: Set<String> = ["main"]
+    var zoneKeeps: [(keeper: ChangeKeeper, through: UInt64)] = []
+    /// When progress was last sent, per zone (each zone's progress is rate-limited on its own).
+    private var lastProgressAtByZone: [String: Double] = [:]
     /// Set once by session.confine (this connection's event loop), never lifted.
     var confinement: FolderConfinement?
 
@@ -213,8 +215,10 @@ final class ConnectionHandler: ChannelInboundHandler, Session {
             // Progress is the first thing dropped for a slow reader, and it is rate-limited per client.
             guard context.channel.isWritable else { return }
             let now = Monotonic.now()
-            guard now - lastProgressAt >= progressInterval - 0.005 else { return }
-            lastProgressAt = now
+            let zone: String
+            if case .zoned(let name, _) = event { zone = name } else { zone = "main" }
+            guard now - (lastProgressAtByZone[zone] ?? 0) >= progressInterval - 0.005 else { return }
+            lastProgressAtByZone[zone] = now
         }
         write(RPCEncode.line(RPCEncode.notification(method: name.method, params: params)), flush: true)
     }

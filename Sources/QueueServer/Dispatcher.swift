@@ -8,6 +8,7 @@ import NIOCore
 import Playback
 import PlayLog
 import QueueRPC
+import SystemSupport
 
 /// A connection as methods see it: its event subscriptions.
 protocol Session: AnyObject {
@@ -15,6 +16,9 @@ protocol Session: AnyObject {
     var progressInterval: Double { get set }
     /// The zones whose engine events it gets ("*": all); main only at first.
     var subscribedZones: Set<String> { get set }
+    /// Other zones' journals a change method of this request wrote to (state.apply's zone queues), with the
+    /// change to wait for: the reply waits until each has kept it. Emptied around every request.
+    var zoneKeeps: [(keeper: ChangeKeeper, through: UInt64)] { get set }
     /// What this connection may name (session.confine); nil: anything its user may read.
     var confinement: FolderConfinement? { get set }
 }
@@ -203,12 +207,27 @@ final class Dispatcher: Sendable {
         }
     }
 
+    /// `reply` once each zone journal has kept its change and `main` (if given) everything recorded so far.
+    private func afterKept(
+        _ zoneKeeps: [(keeper: ChangeKeeper, through: UInt64)], main: ChangeKeeper?, _ reply: JSONValue?, on loop: EventLoop
+    ) -> EventLoopFuture<JSONValue?> {
+        let promise = loop.makePromise(of: JSONValue?.self)
+        var waits = zoneKeeps
+        if let main { waits.append((main, main.lastRecorded)) }
+        let countdown = Countdown(waits.count) { promise.succeed(reply) }
+        for wait in waits { wait.keeper.whenKept(wait.through) { countdown.done() } }
+        return promise.futureResult
+    }
+
     /// Method `name` bound to the engine of zone `zone` (not main); invalid params for a zone the layout lacks.
     private func zoneMethod(_ name: String, zone: String) throws(RPCError) -> RPCMethod {
         guard let engine = zones?.engine(forZone: zone) else {
             let known = zones?.zoneNames ?? [ZoneNames.main]
             throw .invalidParams(
                 param: "zone", reason: "no zone \"\(zone.prefix(40))\" in the layout (zones: \(known.joined(separator: ", ")))")
+        }
+        zoneMethods.prune { name, identity in
+            self.zones?.engine(forZone: name).map { ObjectIdentifier($0) == identity } ?? false
         }
         let methods = zoneMethods.methods(forZone: zone, engine: engine) {
             Self.registry((Self.queueMethods(engine, zone: zone, zones: zones) + Self.playerMethods(engine)).filter(\.zoned))
@@ -262,7 +281,14 @@ final class Dispatcher: Sendable {
                     // Tasks run after this pass's reads: the keeper wakes once for all the changes in them.
                     loop.execute { keeper.releaseWakeup() }
                 }
-                switch try method.run(params, session, loop) {
+                session.zoneKeeps = []
+                let outcome = try method.run(params, session, loop)
+                let zoneKeeps = session.zoneKeeps
+                session.zoneKeeps = []
+                if case .now(let value) = outcome, !zoneKeeps.isEmpty {
+                    return .later(afterKept(zoneKeeps, main: method.kind == .change ? keeper : nil, respond(.success(value)), on: loop))
+                }
+                switch outcome {
                 case .now(let value):
                     if let keeper, method.kind == .change {
                         return .afterKept(keeper.lastRecorded, respond(.success(value)))
@@ -276,5 +302,26 @@ final class Dispatcher: Sendable {
                 return .now(respond(.failure(ErrorMapping.rpcError(error))))
             }
         }
+    }
+}
+
+/// Runs its action once `done` was called `count` times (from any threads).
+final class Countdown: @unchecked Sendable {
+    private let lock = ThreadLock()
+    private var left: Int
+    private let action: @Sendable () -> Void
+
+    init(_ count: Int, action: @escaping @Sendable () -> Void) {
+        left = count
+        self.action = action
+        if count == 0 { action() }
+    }
+
+    func done() {
+        let fire = lock.withLock { () -> Bool in
+            left -= 1
+            return left == 0
+        }
+        if fire { action() }
     }
 }

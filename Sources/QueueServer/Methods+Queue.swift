@@ -45,7 +45,7 @@ extension Dispatcher {
                 item.loops = 1
                 // Told before it can start: the screen is taken when it starts and given back when it ends.
                 let id = try engine.interrupt(item, plays: plays) { id in
-                    if params.fullscreen == true { zones?.takeScreen(forZone: zone, interrupt: id) }
+                    if params.fullscreen == true { zones?.takeScreen(forZone: zone, interrupt: id, plays: plays) }
                 }
                 return .init(id: Int64(id.rawValue))
             },

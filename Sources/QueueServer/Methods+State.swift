@@ -55,6 +55,8 @@ extension Dispatcher {
                 for (name, items, loops) in zoneQueues {
                     guard let zoneEngine = zones?.engine(forZone: name) else { continue }
                     _ = try zoneEngine.replace(with: items, loops: loops.map { Int($0) }, rev: nil, at: params.at == .itemEnd ? .itemEnd : .now)
+                    // Answered once that zone's journal has kept it too.
+                    if let keeper = zones?.keeper(forZone: name) { session.zoneKeeps.append((keeper, keeper.lastRecorded)) }
                 }
                 let replaced = try engine.replace(
                     with: items, loops: params.loops.map { Int($0) }, rev: params.rev,

@@ -20,7 +20,7 @@ public protocol ZoneEngines: AnyObject, Sendable {
     /// What keeps zone `name`'s changes (its own journal), nil without state or for main (the server's own).
     func keeper(forZone name: String) -> ChangeKeeper?
     /// Zone `zone`'s interrupt `interrupt` takes the whole screen while it plays (called before it starts).
-    func takeScreen(forZone zone: String, interrupt: ItemID)
+    func takeScreen(forZone zone: String, interrupt: ItemID, plays: Int)
     /// The zones with an engine, main first.
     var zoneNames: [String] { get }
     /// The layout in force.
@@ -55,5 +55,13 @@ final class ZoneMethodCache: @unchecked Sendable {
         let methods = build()
         lock.withLock { built[zone] = (identity, methods) }
         return methods
+    }
+
+    /// Drops the methods of engines that are no longer their zone's (a zone removed or made anew): they
+    /// would keep a stopped engine, and its queue, alive.
+    func prune(isCurrent: (String, ObjectIdentifier) -> Bool) {
+        let stale = lock.withLock { built.filter { !isCurrent($0.key, $0.value.engine) }.map(\.key) }
+        guard !stale.isEmpty else { return }
+        lock.withLock { for zone in stale { built[zone] = nil } }
     }
 }

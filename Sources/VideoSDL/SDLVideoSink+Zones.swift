@@ -7,6 +7,7 @@
 // of, another zone; changes that arrive between two draws are drawn together.
 
 import CSDL2
+import Dispatch
 import Media
 import Overlays
 import Playback
@@ -27,10 +28,28 @@ struct ZoneUpdate {
     var fit: VideoFit?
     var rotation: VideoRotation?
     var redraw = false
+
+    /// `later` posted after this: its fields where it has them.
+    func merged(with later: ZoneUpdate) -> ZoneUpdate {
+        var merged = self
+        if let picture = later.picture {
+            // A picture shown counts, even if a later one replaces it (the texture is made again).
+            merged.picture = picture
+        }
+        if let veil = later.veil { merged.veil = veil }
+        if let motion = later.motion { merged.motion = motion }
+        if let crossfade = later.crossfade { merged.crossfade = crossfade }
+        if let fit = later.fit { merged.fit = fit }
+        if let rotation = later.rotation { merged.rotation = rotation }
+        merged.redraw = merged.redraw || later.redraw
+        return merged
+    }
 }
 
 /// Guarded by its lock: what zone surfaces (their presenter threads) and the daemon (a new layout) posted
-/// for the SDL thread, and who wakes the SDL thread for it.
+/// for the SDL thread, and who wakes the SDL thread for it. The wake runs on a queue of its own, never on the
+/// poster's thread: it takes the main engine's lock, and a poster may be delivering that engine's events
+/// (holding its delivery lock, which comes after the engine lock), or another lock of the daemon's.
 final class ZoneInbox: @unchecked Sendable {
     private let lock = ThreadLock()
     private var layout: Layout?
@@ -38,25 +57,44 @@ final class ZoneInbox: @unchecked Sendable {
     /// The layout last posted (what sizes are answered from).
     private var current = Layout.fullScreen
     private var wake: (@Sendable () -> Void)?
+    /// A wake is queued and has not run yet (posts meanwhile need none of their own).
+    private var wakeQueued = false
+    private let wakeQueue = DispatchQueue(label: "queued.compositor-wake")
 
     func setWake(_ wake: (@Sendable () -> Void)?) { lock.withLock { self.wake = wake } }
 
-    /// Any thread: `zone`'s update changed by `change`; wakes the SDL thread (outside the lock).
+    /// Any thread: `zone`'s update changed by `change`; the SDL thread is woken soon.
     func post(zone: String, _ change: (inout ZoneUpdate) -> Void) {
-        let wake = lock.withLock {
+        let needsWake = lock.withLock {
             change(&updates[zone, default: ZoneUpdate()])
-            return self.wake
+            return queueWakeLocked()
         }
-        wake?()
+        if needsWake { sendWake() }
     }
 
     func post(layout: Layout) {
-        let wake = lock.withLock {
+        let needsWake = lock.withLock {
             self.layout = layout
             current = layout
-            return self.wake
+            return queueWakeLocked()
         }
-        wake?()
+        if needsWake { sendWake() }
+    }
+
+    private func queueWakeLocked() -> Bool {
+        guard wake != nil, !wakeQueued else { return false }
+        wakeQueued = true
+        return true
+    }
+
+    private func sendWake() {
+        wakeQueue.async { [self] in
+            let wake = lock.withLock {
+                wakeQueued = false
+                return self.wake
+            }
+            wake?()
+        }
     }
 
     var isEmpty: Bool { lock.withLock { layout == nil && updates.isEmpty } }
@@ -120,13 +158,24 @@ extension SDLVideoSink {
                 }
                 // The layout's fit when the zone is new or the layout changed it (`player.set` may have since).
                 let before = old.zone(named: zone.name)
-                if newLayout != .fullScreen, before == nil || before?.fit != zone.fit || old == .fullScreen {
+                // Not main's: its fit is the screen's own (`player.set`, `--fit`), kept through layouts.
+                if zone.name != Layout.mainZone, newLayout != .fullScreen, before == nil || before?.fit != zone.fit || old == .fullScreen {
                     picture.fit = VideoFit(rawValue: zone.fit.rawValue) ?? .fit
                 }
             }
         }
+        if newLayout != nil {
+            // What zones made just before the layout that names them posted it (their engines start first).
+            for (name, update) in heldZoneUpdates where layout.zone(named: name) != nil {
+                apply(update, to: picture(of: name))
+            }
+            heldZoneUpdates = [:]
+        }
         for (name, update) in updates {
-            guard name == Layout.mainZone || layout.zone(named: name) != nil else { continue }
+            guard name == Layout.mainZone || layout.zone(named: name) != nil else {
+                heldZoneUpdates[name] = heldZoneUpdates[name].map { $0.merged(with: update) } ?? update
+                continue
+            }
             apply(update, to: picture(of: name))
         }
     }

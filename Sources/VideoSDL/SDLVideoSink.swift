@@ -29,6 +29,9 @@ public final class SDLVideoSink: VideoSink, @unchecked Sendable {
     /// The layout drawn, and every other zone's picture by name (SDL thread; see SDLVideoSink+Zones).
     var layout = Layout.fullScreen
     var zonePictures: [String: ZonePicture] = [:]
+    /// Updates from zones the layout drawn does not name yet (kept until the next layout: a new zone's
+    /// engine starts, and posts its first picture, before the layout naming it is posted).
+    var heldZoneUpdates: [String: ZoneUpdate] = [:]
     /// How the screen is put to sleep (QD_SCREEN_POWER_*), what turning it off changed, and whether a DRM
     /// screen sleeps now (nothing is presented then). Presenter thread.
     var screenPowerMethod: Int32 = 0

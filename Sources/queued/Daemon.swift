@@ -142,7 +142,7 @@ struct Daemon {
         networkItems?.queueChanged()
         let zones = makeZones(
             main: engine, video: video, config: zoneConfig, stateRoot: state?.directory.path, server: server,
-            eventLog: eventLog, zonesBox: zonesBox)
+            eventLog: eventLog, zonesBox: zonesBox, plays: plays)
         zonesBox.value = zones
         zones.start(given: givenLayout)
         if let server {
@@ -209,7 +209,7 @@ struct Daemon {
     /// music zone's own audio stream, ducked), its rectangle of the window and its own state directory.
     private func makeZones(
         main: PlayerEngine, video: VideoSink?, config: EngineConfig, stateRoot: String?, server: ControlServer?,
-        eventLog: EventLog, zonesBox: ZonesBox
+        eventLog: EventLog, zonesBox: ZonesBox, plays: PlayRecording
     ) -> DaemonZones {
         let compositor = video as? SDLVideoSink
         compositor?.setZoneWake { main.wakePresenter() }
@@ -227,6 +227,8 @@ struct Daemon {
             },
             stateRoot: stateRoot, logger: Logger(label: "queued.zones")
         ) { zone in
+            // The state first: a directory that cannot be taken leaves nothing open behind it.
+            let state = try stateRoot.map { try DurableState(path: "\($0)/zones/\(zone.name)", logger: logger) }
             var duck: DuckedAudioSink?
             let audio: AudioSink
             if zone.isMusic {
@@ -243,7 +245,6 @@ struct Daemon {
             }
             let zoneVideo: VideoSink? =
                 zone.isMusic ? nil : compositor?.surface(forZone: zone.name) ?? (options.video == .null ? NullVideoSink() : nil)
-            let state = try stateRoot.map { try DurableState(path: "\($0)/zones/\(zone.name)", logger: logger) }
             let name = zone.name
             let engine = PlayerEngine(
                 config: config, audio: audio, video: zoneVideo, queueLoops: 1, queue: state?.queue,
@@ -251,20 +252,31 @@ struct Daemon {
             ) { event in
                 server?.publish(.zoned(name, event))
                 eventLog.log(.zoned(name, event))
+                plays.observe(event, zone: name)
                 zonesBox.value?.zoneEvent(name, event)
             }
             let writer = state.map { $0.makeWriter(engine: engine, policy: options.sync == .always ? .always : .batch) }
             if let player = state?.restored.player {
                 engine.restore(player, resumeAt: options.resume == .none ? nil : options.resume == .item ? 0 : player.position)
             }
-            if !zone.isMusic { engine.setFit(VideoFit(rawValue: zone.fit.rawValue) ?? .fit) }
+            if !zone.isMusic {
+                engine.setFit(VideoFit(rawValue: zone.fit.rawValue) ?? .fit)
+                engine.setRotation(VideoRotation(rawValue: zone.rotate) ?? .upright)
+            }
             do {
                 try engine.start()
-                if let state, let writer { try state.start(writer) }
             } catch {
-                writer?.close()
+                // The writer's thread never started: nothing to close (closing would wait for it forever).
                 engine.shutdown()
                 throw error
+            }
+            if let state, let writer {
+                do {
+                    try state.start(writer)
+                } catch {
+                    engine.shutdown()
+                    throw error
+                }
             }
             return ZoneRuntime(engine: engine, writer: writer, state: state, duck: duck)
         }

@@ -55,7 +55,7 @@ final class DaemonZones: ZoneEngines, @unchecked Sendable {
     /// A layout waiting for the main zone's item end, and the plan it comes from.
     private var pending: (layout: Layout, plan: LayoutPlan?)?
     /// Interrupts that take the whole screen, by zone, and the one doing so now (zone, id).
-    private var screenTakers: [String: Set<ItemID>] = [:]
+    private var screenTakers: [String: [ItemID: Int]] = [:]
     private var takenBy: (zone: String, id: ItemID)?
     /// The daypart scheduler's wake-ups (a new plan, the shutdown); guards `plans` and `stopping`.
     private let scheduler = ThreadCondition()
@@ -122,48 +122,64 @@ final class DaemonZones: ZoneEngines, @unchecked Sendable {
     private func take(_ layout: Layout, plan: LayoutPlan?, at moment: LayoutMoment) throws(LayoutError) -> (inForce: Layout, pending: Bool) {
         applyLock.lock()
         defer { applyLock.unlock() }
-        if moment == .itemEnd, [.playing, .paused].contains(main.status().state) {
+        if moment == .itemEnd {
+            // Waiting first, then asked whether main plays: an item that ends in between finds it waiting.
             lock.withLock { pending = (layout, plan) }
-            logger.info("layout: \(layout.zones.count) zones, waiting for the main zone's item to end")
-            return (lock.withLock { current }, true)
+            if [.playing, .paused].contains(main.status().state) {
+                logger.info("layout: \(layout.zones.count) zones, waiting for the main zone's item to end")
+                return (lock.withLock { current }, true)
+            }
         }
         lock.withLock { pending = nil }
         try apply(layout, plan: plan)
         return (layout, false)
     }
 
-    func takeScreen(forZone zone: String, interrupt: ItemID) {
-        lock.withLock { screenTakers[zone, default: []].insert(interrupt) }
+    func takeScreen(forZone zone: String, interrupt: ItemID, plays: Int) {
+        lock.withLock { screenTakers[zone, default: [:]][interrupt] = plays }
     }
 
-    /// A zone's engine events (main's too): a fullscreen interrupt starting takes the screen, its end gives it back.
+    /// A zone's engine events (main's too): a fullscreen interrupt starting takes the screen; its last play
+    /// ending, the zone starting anything else, or the zone stopping gives it back. Posted to
+    /// the compositor under the lock, so that a layout applied meanwhile is never overtaken by a stale one.
     func zoneEvent(_ zone: String, _ event: PlayerEvent) {
-        switch event {
-        case .itemStarted(let id, _, _, _, true, _, _, _):
-            let layout: Layout? = lock.withLock {
-                guard screenTakers[zone]?.contains(id) == true else { return nil }
-                takenBy = (zone, id)
-                return Self.taken(current, by: zone)
+        lock.withLock {
+            switch event {
+            case .itemStarted(let id, _, _, _, let interrupt, _, _, _):
+                if interrupt, screenTakers[zone]?[id] != nil {
+                    guard takenBy.map({ $0.zone != zone || $0.id != id }) ?? true else { return }
+                    takenBy = (zone, id)
+                    compositor?.setLayout(Self.taken(current, by: zone))
+                } else if let taken = takenBy, taken.zone == zone {
+                    giveBackLocked(taken)
+                }
+            case .itemEnded(let id, let play, _, _, true):
+                guard let taken = takenBy, taken.zone == zone, taken.id == id,
+                    play >= screenTakers[zone]?[id] ?? 1
+                else { return }
+                giveBackLocked(taken)
+            case .statusChanged(let status) where status.state == .idle || status.state == .stopped:
+                guard let taken = takenBy, taken.zone == zone else { return }
+                giveBackLocked(taken)
+            default:
+                break
             }
-            if let layout { compositor?.setLayout(layout) }
-        case .itemEnded(let id, _, _, _, true):
-            let layout: Layout? = lock.withLock {
-                screenTakers[zone]?.remove(id)
-                guard let taken = takenBy, taken.zone == zone, taken.id == id else { return nil }
-                takenBy = nil
-                return current
-            }
-            if let layout { compositor?.setLayout(layout) }
-        default:
-            break
         }
     }
 
-    /// `layout` with zone `zone` over the whole screen, on top (the others play on underneath).
+    /// Lock held: the screen back to the layout in force.
+    private func giveBackLocked(_ taken: (zone: String, id: ItemID)) {
+        screenTakers[taken.zone]?[taken.id] = nil
+        takenBy = nil
+        compositor?.setLayout(current)
+    }
+
+    /// `layout` with zone `zone` over the whole screen, on top (the others play on underneath); a music zone
+    /// has no picture to show and takes nothing.
     static func taken(_ layout: Layout, by zone: String) -> Layout {
         var taken = layout
         let top = (layout.zones.map(\.z).max() ?? 0) + 1
-        if let index = taken.zones.firstIndex(where: { $0.name == zone }) {
+        if let index = taken.zones.firstIndex(where: { $0.name == zone }), !taken.zones[index].isMusic {
             taken.zones[index].rect = .whole
             taken.zones[index].z = top
         }
@@ -176,12 +192,15 @@ final class DaemonZones: ZoneEngines, @unchecked Sendable {
     /// be applied is logged and the screen stays one zone.
     func start(given: LayoutPlan?) {
         var plan = given
+        var damaged = false
         if plan == nil, let file {
             let (saved, problem) = file.read()
             if let problem { logger.warning("layout: \(problem)") }
+            damaged = problem != nil
             plan = saved
         }
-        removeStaleZoneStates(keeping: plan?.zoneNames ?? [Layout.mainZone])
+        // A damaged file says nothing of the zones: their queues stay until a layout names them or not.
+        if !damaged { removeStaleZoneStates(keeping: plan?.zoneNames ?? [Layout.mainZone]) }
         Threads.start(named: "queued.dayparts") { [self] in runScheduler() }
         guard let plan, plan != LayoutPlan(layouts: [.fullScreen]) else { return }
         do {
@@ -309,10 +328,35 @@ final class DaemonZones: ZoneEngines, @unchecked Sendable {
     /// Under `applyLock`: the new zones made, the file replaced (with the plan, when there is one), then the
     /// swap and the zones left out stopped — their queues dropped unless another layout of the plan has them.
     private func apply(_ layout: Layout, plan: LayoutPlan?) throws(LayoutError) {
+        guard !scheduler.withLock({ stopping }) else { throw LayoutError("the daemon is stopping") }
         let (old, existing) = lock.withLock { (current, runtimes) }
+        // A zone that turns from music into a rectangle or back is another engine: the old one stops first
+        // (its state directory is taken while it runs).
+        var replaced: [String] = []
+        for zone in layout.zones where zone.name != Layout.mainZone {
+            if let before = old.zone(named: zone.name), existing[zone.name] != nil, before.isMusic != zone.isMusic {
+                replaced.append(zone.name)
+            }
+        }
+        for name in replaced {
+            let runtime = lock.withLock { runtimes.removeValue(forKey: name) }
+            runtime?.stop()
+        }
         var made: [String: ZoneRuntime] = [:]
         for zone in layout.zones where zone.name != Layout.mainZone {
-            if existing[zone.name] != nil, old.zone(named: zone.name)?.isMusic == zone.isMusic { continue }
+            if let kept = existing[zone.name], !replaced.contains(zone.name) {
+                // Kept: only what the layout changed of it.
+                if let before = old.zone(named: zone.name) {
+                    if !zone.isMusic && before.fit != zone.fit { kept.engine.setFit(VideoFit(rawValue: zone.fit.rawValue) ?? .fit) }
+                    if !zone.isMusic && before.rotate != zone.rotate {
+                        kept.engine.setRotation(VideoRotation(rawValue: zone.rotate) ?? .upright)
+                    }
+                    if before.duck != zone.duck || before.duckRamp != zone.duckRamp {
+                        kept.duck?.setDepth(zone.duck, rampSeconds: zone.duckRamp)
+                    }
+                }
+                continue
+            }
             do {
                 made[zone.name] = try make(zone)
             } catch {
@@ -331,14 +375,17 @@ final class DaemonZones: ZoneEngines, @unchecked Sendable {
             for (name, runtime) in runtimes where made[name] != nil || layout.zone(named: name) == nil {
                 leaving.append((name, runtime))
             }
-            for (name, _) in leaving { runtimes[name] = nil }
+            for (name, _) in leaving {
+                runtimes[name] = nil
+                screenTakers[name] = nil
+                if takenBy?.zone == name { takenBy = nil }
+            }
             runtimes.merge(made) { _, new in new }
             current = layout
             currentPlan = plan
+            compositor?.setLayout(takenBy.map { Self.taken(layout, by: $0.zone) } ?? layout)
         }
         wakeScheduler()
-        let shown = lock.withLock { takenBy.map { Self.taken(layout, by: $0.zone) } ?? layout }
-        compositor?.setLayout(shown)
         let music = layout.musicZone.flatMap { zone in lock.withLock { runtimes[zone.name]?.duck } }
         duck.attach(music)
         for (name, runtime) in leaving {

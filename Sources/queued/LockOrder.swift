@@ -27,7 +27,20 @@
 //     FFmpeg lines pass; the line is logged after release), SDLVideoSink.sizeLock (the output's size),
 //     CredentialVault.tables (StateStore: holds its own file I/O — append and rewrite with fsync — so never
 //     under 1 or 5; a decode thread resolving a camera's URL may wait behind an fsync, never on a lock),
-//     MemoryTrimmer.lock (queued: `observe` under 2; malloc_trim runs outside it).
+//     MemoryTrimmer.lock (queued: `observe` under 2; malloc_trim runs outside it),
+//     ZoneInbox.lock (VideoSDL: zones' posts for the compositor; a zone's presenter, the daemon's zones under
+//     DaemonZones.lock; the wake it queues runs later on its own queue and takes the main engine's lock 1
+//     there, never under a lock), DuckControl.lock and DuckedAudioSink.lock (AudioMix: the music's duck; the
+//     music sink's own calls (4) run after release), ZonesBox.lock, Countdown.lock (QueueServer: a reply
+//     waiting for several journals), ZoneMethodCache.lock (QueueServer: asks DaemonZones.lock for the zones'
+//     engines while held, nothing else).
+//   zones (DaemonZones, queued): applyLock (one layout change at a time: engines made and stopped, the
+//     layout file written — held by the socket's event loop, the daypart scheduler and the thread applying a
+//     layout at main's item end; never under any other lock, and it takes no engine lock but what starting
+//     and stopping an engine take) → DaemonZones.lock (the maps; under it only ZoneInbox.lock) ; the
+//     scheduler's condition (DaemonZones.scheduler) → DaemonZones.lock, to read the plan. Engines' event
+//     delivery (2, any zone's) → DaemonZones.lock (zoneEvent, mainEvent); main's engine lock (1) →
+//     DaemonZones.lock (queue.interrupt's `reserved`, a fullscreen interrupt noted before it can start).
 //   plays queue (PlayRecording.queue, a serial queue used as a lock by `flush`'s `sync`): `sync` only from
 //     the main thread at shutdown, outside every lock; on it PlayLogStore.lock, EventHub.lock and file I/O;
 //     2 only enqueues (`async`).

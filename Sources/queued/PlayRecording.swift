@@ -15,8 +15,8 @@ final class PlayRecording: PlayLogControl, @unchecked Sendable {
     private let store: PlayLogStore
     /// Records' and the file's work, in event order.
     private let queue = DispatchQueue(label: "queued.plays")
-    /// Only on `queue`.
-    private var ledger = PlayLedger()
+    /// Only on `queue`: main's plays, and each other zone's (ids are per zone).
+    private var ledgers: [String: PlayLedger] = [:]
     private let publish: @Sendable (JSONValue) -> Void
 
     init(store: PlayLogStore, publish: @escaping @Sendable (JSONValue) -> Void) {
@@ -24,14 +24,15 @@ final class PlayRecording: PlayLogControl, @unchecked Sendable {
         self.publish = publish
     }
 
-    /// Engine delivery path: hands the event to the queue (no waiting here).
-    func observe(_ event: PlayerEvent) {
+    /// Engine delivery path: hands the event to the queue (no waiting here). `zone`: nil for main.
+    func observe(_ event: PlayerEvent, zone: String? = nil) {
+        let key = zone ?? ""
         switch event {
         case .itemStarted(let id, let play, let wallClock, _, let interrupt, _, let item, _):
             // Proof of play names a camera without its password (the record is kept on disk and published).
             let played = item.map { PlayedItem(uri: StreamKind.redacted($0.uri), title: $0.title, sha256: $0.sha256) }
             queue.async {
-                self.ledger.started(
+                self.ledgers[key, default: PlayLedger()].started(
                     id: Int64(id.rawValue), play: Int64(play), interrupt: interrupt,
                     atMs: Int64((wallClock * 1000).rounded()), item: played)
             }
@@ -39,10 +40,11 @@ final class PlayRecording: PlayLogControl, @unchecked Sendable {
             let nowMs = Int64((Monotonic.wallClock() * 1000).rounded())
             queue.async {
                 let record = self.store.append { seq in
-                    self.ledger.ended(
+                    var record = self.ledgers[key, default: PlayLedger()].ended(
                         id: Int64(id.rawValue), play: Int64(play), interrupt: interrupt, reason: reason.rawValue,
-                        error: error, nowMs: nowMs, item: nil, seq: seq
-                    ).json
+                        error: error, nowMs: nowMs, item: nil, seq: seq)
+                    record.zone = zone
+                    return record.json
                 }
                 self.publish(record)
                 self.store.tidy()

@@ -135,6 +135,11 @@ import Testing
         #expect(presents.count >= 25, "main presented \(presents.count) pictures")
         #expect(gaps.count <= 1 && after.droppedFrames <= 2, "main's pictures: \(gaps.count) gaps, \(after.droppedFrames) dropped")
 
+        // Proof of play: the side zone's plays are recorded, each saying its zone; main's say none.
+        let records = try client.call("plays.list", ["limit": 1000])["records"]?.arrayValue ?? []
+        #expect(records.contains { $0["zone"]?.stringValue == "side" && $0["uri"]?.stringValue == green }, "\(records.prefix(3))")
+        #expect(!records.contains { $0["zone"]?.stringValue == "main" })
+
         // A zone that is not there is refused, naming the zones.
         #expect(throws: ClientError.self) {
             let nowhere = try daemon.client()

@@ -55,7 +55,7 @@ struct SDLZoneCompositorTests {
             let poster = Thread { side.show(sideFrame) }
             poster.start()
             #expect(waitUntil(timeout: 5) { sink.hasPendingDraw })
-            #expect(wakes.value >= 2, "posting woke the SDL thread's presenter (\(wakes.value) wakes)")
+            #expect(waitUntil(timeout: 5) { wakes.value >= 1 }, "posting woke the SDL thread's presenter (on a queue of its own)")
             sink.pump()
             #expect(!sink.hasPendingDraw)
             let first = try #require(log.last)

@@ -116,9 +116,12 @@ function resolve(length, extent) {
   return typeof length === 'string' && length.endsWith('%') ? (parseFloat(length) / 100) * extent : Number(length);
 }
 
-async function refreshLayout() {
-  try { layout = await api.rpc('layout.get'); } catch (_) { layout = null; }
-  drawZones();
+let layoutAsked = null;
+
+/// layout.get, one request at a time (events of an unknown zone may come in a burst).
+function refreshLayout() {
+  layoutAsked ??= api.rpc('layout.get').then((got) => { layout = got; }, () => {}).finally(() => { layoutAsked = null; drawZones(); });
+  return layoutAsked;
 }
 
 /// Puts the zone map over the picture itself: the preview is fitted (object-fit: contain) into its box.
@@ -225,12 +228,16 @@ function reloadQueueSoon() {
   reloadTimer = setTimeout(() => queue.load().then(drawNextUp, (e) => say(e.message)), 50);
 }
 
+/// The player's events, each about one zone (`zone`, absent for main); the others (cache, output) are the daemon's.
+const ZONE_EVENTS = new Set(['event.status', 'event.progress', 'event.itemStarted', 'event.itemEnded', 'event.itemSkipped',
+  'event.queueChanged', 'event.itemLoading', 'event.buffering', 'event.itemStalled', 'event.itemResumed']);
+
 function onEvent(method, params) {
   // Every zone's events come: only the chosen zone's are this page's (main's carry no zone).
-  if (method.startsWith('event.') && params && (params.zone || null) !== (api.zone || null)) {
+  if (ZONE_EVENTS.has(method) && params && (params.zone || null) !== (api.zone || null)) {
     if (method === 'event.itemStarted') refreshPreview();
     // A zone the page has not drawn: the layout changed (the fleet, queuectl).
-    if (params.zone && !(layout?.zones || []).some((zone) => zone.name === params.zone)) refreshLayout();
+    if (params.zone && layout && !layout.zones.some((zone) => zone.name === params.zone)) refreshLayout();
     return;
   }
   switch (method) {

@@ -86,22 +86,26 @@ timed single 150 "${XENV[@]}" "${QX[@]}" --socket "$WORK/q1.sock" --exit-when-do
 
 feed "$WORK/q2.sock" "--zone side add --duration 5 $WORK/orange.png $WORK/teal.png" "--zone side loop forever" "--zone side play" \
   "overlay add --ticker ZONES:A-TICKER-BAND-UNDER-THE-VIDEO-AND-THE-STILLS --anchor bottom --size 40 --speed 150" &
+feeder=$!
 timed lbar 150 "${XENV[@]}" "${QX[@]}" --socket "$WORK/q2.sock" --layout "$WORK/lbar.json" --exit-when-done "$LONG"
-wait
+wait "$feeder"
 
 timed mpv 150 "${XENV[@]}" mpv --no-config --no-terminal --vo=x11 --ao=pulse --geometry=1280x720 "$LONG"
 
 feed "$WORK/q3.sock" "--zone b add $QUARTER" "--zone c add $QUARTER" "--zone d add $QUARTER" \
   "--zone b play" "--zone c play" "--zone d play" &
+feeder=$!
 timed split 150 "${XENV[@]}" "${QX[@]}" --socket "$WORK/q3.sock" --layout "$WORK/split.json" --exit-when-done "$QUARTER"
-wait
+wait "$feeder"
 
+players=()
 for n in 1 2 3 4; do
   x=$(( (n - 1) % 2 * 640 )); y=$(( (n - 1) / 2 * 360 ))
   timed "mpv4_$n" 150 "${XENV[@]}" mpv --no-config --no-terminal --vo=x11 --ao=pulse --geometry=640x360+$x+$y \
     --autofit=640x360 "$QUARTER" &
+  players+=($!)
 done
-wait
+wait "${players[@]}"
 for label in single lbar split; do queued_errors "$label"; done
 put meta.load_after "$(cut -d' ' -f1-3 /proc/loadavg)"
 python3 "$here/report.py" "$RESULTS" "$WORK/single.log" "$WORK/lbar.log" "$WORK/split.log"
