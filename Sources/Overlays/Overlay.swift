@@ -154,11 +154,14 @@ public struct Overlay: Equatable, Sendable, Codable {
     public var scope: OverlayScope
     /// Drawing order: higher z on top; equal z in id order.
     public var z: Int
+    /// The zone whose rectangle it is drawn in, anchored to it (nil: the whole screen). Not drawn while the
+    /// layout has no such zone.
+    public var zone: String?
 
     public init(
         id: Int = 0, content: OverlayContent, style: OverlayStyle = OverlayStyle(), anchor: OverlayAnchor = .topLeft,
         x: OverlayLength = .pixels(0), y: OverlayLength = .pixels(0), opacity: Double = 1, visible: Bool = true,
-        scope: OverlayScope = .global, z: Int = 0
+        scope: OverlayScope = .global, z: Int = 0, zone: String? = nil
     ) {
         self.id = id
         self.content = content
@@ -170,5 +173,6 @@ public struct Overlay: Equatable, Sendable, Codable {
         self.visible = visible
         self.scope = scope
         self.z = z
+        self.zone = zone
     }
 }

@@ -35,6 +35,8 @@ public struct OverlayLayer: Equatable, Sendable {
     public var x: OverlayLength
     public var y: OverlayLength
     public var opacity: Double
+    /// Drawn in this zone's rectangle (nil: the whole screen).
+    public var zone: String? = nil
 }
 
 public enum OverlayScene {
@@ -53,7 +55,7 @@ public enum OverlayScene {
             }
             return OverlayLayer(
                 id: overlay.id, kind: kind, style: overlay.style, anchor: overlay.anchor, x: overlay.x, y: overlay.y,
-                opacity: min(max(overlay.opacity, 0), 1))
+                opacity: min(max(overlay.opacity, 0), 1), zone: overlay.zone)
         }
     }
 

@@ -74,6 +74,7 @@ enum OverlayInput {
         if let visible = fields.visible { overlay.visible = visible }
         if let item = fields.item { overlay.scope = item.map { .item(Int($0)) } ?? .global }
         if let z = fields.z { overlay.z = Int(z) }
+        if let zone = fields.zone { overlay.zone = zone }
     }
 
     /// Every field of a layer, as overlay.list shows it.
@@ -99,6 +100,7 @@ enum OverlayInput {
         fields.visible = overlay.visible
         if case .item(let id) = overlay.scope { fields.item = .some(Int64(id)) } else { fields.item = .some(nil) }
         fields.z = Int64(overlay.z)
+        fields.zone = .some(overlay.zone)
         return fields
     }
 

@@ -336,6 +336,7 @@ enum StateEncoding {
             }
         }
         json.member("z", overlay.z)
+        json.member("zone", overlay.zone)
         json.endObject()
     }
 

@@ -145,10 +145,26 @@ extension SDLVideoSink {
         overlays.isEmpty ? [] : OverlayScene.layers(of: overlays, playing: overlayItem, unixTime: Monotonic.wallClock())
     }
 
+    /// The screen's layers over everything, then each zone's in its rectangle (SDL's viewport), anchored to it;
+    /// a zone's layers wait while the layout has no such zone.
     private func drawOverlays(_ renderer: OpaquePointer, output: (width: Int, height: Int)) {
         drawnLayers = currentOverlayLayers()
         lastDrawAt = Monotonic.now()
-        painter?.draw(drawnLayers, renderer: renderer, output: output, rotation: config.rotation, now: lastDrawAt)
+        let screen = drawnLayers.filter { $0.zone == nil }
+        let alive = Set(drawnLayers.map(\.id))
+        painter?.draw(screen, renderer: renderer, output: output, rotation: config.rotation, now: lastDrawAt, alive: alive)
+        guard screen.count < drawnLayers.count else { return }
+        for placed in layout.placed(width: output.width, height: output.height) where placed.rect.pixels > 0 {
+            let layers = drawnLayers.filter { $0.zone == placed.zone.name }
+            guard !layers.isEmpty else { continue }
+            var viewport = SDL_Rect(
+                x: Int32(placed.rect.x), y: Int32(placed.rect.y), w: Int32(placed.rect.width), h: Int32(placed.rect.height))
+            SDL_RenderSetViewport(renderer, &viewport)
+            painter?.draw(
+                layers, renderer: renderer, output: (placed.rect.width, placed.rect.height), rotation: .upright, now: lastDrawAt,
+                alive: alive)
+        }
+        SDL_RenderSetViewport(renderer, nil)
     }
 
     /// Where `frame` goes on an output of `output` size with `picture`'s fit and turns (nil: nowhere).

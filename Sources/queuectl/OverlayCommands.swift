@@ -127,6 +127,8 @@ struct OverlayAdd: ParsableCommand {
             fields.speed = speed
         }
         try look.fill(&fields)
+        // `--zone NAME`: the layer is drawn in that zone's rectangle.
+        if let zone = options.zone { fields.zone = .some(zone) }
         let session = try Session(options)
         try session.show(try session.call(API.OverlayAdd.self, .init(overlay: fields))) { "added overlay #\($0.id)" }
     }

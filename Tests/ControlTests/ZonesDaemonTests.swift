@@ -135,6 +135,22 @@ import Testing
         #expect(presents.count >= 25, "main presented \(presents.count) pictures")
         #expect(gaps.count <= 1 && after.droppedFrames <= 2, "main's pictures: \(gaps.count) gaps, \(after.droppedFrames) dropped")
 
+        // A layer tied to the side zone: drawn in its rectangle, anchored to its bottom; none of it in main's.
+        let layer = try client.call(
+            "overlay.add",
+            ["type": "text", "text": "MENU", "zone": "side", "anchor": "bottom", "size": 20, "padding": 12,
+             "background": "#ff00ff"])
+        #expect(layer["id"]?.intValue != nil)
+        func magenta(_ shot: (width: Int, height: Int, rgba: [UInt8]), _ x: Int, _ y: Int) -> Bool {
+            let (r, g, b) = Self.rgb(shot, x, y)
+            return r > 200 && g < 60 && b > 200
+        }
+        #expect(waitUntil(timeout: 10, pollInterval: 0.05) {
+            guard let shot = try? RotationDaemonTests.pixels(client) else { return false }
+            return magenta(shot, 280, 188) && !magenta(shot, 280, 120) && !magenta(shot, 120, 188) && !magenta(shot, 280, 230)
+        }, "the side zone's layer at the bottom of its rectangle")
+        #expect(try client.call("overlay.list")["overlays"]?.arrayValue?.first?["zone"]?.stringValue == "side")
+
         // Proof of play: the side zone's plays are recorded, each saying its zone; main's say none.
         let records = try client.call("plays.list", ["limit": 1000])["records"]?.arrayValue ?? []
         #expect(records.contains { $0["zone"]?.stringValue == "side" && $0["uri"]?.stringValue == green }, "\(records.prefix(3))")

@@ -165,7 +165,7 @@ _queuectl() {
     local -a repeating_flags=()
     local -a non_repeating_flags=(--json --version -h --help)
     local -a repeating_options=()
-    local -a non_repeating_options=(--socket --timeout)
+    local -a non_repeating_options=(--socket --timeout --zone)
     __queuectl_offer_flags_options 0
 
     # Offer option value completions
@@ -177,6 +177,9 @@ _queuectl() {
     '--timeout')
         return
         ;;
+    '--zone')
+        return
+        ;;
     esac
 
     # Offer subcommand / subcommand argument completions
@@ -184,13 +187,13 @@ _queuectl() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    add|replace|next|prev|play|pause|toggle|stop|seek|rm|mv|clear|ls|status|loop|loops|volume|mute|unmute|fit|rotate|display|screenshot|watch|current|wait|crop|interrupt|overlay|save|cache|call|fleet|help)
+    add|replace|next|prev|play|pause|toggle|stop|seek|rm|mv|clear|ls|status|loop|loops|volume|mute|unmute|fit|rotate|display|screenshot|watch|current|wait|crop|interrupt|overlay|save|cache|call|fleet|layout|help)
         # Offer subcommand argument completions
         "_queuectl_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'add replace next prev play pause toggle stop seek rm mv clear ls status loop loops volume mute unmute fit rotate display screenshot watch current wait crop interrupt overlay save cache call fleet help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'add replace next prev play pause toggle stop seek rm mv clear ls status loop loops volume mute unmute fit rotate display screenshot watch current wait crop interrupt overlay save cache call fleet layout help' -- "${cur}"))
         ;;
     esac
 }
@@ -199,7 +202,7 @@ _queuectl_add() {
     repeating_flags=()
     non_repeating_flags=(--json --next --forever --version -h --help)
     repeating_options=()
-    non_repeating_options=(--socket --timeout --at --after --loops --sha256 --days --from --until --start-date --end-date --transition --motion)
+    non_repeating_options=(--socket --timeout --zone --at --after --loops --sha256 --duration --on-stall --program --latency --days --from --until --start-date --end-date --transition --motion)
     __queuectl_offer_flags_options -1
 
     # Offer option value completions
@@ -209,6 +212,9 @@ _queuectl_add() {
         return
         ;;
     '--timeout')
+        return
+        ;;
+    '--zone')
         return
         ;;
     '--at')
@@ -221,6 +227,18 @@ _queuectl_add() {
         return
         ;;
     '--sha256')
+        return
+        ;;
+    '--duration')
+        return
+        ;;
+    '--on-stall')
+        return
+        ;;
+    '--program')
+        return
+        ;;
+    '--latency')
         return
         ;;
     '--days')
@@ -259,7 +277,7 @@ _queuectl_replace() {
     repeating_flags=()
     non_repeating_flags=(--json --at-item-end --version -h --help)
     repeating_options=()
-    non_repeating_options=(--socket --timeout --if-version --queue-loops)
+    non_repeating_options=(--socket --timeout --zone --if-version --queue-loops)
     __queuectl_offer_flags_options -1
 
     # Offer option value completions
@@ -269,6 +287,9 @@ _queuectl_replace() {
         return
         ;;
     '--timeout')
+        return
+        ;;
+    '--zone')
         return
         ;;
     '--if-version')
@@ -292,7 +313,7 @@ _queuectl_next() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--socket --timeout)
+    non_repeating_options=(--socket --timeout --zone)
     __queuectl_offer_flags_options 0
 
     # Offer option value completions
@@ -302,6 +323,9 @@ _queuectl_next() {
         return
         ;;
     '--timeout')
+        return
+        ;;
+    '--zone')
         return
         ;;
     esac
@@ -311,7 +335,7 @@ _queuectl_prev() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--socket --timeout)
+    non_repeating_options=(--socket --timeout --zone)
     __queuectl_offer_flags_options 0
 
     # Offer option value completions
@@ -323,6 +347,9 @@ _queuectl_prev() {
     '--timeout')
         return
         ;;
+    '--zone')
+        return
+        ;;
     esac
 }
 
@@ -330,7 +357,7 @@ _queuectl_play() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--socket --timeout --at)
+    non_repeating_options=(--socket --timeout --zone --at)
     __queuectl_offer_flags_options 1
 
     # Offer option value completions
@@ -340,6 +367,9 @@ _queuectl_play() {
         return
         ;;
     '--timeout')
+        return
+        ;;
+    '--zone')
         return
         ;;
     '--at')
@@ -352,7 +382,7 @@ _queuectl_pause() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--socket --timeout)
+    non_repeating_options=(--socket --timeout --zone)
     __queuectl_offer_flags_options 0
 
     # Offer option value completions
@@ -362,6 +392,9 @@ _queuectl_pause() {
         return
         ;;
     '--timeout')
+        return
+        ;;
+    '--zone')
         return
         ;;
     esac
@@ -371,7 +404,7 @@ _queuectl_toggle() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--socket --timeout)
+    non_repeating_options=(--socket --timeout --zone)
     __queuectl_offer_flags_options 0
 
     # Offer option value completions
@@ -381,6 +414,9 @@ _queuectl_toggle() {
         return
         ;;
     '--timeout')
+        return
+        ;;
+    '--zone')
         return
         ;;
     esac
@@ -390,7 +426,7 @@ _queuectl_stop() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--socket --timeout)
+    non_repeating_options=(--socket --timeout --zone)
     __queuectl_offer_flags_options 0
 
     # Offer option value completions
@@ -402,6 +438,9 @@ _queuectl_stop() {
     '--timeout')
         return
         ;;
+    '--zone')
+        return
+        ;;
     esac
 }
 
@@ -409,7 +448,7 @@ _queuectl_seek() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--socket --timeout)
+    non_repeating_options=(--socket --timeout --zone)
     __queuectl_offer_flags_options -1
 
     # Offer option value completions
@@ -419,6 +458,9 @@ _queuectl_seek() {
         return
         ;;
     '--timeout')
+        return
+        ;;
+    '--zone')
         return
         ;;
     esac
@@ -428,7 +470,7 @@ _queuectl_rm() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--socket --timeout)
+    non_repeating_options=(--socket --timeout --zone)
     __queuectl_offer_flags_options -1
 
     # Offer option value completions
@@ -440,6 +482,9 @@ _queuectl_rm() {
     '--timeout')
         return
         ;;
+    '--zone')
+        return
+        ;;
     esac
 }
 
@@ -447,7 +492,7 @@ _queuectl_mv() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--socket --timeout)
+    non_repeating_options=(--socket --timeout --zone)
     __queuectl_offer_flags_options 2
 
     # Offer option value completions
@@ -459,6 +504,9 @@ _queuectl_mv() {
     '--timeout')
         return
         ;;
+    '--zone')
+        return
+        ;;
     esac
 }
 
@@ -466,7 +514,7 @@ _queuectl_clear() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--socket --timeout)
+    non_repeating_options=(--socket --timeout --zone)
     __queuectl_offer_flags_options 0
 
     # Offer option value completions
@@ -476,6 +524,9 @@ _queuectl_clear() {
         return
         ;;
     '--timeout')
+        return
+        ;;
+    '--zone')
         return
         ;;
     esac
@@ -485,7 +536,7 @@ _queuectl_ls() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--socket --timeout)
+    non_repeating_options=(--socket --timeout --zone)
     __queuectl_offer_flags_options 0
 
     # Offer option value completions
@@ -495,6 +546,9 @@ _queuectl_ls() {
         return
         ;;
     '--timeout')
+        return
+        ;;
+    '--zone')
         return
         ;;
     esac
@@ -504,7 +558,7 @@ _queuectl_status() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--socket --timeout)
+    non_repeating_options=(--socket --timeout --zone)
     __queuectl_offer_flags_options 0
 
     # Offer option value completions
@@ -516,6 +570,9 @@ _queuectl_status() {
     '--timeout')
         return
         ;;
+    '--zone')
+        return
+        ;;
     esac
 }
 
@@ -523,7 +580,7 @@ _queuectl_loop() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--socket --timeout)
+    non_repeating_options=(--socket --timeout --zone)
     __queuectl_offer_flags_options 1
 
     # Offer option value completions
@@ -533,6 +590,9 @@ _queuectl_loop() {
         return
         ;;
     '--timeout')
+        return
+        ;;
+    '--zone')
         return
         ;;
     esac
@@ -550,7 +610,7 @@ _queuectl_loops() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--socket --timeout)
+    non_repeating_options=(--socket --timeout --zone)
     __queuectl_offer_flags_options 2
 
     # Offer option value completions
@@ -560,6 +620,9 @@ _queuectl_loops() {
         return
         ;;
     '--timeout')
+        return
+        ;;
+    '--zone')
         return
         ;;
     esac
@@ -577,7 +640,7 @@ _queuectl_volume() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--socket --timeout)
+    non_repeating_options=(--socket --timeout --zone)
     __queuectl_offer_flags_options 1
 
     # Offer option value completions
@@ -587,6 +650,9 @@ _queuectl_volume() {
         return
         ;;
     '--timeout')
+        return
+        ;;
+    '--zone')
         return
         ;;
     esac
@@ -596,7 +662,7 @@ _queuectl_mute() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--socket --timeout)
+    non_repeating_options=(--socket --timeout --zone)
     __queuectl_offer_flags_options 0
 
     # Offer option value completions
@@ -606,6 +672,9 @@ _queuectl_mute() {
         return
         ;;
     '--timeout')
+        return
+        ;;
+    '--zone')
         return
         ;;
     esac
@@ -615,7 +684,7 @@ _queuectl_unmute() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--socket --timeout)
+    non_repeating_options=(--socket --timeout --zone)
     __queuectl_offer_flags_options 0
 
     # Offer option value completions
@@ -627,6 +696,9 @@ _queuectl_unmute() {
     '--timeout')
         return
         ;;
+    '--zone')
+        return
+        ;;
     esac
 }
 
@@ -634,7 +706,7 @@ _queuectl_fit() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--socket --timeout)
+    non_repeating_options=(--socket --timeout --zone)
     __queuectl_offer_flags_options 1
 
     # Offer option value completions
@@ -644,6 +716,9 @@ _queuectl_fit() {
         return
         ;;
     '--timeout')
+        return
+        ;;
+    '--zone')
         return
         ;;
     esac
@@ -661,7 +736,7 @@ _queuectl_rotate() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--socket --timeout)
+    non_repeating_options=(--socket --timeout --zone)
     __queuectl_offer_flags_options 1
 
     # Offer option value completions
@@ -671,6 +746,9 @@ _queuectl_rotate() {
         return
         ;;
     '--timeout')
+        return
+        ;;
+    '--zone')
         return
         ;;
     esac
@@ -680,7 +758,7 @@ _queuectl_display() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--socket --timeout)
+    non_repeating_options=(--socket --timeout --zone)
     __queuectl_offer_flags_options 1
 
     # Offer option value completions
@@ -690,6 +768,9 @@ _queuectl_display() {
         return
         ;;
     '--timeout')
+        return
+        ;;
+    '--zone')
         return
         ;;
     esac
@@ -707,7 +788,7 @@ _queuectl_screenshot() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--socket --timeout --max-width)
+    non_repeating_options=(--socket --timeout --zone --max-width)
     __queuectl_offer_flags_options 1
 
     # Offer option value completions
@@ -717,6 +798,9 @@ _queuectl_screenshot() {
         return
         ;;
     '--timeout')
+        return
+        ;;
+    '--zone')
         return
         ;;
     '--max-width')
@@ -737,7 +821,7 @@ _queuectl_watch() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--socket --timeout --progress-interval)
+    non_repeating_options=(--socket --timeout --zone --progress-interval)
     __queuectl_offer_flags_options -1
 
     # Offer option value completions
@@ -749,6 +833,9 @@ _queuectl_watch() {
     '--timeout')
         return
         ;;
+    '--zone')
+        return
+        ;;
     '--progress-interval')
         return
         ;;
@@ -757,7 +844,7 @@ _queuectl_watch() {
     # Offer positional completions
     case "${positional_number}" in
     *)
-        __queuectl_add_completions -W 'status'$'\n''progress'$'\n''itemStarted'$'\n''itemEnded'$'\n''queueChanged'$'\n''output'$'\n''itemLoading'$'\n''buffering'$'\n''cacheProgress'$'\n''cacheComplete'$'\n''cacheError'$'\n''itemSkipped'$'\n''played'
+        __queuectl_add_completions -W 'status'$'\n''progress'$'\n''itemStarted'$'\n''itemEnded'$'\n''queueChanged'$'\n''output'$'\n''itemLoading'$'\n''buffering'$'\n''cacheProgress'$'\n''cacheComplete'$'\n''cacheError'$'\n''itemSkipped'$'\n''played'$'\n''itemStalled'$'\n''itemResumed'
         return
         ;;
     esac
@@ -767,7 +854,7 @@ _queuectl_current() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--socket --timeout --format)
+    non_repeating_options=(--socket --timeout --zone --format)
     __queuectl_offer_flags_options 0
 
     # Offer option value completions
@@ -777,6 +864,9 @@ _queuectl_current() {
         return
         ;;
     '--timeout')
+        return
+        ;;
+    '--zone')
         return
         ;;
     '--format')
@@ -789,7 +879,7 @@ _queuectl_wait() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--socket --timeout --id)
+    non_repeating_options=(--socket --timeout --zone --id)
     __queuectl_offer_flags_options 1
 
     # Offer option value completions
@@ -801,6 +891,9 @@ _queuectl_wait() {
     '--timeout')
         return
         ;;
+    '--zone')
+        return
+        ;;
     '--id')
         return
         ;;
@@ -809,7 +902,7 @@ _queuectl_wait() {
     # Offer positional completions
     case "${positional_number}" in
     1)
-        __queuectl_add_completions -W 'status'$'\n''progress'$'\n''itemStarted'$'\n''itemEnded'$'\n''queueChanged'$'\n''output'$'\n''itemLoading'$'\n''buffering'$'\n''cacheProgress'$'\n''cacheComplete'$'\n''cacheError'$'\n''itemSkipped'$'\n''played'
+        __queuectl_add_completions -W 'status'$'\n''progress'$'\n''itemStarted'$'\n''itemEnded'$'\n''queueChanged'$'\n''output'$'\n''itemLoading'$'\n''buffering'$'\n''cacheProgress'$'\n''cacheComplete'$'\n''cacheError'$'\n''itemSkipped'$'\n''played'$'\n''itemStalled'$'\n''itemResumed'
         return
         ;;
     esac
@@ -819,7 +912,7 @@ _queuectl_crop() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--socket --timeout)
+    non_repeating_options=(--socket --timeout --zone)
     __queuectl_offer_flags_options 0
 
     # Offer option value completions
@@ -831,6 +924,9 @@ _queuectl_crop() {
     '--timeout')
         return
         ;;
+    '--zone')
+        return
+        ;;
     esac
 }
 
@@ -838,7 +934,7 @@ _queuectl_interrupt() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--socket --timeout --loops)
+    non_repeating_options=(--socket --timeout --zone --loops)
     __queuectl_offer_flags_options 1
 
     # Offer option value completions
@@ -848,6 +944,9 @@ _queuectl_interrupt() {
         return
         ;;
     '--timeout')
+        return
+        ;;
+    '--zone')
         return
         ;;
     '--loops')
@@ -891,7 +990,7 @@ _queuectl_overlay_ls() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--socket --timeout)
+    non_repeating_options=(--socket --timeout --zone)
     __queuectl_offer_flags_options 0
 
     # Offer option value completions
@@ -901,6 +1000,9 @@ _queuectl_overlay_ls() {
         return
         ;;
     '--timeout')
+        return
+        ;;
+    '--zone')
         return
         ;;
     esac
@@ -910,7 +1012,7 @@ _queuectl_overlay_add() {
     repeating_flags=()
     non_repeating_flags=(--json --clock --global --hide --show --version -h --help)
     repeating_options=()
-    non_repeating_options=(--socket --timeout --text --image --ticker --format --speed --font --size --color --background --padding --anchor --x --y --opacity --item --z)
+    non_repeating_options=(--socket --timeout --zone --text --image --ticker --format --speed --font --size --color --background --padding --anchor --x --y --opacity --item --z)
     __queuectl_offer_flags_options 0
 
     # Offer option value completions
@@ -920,6 +1022,9 @@ _queuectl_overlay_add() {
         return
         ;;
     '--timeout')
+        return
+        ;;
+    '--zone')
         return
         ;;
     '--text')
@@ -979,7 +1084,7 @@ _queuectl_overlay_update() {
     repeating_flags=()
     non_repeating_flags=(--json --global --hide --show --version -h --help)
     repeating_options=()
-    non_repeating_options=(--socket --timeout --text --image --format --speed --font --size --color --background --padding --anchor --x --y --opacity --item --z)
+    non_repeating_options=(--socket --timeout --zone --text --image --format --speed --font --size --color --background --padding --anchor --x --y --opacity --item --z)
     __queuectl_offer_flags_options 1
 
     # Offer option value completions
@@ -989,6 +1094,9 @@ _queuectl_overlay_update() {
         return
         ;;
     '--timeout')
+        return
+        ;;
+    '--zone')
         return
         ;;
     '--text')
@@ -1045,7 +1153,7 @@ _queuectl_overlay_rm() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--socket --timeout)
+    non_repeating_options=(--socket --timeout --zone)
     __queuectl_offer_flags_options -1
 
     # Offer option value completions
@@ -1057,6 +1165,9 @@ _queuectl_overlay_rm() {
     '--timeout')
         return
         ;;
+    '--zone')
+        return
+        ;;
     esac
 }
 
@@ -1064,7 +1175,7 @@ _queuectl_save() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--socket --timeout)
+    non_repeating_options=(--socket --timeout --zone)
     __queuectl_offer_flags_options 1
 
     # Offer option value completions
@@ -1074,6 +1185,9 @@ _queuectl_save() {
         return
         ;;
     '--timeout')
+        return
+        ;;
+    '--zone')
         return
         ;;
     esac
@@ -1114,7 +1228,7 @@ _queuectl_cache_ls() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--socket --timeout)
+    non_repeating_options=(--socket --timeout --zone)
     __queuectl_offer_flags_options -1
 
     # Offer option value completions
@@ -1124,6 +1238,9 @@ _queuectl_cache_ls() {
         return
         ;;
     '--timeout')
+        return
+        ;;
+    '--zone')
         return
         ;;
     esac
@@ -1133,7 +1250,7 @@ _queuectl_cache_prefetch() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--socket --timeout)
+    non_repeating_options=(--socket --timeout --zone)
     __queuectl_offer_flags_options -1
 
     # Offer option value completions
@@ -1143,6 +1260,9 @@ _queuectl_cache_prefetch() {
         return
         ;;
     '--timeout')
+        return
+        ;;
+    '--zone')
         return
         ;;
     esac
@@ -1152,7 +1272,7 @@ _queuectl_cache_evict() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--socket --timeout)
+    non_repeating_options=(--socket --timeout --zone)
     __queuectl_offer_flags_options -1
 
     # Offer option value completions
@@ -1162,6 +1282,9 @@ _queuectl_cache_evict() {
         return
         ;;
     '--timeout')
+        return
+        ;;
+    '--zone')
         return
         ;;
     esac
@@ -1171,7 +1294,7 @@ _queuectl_cache_revalidate() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--socket --timeout)
+    non_repeating_options=(--socket --timeout --zone)
     __queuectl_offer_flags_options -1
 
     # Offer option value completions
@@ -1183,6 +1306,9 @@ _queuectl_cache_revalidate() {
     '--timeout')
         return
         ;;
+    '--zone')
+        return
+        ;;
     esac
 }
 
@@ -1190,7 +1316,7 @@ _queuectl_cache_usage() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--socket --timeout)
+    non_repeating_options=(--socket --timeout --zone)
     __queuectl_offer_flags_options 0
 
     # Offer option value completions
@@ -1202,6 +1328,9 @@ _queuectl_cache_usage() {
     '--timeout')
         return
         ;;
+    '--zone')
+        return
+        ;;
     esac
 }
 
@@ -1209,7 +1338,7 @@ _queuectl_call() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--socket --timeout)
+    non_repeating_options=(--socket --timeout --zone)
     __queuectl_offer_flags_options 2
 
     # Offer option value completions
@@ -1219,6 +1348,9 @@ _queuectl_call() {
         return
         ;;
     '--timeout')
+        return
+        ;;
+    '--zone')
         return
         ;;
     esac
@@ -1251,7 +1383,7 @@ _queuectl_fleet_ls() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--broker --credentials --ca --topic-prefix --socket --timeout)
+    non_repeating_options=(--broker --credentials --ca --topic-prefix --socket --timeout --zone)
     __queuectl_offer_flags_options 0
 
     # Offer option value completions
@@ -1275,6 +1407,9 @@ _queuectl_fleet_ls() {
     '--timeout')
         return
         ;;
+    '--zone')
+        return
+        ;;
     esac
 }
 
@@ -1282,7 +1417,7 @@ _queuectl_fleet_push() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--broker --credentials --ca --topic-prefix --socket --timeout --group --player)
+    non_repeating_options=(--broker --credentials --ca --topic-prefix --socket --timeout --zone --group --player)
     __queuectl_offer_flags_options 1
 
     # Offer option value completions
@@ -1306,6 +1441,9 @@ _queuectl_fleet_push() {
     '--timeout')
         return
         ;;
+    '--zone')
+        return
+        ;;
     '--group')
         return
         ;;
@@ -1319,7 +1457,7 @@ _queuectl_fleet_events() {
     repeating_flags=()
     non_repeating_flags=(--json --follow --version -h --help)
     repeating_options=()
-    non_repeating_options=(--broker --credentials --ca --topic-prefix --socket --timeout --player)
+    non_repeating_options=(--broker --credentials --ca --topic-prefix --socket --timeout --zone --player)
     __queuectl_offer_flags_options 0
 
     # Offer option value completions
@@ -1343,6 +1481,9 @@ _queuectl_fleet_events() {
     '--timeout')
         return
         ;;
+    '--zone')
+        return
+        ;;
     '--player')
         return
         ;;
@@ -1353,7 +1494,7 @@ _queuectl_fleet_call() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--broker --credentials --ca --topic-prefix --socket --timeout)
+    non_repeating_options=(--broker --credentials --ca --topic-prefix --socket --timeout --zone)
     __queuectl_offer_flags_options 3
 
     # Offer option value completions
@@ -1377,6 +1518,9 @@ _queuectl_fleet_call() {
     '--timeout')
         return
         ;;
+    '--zone')
+        return
+        ;;
     esac
 }
 
@@ -1384,7 +1528,7 @@ _queuectl_fleet_screenshot() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--broker --credentials --ca --topic-prefix --socket --timeout --output -o --max-width)
+    non_repeating_options=(--broker --credentials --ca --topic-prefix --socket --timeout --zone --output -o --max-width)
     __queuectl_offer_flags_options 1
 
     # Offer option value completions
@@ -1408,10 +1552,88 @@ _queuectl_fleet_screenshot() {
     '--timeout')
         return
         ;;
+    '--zone')
+        return
+        ;;
     '--output'|'-o')
         return
         ;;
     '--max-width')
+        return
+        ;;
+    esac
+}
+
+_queuectl_layout() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __queuectl_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    get|set)
+        # Offer subcommand argument completions
+        "_queuectl_layout_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'get set' -- "${cur}"))
+        ;;
+    esac
+}
+
+_queuectl_layout_get() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--socket --timeout --zone)
+    __queuectl_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--socket')
+        __queuectl_add_completions -f
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--zone')
+        return
+        ;;
+    esac
+}
+
+_queuectl_layout_set() {
+    repeating_flags=()
+    non_repeating_flags=(--json --at-item-end --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--socket --timeout --zone)
+    __queuectl_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--socket')
+        __queuectl_add_completions -f
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--zone')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __queuectl_add_completions -f
         return
         ;;
     esac

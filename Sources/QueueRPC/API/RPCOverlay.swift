@@ -63,7 +63,7 @@ public struct RPCOverlay: Sendable, Equatable {
     /// The fields in the document's order.
     public static let order = [
         "type", "text", "path", "format", "speed", "font", "size", "color", "background", "padding", "anchor", "x",
-        "y", "opacity", "visible", "item", "z",
+        "y", "opacity", "visible", "item", "z", "zone",
     ]
     public static let sizes: ClosedRange<Int64> = 1...1000
     public static let paddings: ClosedRange<Int64> = 0...1000
@@ -95,6 +95,9 @@ public struct RPCOverlay: Sendable, Equatable {
     /// Shown only while this queue item plays; `.some(nil)` (null) for always; nil when not given.
     public var item: Int64??
     public var z: Int64?
+    /// Drawn in this zone's rectangle (anchored to it); `.some(nil)` (null) for the whole screen; nil when
+    /// not given.
+    public var zone: String??
 
     public init(id: Int64? = nil, type: RPCOverlayType? = nil) {
         self.id = id
@@ -133,6 +136,15 @@ public struct RPCOverlay: Sendable, Equatable {
         visible = try params.bool("visible")
         if params.raw("item") != nil { item = .some(try params.int("item", in: 1...Int64.max)) }
         z = try params.int("z", in: -1_000_000...1_000_000)
+        if params.raw("zone") != nil {
+            let name = try params.string("zone")
+            if let name, !(1...32).contains(name.utf8.count) || !name.utf8.allSatisfy({ byte in
+                (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == 0x2D || byte == 0x5F
+            }) {
+                throw .invalidParams(param: "zone", reason: "must be a zone name: 1 to 32 letters, digits, '-' or '_'")
+            }
+            zone = .some(name)
+        }
     }
 
     /// "#rrggbb" or "#rrggbbaa", any case.
@@ -163,6 +175,7 @@ public struct RPCOverlay: Sendable, Equatable {
         object.setIfPresent("visible", visible.map(JSONValue.bool))
         if let item { object["item"] = item.map(JSONValue.int) ?? .null }
         object.setIfPresent("z", z.map(JSONValue.int))
+        if let zone { object["zone"] = zone.map(JSONValue.string) ?? .null }
         return .object(object)
     }
 
