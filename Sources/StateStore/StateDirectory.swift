@@ -48,4 +48,10 @@ public final class StateDirectory: Sendable {
     }
 
     deinit { Glibc.close(lockDescriptor) }
+
+    /// Lets another owner take the directory now (a zone's engine stopped while the daemon runs on, and
+    /// another is made on it), without waiting for this object to go. Nothing may be written here after.
+    public func unlock() {
+        _ = flock(lockDescriptor, LOCK_UN)
+    }
 }

@@ -79,17 +79,18 @@ final class OverlayPainter {
 
     /// Draws `layers` bottom first onto an output of `output` pixels turned by `rotation`; `now` is the
     /// monotonic time tickers move by.
-    /// `alive`: every layer drawn this turn (nil: `layers`), when they are drawn in parts (the screen's, then
-    /// each zone's): a layer drawn in another part keeps its textures.
+    /// `alive`: every layer drawn this turn (nil: `layers`), when they are drawn in parts (each zone's, then
+    /// the screen's): a layer drawn in another part keeps its textures.
     func draw(
         _ layers: [OverlayLayer], renderer: OpaquePointer, output: (width: Int, height: Int), rotation: VideoRotation,
-        now: Double, alive: Set<Int>? = nil
+        now: Double, alive: [OverlayLayer]? = nil
     ) {
+        let everything = alive ?? layers
         // Layers that are gone (removed, hidden, out of scope) drop their textures.
-        let live = alive ?? Set(layers.map(\.id))
+        let live = Set(everything.map(\.id))
         if texts.keys.contains(where: { !live.contains($0) }) { texts = texts.filter { live.contains($0.key) } }
         if images.count > Self.imageCacheLimit {
-            let shown = Set(layers.compactMap { layer -> String? in
+            let shown = Set(everything.compactMap { layer -> String? in
                 if case .image(let path) = layer.kind { return path }
                 return nil
             })

@@ -97,7 +97,10 @@ extension SDLVideoSink {
         let output = (width: Int(width), height: Int(height))
         noteOutputSize(output)
         takeZoneUpdates()
-        if zonePictures.isEmpty && layout == .fullScreen {
+        drawnLayers = currentOverlayLayers()
+        lastDrawAt = Monotonic.now()
+        let zoned = drawnLayers.contains { $0.zone != nil }
+        if zonePictures.isEmpty && layout == .fullScreen && !zoned {
             drawZone(main, renderer, output: output)  // the whole screen, as before there were zones
         } else {
             drawZones(renderer, output: output)
@@ -147,24 +150,11 @@ extension SDLVideoSink {
 
     /// The screen's layers over everything, then each zone's in its rectangle (SDL's viewport), anchored to it;
     /// a zone's layers wait while the layout has no such zone.
+    /// The screen's layers (`drawnLayers`, resolved at this draw) above every zone; each zone's own layers
+    /// were drawn with its picture (drawZones), so a zone on top covers those of the zones below it.
     private func drawOverlays(_ renderer: OpaquePointer, output: (width: Int, height: Int)) {
-        drawnLayers = currentOverlayLayers()
-        lastDrawAt = Monotonic.now()
         let screen = drawnLayers.filter { $0.zone == nil }
-        let alive = Set(drawnLayers.map(\.id))
-        painter?.draw(screen, renderer: renderer, output: output, rotation: config.rotation, now: lastDrawAt, alive: alive)
-        guard screen.count < drawnLayers.count else { return }
-        for placed in layout.placed(width: output.width, height: output.height) where placed.rect.pixels > 0 {
-            let layers = drawnLayers.filter { $0.zone == placed.zone.name }
-            guard !layers.isEmpty else { continue }
-            var viewport = SDL_Rect(
-                x: Int32(placed.rect.x), y: Int32(placed.rect.y), w: Int32(placed.rect.width), h: Int32(placed.rect.height))
-            SDL_RenderSetViewport(renderer, &viewport)
-            painter?.draw(
-                layers, renderer: renderer, output: (placed.rect.width, placed.rect.height), rotation: .upright, now: lastDrawAt,
-                alive: alive)
-        }
-        SDL_RenderSetViewport(renderer, nil)
+        painter?.draw(screen, renderer: renderer, output: output, rotation: config.rotation, now: lastDrawAt, alive: drawnLayers)
     }
 
     /// Where `frame` goes on an output of `output` size with `picture`'s fit and turns (nil: nowhere).

@@ -165,11 +165,13 @@ extension SDLVideoSink {
             }
         }
         if newLayout != nil {
-            // What zones made just before the layout that names them posted it (their engines start first).
+            // What zones made just before the layout that names them posted it (their engines start first);
+            // the rest wait on (a takeover's layout may come between), a few at most.
             for (name, update) in heldZoneUpdates where layout.zone(named: name) != nil {
                 apply(update, to: picture(of: name))
+                heldZoneUpdates[name] = nil
             }
-            heldZoneUpdates = [:]
+            if heldZoneUpdates.count > 32 { heldZoneUpdates = [:] }
         }
         for (name, update) in updates {
             guard name == Layout.mainZone || layout.zone(named: name) != nil else {
@@ -219,6 +221,13 @@ extension SDLVideoSink {
             SDL_RenderFillRect(renderer, nil)
             if let picture {
                 drawZone(picture, renderer, output: (placed.rect.width, placed.rect.height))
+            }
+            // The zone's own layers, anchored to it and turned with its pictures.
+            let layers = drawnLayers.filter { $0.zone == placed.zone.name }
+            if !layers.isEmpty {
+                painter?.draw(
+                    layers, renderer: renderer, output: (placed.rect.width, placed.rect.height),
+                    rotation: picture?.rotation ?? .upright, now: lastDrawAt, alive: drawnLayers)
             }
         }
         SDL_RenderSetViewport(renderer, nil)

@@ -30,6 +30,8 @@ struct ZoneRuntime {
     func stop() {
         writer?.close()
         engine.shutdown()
+        // Its directory is free for the zone's next engine at once (references to this runtime may linger).
+        state?.directory.unlock()
     }
 }
 
@@ -153,9 +155,10 @@ final class DaemonZones: ZoneEngines, @unchecked Sendable {
                 } else if let taken = takenBy, taken.zone == zone {
                     giveBackLocked(taken)
                 }
-            case .itemEnded(let id, let play, _, _, true):
+            case .itemEnded(let id, let play, let reason, _, true):
+                // Its last play, or one cut short (a skip or an error ends the whole interrupt).
                 guard let taken = takenBy, taken.zone == zone, taken.id == id,
-                    play >= screenTakers[zone]?[id] ?? 1
+                    play >= screenTakers[zone]?[id] ?? 1 || reason != .eof
                 else { return }
                 giveBackLocked(taken)
             case .statusChanged(let status) where status.state == .idle || status.state == .stopped:
@@ -329,30 +332,51 @@ final class DaemonZones: ZoneEngines, @unchecked Sendable {
     /// swap and the zones left out stopped — their queues dropped unless another layout of the plan has them.
     private func apply(_ layout: Layout, plan: LayoutPlan?) throws(LayoutError) {
         guard !scheduler.withLock({ stopping }) else { throw LayoutError("the daemon is stopping") }
-        let (old, existing) = lock.withLock { (current, runtimes) }
+        let old = lock.withLock { current }
+        var existing = lock.withLock { runtimes }
         // A zone that turns from music into a rectangle or back is another engine: the old one stops first
-        // (its state directory is taken while it runs).
-        var replaced: [String] = []
+        // (its state directory is taken while it runs), and is made again as it was if the change fails.
+        var replaced: [Zone] = []
         for zone in layout.zones where zone.name != Layout.mainZone {
             if let before = old.zone(named: zone.name), existing[zone.name] != nil, before.isMusic != zone.isMusic {
-                replaced.append(zone.name)
+                replaced.append(before)
             }
         }
-        for name in replaced {
-            let runtime = lock.withLock { runtimes.removeValue(forKey: name) }
+        for before in replaced {
+            let runtime = lock.withLock {
+                screenTakers[before.name] = nil
+                if takenBy?.zone == before.name { takenBy = nil }
+                return runtimes.removeValue(forKey: before.name)
+            }
+            // Every reference let go, so that its state directory's lock is released with it.
+            existing[before.name] = nil
             runtime?.stop()
         }
         var made: [String: ZoneRuntime] = [:]
+        /// Undoes the change: what was made stops, the zones stopped for it come back as they were.
+        func undo() {
+            for runtime in made.values { runtime.stop() }
+            for before in replaced {
+                guard let again = try? make(before) else {
+                    logger.error("layout: zone \"\(before.name)\" could not be made again after a failed change")
+                    continue
+                }
+                lock.withLock { runtimes[before.name] = again }
+            }
+        }
+        var keptChanges: [() -> Void] = []
         for zone in layout.zones where zone.name != Layout.mainZone {
-            if let kept = existing[zone.name], !replaced.contains(zone.name) {
-                // Kept: only what the layout changed of it.
+            if let kept = existing[zone.name] {
+                // Kept: only what the layout changed of it, once the change is kept.
                 if let before = old.zone(named: zone.name) {
-                    if !zone.isMusic && before.fit != zone.fit { kept.engine.setFit(VideoFit(rawValue: zone.fit.rawValue) ?? .fit) }
+                    if !zone.isMusic && before.fit != zone.fit {
+                        keptChanges.append { kept.engine.setFit(VideoFit(rawValue: zone.fit.rawValue) ?? .fit) }
+                    }
                     if !zone.isMusic && before.rotate != zone.rotate {
-                        kept.engine.setRotation(VideoRotation(rawValue: zone.rotate) ?? .upright)
+                        keptChanges.append { kept.engine.setRotation(VideoRotation(rawValue: zone.rotate) ?? .upright) }
                     }
                     if before.duck != zone.duck || before.duckRamp != zone.duckRamp {
-                        kept.duck?.setDepth(zone.duck, rampSeconds: zone.duckRamp)
+                        keptChanges.append { kept.duck?.setDepth(zone.duck, rampSeconds: zone.duckRamp) }
                     }
                 }
                 continue
@@ -360,14 +384,14 @@ final class DaemonZones: ZoneEngines, @unchecked Sendable {
             do {
                 made[zone.name] = try make(zone)
             } catch {
-                for runtime in made.values { runtime.stop() }
+                undo()
                 throw LayoutError("zone \"\(zone.name)\" cannot start: \(error)", zones: [zone.name])
             }
         }
         do {
             if let plan { try file?.write(plan) } else { try file?.write(layout) }
         } catch {
-            for runtime in made.values { runtime.stop() }
+            undo()
             throw LayoutError("the layout cannot be kept: \(error)")
         }
         var leaving: [(String, ZoneRuntime)] = []
@@ -386,6 +410,7 @@ final class DaemonZones: ZoneEngines, @unchecked Sendable {
             compositor?.setLayout(takenBy.map { Self.taken(layout, by: $0.zone) } ?? layout)
         }
         wakeScheduler()
+        for change in keptChanges { change() }
         let music = layout.musicZone.flatMap { zone in lock.withLock { runtimes[zone.name]?.duck } }
         duck.attach(music)
         for (name, runtime) in leaving {

@@ -272,6 +272,18 @@ import Testing
         #expect(got["active"]?.stringValue == "day" && got["layouts"]?.arrayValue?.count == 2, "the plan after a restart: \(got)")
         back.zone = "menu"
         #expect(try back.call(API.QueueList.self, .init()).items.count == 1)
+        // The menu zone turned into music (another engine, the same state directory), then back: its queue
+        // goes with it both ways.
+        back.zone = nil
+        let music = try back.call(
+            "layout.set", ["zones": [["name": "main", "rect": ["x": 0, "y": 0, "w": "100%", "h": "100%"]], ["name": "menu"]]])
+        #expect(music["zones"]?.arrayValue?.last?["rect"] == .null, "\(music)")
+        back.zone = "menu"
+        #expect(try back.call(API.QueueList.self, .init()).items.count == 1, "the music zone has the menu's queue")
+        back.zone = nil
+        _ = try back.call("layout.set", plan(dayOpen: true))
+        back.zone = "menu"
+        #expect(try back.call(API.QueueList.self, .init()).items.count == 1)
     }
 
     @Test func killedDuringLayoutSetTheOldOrTheNewLayoutComesBackWholeWithTheZonesQueues() throws {
