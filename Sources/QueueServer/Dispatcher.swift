@@ -8,6 +8,7 @@ import NIOCore
 import Playback
 import PlayLog
 import QueueRPC
+import ScreenLayout
 import SystemSupport
 
 /// A connection as methods see it: its event subscriptions.
@@ -222,7 +223,7 @@ final class Dispatcher: Sendable {
     /// Method `name` bound to the engine of zone `zone` (not main); invalid params for a zone the layout lacks.
     private func zoneMethod(_ name: String, zone: String) throws(RPCError) -> RPCMethod {
         guard let engine = zones?.engine(forZone: zone) else {
-            let known = zones?.zoneNames ?? [ZoneNames.main]
+            let known = zones?.zoneNames ?? [Layout.mainZone]
             throw .invalidParams(
                 param: "zone", reason: "no zone \"\(zone.prefix(40))\" in the layout (zones: \(known.joined(separator: ", ")))")
         }
@@ -263,7 +264,7 @@ final class Dispatcher: Sendable {
             do {
                 let params = try ParamReader(request.params, order: method.params)
                 var zoneKeeper: ChangeKeeper?
-                if method.zoned, let zone = try params.string("zone"), zone != ZoneNames.main {
+                if method.zoned, let zone = try params.string("zone"), zone != Layout.mainZone {
                     method = try zoneMethod(method.name, zone: zone)
                     zoneKeeper = method.kind == .change ? zones?.keeper(forZone: zone) : nil
                 }

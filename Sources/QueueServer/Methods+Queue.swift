@@ -6,10 +6,11 @@ import NIOCore
 import Playback
 import QueueModel
 import QueueRPC
+import ScreenLayout
 
 extension Dispatcher {
     /// `zone`: whose engine this is (a fullscreen interrupt takes the screen for it).
-    static func queueMethods(_ engine: PlayerEngine, zone: String = ZoneNames.main, zones: (any ZoneEngines)? = nil) -> [RPCMethod] {
+    static func queueMethods(_ engine: PlayerEngine, zone: String = Layout.mainZone, zones: (any ZoneEngines)? = nil) -> [RPCMethod] {
         let cache = engine.networkCache
         let clock = engine.localClock
         /// A reply's queue rows, with their cache's state for http(s) items and their windows judged at one time.

@@ -39,10 +39,6 @@ public protocol ZoneEngines: AnyObject, Sendable {
     func setLayout(_ layout: Layout, at moment: LayoutMoment) throws(LayoutError) -> (inForce: Layout, pending: Bool)
 }
 
-enum ZoneNames {
-    static let main = Layout.mainZone
-}
-
 /// The zoned methods bound to each zone's engine (built once per engine; a zone made anew gets new ones).
 final class ZoneMethodCache: @unchecked Sendable {
     private let lock = ThreadLock()

@@ -16,7 +16,7 @@ extension SDLVideoSink {
         while SDL_PollEvent(&event) != 0 {
             handle(event)
         }
-        if overlaysNeedRedraw() || hasZoneUpdates { needsRedraw = true }
+        if overlaysNeedRedraw() || hasPendingDraw { needsRedraw = true }
         if needsRedraw {
             needsRedraw = false
             drawAndPresent()  // answers pending screenshots too

@@ -27,7 +27,6 @@ struct ZoneUpdate {
     var crossfade: CrossfadeLayer??
     var fit: VideoFit?
     var rotation: VideoRotation?
-    var redraw = false
 
     /// `later` posted after this: its fields where it has them.
     func merged(with later: ZoneUpdate) -> ZoneUpdate {
@@ -41,7 +40,6 @@ struct ZoneUpdate {
         if let crossfade = later.crossfade { merged.crossfade = crossfade }
         if let fit = later.fit { merged.fit = fit }
         if let rotation = later.rotation { merged.rotation = rotation }
-        merged.redraw = merged.redraw || later.redraw
         return merged
     }
 }
@@ -129,8 +127,6 @@ extension SDLVideoSink {
 
     /// Whether zones posted changes not drawn yet (the presenter then pumps at once). Any thread.
     public var hasPendingDraw: Bool { !zoneInbox.isEmpty }
-
-    var hasZoneUpdates: Bool { !zoneInbox.isEmpty }
 
     /// Any thread: the size zone `name` is drawn at now (nil: not on the screen).
     func zoneSize(_ name: String) -> PixelSize? {
@@ -261,7 +257,8 @@ final class ZoneSurface: VideoSink, @unchecked Sendable {
     func setVeil(_ veil: PictureVeil?) { post { $0.veil = .some(veil) } }
     func setMotion(_ frame: MotionFrame?) { post { $0.motion = .some(frame) } }
     func setCrossfade(_ crossfade: CrossfadeLayer?) { post { $0.crossfade = .some(crossfade) } }
-    func redraw() { post { $0.redraw = true } }
+    /// Any post makes the compositor draw every zone again.
+    func redraw() { post { _ in } }
     func close() { post { $0.picture = .black } }
     var outputSize: PixelSize? { compositor.zoneSize(zone) }
     func screenPowerSupport() -> ScreenPowerSupport { .unsupported("the screen's power belongs to the main zone") }

@@ -220,5 +220,4 @@ extension SDLVideoSink {
     /// The main picture's texture as made, and how many pictures it scaled (for tests).
     var textureShape: TextureShape? { main.textureShape }
     var scaledPictures: Int { main.scaledPictures }
-    var lastFrame: VideoFrame? { main.lastFrame }
 }

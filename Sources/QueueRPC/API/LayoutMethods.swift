@@ -179,6 +179,15 @@ public struct RPCZone: Sendable, Equatable {
         self.rect = rect
     }
 
+    /// A zone's name as every method takes it: 1 to 32 letters, digits, '-' or '_' (ScreenLayout's rule).
+    public static func isValidName(_ name: String) -> Bool {
+        (1...32).contains(name.utf8.count)
+            && name.utf8.allSatisfy { byte in
+                (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                    || byte == 0x2D || byte == 0x5F
+            }
+    }
+
     static let keys = ["name", "rect", "z", "fit", "rotate", "background", "audio", "content", "duck", "duckRamp"]
 
     public init(json: JSONValue, param: String) throws(RPCError) {

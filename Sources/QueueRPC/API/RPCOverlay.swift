@@ -138,9 +138,7 @@ public struct RPCOverlay: Sendable, Equatable {
         z = try params.int("z", in: -1_000_000...1_000_000)
         if params.raw("zone") != nil {
             let name = try params.string("zone")
-            if let name, !(1...32).contains(name.utf8.count) || !name.utf8.allSatisfy({ byte in
-                (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == 0x2D || byte == 0x5F
-            }) {
+            if let name, !RPCZone.isValidName(name) {
                 throw .invalidParams(param: "zone", reason: "must be a zone name: 1 to 32 letters, digits, '-' or '_'")
             }
             zone = .some(name)

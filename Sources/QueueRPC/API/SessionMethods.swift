@@ -30,8 +30,8 @@ extension API {
                     throw .invalidParams(param: "progressInterval", reason: "must be >= 0.05 seconds")
                 }
                 zones = try params.stringArray("zones")
-                if let zones, zones.count > 17 || zones.contains(where: { $0.utf8.count > 32 || $0.isEmpty }) {
-                    throw .invalidParams(param: "zones", reason: "at most 17 zone names (or \"*\"), each 1 to 32 characters")
+                if let zones, zones.count > 17 || zones.contains(where: { $0 != "*" && !RPCZone.isValidName($0) }) {
+                    throw .invalidParams(param: "zones", reason: "at most 17 zone names (or \"*\"), each 1 to 32 letters, digits, '-' or '_'")
                 }
             }
             public var json: JSONValue? {
