@@ -136,3 +136,18 @@ queued_errors() {
     put "$1.log_problem" "${line:0:200}"
   done
 }
+
+# build_queued_and_queuectl REPO: sets QUEUED and QUEUECTL — the release builds in REPO/.build-bench, built now,
+# unless QUEUED names a queued already (queuectl beside it). Fails (logged) when the build does.
+build_queued_and_queuectl() {
+  local repo=$1
+  if [[ -z "${QUEUED:-}" ]]; then
+    log "building queued and queuectl (release, scratch path .build-bench)"
+    (cd "$repo" && swift build -c release --product queued --scratch-path .build-bench &&
+      swift build -c release --product queuectl --scratch-path .build-bench) >"$WORK/build.log" 2>&1 \
+      || { tail -n 30 "$WORK/build.log" >&2; log "build failed"; return 1; }
+    QUEUED="$repo/.build-bench/release/queued"
+  fi
+  QUEUECTL="$(dirname "$QUEUED")/queuectl"
+  [[ -x "$QUEUED" && -x "$QUEUECTL" ]] || { log "no queued/queuectl at $QUEUED"; return 1; }
+}

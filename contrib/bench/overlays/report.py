@@ -7,36 +7,11 @@ Jitter: for each presented picture, error = present time - item time (pts); the 
 constant offset (the audio device's latency and the start), removed; the figures are the median, p99 and
 max of |error - offset| in ms. Pictures: how many were presented of the file's 1800.
 """
-import re
-import statistics
+import os
 import sys
 
-
-def figures(path):
-    values = {}
-    with open(path) as f:
-        for line in f:
-            key, _, value = line.rstrip("\n").partition("=")
-            values[key] = value
-    return values
-
-
-def jitter(log):
-    errors = []
-    pattern = re.compile(r"at=([0-9.]+) item=\d+ pts=([0-9.]+)")
-    with open(log, errors="replace") as f:
-        for line in f:
-            if "queued.present" not in line:
-                continue
-            match = pattern.search(line)
-            if match:
-                errors.append(float(match.group(1)) - float(match.group(2)))
-    if not errors:
-        return None
-    offset = statistics.median(errors)
-    deviations = sorted(abs(e - offset) * 1000 for e in errors)
-    p99 = deviations[min(len(deviations) - 1, int(len(deviations) * 0.99))]
-    return len(errors), statistics.median(deviations), p99, deviations[-1]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from present_jitter import figures, jitter  # noqa: E402
 
 
 def main():

@@ -24,15 +24,7 @@ trap 'log "interrupted"; exit 130' INT TERM
 for tool in ffmpeg mpv Xvfb pulseaudio pactl python3 timeout /usr/bin/time; do
   command -v "$tool" >/dev/null || { log "missing $tool: run contrib/setup.sh --bench"; exit 1; }
 done
-if [[ -z "${QUEUED:-}" ]]; then
-  log "building queued and queuectl (release, scratch path .build-bench)"
-  (cd "$repo" && swift build -c release --product queued --scratch-path .build-bench &&
-    swift build -c release --product queuectl --scratch-path .build-bench) >"$WORK/build.log" 2>&1 \
-    || { tail -n 30 "$WORK/build.log" >&2; log "build failed"; exit 1; }
-  QUEUED="$repo/.build-bench/release/queued"
-fi
-QUEUECTL="$(dirname "$QUEUED")/queuectl"
-[[ -x "$QUEUED" && -x "$QUEUECTL" ]] || { log "no queued/queuectl at $QUEUED"; exit 1; }
+build_queued_and_queuectl "$repo" || exit 1
 MEDIA=$(bash "$bench/gen-media.sh" "${BENCH_CACHE:-}" | tail -n 1) || { log "media generation failed"; exit 1; }
 LONG="$MEDIA/long.mp4"
 LOGO="$WORK/logo.png"

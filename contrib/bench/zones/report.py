@@ -3,34 +3,13 @@
 against mpv (one process; four for the split), as ratios, and the main zone's present jitter.
 
 Usage: report.py RESULTS SINGLE.log LBAR.log SPLIT.log
-Jitter: as contrib/bench/overlays/report.py (error = present time - item time, the median removed).
+Jitter: present_jitter.py (error = present time - item time, the median removed).
 """
-import re
-import statistics
+import os
 import sys
 
-
-def figures(path):
-    values = {}
-    with open(path) as f:
-        for line in f:
-            key, _, value = line.rstrip("\n").partition("=")
-            values[key] = value
-    return values
-
-
-def jitter(log):
-    errors = []
-    pattern = re.compile(r"at=([0-9.]+) item=\d+ pts=([0-9.]+)")
-    with open(log, errors="replace") as f:
-        for line in f:
-            if "queued.present" in line and (match := pattern.search(line)):
-                errors.append(float(match.group(1)) - float(match.group(2)))
-    if not errors:
-        return None
-    offset = statistics.median(errors)
-    deviations = sorted(abs(e - offset) * 1000 for e in errors)
-    return len(errors), statistics.median(deviations), deviations[min(len(deviations) - 1, int(len(deviations) * 0.99))], deviations[-1]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from present_jitter import figures, jitter  # noqa: E402
 
 
 def main():
