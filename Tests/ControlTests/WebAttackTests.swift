@@ -6,6 +6,7 @@
 // operator's session; sign-out closing the event socket; listening beyond loopback without TLS.
 
 import Foundation
+import QueueRPC
 import Glibc
 import JSONText
 import TestSupport
@@ -68,6 +69,50 @@ import Testing
         // The same door lets the harmless request through: the refusals above are the policy, not a broken link.
         #expect(try rig.rpc("queue.add", ["items": ["http://127.0.0.1:9/fine.mp4"]]).status == 200)
         #expect(try rig.daemonQueue() == ["http://127.0.0.1:9/fine.mp4"])
+    }
+
+    /// Zones through the page's door: the page may read the layout but not cut the screen anew; a zone's
+    /// queue is held to the same files as main's; a zone name spelled as a path, too long, of the wrong type
+    /// or unknown is refused; and nothing lands in any zone's queue or any layer.
+    @Test(.timeLimit(.minutes(1))) func zonesThroughThePageTakeNothingTheDoorRefuses() throws {
+        let rig = try WebAttackRig()
+        // The owner cuts the screen on the socket (not through the page).
+        let owner = try rig.daemon.client()
+        _ = try owner.call(
+            "layout.set",
+            ["zones": [["name": "main", "rect": ["x": 0, "y": 0, "w": "75%", "h": "100%"]],
+                       ["name": "side", "rect": ["x": "75%", "y": 0, "w": "25%", "h": "100%"]]]])
+        let overlaysBefore = try rig.daemonOverlays()
+        let attacks: [(String, JSONValue)] = [
+            ("layout.set", ["zones": [["name": "main", "rect": ["x": 0, "y": 0, "w": 10, "h": 10]]]]),
+            ("layout.set", [[["name": "main", "rect": nil]]]),
+            ("state.apply", ["items": [], "layout": [["name": "main", "rect": ["x": 0, "y": 0, "w": 1, "h": 1]]]]),
+            ("queue.add", ["zone": "side", "items": ["/etc/hostname"]]),
+            ("queue.add", [["file:///%65tc/hostname"], "side"]),
+            ("queue.interrupt", ["zone": "side", "item": "/etc/hostname", "fullscreen": true]),
+            ("queue.add", ["zone": "../side", "items": ["http://127.0.0.1:9/a.mp4"]]),
+            ("queue.add", ["zone": "nowhere", "items": ["http://127.0.0.1:9/a.mp4"]]),
+            ("queue.add", ["zone": .string(String(repeating: "s", count: 5000)), "items": ["http://127.0.0.1:9/a.mp4"]]),
+            ("queue.add", ["zone": ["side"], "items": ["http://127.0.0.1:9/a.mp4"]]),
+            ("player.play", ["zone": 7]),
+            ("overlay.add", ["type": "image", "path": "/etc/hostname", "zone": "side"]),
+            ("overlay.add", ["type": "text", "text": "x", "zone": "../../etc"]),
+        ]
+        for (method, params) in attacks {
+            let answer = try rig.rpc(method, params)
+            let refused = answer.status == 403 || answer.json?["error"] != nil
+            #expect(refused, "\(method) \(params): \(answer.status) \(answer.body.prefix(300))")
+        }
+        let layout = try owner.call("layout.get")["zones"]?.arrayValue?.map { $0["name"]?.stringValue ?? "" }
+        #expect(layout == ["main", "side"], "the layout is the owner's: \(String(describing: layout))")
+        owner.zone = "side"
+        #expect(try owner.call(API.QueueList.self, .init()).items.isEmpty, "nothing in the side zone's queue")
+        #expect(try rig.daemonQueue() == [], "nothing in main's")
+        #expect(try rig.daemonOverlays() == overlaysBefore)
+        // What the door is for: the layout read, and a zone's queue given a network item.
+        #expect(try rig.rpc("layout.get", nil).json?["result"]?["zones"]?.arrayValue?.count == 2)
+        #expect(try rig.rpc("queue.add", ["zone": "side", "items": ["http://127.0.0.1:9/fine.mp4"]]).status == 200)
+        #expect(try owner.call(API.QueueList.self, .init()).items.map(\.uri) == ["http://127.0.0.1:9/fine.mp4"])
     }
 
     @Test(.timeLimit(.minutes(1))) func playlistsAndDirectoriesInTheMediaFolderSmuggleNothingIn() throws {
