@@ -88,11 +88,41 @@ private func operatorObserver(_ broker: MosquittoBroker, _ inbox: Inbox) throws 
     return observer
 }
 
+/// One screen "p1" (a daemon on the null outputs and its bridge) on a fresh broker, watched by the operator;
+/// everything stopped when it goes, the screen first.
+private final class OneScreenFleet {
+    let scratch: TemporaryDirectory
+    let broker: MosquittoBroker
+    let inbox = Inbox()
+    let observer: MosquittoClient
+    fileprivate let screen: Screen
+
+    fileprivate init(_ tests: FleetBridgeTests, prefix: String, localFiles: Bool) throws {
+        scratch = try TemporaryDirectory(prefix: prefix)
+        broker = try MosquittoBroker(
+            users: ["p1": "p1-secret", "operator": "operator-secret"],
+            acl: ["user operator", "topic readwrite queued/#", "user p1", "topic readwrite queued/p1/#"])
+        let credentials = scratch.path + "/credentials-p1"
+        try "username=p1\npassword=p1-secret\n".write(toFile: credentials, atomically: true, encoding: .utf8)
+        chmod(credentials, 0o600)
+        observer = try operatorObserver(broker, inbox)
+        screen = try tests.startScreen(
+            "p1", groups: [], broker: broker, credentials: credentials, scratch: scratch.path, localFiles: localFiles)
+    }
+
+    deinit {
+        _ = screen.bridge.terminate()
+        screen.daemon.stop()
+        observer.stop()
+        broker.stop()
+    }
+}
+
 @Suite(.serialized) struct FleetBridgeTests {
     static let contrib = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("contrib").path
 
-    private func startScreen(
+    fileprivate func startScreen(
         _ name: String, groups: [String], broker: MosquittoBroker, credentials: String, scratch: String,
         localFiles: Bool = true
     ) throws -> Screen {
@@ -246,23 +276,9 @@ extension FleetBridgeTests {
     /// options is played (a real UDP publisher on 127.0.0.1) and reported; an SRT camera's passphrase in the
     /// same document never reaches the reported document, the log or the state files.
     @Test func aStreamInADocumentPlaysItsTimeAndItsSecretStaysOnTheScreen() throws {
-        let scratch = try TemporaryDirectory(prefix: "queued-fleet-stream")
-        let broker = try MosquittoBroker(
-            users: ["p1": "p1-secret", "operator": "operator-secret"],
-            acl: ["user operator", "topic readwrite queued/#", "user p1", "topic readwrite queued/p1/#"])
-        defer { broker.stop() }
-        let credentials = scratch.path + "/credentials-p1"
-        try "username=p1\npassword=p1-secret\n".write(toFile: credentials, atomically: true, encoding: .utf8)
-        chmod(credentials, 0o600)
-        let inbox = Inbox()
-        let observer = try operatorObserver(broker, inbox)
-        defer { observer.stop() }
-        let screen = try startScreen(
-            "p1", groups: [], broker: broker, credentials: credentials, scratch: scratch.path, localFiles: false)
-        defer {
-            _ = screen.bridge.terminate()
-            screen.daemon.stop()
-        }
+        let fleet = try OneScreenFleet(self, prefix: "queued-fleet-stream", localFiles: false)
+        defer { withExtendedLifetime(fleet) {} }  // stopped at the test's end, not after its last use
+        let (scratch, inbox, observer, screen) = (fleet.scratch, fleet.inbox, fleet.observer, fleet.screen)
         #expect(inbox.wait(20) { $0.contains { $0.topic == "queued/p1/status" && $0.text.contains("\"online\"") } })
 
         let port = try LoopbackPort.free()
@@ -318,22 +334,9 @@ extension FleetBridgeTests {
     /// A document that cuts the screen into zones and gives each its queue: applied whole, reported; one that
     /// names a zone its layout lacks is refused whole, the zones and their queues as they were.
     @Test func aDocumentCutsTheScreenIntoZonesEachWithItsQueue() throws {
-        let scratch = try TemporaryDirectory(prefix: "queued-fleet-zones")
-        let broker = try MosquittoBroker(
-            users: ["p1": "p1-secret", "operator": "operator-secret"],
-            acl: ["user operator", "topic readwrite queued/#", "user p1", "topic readwrite queued/p1/#"])
-        defer { broker.stop() }
-        let credentials = scratch.path + "/credentials-p1"
-        try "username=p1\npassword=p1-secret\n".write(toFile: credentials, atomically: true, encoding: .utf8)
-        chmod(credentials, 0o600)
-        let inbox = Inbox()
-        let observer = try operatorObserver(broker, inbox)
-        defer { observer.stop() }
-        let screen = try startScreen("p1", groups: [], broker: broker, credentials: credentials, scratch: scratch.path)
-        defer {
-            _ = screen.bridge.terminate()
-            screen.daemon.stop()
-        }
+        let fleet = try OneScreenFleet(self, prefix: "queued-fleet-zones", localFiles: true)
+        defer { withExtendedLifetime(fleet) {} }  // stopped at the test's end, not after its last use
+        let (inbox, observer, screen) = (fleet.inbox, fleet.observer, fleet.screen)
         #expect(inbox.wait(20) { $0.contains { $0.topic == "queued/p1/status" && $0.text.contains("\"online\"") } })
         let video = try Fixtures.video(seconds: 4, hue: .red)
         let still = try Fixtures.still(hue: .green)
