@@ -2,6 +2,12 @@
 // queued: a gapless playback daemon. Modules follow the data flow (see README "Layout"):
 // QueueModel (pure) → Playback (engine) → Media (the only FFmpeg user) / AudioPulse / VideoSDL → queued.
 import PackageDescription
+import Foundation
+
+// Web items (issue 40) are rendered by queued-webview, built only where WPE WebKit's development files are
+// installed: a build without them still makes the daemon, which then refuses web items with a reason.
+let buildsWebView = FileManager.default.fileExists(atPath: "/usr/include/wpe-webkit-1.1/wpe/webkit.h")
+    && FileManager.default.fileExists(atPath: "/usr/include/wpe-fdo-1.0/wpe/unstable/fdo-shm.h")
 
 let package = Package(
     name: "queued",
@@ -11,7 +17,7 @@ let package = Package(
         .executable(name: "queuectl", targets: ["queuectl"]),
         .executable(name: "queued-mqtt", targets: ["queued-mqtt"]),
         .executable(name: "queued-web", targets: ["queued-web"]),
-    ],
+    ] + (buildsWebView ? [.executable(name: "queued-webview", targets: ["queued-webview"])] : []),
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -99,6 +105,13 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
+        // Web items: the daemon's side of queued-webview (a process it starts), pages loaded and painted ahead
+        // of their turn and read by the engine as pictures.
+        .target(
+            name: "WebPages",
+            dependencies: [
+                "Media", "Playback", "QueueModel", "JSONText", "SystemSupport", .product(name: "Logging", package: "swift-log"),
+            ]),
         // Durable state: the journal and snapshots of the queue and the player (below the apps, above the engine).
         .target(
             name: "StateStore",
@@ -151,7 +164,8 @@ let package = Package(
                 "QueueModel", "Media", "CacheControl", "Playback", "AudioPulse", "VideoSDL", "QueueServer", "CMalloc",
                 "ScreenLayout", "AudioMix",
                 "SystemClock", "StateStore", "ServiceNotify", "NetCache", "MediaPaths", "QueueRPC", "ConfigFile",
-                "PlayLog", "DecodeChoice", "SystemSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "PlayLog", "DecodeChoice", "SystemSupport", "WebPages",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // The fleet bridge: a screen's daemon (through its socket only) ↔ an MQTT broker.
@@ -229,3 +243,17 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+if buildsWebView {
+    package.targets += [
+        .systemLibrary(name: "CWPEWebKit", pkgConfig: "wpe-webkit-1.1", providers: [.apt(["libwpewebkit-1.1-dev"])]),
+        .systemLibrary(
+            name: "CWPEFdo", pkgConfig: "wpebackend-fdo-1.0",
+            providers: [.apt(["libwpebackend-fdo-1.0-dev", "libwayland-dev"])]),
+        // WPE WebKit off-screen: web views, their shared-memory frames, GLib's main loop (C, owns the GObjects).
+        .target(
+            name: "CWebView", dependencies: ["CWPEWebKit", "CWPEFdo"], linkerSettings: [.linkedLibrary("wayland-server")]),
+        // The web page renderer queued spawns: pages loaded, watched and painted into shared memory.
+        .executableTarget(name: "queued-webview", dependencies: ["CWebView", "JSONText"]),
+    ]
+}

@@ -25,7 +25,7 @@ public final class PictureScaler {
             sws, source.pointee.width, source.pointee.height, AVPixelFormat(source.pointee.format), Int32(width),
             Int32(height), AV_PIX_FMT_BGRA, SWS_BILINEAR, nil, nil, nil)
         guard let sws else { return false }
-        if frame.layout != .rgba {
+        if !frame.layout.isPacked {
             let space = source.pointee.height > 576 ? SWS_CS_ITU709 : SWS_CS_ITU601
             let coefficients = sws_getCoefficients(space)
             _ = sws_setColorspaceDetails(

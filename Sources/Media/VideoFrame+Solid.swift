@@ -22,6 +22,7 @@ extension VideoFrame {
         case .yuv420p: frame.pointee.format = AV_PIX_FMT_YUV420P.rawValue
         case .nv12: frame.pointee.format = AV_PIX_FMT_NV12.rawValue
         case .rgba: frame.pointee.format = AV_PIX_FMT_RGBA.rawValue
+        case .bgra: frame.pointee.format = AV_PIX_FMT_BGRA.rawValue
         }
         guard av_frame_get_buffer(frame, 0) >= 0 else {
             var owned: UnsafeMutablePointer<AVFrame>? = frame
@@ -32,7 +33,7 @@ extension VideoFrame {
         if let marker = topLeftQuarter {
             paint(frame, layout: layout, width: width / 2, height: height / 2, y: marker.y, u: marker.u, v: marker.v)
         }
-        frame.pointee.color_range = layout == .rgba ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG
+        frame.pointee.color_range = layout.isPacked ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG
         frame.pointee.colorspace = AVCOL_SPC_BT470BG
         return VideoFrame(
             taking: frame, layout: layout, pts: pts, duration: duration, orientation: orientation,
@@ -57,6 +58,9 @@ extension VideoFrame {
         case .rgba:
             let (r, g, b) = bt601LimitedToRGB(y: y, u: u, v: v)
             fill(frame, plane: 0, rows: height, pattern: [r, g, b, 255], count: width)
+        case .bgra:
+            let (r, g, b) = bt601LimitedToRGB(y: y, u: u, v: v)
+            fill(frame, plane: 0, rows: height, pattern: [b, g, r, 255], count: width)
         }
     }
 

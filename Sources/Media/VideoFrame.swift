@@ -8,6 +8,10 @@ public enum PixelLayout: Sendable, Equatable {
     case yuv420p  // three planes Y, U, V; chroma halved both ways (SDL IYUV)
     case nv12  // two planes Y, interleaved UV (SDL NV12)
     case rgba  // one plane, bytes R,G,B,A (SDL ABGR8888 on little-endian)
+    case bgra  // one plane, bytes B,G,R,A (SDL ARGB8888 on little-endian): web pages as their engine paints them
+
+    /// One plane of four bytes a pixel.
+    public var isPacked: Bool { self == .rgba || self == .bgra }
 }
 
 /// One plane of pixel data, valid only inside `VideoFrame.withPlanes`.
@@ -60,7 +64,7 @@ public final class VideoFrame: @unchecked Sendable {
     public var byteCount: Int {
         withPlanes { planes in
             planes.enumerated().reduce(0) { total, plane in
-                let rows = plane.offset == 0 || layout == .rgba ? height : (height + 1) / 2
+                let rows = plane.offset == 0 || layout.isPacked ? height : (height + 1) / 2
                 return total + plane.element.bytesPerRow * rows
             }
         }
@@ -77,7 +81,7 @@ public final class VideoFrame: @unchecked Sendable {
         switch layout {
         case .yuv420p: count = 3
         case .nv12: count = 2
-        case .rgba: count = 1
+        case .rgba, .bgra: count = 1
         }
         var planes: [VideoPlane] = []
         planes.reserveCapacity(count)
@@ -94,7 +98,7 @@ public final class VideoFrame: @unchecked Sendable {
         withPlanes { planes in
             switch layout {
             case .yuv420p, .nv12: return planes[0].base[y * planes[0].bytesPerRow + x]
-            case .rgba: return planes[0].base[y * planes[0].bytesPerRow + x * 4 + 1]
+            case .rgba, .bgra: return planes[0].base[y * planes[0].bytesPerRow + x * 4 + 1]
             }
         }
     }

@@ -6,7 +6,7 @@ import QueueModel
 
 final class ActiveItem {
     let cursor: Cursor
-    let reader: MediaReader
+    let reader: any ItemReader
     let serial: Int
     let startFrame: Int64
     let itemOffset: Double
@@ -35,7 +35,7 @@ final class ActiveItem {
     var prepareStreamAt: Double?
 
     init(
-        cursor: Cursor, reader: MediaReader, serial: Int, startFrame: Int64, itemOffset: Double, showsVideo: Bool,
+        cursor: Cursor, reader: any ItemReader, serial: Int, startFrame: Int64, itemOffset: Double, showsVideo: Bool,
         rate: Double, tempo: AudioTempo?, pictureQueueLimit: Int, comingIn: (mix: CrossfadeMix, leaving: ActiveItem)? = nil
     ) {
         crossfade = PlayCrossfade(comingIn: comingIn)

@@ -178,7 +178,7 @@ final class DecodeLoop: @unchecked Sendable {
     /// Takes back what the audio output has not played yet, from `after` on but no sooner than its
     /// `spliceLead` allows (more for an interrupt with pictures, which are decoded ahead of its samples),
     /// and tells the state the interrupt starts there. Returns that frame.
-    private func splice(after frame: Int64, opened: Result<MediaReader, MediaError>) -> Int64 {
+    private func splice(after frame: Int64, opened: Result<any ItemReader, MediaError>) -> Int64 {
         var lead = engine.config.spliceLead
         if engine.video != nil, case .success(let reader) = opened, reader.hasVideo { lead += engine.config.videoLead }
         let at = engine.audio.retract(from: frame, lead: lead)
@@ -189,7 +189,7 @@ final class DecodeLoop: @unchecked Sendable {
 
     private func open(
         _ cursor: Cursor, item: MediaItem, position: Double, repeats: Bool
-    ) -> Result<MediaReader, MediaError> {
+    ) -> Result<any ItemReader, MediaError> {
         let core = self.core
         let serial = self.serial
         if position == 0, let opened = prefetcher.take(cursor, item: item) {
@@ -213,7 +213,7 @@ final class DecodeLoop: @unchecked Sendable {
     static func openReader(
         _ item: MediaItem, cursor: Cursor, position: Double, repeats: Bool, engine: PlayerEngine,
         isCancelled: (@Sendable () -> Bool)? = nil
-    ) -> Result<MediaReader, MediaError> {
+    ) -> Result<any ItemReader, MediaError> {
         engine.core.locked { $0.noteLoading(cursor, .loading) }
         let opened = makeReader(item, cursor: cursor, position: position, repeats: repeats, engine: engine, isCancelled)
         switch opened {
@@ -226,7 +226,7 @@ final class DecodeLoop: @unchecked Sendable {
     private static func makeReader(
         _ item: MediaItem, cursor: Cursor, position: Double, repeats: Bool, engine: PlayerEngine,
         _ isCancelled: (@Sendable () -> Bool)?
-    ) -> Result<MediaReader, MediaError> {
+    ) -> Result<any ItemReader, MediaError> {
         var options = MediaReaderOptions()
         options.sampleRate = engine.audio.format.sampleRate
         options.channels = engine.audio.format.channels
@@ -264,8 +264,14 @@ final class DecodeLoop: @unchecked Sendable {
             core.locked { $0.noteStreamNews(cursor, news) }
         }
         do throws(MediaError) {
-            let reader: MediaReader
-            if let kind = StreamKind(uri: item.uri) {
+            let reader: any ItemReader
+            if item.isWebPage {
+                guard let pages = engine.config.webPages else {
+                    throw MediaError(operation: "open", path: item.uri, message: "web pages are not enabled")
+                }
+                let cancelled = isCancelled ?? { false }
+                return .success(try pages.open(item, output: engine.video?.outputSize, position: position, isCancelled: cancelled))
+            } else if let kind = StreamKind(uri: item.uri) {
                 // Read by FFmpeg itself, never through the cache; it plays for the item's duration.
                 let url = engine.config.resolveStreamURL?(item.uri) ?? item.uri
                 var playback = StreamPlayback(url: url, kind: kind, duration: item.duration)

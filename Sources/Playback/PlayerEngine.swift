@@ -47,6 +47,8 @@ public struct EngineConfig: Sendable {
     /// Opens the items whose URI is not a local file (http(s): the daemon's network cache); nil: such
     /// items fail with "no network source".
     public var networkSources: (any ByteSourceProvider)?
+    /// Renders web items (`type: web`, local .html files); nil: such items fail "web pages are not enabled".
+    public var webPages: (any WebPageOpening)?
     /// The URL a stream item's URI opens: a restored item's URL was kept without its credentials, which the
     /// daemon's vault gives back (nil: the URI as it is). Decode threads.
     public var resolveStreamURL: (@Sendable (String) -> String)?

@@ -12,8 +12,8 @@ import QueueModel
 final class Prefetcher: @unchecked Sendable {
     /// A reader handed from the prefetch thread to the decode thread.
     final class Opened: @unchecked Sendable {
-        let result: Result<MediaReader, MediaError>
-        init(_ result: Result<MediaReader, MediaError>) { self.result = result }
+        let result: Result<any ItemReader, MediaError>
+        init(_ result: Result<any ItemReader, MediaError>) { self.result = result }
     }
 
     private struct Job {
@@ -46,9 +46,9 @@ final class Prefetcher: @unchecked Sendable {
 
     /// The reader opened for exactly this play of this item, waiting for it if it is being opened now;
     /// nil when no such job was asked for (the caller opens it itself).
-    func take(_ cursor: Cursor, item: MediaItem) -> Result<MediaReader, MediaError>? {
+    func take(_ cursor: Cursor, item: MediaItem) -> Result<any ItemReader, MediaError>? {
         var stale: Opened?
-        let taken = condition.withLock { () -> Result<MediaReader, MediaError>? in
+        let taken = condition.withLock { () -> Result<any ItemReader, MediaError>? in
             while let running, running.cursor == cursor, running.item == item, !stopped {
                 condition.wait()
             }

@@ -50,12 +50,15 @@ public struct MediaItem: Sendable, Equatable, Codable {
     /// Live streams: the latency to keep, in seconds received and not yet heard (nil: 1 s for RTSP, RTMP,
     /// SRT, UDP and RTP; for HLS and DASH what the play settles at). 0.2 to 30.
     public var latency: Double?
+    /// Web pages (`type: web` on the wire): how the page is loaded and kept; nil for everything else (a local
+    /// .html file is a page with the defaults, see `isWebPage`).
+    public var web: WebItem?
 
     public init(
         uri: String, loops: Int = 1, start: Double? = nil, end: Double? = nil, duration: Double? = nil,
         title: String? = nil, trackEnd: TrackEnd? = nil, sha256: String? = nil,
         schedule: ItemSchedule? = nil, transition: ItemTransition? = nil, motion: ItemMotion? = nil,
-        onStall: StreamStall? = nil, program: Int? = nil, latency: Double? = nil
+        onStall: StreamStall? = nil, program: Int? = nil, latency: Double? = nil, web: WebItem? = nil
     ) {
         self.uri = uri
         self.loops = loops
@@ -71,10 +74,11 @@ public struct MediaItem: Sendable, Equatable, Codable {
         self.onStall = onStall
         self.program = program
         self.latency = latency
+        self.web = web
     }
 
     private enum CodingKeys: String, CodingKey {
-        case uri, loops, start, end, duration, title, trackEnd, sha256, schedule, transition, motion, onStall, program, latency
+        case uri, loops, start, end, duration, title, trackEnd, sha256, schedule, transition, motion, onStall, program, latency, web
     }
 
     // Written by hand only so that a missing `loops` means 1, as it does in `init`; encoding is synthesized.
@@ -94,6 +98,7 @@ public struct MediaItem: Sendable, Equatable, Codable {
         onStall = try container.decodeIfPresent(StreamStall.self, forKey: .onStall)
         program = try container.decodeIfPresent(Int.self, forKey: .program)
         latency = try container.decodeIfPresent(Double.self, forKey: .latency)
+        web = try container.decodeIfPresent(WebItem.self, forKey: .web)
     }
 
     /// Throws the first rule the item breaks: loops >= 0, start >= 0, end > start (or > 0 without a start),
@@ -122,6 +127,7 @@ public struct MediaItem: Sendable, Equatable, Codable {
         }
         try transition?.validate()
         try motion?.validate()
+        try web?.validate()
     }
 
     /// The latencies a live stream may be kept at (seconds).

@@ -59,7 +59,10 @@ public struct PrefetchWalk: Sendable {
                 fresh = []
                 freshNext = 0
             }
-            if let position = entries.position(of: id), case let uri = entries.uri(at: position), isNetwork(uri) {
+            // A web page is loaded by its web engine, never fetched into the cache.
+            if let position = entries.position(of: id), case let uri = entries.uri(at: position), isNetwork(uri),
+                !entries[position].item.isWebPage
+            {
                 return uri
             }
         }
@@ -73,7 +76,7 @@ public struct PrefetchWalk: Sendable {
             let following = (position + 1) % entries.count
             next = stepsLeft > 0 ? entries.id(at: following) : nil
             let uri = entries.uri(at: position)
-            guard isNetwork(uri) else { continue }
+            guard isNetwork(uri), !entries[position].item.isWebPage else { continue }
             if let limit, handedOut > limit {
                 next = nil
                 return nil

@@ -211,7 +211,7 @@ public struct QueueEntries: Sendable {
     static func fitsRecord(_ item: MediaItem) -> Bool {
         item.start == nil && item.end == nil && item.duration == nil && item.trackEnd == nil && item.sha256 == nil
             && item.schedule == nil && item.transition == nil && item.motion == nil && item.onStall == nil
-            && item.program == nil && item.latency == nil
+            && item.program == nil && item.latency == nil && item.web == nil
             && item.loops >= 0 && item.loops <= Int(UInt32.max)
             && item.uri.utf8.count <= TextArena.longest && (item.title?.utf8.count ?? 0) <= TextArena.longest
     }

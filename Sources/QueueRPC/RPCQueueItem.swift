@@ -41,6 +41,8 @@ public struct RPCQueueItem: Sendable, Equatable {
     public var onStall: String?
     public var program: Int64?
     public var latency: Double?
+    /// Web pages: their options (nil for every other item, whose `type` is media).
+    public var web: RPCWebOptions?
 
     public init(
         id: Int64, uri: String, title: String? = nil, loops: Int64 = 1, plays: Int64 = 0, duration: Double? = nil,
@@ -48,7 +50,7 @@ public struct RPCQueueItem: Sendable, Equatable {
         trackEnd: String? = nil, sha256: String? = nil, cache: RPCCacheStatus? = nil,
         schedule: RPCSchedule? = nil, inWindow: Bool = true, nextWindow: Double? = nil, width: Int64? = nil,
         height: Int64? = nil, transition: RPCTransition? = nil, motion: RPCMotion? = nil,
-        onStall: String? = nil, program: Int64? = nil, latency: Double? = nil
+        onStall: String? = nil, program: Int64? = nil, latency: Double? = nil, web: RPCWebOptions? = nil
     ) {
         self.id = id
         self.uri = uri
@@ -73,6 +75,7 @@ public struct RPCQueueItem: Sendable, Equatable {
         self.onStall = onStall
         self.program = program
         self.latency = latency
+        self.web = web
     }
 
     /// nil when `json` lacks the two fields every row needs: an integer id and a string uri.
@@ -89,7 +92,8 @@ public struct RPCQueueItem: Sendable, Equatable {
             nextWindow: json["nextWindow"]?.doubleValue, width: json["width"]?.intValue,
             height: json["height"]?.intValue, transition: RPCTransition(lenient: json["transition"]),
             motion: RPCMotion(lenient: json["motion"]), onStall: json["onStall"]?.stringValue,
-            program: json["program"]?.intValue, latency: json["latency"]?.doubleValue)
+            program: json["program"]?.intValue, latency: json["latency"]?.doubleValue,
+            web: json["type"]?.stringValue == "web" ? RPCWebOptions(lenient: json["web"]) ?? RPCWebOptions() : nil)
     }
 
     /// Every key, in the document's order.
@@ -118,6 +122,8 @@ public struct RPCQueueItem: Sendable, Equatable {
             "onStall": onStall.map(JSONValue.string) ?? .null,
             "program": program.map(JSONValue.int) ?? .null,
             "latency": latency.map(JSONValue.double) ?? .null,
+            "type": .string(web == nil ? "media" : "web"),
+            "web": web?.json ?? .null,
         ])
     }
 }

@@ -67,7 +67,24 @@ public enum ItemInputs {
         item.onStall = input.onStall.flatMap(StreamStall.init(rawValue:))
         item.program = input.program.map { Int($0) }
         item.latency = input.latency
+        item.web = input.web.map(Self.webItem)
         return item
+    }
+
+    /// The wire's web options as the model's.
+    public static func webItem(_ input: RPCWebOptions) -> WebItem {
+        WebItem(
+            reload: input.reload.flatMap(WebItem.Reload.init(rawValue:)), zoom: input.zoom,
+            viewport: input.viewport.map { PictureSize(width: Int($0.width), height: Int($0.height)) },
+            interval: input.interval, loadTimeout: input.loadTimeout)
+    }
+
+    /// The model's web options as the wire's.
+    public static func wire(_ web: WebItem) -> RPCWebOptions {
+        RPCWebOptions(
+            reload: web.reload?.rawValue, zoom: web.zoom,
+            viewport: web.viewport.map { (Int64($0.width), Int64($0.height)) }, interval: web.interval,
+            loadTimeout: web.loadTimeout)
     }
 
     /// The wire's motion as the model's (its frames' fit in the picture is the model's check).
@@ -145,6 +162,30 @@ public enum ItemInputs {
                 throw .invalidParams(param: "items", reason: "\(place): program must be an MPEG-TS program number, 0 to 65535")
             }
             entry.program = number
+        case "type":
+            guard value == "web" || value == "media" else {
+                throw .invalidParams(param: "items", reason: "\(place): type must be web or media")
+            }
+            entry.web = value == "web" ? (entry.web ?? WebItem()) : nil
+        case "reload", "zoom", "interval", "load-timeout", "viewport":
+            var web = entry.web ?? WebItem()
+            switch key {
+            case "reload":
+                guard let choice = WebItem.Reload(rawValue: value) else {
+                    throw .invalidParams(param: "items", reason: "\(place): reload must be each-play or keep")
+                }
+                web.reload = choice
+            case "zoom": web.zoom = try number()
+            case "interval": web.interval = try number()
+            case "load-timeout": web.loadTimeout = try number()
+            default:
+                let sides = value.split(separator: "x").compactMap { Int($0) }
+                guard sides.count == 2 else {
+                    throw .invalidParams(param: "items", reason: "\(place): viewport must look like 1920x1080")
+                }
+                web.viewport = PictureSize(width: sides[0], height: sides[1])
+            }
+            entry.web = web
         case "latency":
             let seconds = try number()
             guard MediaItem.latencies.contains(seconds) else {

@@ -68,12 +68,13 @@ enum Wire {
             error: error,
             start: entry.item.start, end: entry.item.end, trackEnd: entry.item.trackEnd?.rawValue,
             sha256: entry.item.sha256,
-            cache: isNetworkURI(entry.item.uri) ? cacheStatus(cache?.status(of: entry.item.uri)) : nil,
+            cache: isNetworkURI(entry.item.uri) && !entry.item.isWebPage ? cacheStatus(cache?.status(of: entry.item.uri)) : nil,
             schedule: entry.item.schedule.map(ScheduleInput.wire), inWindow: inWindow, nextWindow: nextWindow,
             width: entry.knownSize.map { Int64($0.width) }, height: entry.knownSize.map { Int64($0.height) },
             transition: entry.item.transition.map(ItemInputs.wire), motion: entry.item.motion.map(ItemInputs.wire),
             onStall: entry.item.onStall?.rawValue, program: entry.item.program.map { Int64($0) },
-            latency: entry.item.latency
+            latency: entry.item.latency,
+            web: entry.item.isWebPage ? ItemInputs.wire(entry.item.web ?? WebItem()) : nil
         )
     }
 

@@ -227,6 +227,20 @@ enum StateEncoding {
         if let latency = item.latency {
             json.member("latency", latency)  // only when set, like onStall
         }
+        if let web = item.web {
+            // Only when set, like onStall; as WebItem's Codable reads it.
+            json.key("web")
+            json.beginObject()
+            json.member("reload", web.reload?.rawValue)
+            json.member("zoom", web.zoom)
+            if let viewport = web.viewport {
+                json.key("viewport")
+                write(viewport, to: &json)
+            }
+            json.member("interval", web.interval)
+            json.member("loadTimeout", web.loadTimeout)
+            json.endObject()
+        }
         if let motion = item.motion {
             json.key("motion")
             json.beginObject()

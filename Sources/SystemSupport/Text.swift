@@ -92,6 +92,23 @@ public enum PathText {
         return String(validating: bytes, as: UTF8.self)
     }
 
+    /// An absolute path as a URL's path: every byte but letters, digits, "-._~" and "/" as %XX.
+    public static func percentEncodedPath(_ path: String) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var bytes: [UInt8] = []
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: "~"), UInt8(ascii: "/"):
+                bytes.append(byte)
+            default:
+                bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     /// The user's home directory from the password database (for when $HOME is not set).
     public static func homeDirectory() -> String {
         guard let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir else { return "/" }

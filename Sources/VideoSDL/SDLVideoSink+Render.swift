@@ -27,6 +27,7 @@ struct TextureShape: Equatable {
         case .yuv420p: return SDL_PIXELFORMAT_IYUV.rawValue
         case .nv12: return SDL_PIXELFORMAT_NV12.rawValue
         case .rgba: return SDL_PIXELFORMAT_ABGR8888.rawValue  // bytes R,G,B,A on little-endian
+        case .bgra: return SDL_PIXELFORMAT_ARGB8888.rawValue  // bytes B,G,R,A on little-endian
         }
     }
 }
@@ -37,9 +38,12 @@ extension SDLVideoSink {
         guard renderer != nil else { return }
         // Uploaded now, so that a picture that cannot be keeps the last one on screen. With the software
         // renderer every picture waits for the draw, which decides whether it is scaled first and to what size.
-        main.shownPictures += 1
-        if prescaler == nil {
-            guard upload(frame, into: main) else { return }
+        let samePixels = main.lastFrame?.sharesPixels(with: frame) == true && !main.textureIsStale
+        if !samePixels {
+            main.shownPictures += 1
+            if prescaler == nil {
+                guard upload(frame, into: main) else { return }
+            }
         }
         main.lastFrame = frame
         lastShowAt = Monotonic.now()
@@ -258,7 +262,7 @@ extension SDLVideoSink {
                 return SDL_UpdateNVTexture(
                     texture, nil, planes[0].base, Int32(planes[0].bytesPerRow), planes[1].base,
                     Int32(planes[1].bytesPerRow))
-            case .rgba:
+            case .rgba, .bgra:
                 guard planes.count == 1 else { return -1 }
                 return SDL_UpdateTexture(texture, nil, planes[0].base, Int32(planes[0].bytesPerRow))
             }

@@ -195,8 +195,7 @@ extension SDLVideoSink {
         if let crossfade = update.crossfade { picture.setCrossfade(crossfade) }
         switch update.picture {
         case .show(let frame):
-            picture.shownPictures += 1
-            picture.lastFrame = frame
+            picture.take(frame)
         case .black:
             picture.lastFrame = nil
         case nil:

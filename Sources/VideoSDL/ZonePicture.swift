@@ -27,6 +27,17 @@ final class ZonePicture {
     var scaledPictures = 0
     /// The picture on show, kept to redraw; nil while black.
     var lastFrame: VideoFrame?
+
+    /// `frame` becomes the picture on show. One with the same pixels as the last (a web page that did not
+    /// change, shown again at a later time) counts as the same picture: nothing is uploaded or scaled again.
+    func take(_ frame: VideoFrame) {
+        if let lastFrame, lastFrame.sharesPixels(with: frame), !textureIsStale {
+            self.lastFrame = frame
+            return
+        }
+        shownPictures += 1
+        lastFrame = frame
+    }
     /// A fade's or a dip's colour drawn over the picture (nil: none).
     var veil: PictureVeil?
     /// The part of a moving still in view (nil: the whole picture).

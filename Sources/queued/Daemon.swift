@@ -22,6 +22,7 @@ import QueueRPC
 import QueueServer
 import StateStore
 import SystemClock
+import WebPages
 
 struct Daemon {
     let options: QueuedCommand
@@ -73,6 +74,12 @@ struct Daemon {
         } catch {
             logger.warning("http(s) items will fail: \(error)")
         }
+        var webSettings = WebRenderer.Settings(program: options.webRenderer ?? Self.besideThisProgram("queued-webview"))
+        webSettings.memoryMiB = options.webMemory
+        webSettings.framesPerSecond = options.webFps
+        webSettings.defaultDuration = options.stillDuration
+        let webPages = WebRenderer(settings: webSettings, logger: Logger(label: "queued.web"))
+        config.webPages = webPages
         let networkItems = cache.map { cache in
             NetworkItems(cache: cache, prefetch: options.prefetch) { id, news in
                 let event = DaemonEvent.cache(id: id, news: news)
@@ -203,6 +210,18 @@ struct Daemon {
         plays.flush()
         if let failure = writer?.failure { logger.error("state: changes were not all kept: \(failure)") }
         engine.shutdown()
+        webPages.stop()
+    }
+
+    /// A program installed beside this one (the same build or package), else its name for PATH to find.
+    static func besideThisProgram(_ name: String) -> String {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard count > 0 else { return name }
+        let path = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let slash = path.lastIndex(of: "/") else { return name }
+        let beside = String(path[..<slash]) + "/" + name
+        return access(beside, X_OK) == 0 ? beside : name
     }
 
     /// The zones beside the main one: each gets the daemon's settings, a clock of its own (silent, or the

@@ -125,8 +125,20 @@ struct QueuedCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Codecs that may be decoded in hardware.", valueName: "list"))
     var hwdecCodecs = "h264,hevc,vp9,av1"
 
-    @Option(help: "Seconds a still image is shown.")
+    @Option(help: "Seconds a still image is shown (and a web page that names no duration).")
     var stillDuration = 10.0
+
+    @Option(
+        help: ArgumentHelp(
+            "The program that renders web items (default: queued-webview beside queued, else found on PATH).",
+            valueName: "path"))
+    var webRenderer: String?
+
+    @Option(help: "The most memory a web page's process may use, MiB (64-16384): above it the page is stopped and its item fails.")
+    var webMemory = 512
+
+    @Option(help: "Frames a second a web page is painted at most (1-60).")
+    var webFps = 30.0
 
     @Option(
         help: ArgumentHelp(
@@ -264,6 +276,8 @@ struct QueuedCommand: ParsableCommand {
         }
         guard parsedGeometry != nil else { throw ValidationError("--geometry must look like 1280x720") }
         guard stillDuration > 0 else { throw ValidationError("--still-duration must be > 0") }
+        guard (64...16_384).contains(webMemory) else { throw ValidationError("--web-memory must be 64-16384 MiB") }
+        guard (1...60).contains(webFps) else { throw ValidationError("--web-fps must be 1-60") }
         guard (0.02...2).contains(audioBuffer) else { throw ValidationError("--audio-buffer must be 0.02-2 seconds") }
         if !["black", "last"].contains(scheduleFallback), !scheduleFallback.hasPrefix("/") {
             throw ValidationError("--schedule-fallback must be black, last or an absolute path to an image")

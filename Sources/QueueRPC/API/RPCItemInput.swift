@@ -4,10 +4,10 @@
 // server's business.
 
 public struct RPCItemInput: Sendable, Equatable {
-    public static let fields: Set<String> = [
+    public static let fields: Set<String> = Set([
         "uri", "loops", "start", "end", "duration", "title", "trackEnd", "sha256", "schedule", "transition",
         "motion", "onStall", "program", "latency",
-    ]
+    ]).union(RPCWebOptions.fields)
 
     public var uri: String
     public var title: String?
@@ -32,12 +32,14 @@ public struct RPCItemInput: Sendable, Equatable {
     public var program: Int64?
     /// Live streams: the latency to keep, seconds (0.2...30; nil: the daemon's choice for its kind).
     public var latency: Double?
+    /// Web pages: `type: web` and its options (nil for everything else).
+    public var web: RPCWebOptions?
 
     public init(
         uri: String, title: String? = nil, loops: Int64? = nil, start: Double? = nil, end: Double? = nil,
         duration: Double? = nil, trackEnd: RPCTrackEnd? = nil, sha256: String? = nil,
         schedule: RPCSchedule? = nil, transition: RPCTransition? = nil, motion: RPCMotion? = nil,
-        onStall: String? = nil, program: Int64? = nil, latency: Double? = nil
+        onStall: String? = nil, program: Int64? = nil, latency: Double? = nil, web: RPCWebOptions? = nil
     ) {
         self.uri = uri
         self.title = title
@@ -53,6 +55,7 @@ public struct RPCItemInput: Sendable, Equatable {
         self.onStall = onStall
         self.program = program
         self.latency = latency
+        self.web = web
     }
 
     /// Strict decoding of one entry; `name` is its place in the params ("items[0]").
@@ -132,7 +135,8 @@ public struct RPCItemInput: Sendable, Equatable {
             },
             motion: try present("motion").map { value throws(RPCError) in
                 try RPCMotion(json: value, name: "\(name).motion")
-            }, onStall: onStall, program: program, latency: latency)
+            }, onStall: onStall, program: program, latency: latency,
+            web: try RPCWebOptions(item: object, name: name))
     }
 
     /// 64 lowercase hex digits: a `sha256` as stored (callers lowercase first; MediaItem has the model's
@@ -168,6 +172,7 @@ public struct RPCItemInput: Sendable, Equatable {
         object.setIfPresent("onStall", onStall.map(JSONValue.string))
         object.setIfPresent("program", program.map(JSONValue.int))
         object.setIfPresent("latency", latency.map(JSONValue.double))
+        web?.members(into: &object)
         return object.keys.count == 1 ? .string(uri) : .object(object)
     }
 }

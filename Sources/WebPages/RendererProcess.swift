@@ -1,0 +1,163 @@
+// The running queued-webview: spawned with a pipe each way, its events read line by line on a thread of
+// their own. Commands are written by whichever thread asks (under `writing`, never under a page's lock).
+// Hand-written over posix_spawn: Foundation's Process is not in FoundationEssentials.
+
+import Glibc
+import JSONText
+import SystemSupport
+
+final class RendererProcess: @unchecked Sendable {
+    let pid: pid_t
+    /// Our ends of its standard input (-1 once closed: guarded by `writing`) and output; owned.
+    private var input: Int32
+    private let output: Int32
+    /// Held only while a command is written.
+    private let writing = ThreadLock()
+
+    enum StartError: Error {
+        case notFound(String)
+        case failed(String)
+    }
+
+    /// Starts `program` with `arguments`: its output is ours to read, its errors go to ours, it gets no other
+    /// descriptor of ours (not the control socket), an empty signal mask, default handlers and its own
+    /// process group.
+    init(program: String, arguments: [String]) throws(StartError) {
+        var toChild: [Int32] = [0, 0]
+        var fromChild: [Int32] = [0, 0]
+        guard pipe(&toChild) == 0 else { throw .failed(String(cString: strerror(errno))) }
+        guard pipe(&fromChild) == 0 else {
+            close(toChild[0])
+            close(toChild[1])
+            throw .failed(String(cString: strerror(errno)))
+        }
+        for end in toChild + fromChild { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
+        Self.closeTheRest(&actions)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var emptyMask = sigset_t()
+        sigemptyset(&emptyMask)
+        var allSignals = sigset_t()
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigmask(&attributes, &emptyMask)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+
+        let argv: [UnsafeMutablePointer<CChar>?] = ([program] + arguments).map { strdup($0) } + [nil]
+        defer { for word in argv { free(word) } }
+        var pid: pid_t = 0
+        let started = posix_spawnp(&pid, program, &actions, &attributes, argv, environ)
+        close(toChild[0])
+        close(fromChild[1])
+        guard started == 0 else {
+            close(toChild[1])
+            close(fromChild[0])
+            if started == ENOENT { throw .notFound(program) }
+            throw .failed("\(program): \(String(cString: strerror(started)))")
+        }
+        self.pid = pid
+        input = toChild[1]
+        output = fromChild[0]
+    }
+
+    deinit {
+        if input >= 0 { close(input) }
+        close(output)
+    }
+
+    /// Writes one command line. False when the renderer is gone.
+    @discardableResult
+    func send(_ members: [(String, JSONValue)]) -> Bool {
+        var bytes = JSON.serialize(.object(JSONObject(members)))
+        bytes.append(UInt8(ascii: "\n"))
+        return writing.withLock {
+            bytes.withUnsafeBytes { buffer -> Bool in
+                var offset = 0
+                guard input >= 0 else { return false }
+                while offset < buffer.count {
+                    let written = write(input, buffer.baseAddress! + offset, buffer.count - offset)
+                    if written < 0 {
+                        if errno == EINTR { continue }
+                        return false
+                    }
+                    offset += written
+                }
+                return true
+            }
+        }
+    }
+
+    /// Reads events until the renderer's output ends, calling `event` with each (reader thread).
+    func readEvents(_ event: (JSONValue) -> Void) {
+        var pending: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16_384)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { return }
+            pending.append(contentsOf: chunk[..<count])
+            while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                if let value = try? JSON.parse(pending[..<newline]) { event(value) }
+                pending.removeSubrange(...newline)
+            }
+        }
+    }
+
+    /// Closes its input (it exits), then reaps it: SIGKILL to its group if it is still there after `grace`.
+    func stop(grace: Double) {
+        writing.withLock {
+            if input >= 0 { close(input) }
+            input = -1
+        }
+        let end = Self.now() + grace
+        var status: Int32 = 0
+        while Self.now() < end {
+            if waitpid(pid, &status, WNOHANG) == pid { return }
+            usleep(20_000)
+        }
+        kill(-pid, SIGKILL)
+        _ = waitpid(pid, &status, 0)
+    }
+
+    /// Reaps it after its output ended; its exit status as text.
+    func reap() -> String {
+        var status: Int32 = 0
+        guard waitpid(pid, &status, 0) == pid else { return "ended" }
+        let low = status & 0x7F
+        if low == 0 { return "exited with status \((status >> 8) & 0xFF)" }
+        return "killed by signal \(low)"
+    }
+
+    /// Every descriptor from 3 up is closed in the child: glibc's closefrom action, which Swift's Glibc module
+    /// does not declare, found at run time; else each descriptor open now.
+    private static func closeTheRest(_ actions: inout posix_spawn_file_actions_t) {
+        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        if let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") {
+            _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
+            return
+        }
+        guard let directory = opendir("/proc/self/fd") else { return }
+        var open: [Int32] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if let descriptor = Int32(name), descriptor > 2 { open.append(descriptor) }
+        }
+        closedir(directory)
+        for descriptor in open { posix_spawn_file_actions_addclose(&actions, descriptor) }
+    }
+
+    static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+}

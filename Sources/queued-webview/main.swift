@@ -1,0 +1,36 @@
+// queued-webview: renders web pages off-screen for queued, which spawns one per daemon and talks to it over
+// its standard input and output (one JSON object per line); frames go through files the daemon maps.
+// Its own process so that the web engine's libraries are optional (a box without them plays everything
+// else) and a fault in the engine's host code never takes the daemon down. Exits when its input closes.
+//
+//   queued-webview [--memory MIB] [--hang-after SECONDS]
+
+import CWebView
+import Glibc
+
+var memoryMiB: UInt32 = 512
+var arguments = CommandLine.arguments.dropFirst().makeIterator()
+while let argument = arguments.next() {
+    switch argument {
+    case "--memory": memoryMiB = arguments.next().flatMap { UInt32($0) } ?? memoryMiB
+    case "--hang-after": PageHost.hangAfter = arguments.next().flatMap { Double($0) } ?? PageHost.hangAfter
+    default:
+        _ = "queued-webview: unknown argument \(argument)\n".withCString { write(2, $0, strlen($0)) }
+        exit(2)
+    }
+}
+
+signal(SIGPIPE, SIG_IGN)
+let status = qd_web_init(memoryMiB)
+guard status == 0 else {
+    EventWriter.send([("ev", "unavailable"), ("reason", .string("the web engine could not start (\(status))"))])
+    exit(1)
+}
+EventWriter.send([("ev", "ready")])
+PageHost.watchEverySecond()
+qd_web_run(0, { _, line in
+    guard let line else { return }
+    PageHost.handle(String(cString: line))
+}, nil)
+for view in PageHost.views.values { view.close() }
+exit(0)
