@@ -110,7 +110,8 @@ let package = Package(
         .target(
             name: "WebPages",
             dependencies: [
-                "Media", "Playback", "QueueModel", "JSONText", "SystemSupport", .product(name: "Logging", package: "swift-log"),
+                "Media", "MediaPaths", "Playback", "QueueModel", "JSONText", "SystemSupport",
+                .product(name: "Logging", package: "swift-log"),
             ]),
         // Durable state: the journal and snapshots of the queue and the player (below the apps, above the engine).
         .target(

@@ -143,6 +143,7 @@ final class DecodeLoop: @unchecked Sendable {
                 segment.overlapFrames = Int64(crossfade?.mix.frames ?? 0)
                 segment.isStill = reader.isStill
                 segment.decoding = reader.videoDecoding
+                segment.web = reader.webPage
                 segment.stream = reader.isStream ? StreamState(live: reader.isLiveStream) : nil
                 segment.blackWhileDown = reader.isStream && item.onStall == .black
                 // A still's size waits for its picture (its EXIF turn), so that no play records it twice.
@@ -335,18 +336,25 @@ final class DecodeLoop: @unchecked Sendable {
                 return (next, entry, shared.playsAgain(after: next), shared.item(for: item.cursor)?.uri)
             })
         else { return }
+        var lead: Double?
         if let kind = StreamKind(uri: entry.uri) {
             let datagrams: Set<StreamKind> = [.udp, .rtp]
             let currentKind = currentURI.flatMap(StreamKind.init(uri:))
             if currentURI == entry.uri || (datagrams.contains(kind) && currentKind.map(datagrams.contains) == true) {
                 return
             }
+            lead = Self.streamLead
+        } else if entry.isWebPage {
+            // A page loaded ahead runs its scripts and paints all the while: only for its last moments.
+            lead = Self.webPageLead
+        }
+        if let lead {
             // Only near the end of a play whose end is known (an endless live stream's is not).
             guard let end = current.knownEnd ?? current.duration else { return }
             let position = item.itemOffset + Double(item.itemFrames) / rate
-            if position < end - Self.streamLead {
+            if position < end - lead {
                 preparedFor = nil
-                item.prepareStreamAt = end - Self.streamLead
+                item.prepareStreamAt = end - lead
                 return
             }
         }
@@ -361,4 +369,7 @@ final class DecodeLoop: @unchecked Sendable {
     /// How long before its turn a stream is opened (its connection and first picture take about a second on
     /// a loopback; a camera over a network longer).
     static let streamLead = 5.0
+    /// How long before its turn a web page is loaded (a page on a loopback paints in ~0.3 s; a busy page on
+    /// the internet in a few seconds).
+    static let webPageLead = 8.0
 }

@@ -259,7 +259,8 @@ extension EngineState {
                 .itemStarted(
                     id: segment.cursor.id, play: segment.cursor.play, wallClock: wallClock,
                     timeline: Double(segment.startFrame) / sampleRate, interrupt: segment.cursor.isInterrupt,
-                    size: segment.pictureSize, item: item(for: segment.cursor), decoder: segment.decoding))
+                    size: segment.pictureSize, item: item(for: segment.cursor), decoder: segment.decoding,
+                    web: segment.web))
             if !segment.cursor.isInterrupt {
                 let before = queue.version
                 _ = queue.begin(segment.cursor)

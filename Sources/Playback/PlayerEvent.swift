@@ -54,6 +54,8 @@ public struct PlayerStatus: Sendable, Equatable {
     public var decoder: VideoDecoding?
     /// The current play's stream, when it is one (nil for files).
     public var stream: StreamState?
+    /// The current play's web page, as it was loaded for the play (nil for everything else).
+    public var web: WebPageStatus?
     /// The screen's power (off: black, silent, decoding paused; `state` keeps what the user asked for).
     public var display = ScreenPowerStatus()
     public init() {}
@@ -65,6 +67,7 @@ public struct PlayerStatus: Sendable, Equatable {
         duration = segment.duration
         decoder = segment.decoding
         stream = segment.stream?.withoutFigures
+        web = segment.web
     }
 
     /// No current play: every field of one cleared together (idle, stopped, waiting for a window).
@@ -74,6 +77,7 @@ public struct PlayerStatus: Sendable, Equatable {
         duration = nil
         decoder = nil
         stream = nil
+        web = nil
     }
 }
 
@@ -86,7 +90,7 @@ public enum PlayerEvent: Sendable, Equatable {
     /// plays, as queued (or as interrupted with), for records of what played.
     case itemStarted(
         id: ItemID, play: Int, wallClock: Double, timeline: Double, interrupt: Bool = false, size: PictureSize? = nil,
-        item: MediaItem? = nil, decoder: VideoDecoding? = nil)
+        item: MediaItem? = nil, decoder: VideoDecoding? = nil, web: WebPageStatus? = nil)
     case itemEnded(id: ItemID, play: Int, reason: EndReason, error: String?, interrupt: Bool = false)
     /// A play passed over without starting (not a failure: the item stays queued for its next turn).
     case itemSkipped(id: ItemID, play: Int, reason: SkipReason)

@@ -19,6 +19,8 @@ struct Segment: Equatable {
     var pictureSize: PictureSize?
     /// Which decoder the play's video got (nil without decoded pictures).
     var decoding: VideoDecoding?
+    /// A web item's page as loaded for the play.
+    var web: WebPageStatus?
     /// A stream's play (what the status shows of it); nil for files.
     var stream: StreamState?
     /// Its item says `onStall: black`: the screen goes black while the stream is down.

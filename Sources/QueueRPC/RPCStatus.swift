@@ -41,6 +41,8 @@ public struct RPCStatus: Sendable, Equatable {
     public var decoder: RPCDecoder?
     /// The current play's stream: `{live, stalls, down}`; nil for files.
     public var stream: RPCStreamStatus?
+    /// The current play's web page: `{loaded, url, title}`; nil for everything else.
+    public var web: RPCWebStatus?
     /// The screen's power (absent from older daemons: on, by the schedule).
     public var display: RPCDisplay
 
@@ -50,7 +52,7 @@ public struct RPCStatus: Sendable, Equatable {
         error: String? = nil, title: String? = nil, uri: String? = nil, loops: Int64? = nil, fit: String = "fit",
         fullscreen: Bool = false, rotate: Int64 = 0, queueVersion: Int64 = 0, droppedFrames: Int64 = 0,
         buffering: Bool = false, waitingForSchedule: Bool = false, startsAt: Double? = nil, interrupt: Bool = false,
-        appliedRev: Int64? = nil, decoder: RPCDecoder? = nil, stream: RPCStreamStatus? = nil,
+        appliedRev: Int64? = nil, decoder: RPCDecoder? = nil, stream: RPCStreamStatus? = nil, web: RPCWebStatus? = nil,
         display: RPCDisplay = RPCDisplay()
     ) {
         self.state = state
@@ -78,6 +80,7 @@ public struct RPCStatus: Sendable, Equatable {
         self.appliedRev = appliedRev
         self.decoder = decoder
         self.stream = stream
+        self.web = web
         self.display = display
     }
 
@@ -97,7 +100,8 @@ public struct RPCStatus: Sendable, Equatable {
             waitingForSchedule: json["waitingForSchedule"]?.boolValue ?? false, startsAt: json["startsAt"]?.doubleValue,
             interrupt: json["interrupt"]?.boolValue ?? false, appliedRev: json["appliedRev"]?.intValue,
             decoder: json["decoder"].flatMap(RPCDecoder.init(json:)),
-            stream: json["stream"].flatMap(RPCStreamStatus.init(json:)), display: RPCDisplay(json: json["display"]))
+            stream: json["stream"].flatMap(RPCStreamStatus.init(json:)), web: json["web"].flatMap(RPCWebStatus.init(json:)),
+            display: RPCDisplay(json: json["display"]))
     }
 
     /// Every key, in the document's order.
@@ -128,6 +132,7 @@ public struct RPCStatus: Sendable, Equatable {
             "appliedRev": appliedRev.map(JSONValue.int) ?? .null,
             "decoder": decoder?.json ?? .null,
             "stream": stream?.json ?? .null,
+            "web": web?.json ?? .null,
             "display": display.json,
         ])
     }
@@ -181,3 +186,25 @@ public struct RPCDecoder: Sendable, Equatable {
 }
 
 extension RPCStatus: RPCMethodResult {}
+
+/// A web item's page as its play shows it: loaded, the URL it was loaded from, its title (nil: none yet).
+public struct RPCWebStatus: Sendable, Equatable {
+    public var loaded: Bool
+    public var url: String
+    public var title: String?
+
+    public init(loaded: Bool, url: String, title: String? = nil) {
+        self.loaded = loaded
+        self.url = url
+        self.title = title
+    }
+
+    public init?(json: JSONValue) {
+        guard let url = json["url"]?.stringValue else { return nil }
+        self.init(loaded: json["loaded"]?.boolValue ?? false, url: url, title: json["title"]?.stringValue)
+    }
+
+    public var json: JSONValue {
+        ["loaded": .bool(loaded), "url": .string(url), "title": title.map(JSONValue.string) ?? .null]
+    }
+}

@@ -2,6 +2,7 @@
 // Status, QueueItem and the event notifications. Pure functions.
 
 import CacheControl
+import MediaPaths
 import Media
 import Playback
 import QueueModel
@@ -19,6 +20,9 @@ struct LocalNow {
 }
 
 enum Wire {
+    /// A page's URL as clients see it: a user, password or token in it as `***`.
+    static func shownURL(_ url: String) -> String { StreamKind.redacted(url) }
+
     static func status(_ status: PlayerStatus) -> RPCStatus {
         RPCStatus(
             state: status.state.rawValue, currentId: status.currentID.map { Int64($0.rawValue) },
@@ -37,6 +41,7 @@ enum Wire {
                     live: $0.live, stalls: Int64($0.stalls), down: $0.down, bitrate: $0.bitrate.map(Int64.init),
                     latency: $0.latency.map { ($0 * 1000).rounded() / 1000 }, pace: $0.pace)
             },
+            web: status.web.map { RPCWebStatus(loaded: $0.loaded, url: shownURL($0.url), title: $0.title) },
             display: RPCDisplay(
                 power: status.display.on ? "on" : "off", source: status.display.source.rawValue,
                 nextChange: status.display.nextChange, error: status.display.error)
@@ -156,13 +161,14 @@ enum Wire {
                     interrupt: interrupt
                 ).json
             )
-        case .itemStarted(let id, let play, let wallClock, _, let interrupt, let size, _, let decoder):
+        case .itemStarted(let id, let play, let wallClock, _, let interrupt, let size, _, let decoder, let web):
             return (
                 Events.ItemStarted.name,
                 Events.ItemStarted.Params(
                     id: Int64(id.rawValue), play: Int64(play), at: wallClock, interrupt: interrupt,
                     width: size.map { Int64($0.width) }, height: size.map { Int64($0.height) },
-                    decoder: decoder.map { RPCDecoder(codec: $0.codec, hwdec: $0.hwdec?.rawValue) }
+                    decoder: decoder.map { RPCDecoder(codec: $0.codec, hwdec: $0.hwdec?.rawValue) },
+                    web: web.map { RPCWebStatus(loaded: $0.loaded, url: Wire.shownURL($0.url), title: $0.title) }
                 ).json
             )
         case .itemEnded(let id, let play, let reason, let error, let interrupt):

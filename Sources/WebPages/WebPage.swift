@@ -4,11 +4,14 @@
 
 import Glibc
 import Media
+import MediaPaths
 import SystemSupport
 
 final class WebPage: @unchecked Sendable {
     let id: Int
     let url: String
+    /// The URL as errors and logs show it (a user, password or token as `***`).
+    let shownURL: String
     let size: PixelSize
     let framesPath: String
     /// Whether it outlives its plays (`reload: keep`).
@@ -32,6 +35,7 @@ final class WebPage: @unchecked Sendable {
     init(id: Int, url: String, size: PixelSize, framesPath: String, kept: Bool) {
         self.id = id
         self.url = url
+        shownURL = StreamKind.redacted(url)
         self.size = size
         self.framesPath = framesPath
         self.kept = kept
@@ -119,7 +123,7 @@ final class WebPage: @unchecked Sendable {
             case .success(true): return
             case .success(false): break
             }
-            if isCancelled() { throw MediaError(operation: "open", path: url, message: "interrupted") }
+            if isCancelled() { throw MediaError(operation: "open", path: shownURL, message: "interrupted") }
             let left = deadline - RendererProcess.now()
             if left <= 0 {
                 throw error(
@@ -155,7 +159,7 @@ final class WebPage: @unchecked Sendable {
     func reloadAsked() { state.withLock { loadedAt = RendererProcess.now() } }
 
     private func error(_ reason: String) -> MediaError {
-        MediaError(operation: "web page", path: url, message: reason)
+        MediaError(operation: "web page", path: shownURL, message: reason)
     }
 
     static func seconds(_ value: Double) -> String {

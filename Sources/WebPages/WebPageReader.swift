@@ -51,7 +51,7 @@ final class WebPageReader: ItemReader {
         lastSequence = sequence
         let length = min(step, end - time)
         guard let picture = frame.restamped(pts: time, duration: length) else {
-            throw MediaError(operation: "web page", path: page.url, message: "out of memory")
+            throw MediaError(operation: "web page", path: page.shownURL, message: "out of memory")
         }
         time += length
         return picture

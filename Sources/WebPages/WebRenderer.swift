@@ -8,6 +8,7 @@ import Glibc
 import JSONText
 import Logging
 import Media
+import MediaPaths
 import Playback
 import QueueModel
 import SystemSupport
@@ -141,7 +142,7 @@ public final class WebRenderer: WebPageOpening, @unchecked Sendable {
         if url.hasPrefix("file://"), let folder = Self.folder(ofFileURL: url) { command.append(("files", .string(folder))) }
         guard renderer.send(command) else {
             discard(page)
-            throw MediaError(operation: "web page", path: url, message: "the web renderer stopped")
+            throw MediaError(operation: "web page", path: page.shownURL, message: "the web renderer stopped")
         }
         return page
     }
@@ -163,7 +164,8 @@ public final class WebRenderer: WebPageOpening, @unchecked Sendable {
     // MARK: the renderer process
 
     /// The running renderer, started (and waited for) when there is none.
-    private func running(url: String) throws(MediaError) -> RendererProcess {
+    private func running(url full: String) throws(MediaError) -> RendererProcess {
+        let url = StreamKind.redacted(full)
         let found: Result<RendererProcess, MediaError>? = state.withLock {
             if stopped { return .failure(MediaError(operation: "web page", path: url, message: "the daemon is stopping")) }
             if let process, ready { return .success(process) }
@@ -268,7 +270,7 @@ public final class WebRenderer: WebPageOpening, @unchecked Sendable {
         case "failed", "hung":
             let reason = event["reason"]?.stringValue ?? "the page failed"
             if kind == "hung" { page.processEnded(reason) } else { page.failed(reason) }
-            logger.warning("web page \(page.url): \(reason)")
+            logger.warning("web page \(page.shownURL): \(reason)")
         case "ended":
             let reason: String
             switch event["reason"]?.stringValue {
@@ -277,7 +279,7 @@ public final class WebRenderer: WebPageOpening, @unchecked Sendable {
             default: reason = "the page's web process crashed"
             }
             page.processEnded(reason)
-            logger.warning("web page \(page.url): \(reason)")
+            logger.warning("web page \(page.shownURL): \(reason)")
         default:
             break
         }

@@ -390,7 +390,7 @@ final class EventLog: @unchecked Sendable {
             logger.info(
                 "progress item \(id) play \(play): \(position.fixed(1))s / \(duration.map { $0.fixed(1) } ?? "?")s"
             )
-        case .engine(.itemStarted(let id, let play, _, _, let interrupt, _, _, _)):
+        case .engine(.itemStarted(let id, let play, _, _, let interrupt, _, _, _, _)):
             lastProgress = -Double.infinity
             logger.info("started \(interrupt ? "interrupt" : "item") \(id) play \(play)")
         case .engine(.itemEnded(let id, let play, let reason, let error, let interrupt)):
@@ -429,7 +429,7 @@ final class EventLog: @unchecked Sendable {
     /// Another zone's plays, errors and stalls (its status and progress stay out of the log).
     private func logZone(_ zone: String, _ event: PlayerEvent) {
         switch event {
-        case .itemStarted(let id, let play, _, _, let interrupt, _, _, _):
+        case .itemStarted(let id, let play, _, _, let interrupt, _, _, _, _):
             logger.info("zone \(zone): started \(interrupt ? "interrupt" : "item") \(id) play \(play)")
         case .itemEnded(let id, let play, let reason, let error, _):
             logger.info("zone \(zone): ended item \(id) play \(play): \(reason.rawValue)\(error.map { " (\($0))" } ?? "")")

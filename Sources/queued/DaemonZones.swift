@@ -147,7 +147,7 @@ final class DaemonZones: ZoneEngines, @unchecked Sendable {
     func zoneEvent(_ zone: String, _ event: PlayerEvent) {
         lock.withLock {
             switch event {
-            case .itemStarted(let id, _, _, _, let interrupt, _, _, _):
+            case .itemStarted(let id, _, _, _, let interrupt, _, _, _, _):
                 if interrupt, screenTakers[zone]?[id] != nil {
                     guard takenBy.map({ $0.zone != zone || $0.id != id }) ?? true else { return }
                     takenBy = (zone, id)

@@ -28,7 +28,7 @@ final class PlayRecording: PlayLogControl, @unchecked Sendable {
     func observe(_ event: PlayerEvent, zone: String? = nil) {
         let key = zone ?? ""
         switch event {
-        case .itemStarted(let id, let play, let wallClock, _, let interrupt, _, let item, _):
+        case .itemStarted(let id, let play, let wallClock, _, let interrupt, _, let item, _, _):
             // Proof of play names a camera without its password (the record is kept on disk and published).
             let played = item.map { PlayedItem(uri: StreamKind.redacted($0.uri), title: $0.title, sha256: $0.sha256) }
             queue.async {

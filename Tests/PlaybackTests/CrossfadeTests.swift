@@ -176,7 +176,7 @@ import VideoSDL
         // Started A, started B at the overlap's start (1 s on the timeline), ended A, ended B, C.
         let order = recorder.all.compactMap { event -> String? in
             switch event {
-            case .itemStarted(let id, _, _, _, _, _, _, _): "started \(id.rawValue)"
+            case .itemStarted(let id, _, _, _, _, _, _, _, _): "started \(id.rawValue)"
             case .itemEnded(let id, _, _, _, _): "ended \(id.rawValue)"
             default: nil
             }
@@ -221,7 +221,7 @@ import VideoSDL
         #expect(audio.capturedSamples().count == 5 * 48_000 * 2, "three plays of 2 s overlapping twice by 0.5 s")
         let order = recorder.all.compactMap { event -> String? in
             switch event {
-            case .itemStarted(_, let play, _, _, _, _, _, _): "started \(play)"
+            case .itemStarted(_, let play, _, _, _, _, _, _, _): "started \(play)"
             case .itemEnded(_, let play, _, _, _): "ended \(play)"
             default: nil
             }

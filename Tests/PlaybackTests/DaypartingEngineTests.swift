@@ -55,7 +55,7 @@ final class ShowLog: VideoSink, @unchecked Sendable {
 
     func starts(_ events: [PlayerEvent]) -> [ItemID] {
         events.compactMap {
-            if case .itemStarted(let id, _, _, _, _, _, _, _) = $0 { return id }
+            if case .itemStarted(let id, _, _, _, _, _, _, _, _) = $0 { return id }
             return nil
         }
     }

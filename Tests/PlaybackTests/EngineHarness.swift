@@ -82,7 +82,7 @@ final class EventRecorder: @unchecked Sendable {
 
     var started: [(id: ItemID, play: Int, timeline: Double)] {
         all.compactMap {
-            if case .itemStarted(let id, let play, _, let timeline, _, _, _, _) = $0 { return (id, play, timeline) }
+            if case .itemStarted(let id, let play, _, let timeline, _, _, _, _, _) = $0 { return (id, play, timeline) }
             return nil
         }
     }

@@ -80,7 +80,7 @@ final class EngineStateDriver {
         defer { log.removeAll() }
         return log.compactMap { action in
             switch action {
-            case .emit(.itemStarted(let id, let play, _, _, let interrupt, _, _, _)):
+            case .emit(.itemStarted(let id, let play, _, _, let interrupt, _, _, _, _)):
                 return "start \(interrupt ? "!" : "")\(id).\(play)"
             case .emit(.itemEnded(let id, let play, let reason, _, let interrupt)):
                 return "end \(interrupt ? "!" : "")\(id).\(play) \(reason.rawValue)"

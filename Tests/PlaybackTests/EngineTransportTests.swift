@@ -26,7 +26,7 @@ import Testing
 
     func startedCount(_ events: [PlayerEvent], _ id: ItemID) -> Int {
         events.filter {
-            if case .itemStarted(id, _, _, _, _, _, _, _) = $0 { return true }
+            if case .itemStarted(id, _, _, _, _, _, _, _, _) = $0 { return true }
             return false
         }.count
     }
@@ -106,7 +106,7 @@ import Testing
         // Order: each item's end comes before the next one's start.
         let order = recorder.all.compactMap { event -> String? in
             switch event {
-            case .itemStarted(let id, _, _, _, _, _, _, _): return "start \(id)"
+            case .itemStarted(let id, _, _, _, _, _, _, _, _): return "start \(id)"
             case .itemEnded(let id, _, let reason, _, _): return "end \(id) \(reason)"
             default: return nil
             }
@@ -121,7 +121,7 @@ import Testing
         #expect(recorder.waitUntilDone(timeout: 10))
         let order = recorder.all.compactMap { event -> String? in
             switch event {
-            case .itemStarted(_, let play, _, _, _, _, _, _): return "start \(play)"
+            case .itemStarted(_, let play, _, _, _, _, _, _, _): return "start \(play)"
             case .itemEnded(_, let play, let reason, _, _): return "end \(play) \(reason)"
             default: return nil
             }

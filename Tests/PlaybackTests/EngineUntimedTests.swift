@@ -52,7 +52,7 @@ import Testing
         #expect(
             recorder.wait(timeout: 30) { events in
                 events.contains {
-                    if case .itemStarted(_, 25, _, _, _, _, _, _) = $0 { return true }
+                    if case .itemStarted(_, 25, _, _, _, _, _, _, _) = $0 { return true }
                     return false
                 }
             })

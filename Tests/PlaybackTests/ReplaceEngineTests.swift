@@ -22,7 +22,7 @@ import Testing
         #expect(
             recorder.wait(timeout: 30) { events in
                 events.contains {
-                    if case .itemStarted(_, 3, _, _, _, _, _, _) = $0 { return true }
+                    if case .itemStarted(_, 3, _, _, _, _, _, _, _) = $0 { return true }
                     return false
                 }
             })

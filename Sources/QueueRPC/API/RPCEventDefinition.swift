@@ -93,12 +93,14 @@ public enum Events {
             public var height: Int64?
             /// The play's video decoder; nil without decoded pictures.
             public var decoder: RPCDecoder?
+            /// A web item's page as the play shows it; nil for everything else.
+            public var web: RPCWebStatus?
             public init(
                 id: Int64, play: Int64, at: Double, interrupt: Bool = false, width: Int64? = nil, height: Int64? = nil,
-                decoder: RPCDecoder? = nil
+                decoder: RPCDecoder? = nil, web: RPCWebStatus? = nil
             ) {
-                (self.id, self.play, self.at, self.interrupt, self.width, self.height, self.decoder) = (
-                    id, play, at, interrupt, width, height, decoder
+                (self.id, self.play, self.at, self.interrupt, self.width, self.height, self.decoder, self.web) = (
+                    id, play, at, interrupt, width, height, decoder, web
                 )
             }
             public init?(json: JSONValue) {
@@ -106,7 +108,8 @@ public enum Events {
                 self.init(
                     id: id, play: json["play"]?.intValue ?? 1, at: json["at"]?.doubleValue ?? 0,
                     interrupt: json["interrupt"]?.boolValue ?? false, width: json["width"]?.intValue,
-                    height: json["height"]?.intValue, decoder: json["decoder"].flatMap(RPCDecoder.init(json:)))
+                    height: json["height"]?.intValue, decoder: json["decoder"].flatMap(RPCDecoder.init(json:)),
+                    web: json["web"].flatMap(RPCWebStatus.init(json:)))
             }
             public var json: JSONValue {
                 var members: JSONObject = ["id": .int(id), "play": .int(play), "at": .double(at)]
@@ -115,6 +118,7 @@ public enum Events {
                     members["height"] = .int(height)
                 }
                 if let decoder { members["decoder"] = decoder.json }
+                if let web { members["web"] = web.json }
                 return Events.marked(members, interrupt: interrupt)
             }
         }
