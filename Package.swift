@@ -239,7 +239,7 @@ let package = Package(
             name: "PlaybackTests",
             dependencies: [
                 "Playback", "Media", "QueueModel", "AudioPulse", "VideoSDL", "TestSupport", "Overlays", "DecodeChoice", "ScreenLayout",
-                "SystemSupport",
+                "SystemSupport", "WebPages", .product(name: "Logging", package: "swift-log"),
             ]),
     ],
     swiftLanguageModes: [.v6]

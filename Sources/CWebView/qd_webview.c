@@ -39,6 +39,12 @@ int qd_web_init(unsigned memory_limit_mib) {
     WebKitMemoryPressureSettings *pressure = webkit_memory_pressure_settings_new();
     if (memory_limit_mib > 0) {
         webkit_memory_pressure_settings_set_memory_limit(pressure, memory_limit_mib);
+        // WebKit kills nothing unless told: above the whole limit the web process is stopped (its view is
+        // told EXCEEDED_MEMORY_LIMIT); before that it frees what it can.
+        // (Each threshold must stay above the one below it as it is set: from the top down.)
+        webkit_memory_pressure_settings_set_kill_threshold(pressure, 1.0);
+        webkit_memory_pressure_settings_set_strict_threshold(pressure, 0.8);
+        webkit_memory_pressure_settings_set_conservative_threshold(pressure, 0.5);
         // Checked every second (the default is 30 s): a page allocating without end is stopped near the cap.
         webkit_memory_pressure_settings_set_poll_interval(pressure, 1.0);
     }

@@ -1,6 +1,6 @@
 // Debian's nginx on a free loopback port, from a private configuration: serves `root` with Range, ETag
 // and Last-Modified as a real CMS would; `/slow/…` is the same tree throttled to `slowRate` bytes/s;
-// `/redirect-file` answers 302 to file:///etc/passwd. Its access log (one line per finished response:
+// `/redirect-file` answers 302 to file:///etc/passwd, `/broken` 500. Its access log (one line per finished response:
 // URI, status, body bytes sent, Range header) tells a test exactly what was transferred.
 // Only ever listens on 127.0.0.1.
 
@@ -57,12 +57,13 @@ public final class NginxServer: @unchecked Sendable {
                 scgi_temp_path \(dir)/scgi;
                 log_format transfer '$uri $status $body_bytes_sent "$http_range"';
                 access_log \(dir)/access.log transfer;
-                types { video/mp4 mp4; audio/flac flac; video/x-matroska mkv; image/png png; }
+                types { video/mp4 mp4; audio/flac flac; video/x-matroska mkv; image/png png; text/html html htm; }
                 server {
                     listen 127.0.0.1:\(port);
                     root \(root);
                     location /slow/ { alias \(root)/; limit_rate \(slowRate); }
                     location = /redirect-file { return 302 file:///etc/passwd; }
+                    location = /broken { return 500; }
                 }
             }
             """
