@@ -134,7 +134,8 @@ struct QueuedCommand: ParsableCommand {
             valueName: "path"))
     var webRenderer: String?
 
-    @Option(help: "The most memory a web page's process may use, MiB (64-16384): above it the page is stopped and its item fails.")
+    @Option(
+        help: "The most memory a web page's process may use, MiB (256-16384; a plain page takes ~170 MiB drawn in software): above it the page is stopped and its item fails.")
     var webMemory = 512
 
     @Option(help: "Frames a second a web page is painted at most (1-60).")
@@ -276,7 +277,7 @@ struct QueuedCommand: ParsableCommand {
         }
         guard parsedGeometry != nil else { throw ValidationError("--geometry must look like 1280x720") }
         guard stillDuration > 0 else { throw ValidationError("--still-duration must be > 0") }
-        guard (64...16_384).contains(webMemory) else { throw ValidationError("--web-memory must be 64-16384 MiB") }
+        guard (256...16_384).contains(webMemory) else { throw ValidationError("--web-memory must be 256-16384 MiB") }
         guard (1...60).contains(webFps) else { throw ValidationError("--web-fps must be 1-60") }
         guard (0.02...2).contains(audioBuffer) else { throw ValidationError("--audio-buffer must be 0.02-2 seconds") }
         if !["black", "last"].contains(scheduleFallback), !scheduleFallback.hasPrefix("/") {
