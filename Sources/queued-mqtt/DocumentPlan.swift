@@ -31,9 +31,10 @@ struct DocumentPlan: Sendable {
         }
         rev = document.rev
         var seen = Set<String>()
-        // http(s) files only: a stream (HLS and DASH are http(s) too) is read live, never cached.
+        // http(s) files only: a stream (HLS and DASH are http(s) too) is read live and a web page loaded by its
+        // web engine, never cached.
         let zoneItems = (params.zones ?? [:]).sorted { $0.key < $1.key }.flatMap(\.value.items)
-        downloads = (params.items + zoneItems).map(\.uri).filter {
+        downloads = (params.items + zoneItems).filter { $0.web == nil }.map(\.uri).filter {
             ($0.hasPrefix("http://") || $0.hasPrefix("https://")) && StreamKind(uri: $0) == nil
                 && seen.insert($0).inserted
         }
