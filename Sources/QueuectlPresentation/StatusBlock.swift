@@ -31,6 +31,9 @@ public enum StatusBlock {
         lines.append(settings)
         if let error = status.error, !error.isEmpty { lines.append("error: \(error)") }
         if let stream = status.stream { lines.append(streamLine(stream)) }
+        if let web = status.web {
+            lines.append("web page: " + (web.title.map { "\"\($0)\" " } ?? "") + web.url + (web.loaded ? "" : " (loading)"))
+        }
         if DisplayLine.isWorthAStatusLine(status.display) { lines.append(DisplayLine.render(status.display)) }
         return lines.joined(separator: "\n")
     }

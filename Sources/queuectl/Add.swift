@@ -98,6 +98,48 @@ struct Add: ParsableCommand {
             valueName: "motion"))
     var motion: String?
 
+    @Flag(
+        help: "Each added URL is a web page, shown for --duration (a local .html file is one without saying so).")
+    var web = false
+
+    @Option(
+        help: ArgumentHelp(
+            "Web pages: load afresh before each play (each-play, the default) or keep the page alive between plays (keep).",
+            valueName: "each-play|keep"))
+    var reload: String?
+
+    @Option(help: ArgumentHelp("Web pages: the zoom factor (0.25 to 5).", valueName: "factor"))
+    var zoom: Double?
+
+    @Option(
+        help: ArgumentHelp(
+            "Web pages: the CSS size the page is laid out at (default: the size it shows at).", valueName: "WIDTHxHEIGHT"))
+    var viewport: String?
+
+    @Option(help: ArgumentHelp("Web pages: reload every this many seconds while shown (5 or more).", valueName: "seconds"))
+    var interval: Double?
+
+    @Option(
+        help: ArgumentHelp(
+            "Web pages: seconds the page may take to load and paint before its play fails (1-300; default 15).",
+            valueName: "seconds"))
+    var loadTimeout: Double?
+
+    /// The web options given; nil when the items are not web pages.
+    var webOptions: RPCWebOptions? {
+        guard web || reload != nil || zoom != nil || viewport != nil || interval != nil || loadTimeout != nil else {
+            return nil
+        }
+        return RPCWebOptions(
+            reload: reload, zoom: zoom, viewport: viewport.flatMap(Self.size), interval: interval, loadTimeout: loadTimeout)
+    }
+
+    static func size(_ text: String) -> (width: Int64, height: Int64)? {
+        let sides = text.split(separator: "x").compactMap { Int64($0) }
+        guard sides.count == 2, sides.allSatisfy({ (16...7680).contains($0) }) else { return nil }
+        return (sides[0], sides[1])
+    }
+
     /// The schedule the options describe; nil when none is given. The daemon checks the values.
     var schedule: RPCSchedule? {
         guard days != nil || from != nil || until != nil || startDate != nil || endDate != nil else { return nil }
@@ -131,6 +173,17 @@ struct Add: ParsableCommand {
         if let latency, !(0.2...30).contains(latency) {
             throw ValidationError("--latency must be between 0.2 and 30 seconds")
         }
+        if let reload, !RPCWebOptions.reloadChoices.contains(reload) {
+            throw ValidationError("--reload must be each-play or keep")
+        }
+        if let zoom, !(0.25...5).contains(zoom) { throw ValidationError("--zoom must be from 0.25 to 5") }
+        if let viewport, Self.size(viewport) == nil {
+            throw ValidationError("--viewport must look like 1920x1080 (16 to 7680 pixels a side)")
+        }
+        if let interval, interval < 5 { throw ValidationError("--interval must be at least 5 seconds") }
+        if let loadTimeout, !(1...300).contains(loadTimeout) {
+            throw ValidationError("--load-timeout must be between 1 and 300 seconds")
+        }
         if let sha256 {
             guard RPCItemInput.isSHA256(sha256.lowercased()) else {
                 throw ValidationError("--sha256 must be 64 hex digits")
@@ -148,7 +201,7 @@ struct Add: ParsableCommand {
                 uri: $0, loops: loopCount, duration: duration.flatMap(DurationFormat.parseSpan), sha256: sha256?.lowercased(),
                 schedule: schedule,
                 transition: transition.flatMap(RPCTransition.init(text:)), motion: motion.flatMap(RPCMotion.init(text:)),
-                onStall: onStall, program: program.map(Int64.init), latency: latency)
+                onStall: onStall, program: program.map(Int64.init), latency: latency, web: webOptions)
         }
         let answer: RPCAnswer<API.IdsResult>
         if let at {

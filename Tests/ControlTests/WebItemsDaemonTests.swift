@@ -129,6 +129,22 @@ private func events(_ notes: Notes, _ method: String, _ id: Int64) -> [JSONValue
         #expect(status.web == RPCWebStatus(loaded: true, url: site.url("colours.html"), title: "Colours"))
         let row = try #require(try client.call(API.QueueList.self, .init()).items.first)
         #expect(row.web != nil && row.width == 320 && row.height == 240, "\(row.json)")
+        // queuectl says it and adds pages with their options; the options come back in queue.list.
+        let shown = try daemon.queuectl(["status"])
+        #expect(shown.stdout.contains("web page: \"Colours\" \(site.url("colours.html"))"), "\(shown)")
+        let added = try daemon.queuectl([
+            "add", "--web", "--reload", "keep", "--zoom", "1.5", "--viewport", "800x600", "--interval", "60",
+            "--load-timeout", "5", "--duration", "20", site.url("green.html"),
+        ])
+        #expect(added.status == 0, "\(added)")
+        let second = try #require(try client.call(API.QueueList.self, .init()).items.last)
+        #expect(second.json["type"]?.stringValue == "web")
+        #expect(
+            second.web
+                == RPCWebOptions(reload: "keep", zoom: 1.5, viewport: (800, 600), interval: 60, loadTimeout: 5),
+            "\(second.json)")
+        let refused = try daemon.queuectl(["add", "--zoom", "9", site.url("green.html")])
+        #expect(refused.status != 0 && refused.stderr.contains("--zoom"), "\(refused)")
         // The page's colours where it draws them: blue below, the yellow panel at the left (320x240 screen).
         var seen = false
         _ = waitUntil(timeout: 10, pollInterval: 0.1) {

@@ -200,9 +200,9 @@ _queuectl() {
 
 _queuectl_add() {
     repeating_flags=()
-    non_repeating_flags=(--json --next --forever --version -h --help)
+    non_repeating_flags=(--json --next --forever --web --version -h --help)
     repeating_options=()
-    non_repeating_options=(--socket --timeout --zone --at --after --loops --sha256 --duration --on-stall --program --latency --days --from --until --start-date --end-date --transition --motion)
+    non_repeating_options=(--socket --timeout --zone --at --after --loops --sha256 --duration --on-stall --program --latency --days --from --until --start-date --end-date --transition --motion --reload --zoom --viewport --interval --load-timeout)
     __queuectl_offer_flags_options -1
 
     # Offer option value completions
@@ -260,6 +260,21 @@ _queuectl_add() {
         return
         ;;
     '--motion')
+        return
+        ;;
+    '--reload')
+        return
+        ;;
+    '--zoom')
+        return
+        ;;
+    '--viewport')
+        return
+        ;;
+    '--interval')
+        return
+        ;;
+    '--load-timeout')
         return
         ;;
     esac

@@ -23,7 +23,7 @@ function __queuectl_parse_tokens -S
         __queuectl_parse_subcommand 0 'socket=' 'json' 'timeout=' 'zone=' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'add'
-            __queuectl_parse_subcommand -r 1 'socket=' 'json' 'timeout=' 'zone=' 'next' 'at=' 'after=' 'loops=' 'forever' 'sha256=' 'duration=' 'on-stall=' 'program=' 'latency=' 'days=' 'from=' 'until=' 'start-date=' 'end-date=' 'transition=' 'motion=' 'version' 'h/help'
+            __queuectl_parse_subcommand -r 1 'socket=' 'json' 'timeout=' 'zone=' 'next' 'at=' 'after=' 'loops=' 'forever' 'sha256=' 'duration=' 'on-stall=' 'program=' 'latency=' 'days=' 'from=' 'until=' 'start-date=' 'end-date=' 'transition=' 'motion=' 'web' 'reload=' 'zoom=' 'viewport=' 'interval=' 'load-timeout=' 'version' 'h/help'
         case 'replace'
             __queuectl_parse_subcommand -r 1 'socket=' 'json' 'timeout=' 'zone=' 'at-item-end' 'if-version=' 'queue-loops=' 'version' 'h/help'
         case 'next'
@@ -248,6 +248,12 @@ complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_opti
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl add" end-date' -l 'end-date' -d 'Play only up to this date, inclusive (YYYY-MM-DD).' -rfka ''
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl add" transition' -l 'transition' -d 'How each added item is joined to the one before it: cut, fade:SECONDS, dip:SECONDS:#rrggbb or crossfade:SECONDS (0.1-5 s; default: the daemon\'s).' -rfka ''
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl add" motion' -l 'motion' -d 'Stills: a slow pan and zoom while shown: auto, or from>to frames as fractions of the picture, x,y,w,h>x,y,w,h.' -rfka ''
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl add" web' -l 'web' -d 'Each added URL is a web page, shown for --duration (a local .html file is one without saying so).'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl add" reload' -l 'reload' -d 'Web pages: load afresh before each play (each-play, the default) or keep the page alive between plays (keep).' -rfka ''
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl add" zoom' -l 'zoom' -d 'Web pages: the zoom factor (0.25 to 5).' -rfka ''
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl add" viewport' -l 'viewport' -d 'Web pages: the CSS size the page is laid out at (default: the size it shows at).' -rfka ''
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl add" interval' -l 'interval' -d 'Web pages: reload every this many seconds while shown (5 or more).' -rfka ''
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl add" load-timeout' -l 'load-timeout' -d 'Web pages: seconds the page may take to load and paint before its play fails (1-300; default 15).' -rfka ''
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl add" version' -l 'version' -d 'Show the version.'
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl add" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl replace" socket' -l 'socket' -d 'Control socket of the daemon (default: $QUEUED_SOCKET, else $XDG_RUNTIME_DIR/queued/queued.sock).' -rF
