@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds queued, queuectl, queued-mqtt and queued-web for release with the Swift runtime and Foundation linked in
+# Builds queued, queuectl, queued-mqtt and queued-web (and queued-webview, which renders web items, where WPE
+# WebKit's development files are installed: contrib/setup.sh) for release with the Swift runtime and Foundation linked in
 # (--static-swift-stdlib: the binaries need only Debian's libraries, not the toolchain) and installs them
 # with their man pages, shell completions, the systemd units and an example config file.
 #
@@ -128,8 +129,14 @@ case "$configuration" in
     ;;
   *) echo "install.sh: --configuration is release or debug" >&2; exit 64 ;;
 esac
+# queued-webview (web items, issue 40) is built where WPE WebKit's development files are and installed
+# beside queued when it was built; without it queued plays everything else and refuses web items.
+extras=()
+if [[ -e /usr/include/wpe-webkit-1.1/wpe/webkit.h && -e /usr/include/wpe-fdo-1.0/wpe/unstable/fdo-shm.h ]]; then
+  extras=(queued-webview)
+fi
 if ((build)); then
-  for product in queued queuectl queued-mqtt queued-web; do
+  for product in queued queuectl queued-mqtt queued-web "${extras[@]}"; do
     echo "install.sh: building $product ($configuration, static Swift runtime)" >&2
     swift build -c "$configuration" --static-swift-stdlib "${link_options[@]}" --product "$product" \
       --scratch-path "$scratch"
@@ -137,7 +144,9 @@ if ((build)); then
 fi
 ((build_only)) && exit 0
 built="$scratch/$configuration"
-for product in queued queuectl queued-mqtt queued-web; do
+web_renderer=()
+[[ -x "$built/queued-webview" ]] && web_renderer=(queued-webview)
+for product in queued queuectl queued-mqtt queued-web "${web_renderer[@]}"; do
   [[ -x "$built/$product" ]] || { echo "install.sh: $built/$product is missing; run without --no-build" >&2; exit 1; }
   # The point of --static-swift-stdlib: nothing from the toolchain at run time.
   toolchain_libs=$(ldd "$built/$product" | grep -E 'libswift|libFoundation|libdispatch|libBlocksRuntime|not found' || true)
@@ -159,6 +168,11 @@ put() {
 staging="$(mktemp -d)"
 trap 'rm -rf "$staging"' EXIT
 
+for product in "${web_renderer[@]}"; do
+  cp "$built/$product" "$staging/$product"
+  strip --strip-unneeded "$staging/$product" 2>/dev/null || true
+  put "$staging/$product" "$bin_dir/$product" 0755
+done
 for product in queued queuectl queued-mqtt queued-web; do
   cp "$built/$product" "$staging/$product"
   strip --strip-unneeded "$staging/$product" 2>/dev/null || true

@@ -5,7 +5,9 @@
 # nginx (network-item tests, on loopback), libmosquitto-dev (the MQTT module) with the mosquitto broker and its
 # tools (MQTT tests start a private broker on loopback) and openssl (their TLS test certificates), dpkg-dev and
 # binutils (contrib/deb/build.sh's dpkg-shlibdeps, install.sh's strip), Chromium and its driver (the web
-# page's browser test, headless, with selenium from PyPI). Idempotent: it installs only what is
+# page's browser test, headless, with selenium from PyPI), WPE WebKit's development files and Mesa's
+# software drivers (queued-webview, which renders web items off-screen; without them the daemon builds and
+# plays everything else, and refuses web items with the reason). Idempotent: it installs only what is
 # missing.
 # Usage: contrib/setup.sh [--bench]   (--bench adds mpv for contrib/bench/)
 set -euo pipefail
@@ -19,6 +21,7 @@ packages=(
   chromium chromium-driver
   gir1.2-gst-rtsp-server-1.0 python3-gi gstreamer1.0-plugins-base gstreamer1.0-plugins-good
   gstreamer1.0-plugins-ugly
+  libwpewebkit-1.1-dev libwpebackend-fdo-1.0-dev libwpe-1.0-dev libwayland-dev libegl-mesa0 libgl1-mesa-dri
 )
 [[ "${1:-}" == "--bench" ]] && packages+=(mpv time iproute2)
 

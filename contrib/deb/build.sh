@@ -52,6 +52,13 @@ printf 'Source: queued\n\nPackage: queued\nArchitecture: any\n' >"$work/src/debi
 depends="$(cd "$work/src" && dpkg-shlibdeps -O "$stage/usr/bin/queued" "$stage/usr/bin/queuectl" "$stage/usr/bin/queued-mqtt" "$stage/usr/bin/queued-web" 2>/dev/null |
   sed -n 's/^shlibs:Depends=//p')"
 [[ -n "$depends" ]] || { echo "deb/build.sh: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
+# queued-webview (web items) is recommended, not required: without WPE WebKit the daemon refuses web items
+# with the reason and plays everything else. Software rendering needs Mesa's drivers, which nothing pulls in.
+recommends="pulseaudio | pipewire-pulse"
+if [[ -x "$stage/usr/bin/queued-webview" ]]; then
+  web_depends="$(cd "$work/src" && dpkg-shlibdeps -O "$stage/usr/bin/queued-webview" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')"
+  recommends="$recommends, ${web_depends:+$web_depends, }libegl-mesa0, libgl1-mesa-dri"
+fi
 
 mkdir -p "$stage/DEBIAN"
 printf '/etc/queued/queued.conf\n/etc/queued/queued-mqtt.conf\n/etc/queued/queued-web.conf\n' >"$stage/DEBIAN/conffiles"
@@ -62,7 +69,7 @@ Architecture: $architecture
 Maintainer: queued developers <queued@localhost>
 Installed-Size: $(du -sk --exclude=DEBIAN "$stage" | cut -f1)
 Depends: $depends, fonts-dejavu-core
-Recommends: pulseaudio | pipewire-pulse
+Recommends: $recommends
 Section: video
 Priority: optional
 Description: gapless media-queue playback daemon for unattended screens
