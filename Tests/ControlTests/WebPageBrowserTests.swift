@@ -39,6 +39,10 @@ import Testing
                 "sine=f=330:d=8", "-c:v", "libx264", "-preset", "ultrafast", "-b:v", "20M", "-minrate", "20M", "-maxrate",
                 "20M", "-bufsize", "4M", "-c:a", "aac", "-shortest",
             ])
+        // A web page for the Add form's "A web page": magenta, titled.
+        try "<html><head><title>Magenta board</title><style>html,body{margin:0;height:100%;background:#ff00ff}</style></head><body></body></html>"
+            .write(toFile: site.path + "/board.html", atomically: true, encoding: .utf8)
+        chmod(site.path, 0o755)
         let nginx = try NginxServer(root: site.path)
         defer { nginx.stop() }
         let pulse = try PrivatePulseServer()

@@ -289,6 +289,31 @@ def main():
             if gone:
                 rpc("queue.remove", {"ids": gone})
 
+        # A web page added with the form ("A web page", kept): queued as one, it plays, the page names it and
+        # the preview shows its magenta.
+        board_url = env["SITE_URL"] + "/board.html"
+        driver.find_element(By.ID, "url").send_keys(board_url)
+        driver.find_element(By.ID, "duration").send_keys("60")
+        driver.find_element(By.ID, "web-page").click()
+        driver.find_element(By.ID, "web-keep").click()
+        driver.find_element(By.CSS_SELECTOR, "#add-url button").click()
+        board = wait_for("the web page queued", lambda: next(
+            (i for i in rpc("queue.list")["items"] if i["uri"] == board_url), None))
+        if board:
+            check(board.get("type") == "web" and (board.get("web") or {}).get("reload") == "keep",
+                  f"the form queues a kept web page: {board}")
+            play_now(driver, board["id"])
+            shown = wait_for("the web page plays", lambda: (lambda s: s if s["currentId"] == board["id"]
+                             and (s.get("web") or {}).get("loaded") else None)(rpc("player.status")), timeout=30)
+            check(bool(shown) and shown["web"].get("title") == "Magenta board", f"the web page plays: {shown and shown.get('web')}")
+            detail = lambda: driver.find_element(By.ID, "now-detail").text
+            check(bool(wait_for("the page names the web page", lambda: "web page: Magenta board" in detail())),
+                  f"the page names the web page: {detail()!r}")
+            check(bool(wait_for("a magenta preview", lambda: (lambda c: c and c[0] > 180 and c[1] < 80
+                                and c[2] > 180)(preview_colour(driver)), timeout=15)),
+                  "the preview shows the web page")
+            rpc("queue.remove", {"ids": [board["id"]]})
+
         # Upload a 20 MB file: its progress bar fills, it is queued and plays.
         driver.find_element(By.ID, "files").send_keys(env["BIG_CLIP"])
         driver.find_element(By.CSS_SELECTOR, "#upload-form button").click()

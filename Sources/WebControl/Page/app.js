@@ -48,10 +48,16 @@ function drawNow() {
   const title = status.title || (status.uri ? status.uri.split('/').pop() : 'Nothing is playing');
   $('now-title').textContent = title;
   const loops = status.loops == null ? '' : status.loops === 0 ? 'loops forever' : `play ${status.play} of ${status.loops}`;
-  $('now-detail').textContent = [status.state, loops, status.interrupt ? 'interrupt' : '', streamText(status.stream), status.error ? 'error: ' + status.error : ''].filter(Boolean).join(' · ');
+  $('now-detail').textContent = [status.state, loops, status.interrupt ? 'interrupt' : '', streamText(status.stream), webText(status.web), status.error ? 'error: ' + status.error : ''].filter(Boolean).join(' · ');
   $('toggle').textContent = status.state === 'playing' ? 'Pause' : 'Play';
   if (document.activeElement !== $('volume')) $('volume').value = String(status.volume);
   drawPosition();
+}
+
+/// A web page's play in words: its title (or its address) and whether it finished loading.
+function webText(web) {
+  if (!web) return '';
+  return `web page: ${web.title || web.url}${web.loaded ? '' : ' (loading)'}`;
 }
 
 /// A stream's play in words: live or on demand, down (reconnecting) or its latency, and how often it dropped.
@@ -314,9 +320,14 @@ function wire() {
     const item = { uri: $('url').value.trim() };
     if ($('sha').value.trim()) item.sha256 = $('sha').value.trim();
     if ($('duration').value.trim()) item.duration = Number($('duration').value);
+    if ($('web-page').checked || $('web-keep').checked) {
+      item.type = 'web';
+      if ($('web-keep').checked) item.reload = 'keep';
+    }
     try {
       await api.rpc('queue.add', { items: [item] });
       $('url').value = ''; $('sha').value = ''; $('duration').value = '';
+      $('web-page').checked = false; $('web-keep').checked = false;
       say('');
     } catch (error) { say(error.message); }
   });
