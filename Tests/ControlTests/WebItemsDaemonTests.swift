@@ -251,6 +251,47 @@ private func events(_ notes: Notes, _ method: String, _ id: Int64) -> [JSONValue
         #expect(events(more, "itemEnded", fresh).first?["reason"]?.stringValue == "error")
     }
 
+    @Test func aPageCannotReachFilesOutsideItsFolderNorOpenWindows() throws {
+        let folder = try TemporaryDirectory(prefix: "queued-web-escape")
+        let page = folder.file("escape.html")
+        try """
+        <html><head><title>Escape</title><style>html,body{margin:0;height:100%;background:#00ffff}</style></head>
+        <body><iframe src="file:///etc/hostname" style="display:none"></iframe>
+        <script>window.open('file:///etc/passwd'); location.href = 'file:///etc/passwd';</script></body></html>
+        """.write(toFile: page, atomically: true, encoding: .utf8)
+        let daemon = try RunningDaemon()
+        let client = try daemon.client()
+        let watcher = try Self.watcher(daemon)
+        // A local .html file is a web page without saying so.
+        let id = try client.call(API.QueueAdd.self, .init(items: [RPCItemInput(uri: page, duration: 3)])).ids[0]
+        _ = try client.call(API.PlayerPlay.self, .init())
+        _ = try collectNotifications(watcher, timeout: 30) { !events($0, "itemStarted", id).isEmpty }
+        #expect(waitUntil(timeout: 5, pollInterval: 0.1) { (try? Self.colour(client, 160, 200)).map { Self.isColour($0, (0, 255, 255)) } ?? false })
+        let status = try client.call(API.PlayerStatus.self, .init())
+        #expect(status.web?.title == "Escape" && status.web?.url.hasSuffix("/escape.html") == true, "\(String(describing: status.web))")
+        let notes = try collectNotifications(watcher, timeout: 30) { !events($0, "itemEnded", id).isEmpty }
+        #expect(events(notes, "itemEnded", id).first?["reason"]?.stringValue == "eof")
+        #expect(try client.call(API.QueueList.self, .init()).items.first?.json["type"]?.stringValue == "web")
+    }
+
+    @Test func withoutTheRendererWebItemsFailWithTheReasonAndEverythingElsePlays() throws {
+        let clip = try Fixtures.video(seconds: 0.5, fps: 25, width: 160, height: 120, hue: .green, withAudio: .aacMP4)
+        let daemon = try RunningDaemon(["--web-renderer", "/nonexistent/queued-webview"])
+        let client = try daemon.client()
+        let watcher = try Self.watcher(daemon)
+        let ids = try client.call(
+            API.QueueAdd.self, .init(items: [Self.web("http://127.0.0.1:9/page.html", duration: 5), RPCItemInput(uri: clip)])
+        ).ids
+        _ = try client.call(API.PlayerPlay.self, .init())
+        let notes = try collectNotifications(watcher, timeout: 30) { !events($0, "itemEnded", ids[1]).isEmpty }
+        let failed = events(notes, "itemEnded", ids[0]).first
+        #expect(failed?["reason"]?.stringValue == "error")
+        #expect(
+            failed?["error"]?.stringValue?.contains("web pages need /nonexistent/queued-webview, which is not installed") == true,
+            "\(String(describing: failed))")
+        #expect(events(notes, "itemEnded", ids[1]).first?["reason"]?.stringValue == "eof")
+    }
+
     // MARK: processes
 
     static func children(of parent: pid_t) -> [pid_t] {
