@@ -17,8 +17,6 @@ struct qd_web_view {
     struct wpe_view_backend_exportable_fdo *exportable;
     qd_web_view_callbacks callbacks;
     void *user;
-    /// An exported buffer the frame callback did not take yet (held until qd_web_view_offer_held).
-    struct wpe_fdo_shm_exported_buffer *held;
     /// The page may paint once this is called (set after each exported frame, cleared by frame_complete).
     int awaiting_complete;
     /// Cancels the pings still out when the view goes.
@@ -57,38 +55,18 @@ int qd_web_init(unsigned memory_limit_mib) {
     return 0;
 }
 
-static void offer(qd_web_view *view, struct wpe_fdo_shm_exported_buffer *buffer) {
+static void on_export_shm(void *data, struct wpe_fdo_shm_exported_buffer *buffer) {
+    qd_web_view *view = data;
     struct wl_shm_buffer *shm = wpe_fdo_shm_exported_buffer_get_shm_buffer(buffer);
-    int taken = 1;
-    if (shm) {
+    if (shm && !view->closed) {
         wl_shm_buffer_begin_access(shm);
-        const uint8_t *pixels = wl_shm_buffer_get_data(shm);
-        taken = view->callbacks.frame(
-            view->user, pixels, wl_shm_buffer_get_width(shm), wl_shm_buffer_get_height(shm),
+        view->callbacks.frame(
+            view->user, wl_shm_buffer_get_data(shm), wl_shm_buffer_get_width(shm), wl_shm_buffer_get_height(shm),
             wl_shm_buffer_get_stride(shm));
         wl_shm_buffer_end_access(shm);
     }
-    if (!taken) {
-        view->held = buffer;
-        return;
-    }
-    view->held = NULL;
     wpe_view_backend_exportable_fdo_dispatch_release_shm_exported_buffer(view->exportable, buffer);
-    view->awaiting_complete = 1;
-}
-
-static void on_export_shm(void *data, struct wpe_fdo_shm_exported_buffer *buffer) {
-    qd_web_view *view = data;
-    if (view->closed) {
-        wpe_view_backend_exportable_fdo_dispatch_release_shm_exported_buffer(view->exportable, buffer);
-        return;
-    }
-    if (view->held) {
-        // A newer frame replaces the held one (it was never shown).
-        wpe_view_backend_exportable_fdo_dispatch_release_shm_exported_buffer(view->exportable, view->held);
-        view->held = NULL;
-    }
-    offer(view, buffer);
+    view->awaiting_complete = !view->closed;
 }
 
 static const struct wpe_view_backend_exportable_fdo_client exportable_client = {
@@ -100,7 +78,10 @@ static int uri_is_allowed(const char *uri, const char *allowed_file_root) {
         || g_str_has_prefix(uri, "data:") || g_str_has_prefix(uri, "blob:"))
         return 1;
     if (!g_str_has_prefix(uri, "file://") || !allowed_file_root) return 0;
-    char *path = g_filename_from_uri(uri, NULL, NULL);
+    // The file's own URI: a page's query or fragment (hash routing) is not part of its path.
+    char *bare = g_strndup(uri, strcspn(uri, "?#"));
+    char *path = g_filename_from_uri(bare, NULL, NULL);
+    g_free(bare);
     if (!path) return 0;
     char *real = realpath(path, NULL);
     g_free(path);
@@ -150,6 +131,11 @@ static gboolean on_load_failed(WebKitWebView *web_view, WebKitLoadEvent event, g
     (void)event;
     (void)uri;
     qd_web_view *view = data;
+    // A load replaced by another (a script or a meta refresh going on at once) or refused by our policy is
+    // not the page failing: what follows (or the page already there) is.
+    if (error && (g_error_matches(error, WEBKIT_NETWORK_ERROR, WEBKIT_NETWORK_ERROR_CANCELLED)
+                  || g_error_matches(error, WEBKIT_POLICY_ERROR, WEBKIT_POLICY_ERROR_FRAME_LOAD_INTERRUPTED_BY_POLICY_CHANGE)))
+        return TRUE;
     view->callbacks.load(view->user, QD_WEB_FAILED, 0, error ? error->message : "the page did not load");
     return TRUE;
 }
@@ -268,10 +254,6 @@ void qd_web_view_frame_complete(qd_web_view *view) {
     wpe_view_backend_exportable_fdo_dispatch_frame_complete(view->exportable);
 }
 
-void qd_web_view_offer_held(qd_web_view *view) {
-    if (!view) return;
-    if (view->held) offer(view, view->held);
-}
 
 typedef struct {
     qd_web_view *view;
@@ -307,8 +289,6 @@ void qd_web_view_free(qd_web_view *view) {
     g_cancellable_cancel(view->pings);
     g_object_unref(view->pings);
     g_signal_handlers_disconnect_by_data(view->web_view, view);
-    if (view->held) wpe_view_backend_exportable_fdo_dispatch_release_shm_exported_buffer(view->exportable, view->held);
-    view->held = NULL;
     view->closed = 1;
     g_object_unref(view->web_view);  // backend_released frees the rest
 }

@@ -268,7 +268,7 @@ final class DecodeLoop: @unchecked Sendable {
             let reader: any ItemReader
             if item.isWebPage {
                 guard let pages = engine.config.webPages else {
-                    throw MediaError(operation: "open", path: item.uri, message: "web pages are not enabled")
+                    throw MediaError(operation: "open", path: StreamKind.redacted(item.uri), message: "web pages are not enabled")
                 }
                 let cancelled = isCancelled ?? { false }
                 return .success(try pages.open(item, output: engine.video?.outputSize, position: position, isCancelled: cancelled))
@@ -359,8 +359,15 @@ final class DecodeLoop: @unchecked Sendable {
             }
         }
         let engine = self.engine
+        // A page loads for up to its loadTimeout: a user's next, stop or seek (a new serial) ends the wait, so
+        // the decode thread taking this job never waits for a page nobody will see.
+        let serial = item.serial
+        let core = self.core
+        let cancelled: (@Sendable () -> Bool)? =
+            entry.isWebPage ? { @Sendable in core.locked { $0.serial != serial || $0.shuttingDown } } : nil
         prefetcher.request(next, item: entry) {
-            let opened = Self.openReader(entry, cursor: next, position: 0, repeats: repeats, engine: engine)
+            let opened = Self.openReader(
+                entry, cursor: next, position: 0, repeats: repeats, engine: engine, isCancelled: cancelled)
             if case .success(let reader) = opened, reader.isStream { reader.readAhead() }
             return Prefetcher.Opened(opened)
         }

@@ -67,6 +67,8 @@ final class Prefetcher: @unchecked Sendable {
                 return nil
             }
             self.finished = nil
+            // Opened for a serial that has gone (a page's wait ended by a user's next): the caller opens it anew.
+            if case .failure(let error) = finished.opened.result, error.message == "interrupted" { return nil }
             return finished.opened.result
         }
         _ = stale  // released on return, outside the lock: a stream's reader thread is stopped and waited for

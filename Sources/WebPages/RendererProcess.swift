@@ -25,13 +25,12 @@ final class RendererProcess: @unchecked Sendable {
     init(program: String, arguments: [String]) throws(StartError) {
         var toChild: [Int32] = [0, 0]
         var fromChild: [Int32] = [0, 0]
-        guard pipe(&toChild) == 0 else { throw .failed(String(cString: strerror(errno))) }
-        guard pipe(&fromChild) == 0 else {
+        guard Self.closedOnExecPipe(&toChild) else { throw .failed(String(cString: strerror(errno))) }
+        guard Self.closedOnExecPipe(&fromChild) else {
             close(toChild[0])
             close(toChild[1])
             throw .failed(String(cString: strerror(errno)))
         }
-        for end in toChild + fromChild { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
 
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -74,17 +73,30 @@ final class RendererProcess: @unchecked Sendable {
         close(output)
     }
 
-    /// Writes one command line. False when the renderer is gone.
+    /// Seconds a command may wait for room in the pipe: a renderer that reads nothing for that long is stuck.
+    static let writeTimeout = 2.0
+
+    /// Writes one command line. False when the renderer is gone, or stuck (then it is killed: its output
+    /// ends and its pages with it).
     @discardableResult
     func send(_ members: [(String, JSONValue)]) -> Bool {
         var bytes = JSON.serialize(.object(JSONObject(members)))
         bytes.append(UInt8(ascii: "\n"))
-        return writing.withLock {
-            bytes.withUnsafeBytes { buffer -> Bool in
-                var offset = 0
+        let sent = writing.withLock {
+            bytes.withUnsafeBytes { buffer -> Bool? in
                 guard input >= 0 else { return false }
+                let deadline = Self.now() + Self.writeTimeout
+                var offset = 0
                 while offset < buffer.count {
-                    let written = write(input, buffer.baseAddress! + offset, buffer.count - offset)
+                    // Room for a page (PIPE_BUF) first, so that the write below never blocks.
+                    var watch = pollfd(fd: input, events: Int16(POLLOUT), revents: 0)
+                    let left = Int32(max(0, (deadline - Self.now()) * 1000))
+                    let ready = poll(&watch, 1, left)
+                    if ready < 0 && errno == EINTR { continue }
+                    if ready == 0 { return nil }
+                    if watch.revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 { return false }
+                    let chunk = min(buffer.count - offset, Int(PIPE_BUF))
+                    let written = write(input, buffer.baseAddress! + offset, chunk)
                     if written < 0 {
                         if errno == EINTR { continue }
                         return false
@@ -94,6 +106,11 @@ final class RendererProcess: @unchecked Sendable {
                 return true
             }
         }
+        guard let sent else {
+            kill(-pid, SIGKILL)
+            return false
+        }
+        return sent
     }
 
     /// Reads events until the renderer's output ends, calling `event` with each (reader thread).
@@ -121,11 +138,25 @@ final class RendererProcess: @unchecked Sendable {
         let end = Self.now() + grace
         var status: Int32 = 0
         while Self.now() < end {
-            if waitpid(pid, &status, WNOHANG) == pid { return }
+            let reaped = waitpid(pid, &status, WNOHANG)
+            // ECHILD: its reader thread reaped it already.
+            if reaped == pid || (reaped < 0 && errno == ECHILD) { return }
             usleep(20_000)
         }
         kill(-pid, SIGKILL)
         _ = waitpid(pid, &status, 0)
+    }
+
+    /// pipe2(O_CLOEXEC), which Swift's Glibc module does not declare, found at run time: no spawn on another
+    /// thread can catch the pipe between its making and its flag. pipe and fcntl where it is missing.
+    private static func closedOnExecPipe(_ ends: inout [Int32]) -> Bool {
+        typealias Pipe2 = @convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32
+        if let symbol = dlsym(nil, "pipe2") {
+            return ends.withUnsafeMutableBufferPointer { unsafeBitCast(symbol, to: Pipe2.self)($0.baseAddress!, O_CLOEXEC) } == 0
+        }
+        guard pipe(&ends) == 0 else { return false }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        return true
     }
 
     /// Reaps it after its output ended; its exit status as text.

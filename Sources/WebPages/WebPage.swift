@@ -27,6 +27,8 @@ final class WebPage: @unchecked Sendable {
     private var sequence = 0
     /// A play showed it: later load failures (a reload offline) keep the page as it was.
     private var shown = false
+    /// Plays reading it now (readers alive).
+    private var readers = 0
     /// Monotonic seconds of the last load or reload asked.
     private var loadedAt: Double
     /// The mapped frame file (reader thread only).
@@ -144,6 +146,23 @@ final class WebPage: @unchecked Sendable {
             shown = true
             return .success((latest, sequence))
         }
+    }
+
+    /// A reader began reading it.
+    func readerBegan() { state.withLock { readers += 1 } }
+
+    /// A reader is done with it: how many still read it.
+    func readerEnded() -> Int { state.withLock { readers = max(0, readers - 1); return readers } }
+
+    var isRead: Bool { state.withLock { readers > 0 } }
+
+    /// Makes the frame file the renderer paints into, at its full size (the renderer only maps it, so it can
+    /// never shrink under our mapping). False when it cannot be made.
+    func makeFrameFile() -> Bool {
+        let descriptor = open(framesPath, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        return ftruncate(descriptor, off_t(size.width * size.height * 4 * 2)) == 0
     }
 
     var status: WebPageStatus {

@@ -29,6 +29,7 @@ final class WebPageReader: ItemReader {
         self.interval = interval
         time = max(0, position)
         webPage = page.status
+        page.readerBegan()
     }
 
     deinit { renderer.playEnded(page) }

@@ -70,6 +70,7 @@ public final class WebRenderer: WebPageOpening, @unchecked Sendable {
         let page: WebPage
         if options.reload == .keep, let alive = keptPage(key) {
             page = alive
+            sendToRenderer([("op", "fps"), ("view", .int(Int64(page.id))), ("fps", .double(settings.framesPerSecond))])
         } else {
             page = try newPage(url: url, size: viewport, zoom: options.zoom ?? 1, key: options.reload == .keep ? key : nil)
         }
@@ -84,11 +85,20 @@ public final class WebRenderer: WebPageOpening, @unchecked Sendable {
             framesPerSecond: settings.framesPerSecond, interval: options.interval)
     }
 
-    /// A play of `page` ended: a page not kept is closed.
+    /// A play of `page` ended (its reader went): a page not kept is closed; a kept one no other play reads
+    /// paints once a second until it plays again, or is closed if it died or was let go meanwhile.
     func playEnded(_ page: WebPage) {
-        guard !page.kept else { return }
-        discard(page)
+        guard page.readerEnded() == 0 else { return }
+        let stillKept = state.withLock { kept.contains { $0.page === page } }
+        guard page.kept, stillKept, page.isAlive else {
+            discard(page)
+            return
+        }
+        sendToRenderer([("op", "fps"), ("view", .int(Int64(page.id))), ("fps", .double(Self.idleFramesPerSecond))])
     }
+
+    /// How often a kept page between its plays may paint: enough to stay current, cheap while unseen.
+    static let idleFramesPerSecond = 1.0
 
     func reload(_ page: WebPage) {
         page.reloadAsked()
@@ -109,13 +119,16 @@ public final class WebRenderer: WebPageOpening, @unchecked Sendable {
     // MARK: pages
 
     private func keptPage(_ key: String) -> WebPage? {
-        state.withLock {
-            guard let index = kept.firstIndex(where: { $0.key == key }) else { return nil }
+        let (alive, dead) = state.withLock { () -> (WebPage?, WebPage?) in
+            guard let index = kept.firstIndex(where: { $0.key == key }) else { return (nil, nil) }
             let entry = kept.remove(at: index)
-            guard entry.page.isAlive, pages[entry.page.id] != nil else { return nil }
+            guard entry.page.isAlive, pages[entry.page.id] != nil else { return (nil, entry.page) }
             kept.append(entry)
-            return entry.page
+            return (entry.page, nil)
         }
+        // A kept page whose process died: closed (a fresh one is made); one a play still reads goes when it ends.
+        if let dead, !dead.isRead { discard(dead) }
+        return alive
     }
 
     private func newPage(url: String, size: PixelSize, zoom: Double, key: String?) throws(MediaError) -> WebPage {
@@ -127,13 +140,24 @@ public final class WebRenderer: WebPageOpening, @unchecked Sendable {
             pages[id] = page
             var evicted: [WebPage] = []
             if let key {
+                evicted += kept.filter { $0.key == key }.map(\.page)
                 kept.removeAll { $0.key == key }
                 kept.append((key, page))
-                while kept.count > settings.keptPages { evicted.append(kept.removeFirst().page) }
+                // The least recently played go first; a page a play reads now stays until its play ends.
+                while kept.count > settings.keptPages, let index = kept.firstIndex(where: { !$0.page.isRead }),
+                    kept[index].page !== page
+                {
+                    evicted.append(kept.remove(at: index).page)
+                }
             }
             return (page, evicted)
         }
-        for old in evicted { discard(old) }
+        // Let go here; one a play still reads is closed when that play ends (playEnded).
+        for old in evicted where !old.isRead { discard(old) }
+        guard page.makeFrameFile() else {
+            discard(page)
+            throw MediaError(operation: "web page", path: page.shownURL, message: "no room for its frames in \(folder)")
+        }
         var command: [(String, JSONValue)] = [
             ("op", "open"), ("view", .int(Int64(page.id))), ("url", .string(url)),
             ("width", .int(Int64(size.width))), ("height", .int(Int64(size.height))), ("zoom", .double(zoom)),

@@ -9,13 +9,15 @@ final class FrameSlots {
     private let base: UnsafeMutableRawPointer
     private(set) var busy = [false, false]
 
-    /// Creates (or truncates) `path` to hold two frames of `width`×`height` ARGB pixels.
+    /// Maps `path`, which the daemon made to hold two frames of `width`×`height` ARGB pixels (it never
+    /// changes size under the daemon's own mapping).
     init?(path: String, width: Int, height: Int) {
         slotBytes = width * height * 4
-        let descriptor = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        let descriptor = open(path, O_RDWR | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
-        guard ftruncate(descriptor, off_t(slotBytes * 2)) == 0,
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, Int(info.st_size) >= slotBytes * 2,
             let mapped = mmap(nil, slotBytes * 2, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, 0),
             mapped != MAP_FAILED
         else { return nil }

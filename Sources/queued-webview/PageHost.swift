@@ -58,8 +58,8 @@ enum PageHost {
         let view = PageView(id: id, slots: slots, framesPerSecond: fps)
         let callbacks = qd_web_view_callbacks(
             frame: { user, pixels, width, height, stride in
-                guard let view = PageHost.view(user), let pixels else { return 1 }
-                return view.offer(pixels, width: Int(width), height: Int(height), stride: Int(stride)) ? 1 : 0
+                guard let view = PageHost.view(user), let pixels else { return }
+                view.offer(pixels, width: Int(width), height: Int(height), stride: Int(stride))
             },
             load: { user, event, status, message in
                 guard let view = PageHost.view(user) else { return }

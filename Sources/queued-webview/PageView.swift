@@ -17,6 +17,11 @@ final class PageView {
     private var lastFrameAt = 0.0
     /// A frame-complete is already scheduled.
     private var completeScheduled = false
+    /// A frame painted while both slots were taken: copied here and moved into the first slot given back, so
+    /// the page's last picture is never lost.
+    private var staged: (pixels: [UInt8], width: Int, height: Int)?
+    /// The daemon was told once that a frame did not fit.
+    private var toldOversize = false
     /// The watchdog's ping out, and since when (nil: none out).
     private var pingOut: (token: UInt32, since: Double)?
     private var nextToken: UInt32 = 0
@@ -50,26 +55,51 @@ final class PageView {
 
     // MARK: frames
 
-    /// A painted frame: copied into a free slot and announced, or held (false) until the daemon frees one.
-    func offer(_ pixels: UnsafePointer<UInt8>, width: Int, height: Int, stride: Int) -> Bool {
-        guard let slot = slots.freeSlot else { return false }
-        guard slots.fill(slot, pixels: pixels, width: width, height: height, stride: stride) else {
-            EventWriter.send([("ev", "failed"), ("view", .int(Int64(id))), ("reason", .string("the page painted \(width)×\(height), larger than its viewport"))])
-            return true
+    /// A painted frame (valid during the call): copied into a free slot and announced, or staged until the
+    /// daemon gives one back. The page may paint its next one after 1/fps either way.
+    func offer(_ pixels: UnsafePointer<UInt8>, width: Int, height: Int, stride: Int) {
+        defer { scheduleComplete() }
+        guard width * height * 4 <= slots.slotBytes, stride >= width * 4 else {
+            if !toldOversize {
+                toldOversize = true
+                EventWriter.send([
+                    ("ev", "failed"), ("view", .int(Int64(id))),
+                    ("reason", .string("the page painted \(width)×\(height), larger than its viewport")),
+                ])
+            }
+            return
         }
+        guard let slot = slots.freeSlot else {
+            var copy = [UInt8](repeating: 0, count: width * height * 4)
+            copy.withUnsafeMutableBytes { target in
+                for line in 0..<height {
+                    (target.baseAddress! + line * width * 4).copyMemory(from: pixels + line * stride, byteCount: width * 4)
+                }
+            }
+            staged = (copy, width, height)
+            return
+        }
+        staged = nil
+        announce(slot, pixels: pixels, width: width, height: height, stride: stride)
+    }
+
+    private func announce(_ slot: Int, pixels: UnsafePointer<UInt8>, width: Int, height: Int, stride: Int) {
+        guard slots.fill(slot, pixels: pixels, width: width, height: height, stride: stride) else { return }
         sequence += 1
         EventWriter.send([
             ("ev", "frame"), ("view", .int(Int64(id))), ("slot", .int(Int64(slot))), ("seq", .int(Int64(sequence))),
             ("width", .int(Int64(width))), ("height", .int(Int64(height))),
         ])
-        scheduleComplete()
-        return true
     }
 
-    /// The daemon copied `slot` out: a held frame may take it.
+    /// The daemon copied `slot` out: a staged frame takes it.
     func slotDone(_ slot: Int) {
         slots.release(slot)
-        qd_web_view_offer_held(handle)
+        guard let frame = staged, let free = slots.freeSlot else { return }
+        staged = nil
+        frame.pixels.withUnsafeBufferPointer { buffer in
+            announce(free, pixels: buffer.baseAddress!, width: frame.width, height: frame.height, stride: frame.width * 4)
+        }
     }
 
     /// The page may paint again once 1/fps has passed since its last frame: how its rate is capped.

@@ -21,6 +21,14 @@ while let argument = arguments.next() {
 }
 
 signal(SIGPIPE, SIG_IGN)
+// The daemon's pipes move to descriptors of our own, closed on exec: WebKit's processes, which start with
+// ours, never write into the protocol nor keep its pipes open. They get /dev/null and our standard error.
+let commands = fcntl(0, F_DUPFD_CLOEXEC, 3)
+EventWriter.output = fcntl(1, F_DUPFD_CLOEXEC, 3)
+let nothing = open("/dev/null", O_RDONLY)
+dup2(nothing, 0)
+close(nothing)
+dup2(2, 1)
 let status = qd_web_init(memoryMiB)
 guard status == 0 else {
     EventWriter.send([("ev", "unavailable"), ("reason", .string("the web engine could not start (\(status))"))])
@@ -28,7 +36,7 @@ guard status == 0 else {
 }
 EventWriter.send([("ev", "ready")])
 PageHost.watchEverySecond()
-qd_web_run(0, { _, line in
+qd_web_run(commands, { _, line in
     guard let line else { return }
     PageHost.handle(String(cString: line))
 }, nil)

@@ -441,6 +441,9 @@ struct QueuedCommand: ParsableCommand {
         sigaddset(&shutdownSignals, SIGINT)
         sigaddset(&shutdownSignals, SIGTERM)
         pthread_sigmask(SIG_BLOCK, &shutdownSignals, nil)
+        // A write to a pipe or socket whose reader went (the web renderer, a client) is an error to handle,
+        // never the end of the daemon.
+        signal(SIGPIPE, SIG_IGN)
         // A file-size limit (ulimit -f) then fails the write (EFBIG: the cache reports it, the item plays
         // on or fails) instead of killing the daemon.
         signal(SIGXFSZ, SIG_IGN)

@@ -12,9 +12,9 @@ enum qd_web_load_event { QD_WEB_COMMITTED = 0, QD_WEB_FINISHED = 1, QD_WEB_FAILE
 enum qd_web_end_reason { QD_WEB_CRASHED = 0, QD_WEB_MEMORY = 1, QD_WEB_TERMINATED = 2 };
 
 typedef struct {
-    /// A painted frame, ARGB8888 (bytes B,G,R,A), valid during the call only. Return 1 when taken; 0 keeps
-    /// the frame held (the page paints nothing more) until qd_web_view_offer_held.
-    int (*frame)(void *user, const uint8_t *pixels, int width, int height, int stride);
+    /// A painted frame, ARGB8888 (bytes B,G,R,A), valid during the call only: its buffer goes back to the
+    /// web process right after (a buffer kept would dangle once that process dies).
+    void (*frame)(void *user, const uint8_t *pixels, int width, int height, int stride);
     /// Loading: committed with the main resource's HTTP status (0 for file:), finished, or failed with a message.
     void (*load)(void *user, int event, int status, const char *message);
     /// The page's web process ended (qd_web_end_reason).
@@ -37,8 +37,6 @@ void qd_web_view_load(qd_web_view *view, const char *uri);
 void qd_web_view_reload(qd_web_view *view);
 /// The page may paint its next frame (the export's frame-complete; delaying it is how the rate is capped).
 void qd_web_view_frame_complete(qd_web_view *view);
-/// Offers a held frame again to the frame callback (after a slot came free). No-op without one.
-void qd_web_view_offer_held(qd_web_view *view);
 /// Runs a trivial script; its answer comes as pong(token). A page whose script never yields never answers.
 void qd_web_view_ping(qd_web_view *view, unsigned token);
 /// Kills the view's web process (a hung page); `ended` follows with QD_WEB_TERMINATED.

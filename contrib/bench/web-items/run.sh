@@ -53,4 +53,4 @@ if "soak_plays" in f:
           f"{f.get('soak_daemon_rss_mib_at_100', '?')} MiB at 100 plays, {f['soak_daemon_rss_mib_end']} MiB at the end; renderer "
           f"tree {f.get('soak_web_rss_mib_at_100', '?')} -> {f['soak_web_rss_mib_end']} MiB")
 PY
-[[ -n "${KEEP_WORK:-}" ]] && log "kept $WORK"
+if [[ -n "${KEEP_WORK:-}" ]]; then log "kept $WORK"; fi

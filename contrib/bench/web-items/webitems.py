@@ -5,7 +5,7 @@ one run: CPU (user+sys of each player's whole process tree) and the largest summ
 frames delivered; how long before its turn a page is loaded and painted; a static page's idle cost; and a soak
 of web plays (kept and reloaded) with the daemon's and the renderer's RSS at its start and end.
 Loopback and local files only; every wait bounded."""
-import json, os, socket, subprocess, sys, threading, time
+import json, os, socket, subprocess, sys, threading, time, urllib.request
 
 BIN, WORK = sys.argv[1], sys.argv[2]
 SECONDS = float(os.environ.get("WEB_ITEMS_SECONDS", "20"))
@@ -189,12 +189,8 @@ def chromium_page(page, results):
     try:
         def target():
             try:
-                with socket.create_connection(("127.0.0.1", port), timeout=1) as s:
-                    s.sendall(b"GET /json/list HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n")
-                    body = b""
-                    while chunk := s.recv(65536):
-                        body += chunk
-                pages = [t for t in json.loads(body.split(b"\r\n\r\n", 1)[1]) if t["type"] == "page"]
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list", timeout=2) as response:
+                    pages = [t for t in json.load(response) if t["type"] == "page"]
                 return pages[0]["webSocketDebuggerUrl"] if pages else None
             except (OSError, ValueError):
                 return None
