@@ -29,6 +29,8 @@ struct qd_web_view {
 
 static WebKitWebContext *shared_context;
 
+static void serve_page_file(WebKitURISchemeRequest *request, gpointer data);
+
 int qd_web_init(unsigned memory_limit_mib) {
     if (shared_context) return 0;
     if (!wpe_loader_init("libWPEBackend-fdo-1.0.so.1")) return -1;
@@ -52,6 +54,7 @@ int qd_web_init(unsigned memory_limit_mib) {
     g_object_unref(data);
     if (!shared_context) return -3;
     webkit_web_context_set_cache_model(shared_context, WEBKIT_CACHE_MODEL_DOCUMENT_VIEWER);
+    webkit_web_context_register_uri_scheme(shared_context, QD_WEB_PAGE_SCHEME, serve_page_file, NULL, NULL);
     return 0;
 }
 
@@ -73,23 +76,33 @@ static const struct wpe_view_backend_exportable_fdo_client exportable_client = {
     .export_shm_buffer = on_export_shm,
 };
 
+/// The real path of a queued-page: path (percent-escaped, as in its URL) when it is inside `root`; NULL
+/// otherwise. Free it with free().
+static char *page_file(const char *escaped_path, const char *root) {
+    if (!escaped_path || !root) return NULL;
+    char *path = g_uri_unescape_string(escaped_path, NULL);
+    if (!path) return NULL;
+    char *real = realpath(path, NULL);
+    g_free(path);
+    if (!real) return NULL;
+    size_t length = strlen(root);
+    if (strncmp(real, root, length) == 0 && real[length] == '/') return real;
+    free(real);
+    return NULL;
+}
+
 static int uri_is_allowed(const char *uri, const char *allowed_file_root) {
     if (g_str_has_prefix(uri, "http://") || g_str_has_prefix(uri, "https://") || g_str_has_prefix(uri, "about:")
         || g_str_has_prefix(uri, "data:") || g_str_has_prefix(uri, "blob:"))
         return 1;
-    if (!g_str_has_prefix(uri, "file://") || !allowed_file_root) return 0;
-    // The file's own URI: a page's query or fragment (hash routing) is not part of its path.
-    char *bare = g_strndup(uri, strcspn(uri, "?#"));
-    char *path = g_filename_from_uri(bare, NULL, NULL);
-    g_free(bare);
-    if (!path) return 0;
-    char *real = realpath(path, NULL);
-    g_free(path);
-    if (!real) return 0;
-    size_t root = strlen(allowed_file_root);
-    int inside = strncmp(real, allowed_file_root, root) == 0 && (real[root] == '/' || real[root] == 0);
+    if (!g_str_has_prefix(uri, QD_WEB_PAGE_SCHEME ":///")) return 0;
+    // The path alone: a page's query or fragment (hash routing) is not part of it.
+    const char *start = uri + strlen(QD_WEB_PAGE_SCHEME "://");
+    char *escaped = g_strndup(start, strcspn(start, "?#"));
+    char *real = page_file(escaped, allowed_file_root);
+    g_free(escaped);
     free(real);
-    return inside;
+    return real != NULL;
 }
 
 static gboolean on_decide_policy(WebKitWebView *web_view, WebKitPolicyDecision *decision, WebKitPolicyDecisionType type,
@@ -194,6 +207,32 @@ static void backend_released(gpointer data) {
     g_free(view);
 }
 
+/// queued-page: requests: the file, when it is inside the requesting view's folder; an error otherwise.
+static void serve_page_file(WebKitURISchemeRequest *request, gpointer data) {
+    (void)data;
+    WebKitWebView *web_view = webkit_uri_scheme_request_get_web_view(request);
+    qd_web_view *view = web_view ? g_object_get_data(G_OBJECT(web_view), "qd-view") : NULL;
+    char *real = view && !view->closed ? page_file(webkit_uri_scheme_request_get_path(request), view->file_root) : NULL;
+    GFile *file = real ? g_file_new_for_path(real) : NULL;
+    GFileInputStream *stream = file ? g_file_read(file, NULL, NULL) : NULL;
+    GFileInfo *info = stream ? g_file_input_stream_query_info(stream, G_FILE_ATTRIBUTE_STANDARD_SIZE, NULL, NULL) : NULL;
+    if (info) {
+        char *type = g_content_type_guess(real, NULL, 0, NULL);
+        char *mime = type ? g_content_type_get_mime_type(type) : NULL;
+        webkit_uri_scheme_request_finish(request, G_INPUT_STREAM(stream), g_file_info_get_size(info), mime);
+        g_free(mime);
+        g_free(type);
+    } else {
+        GError *error = g_error_new_literal(G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "not in the page's folder");
+        webkit_uri_scheme_request_finish_error(request, error);
+        g_error_free(error);
+    }
+    if (info) g_object_unref(info);
+    if (stream) g_object_unref(stream);
+    if (file) g_object_unref(file);
+    free(real);
+}
+
 qd_web_view *qd_web_view_new(
     int width, int height, double zoom, const char *file_root, qd_web_view_callbacks callbacks, void *user) {
     if (!shared_context || width <= 0 || height <= 0) return NULL;
@@ -221,6 +260,7 @@ qd_web_view *qd_web_view_new(
         WEBKIT_TYPE_WEB_VIEW, "backend", view_backend, "web-context", shared_context, "settings", settings,
         "is-controlled-by-automation", FALSE, NULL);
     g_object_unref(settings);
+    g_object_set_data(G_OBJECT(view->web_view), "qd-view", view);
     webkit_web_view_set_is_muted(view->web_view, TRUE);
     if (zoom > 0) webkit_web_view_set_zoom_level(view->web_view, zoom);
     wpe_view_backend_add_activity_state(
@@ -277,6 +317,11 @@ void qd_web_view_ping(qd_web_view *view, unsigned token) {
     request->view = view;
     request->token = token;
     webkit_web_view_run_javascript(view->web_view, "1", view->pings, on_ping_answer, request);
+}
+
+const char *qd_web_view_title(qd_web_view *view) {
+    const char *title = view ? webkit_web_view_get_title(view->web_view) : NULL;
+    return title ? title : "";
 }
 
 void qd_web_view_terminate(qd_web_view *view) {

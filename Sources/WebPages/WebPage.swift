@@ -34,10 +34,11 @@ final class WebPage: @unchecked Sendable {
     /// The mapped frame file (reader thread only).
     private var mapping: (base: UnsafeMutableRawPointer, bytes: Int)?
 
-    init(id: Int, url: String, size: PixelSize, framesPath: String, kept: Bool) {
+    /// `uri`: the item's, as status and errors show it (a local page is loaded through another URL).
+    init(id: Int, url: String, uri: String, size: PixelSize, framesPath: String, kept: Bool) {
         self.id = id
         self.url = url
-        shownURL = StreamKind.redacted(url)
+        shownURL = StreamKind.redacted(uri)
         self.size = size
         self.framesPath = framesPath
         self.kept = kept
@@ -166,7 +167,7 @@ final class WebPage: @unchecked Sendable {
     }
 
     var status: WebPageStatus {
-        state.withLock { WebPageStatus(loaded: loaded, url: url, title: title) }
+        state.withLock { WebPageStatus(loaded: loaded, url: shownURL, title: title) }
     }
 
     /// Whether it can be shown again (a kept page whose process did not end nor fail).

@@ -72,7 +72,8 @@ public final class WebRenderer: WebPageOpening, @unchecked Sendable {
             page = alive
             sendToRenderer([("op", "fps"), ("view", .int(Int64(page.id))), ("fps", .double(settings.framesPerSecond))])
         } else {
-            page = try newPage(url: url, size: viewport, zoom: options.zoom ?? 1, key: options.reload == .keep ? key : nil)
+            page = try newPage(
+                url: url, uri: item.uri, size: viewport, zoom: options.zoom ?? 1, key: options.reload == .keep ? key : nil)
         }
         do throws(MediaError) {
             try page.waitUntilShown(timeout: timeout, isCancelled: isCancelled)
@@ -131,12 +132,13 @@ public final class WebRenderer: WebPageOpening, @unchecked Sendable {
         return alive
     }
 
-    private func newPage(url: String, size: PixelSize, zoom: Double, key: String?) throws(MediaError) -> WebPage {
-        let renderer = try running(url: url)
+    private func newPage(url: String, uri: String, size: PixelSize, zoom: Double, key: String?) throws(MediaError) -> WebPage {
+        let renderer = try running(url: uri)
         let (page, evicted) = state.withLock { () -> (WebPage, [WebPage]) in
             let id = nextID
             nextID += 1
-            let page = WebPage(id: id, url: url, size: size, framesPath: "\(folder)/page-\(id)", kept: key != nil)
+            let page = WebPage(
+                id: id, url: url, uri: uri, size: size, framesPath: "\(folder)/page-\(id)", kept: key != nil)
             pages[id] = page
             var evicted: [WebPage] = []
             if let key {
@@ -163,7 +165,9 @@ public final class WebRenderer: WebPageOpening, @unchecked Sendable {
             ("width", .int(Int64(size.width))), ("height", .int(Int64(size.height))), ("zoom", .double(zoom)),
             ("fps", .double(settings.framesPerSecond)), ("frames", .string(page.framesPath)),
         ]
-        if url.hasPrefix("file://"), let folder = Self.folder(ofFileURL: url) { command.append(("files", .string(folder))) }
+        if url.hasPrefix(Self.pageScheme + "://"), let folder = Self.folder(ofPageURL: url) {
+            command.append(("files", .string(folder)))
+        }
         guard renderer.send(command) else {
             discard(page)
             throw MediaError(operation: "web page", path: page.shownURL, message: "the web renderer stopped")
@@ -288,6 +292,7 @@ public final class WebRenderer: WebPageOpening, @unchecked Sendable {
         case "committed":
             page.committed(status: Int(event["status"]?.intValue ?? 0))
         case "loaded":
+            if let title = event["title"]?.stringValue, !title.isEmpty { page.titled(title) }
             page.loadFinished()
         case "title":
             page.titled(event["title"]?.stringValue ?? "")
@@ -311,21 +316,31 @@ public final class WebRenderer: WebPageOpening, @unchecked Sendable {
 
     // MARK: URLs
 
-    /// The URL the renderer loads for an item's URI: http(s) as it is, a local file as a file: URL.
+    /// The URL the renderer loads for an item's URI: http(s) as it is; a local file (a path or a file: URL)
+    /// as a queued-page: URL, which the renderer serves from the file's folder only.
     static func pageURL(_ uri: String) throws(MediaError) -> String {
-        if uri.hasPrefix("http://") || uri.hasPrefix("https://") || uri.hasPrefix("file://") { return uri }
-        guard uri.hasPrefix("/") else {
+        if uri.hasPrefix("http://") || uri.hasPrefix("https://") { return uri }
+        var path = uri
+        if uri.hasPrefix("file://") {
+            let rest = uri.dropFirst("file://".count)
+            let bare = rest.hasPrefix("/") ? String(rest) : String(rest.drop { $0 != "/" })
+            path = PathText.percentDecoded(bare) ?? bare
+        }
+        guard path.hasPrefix("/") else {
             throw MediaError(operation: "web page", path: uri, message: "a web item is an http(s) URL or an absolute path")
         }
-        guard access(uri, R_OK) == 0 else {
+        guard access(path, R_OK) == 0 else {
             throw MediaError(operation: "web page", path: uri, message: String(cString: strerror(errno)))
         }
-        return "file://" + PathText.percentEncodedPath(uri)
+        return pageScheme + "://" + PathText.percentEncodedPath(path)
     }
 
-    /// The folder a file: URL's page is in: the only place it may load files from.
-    static func folder(ofFileURL url: String) -> String? {
-        let path = String(url.dropFirst("file://".count))
+    /// The scheme the renderer serves local pages under (qd_webview.h's QD_WEB_PAGE_SCHEME).
+    static let pageScheme = "queued-page"
+
+    /// The folder a local page is in: the only place it (and what it loads) may reach.
+    static func folder(ofPageURL url: String) -> String? {
+        let path = String(url.dropFirst(pageScheme.count + "://".count))
         guard let slash = path.lastIndex(of: "/") else { return nil }
         let folder = String(path[..<slash])
         return PathText.percentDecoded(folder) ?? folder

@@ -102,7 +102,9 @@ enum PageHost {
                 EventWriter.send([("ev", "committed"), ("view", id), ("status", .int(Int64(status)))])
             }
         case Int32(QD_WEB_FINISHED.rawValue):
-            EventWriter.send([("ev", "loaded"), ("view", id)])
+            // With its title as it is now: a play prepared on this event names the page.
+            let title = String(cString: qd_web_view_title(view.handle))
+            EventWriter.send([("ev", "loaded"), ("view", id), ("title", .string(title))])
         default:
             EventWriter.send([("ev", "failed"), ("view", id), ("reason", .string(message))])
         }

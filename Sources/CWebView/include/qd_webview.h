@@ -28,8 +28,13 @@ typedef struct {
 /// processes are killed above `memory_limit_mib`. 0 on success.
 int qd_web_init(unsigned memory_limit_mib);
 
+/// Local pages are loaded as queued-page:///PATH, a scheme this file serves from the view's `file_root`
+/// only: a page (and anything it loads: frames, images, scripts) reaches no file outside its folder, and
+/// file: URLs are refused altogether (a page of this scheme is not local to WebKit).
+#define QD_WEB_PAGE_SCHEME "queued-page"
+
 /// A view laid out at width×height CSS pixels times `zoom`, visible, muted, with no dialogs, permissions or
-/// pop-ups, that may navigate to http(s) and to file: URLs inside `file_root` only (NULL or "": none).
+/// pop-ups, that may go to http(s) and to queued-page: URLs inside `file_root` only (NULL or "": none).
 /// NULL on failure.
 qd_web_view *qd_web_view_new(
     int width, int height, double zoom, const char *file_root, qd_web_view_callbacks callbacks, void *user);
@@ -39,6 +44,8 @@ void qd_web_view_reload(qd_web_view *view);
 void qd_web_view_frame_complete(qd_web_view *view);
 /// Runs a trivial script; its answer comes as pong(token). A page whose script never yields never answers.
 void qd_web_view_ping(qd_web_view *view, unsigned token);
+/// The page's title now ("" without one); valid until the next call into WebKit.
+const char *qd_web_view_title(qd_web_view *view);
 /// Kills the view's web process (a hung page); `ended` follows with QD_WEB_TERMINATED.
 void qd_web_view_terminate(qd_web_view *view);
 void qd_web_view_free(qd_web_view *view);
