@@ -185,9 +185,11 @@ static gboolean on_permission(WebKitWebView *web_view, WebKitPermissionRequest *
     return TRUE;
 }
 
+// A password is never given: the page fails with that reason (its load, cancelled, says nothing more).
 static gboolean on_authenticate(WebKitWebView *web_view, WebKitAuthenticationRequest *request, gpointer data) {
     (void)web_view;
-    (void)data;
+    qd_web_view *view = data;
+    view->callbacks.load(view->user, QD_WEB_FAILED, 401, "the server asked for a password (HTTP 401), which is not given");
     webkit_authentication_request_cancel(request);
     return TRUE;
 }

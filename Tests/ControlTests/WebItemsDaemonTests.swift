@@ -179,10 +179,12 @@ private func events(_ notes: Notes, _ method: String, _ id: Int64) -> [JSONValue
             Self.web(site.url("hog.html"), duration: 60),
             Self.web(site.url("alert.html"), duration: 1),
             Self.web(site.url("green.html"), duration: 1),
+            Self.web(site.nginx.baseURL + "/secret/green.html", duration: 5, loadTimeout: 5),
+            Self.web(site.url("green.html"), duration: 1),
         ]
         let ids = try client.call(API.QueueAdd.self, .init(items: items)).ids
         _ = try client.call(API.PlayerPlay.self, .init())
-        let notes = try collectNotifications(watcher, timeout: 120) { !events($0, "itemEnded", ids[6]).isEmpty }
+        let notes = try collectNotifications(watcher, timeout: 120) { !events($0, "itemEnded", ids[8]).isEmpty }
         let log = String(daemon.log().suffix(4000))
         func ended(_ index: Int) -> (reason: String?, error: String) {
             let event = events(notes, "itemEnded", ids[index]).first
@@ -199,8 +201,11 @@ private func events(_ notes: Notes, _ method: String, _ id: Int64) -> [JSONValue
         // Dialogs block nothing: the page with alert() plays its second and ends; the queue went on.
         #expect(ended(5).reason == "eof", "\(ended(5))")
         #expect(ended(6).reason == "eof", "\(ended(6))")
+        // A password asked for is not given (the dialog is cancelled): the page fails with its 401.
+        #expect(ended(7).reason == "error" && ended(7).error.contains("HTTP 401"), "\(ended(7))")
+        #expect(ended(8).reason == "eof", "\(ended(8))")
         let rows = try client.call(API.QueueList.self, .init()).items
-        #expect(rows.map(\.state) == ["failed", "failed", "failed", "failed", "failed", "played", "played"])
+        #expect(rows.map(\.state) == ["failed", "failed", "failed", "failed", "failed", "played", "played", "failed", "played"])
         #expect(daemon.isRunning)
     }
 
@@ -305,6 +310,61 @@ private func events(_ notes: Notes, _ method: String, _ id: Int64) -> [JSONValue
             failed?["error"]?.stringValue?.contains("web pages need /nonexistent/queued-webview, which is not installed") == true,
             "\(String(describing: failed))")
         #expect(events(notes, "itemEnded", ids[1]).first?["reason"]?.stringValue == "eof")
+    }
+
+    @Test func aPageWithAnIntervalIsReloadedWhileItShows() throws {
+        let site = try WebSite()
+        // Each load of the page in its view counts itself (sessionStorage lives as long as the view): red on
+        // the first load, blue on the next.
+        try """
+        <html><head><title>Count</title></head><body><script>
+        var loads = Number(sessionStorage.getItem('loads') || 0) + 1; sessionStorage.setItem('loads', loads);
+        document.body.style.background = loads == 1 ? '#ff0000' : '#0000ff'; document.body.style.height = '100%';
+        document.documentElement.style.height = '100%'; document.body.style.margin = '0';
+        </script></body></html>
+        """.write(toFile: site.folder.file("count.html"), atomically: true, encoding: .utf8)
+        let daemon = try RunningDaemon()
+        let client = try daemon.client()
+        let watcher = try Self.watcher(daemon)
+        let id = try client.call(
+            API.QueueAdd.self,
+            .init(items: [RPCItemInput(uri: site.url("count.html"), duration: 30, web: RPCWebOptions(interval: 5))])
+        ).ids[0]
+        _ = try client.call(API.PlayerPlay.self, .init())
+        _ = try collectNotifications(watcher, timeout: 30) { !events($0, "itemStarted", id).isEmpty }
+        #expect(waitUntil(timeout: 5, pollInterval: 0.1) { (try? Self.colour(client, 160, 120)).map { Self.isColour($0, (255, 0, 0)) } ?? false })
+        #expect(
+            waitUntil(timeout: 20, pollInterval: 0.2) { (try? Self.colour(client, 160, 120)).map { Self.isColour($0, (0, 0, 255)) } ?? false },
+            "reloaded within its interval")
+        let status = try client.call(API.PlayerStatus.self, .init())
+        #expect(status.currentId == id && status.play == 1, "the same play goes on through the reload")
+    }
+
+    @Test func aPageInAZoneIsLaidOutAtTheZonesSizeAndDrawnInIt() throws {
+        let site = try WebSite()
+        let daemon = try RunningDaemon()
+        let client = try daemon.client()
+        // 320x240: main at the left (240 wide), the page in the right column (80x240).
+        _ = try client.call(
+            "layout.set",
+            [
+                "zones": [
+                    ["name": "main", "rect": ["x": 0, "y": 0, "w": "75%", "h": "100%"]],
+                    ["name": "side", "rect": ["x": "75%", "y": 0, "w": "25%", "h": "100%"]],
+                ]
+            ])
+        let watcher = try daemon.client()
+        _ = try watcher.call("events.subscribe", ["events": ["itemStarted", "itemEnded"], "zones": ["*"]])
+        let side = try daemon.client()
+        side.zone = "side"
+        let id = try side.call(API.QueueAdd.self, .init(items: [Self.web(site.url("colours.html"), duration: 30)])).ids[0]
+        _ = try side.call(API.PlayerPlay.self, .init())
+        let notes = try collectNotifications(watcher, timeout: 30) { !events($0, "itemStarted", id).isEmpty }
+        let started = try #require(events(notes, "itemStarted", id).first)
+        #expect(started["zone"]?.stringValue == "side" && started["width"]?.intValue == 80 && started["height"]?.intValue == 240, "\(started)")
+        // The page's blue in the side column; main, with nothing to play, stays black.
+        #expect(waitUntil(timeout: 10, pollInterval: 0.1) { (try? Self.colour(client, 300, 220)).map { Self.isColour($0, (0, 0, 255)) } ?? false })
+        #expect((try? Self.colour(client, 100, 120)).map { Self.isColour($0, (0, 0, 0)) } == true)
     }
 
     // MARK: processes

@@ -1,6 +1,6 @@
 // Debian's nginx on a free loopback port, from a private configuration: serves `root` with Range, ETag
 // and Last-Modified as a real CMS would; `/slow/…` is the same tree throttled to `slowRate` bytes/s;
-// `/redirect-file` answers 302 to file:///etc/passwd, `/broken` 500. Its access log (one line per finished response:
+// `/redirect-file` answers 302 to file:///etc/passwd, `/broken` 500, `/secret/…` asks for a password. Its access log (one line per finished response:
 // URI, status, body bytes sent, Range header) tells a test exactly what was transferred.
 // Only ever listens on 127.0.0.1.
 
@@ -64,10 +64,12 @@ public final class NginxServer: @unchecked Sendable {
                     location /slow/ { alias \(root)/; limit_rate \(slowRate); }
                     location = /redirect-file { return 302 file:///etc/passwd; }
                     location = /broken { return 500; }
+                    location /secret/ { alias \(root)/; auth_basic "queued"; auth_basic_user_file \(dir)/htpasswd; }
                 }
             }
             """
         try config.write(toFile: dir + "/nginx.conf", atomically: true, encoding: .utf8)
+        try "user:{PLAIN}secret\n".write(toFile: dir + "/htpasswd", atomically: true, encoding: .utf8)
         let child = try ChildProcess(
             "nginx", ["-c", dir + "/nginx.conf", "-p", dir], stdoutPath: dir + "/stdout.log",
             stderrPath: dir + "/stderr.log")
