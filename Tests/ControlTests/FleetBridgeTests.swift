@@ -331,6 +331,41 @@ extension FleetBridgeTests {
         }
     }
 
+    /// A web page in a document: applied at once (nothing to download first), shown by the screen's renderer
+    /// and reported playing; the cache never fetched it (nginx saw only the web engine's plain request).
+    @Test func aWebPageInADocumentIsShownNotDownloaded() throws {
+        let fleet = try OneScreenFleet(self, prefix: "queued-fleet-web", localFiles: false)
+        defer { withExtendedLifetime(fleet) {} }
+        let (inbox, observer, screen) = (fleet.inbox, fleet.observer, fleet.screen)
+        #expect(inbox.wait(20) { $0.contains { $0.topic == "queued/p1/status" && $0.text.contains("\"online\"") } })
+        let site = try TemporaryDirectory(prefix: "queued-fleet-web-site")
+        try "<html><head><title>Board</title></head><body style=\"background:#0a0\">Menu</body></html>"
+            .write(toFile: site.file("board.html"), atomically: true, encoding: .utf8)
+        chmod(site.path, 0o755)
+        let nginx = try NginxServer(root: site.path)
+        defer { nginx.stop() }
+        let url = nginx.baseURL + "/board.html"
+        let document = """
+            {"rev": 1, "loops": 0, "queue": [{"uri": "\(url)", "type": "web", "duration": 60, "reload": "keep"}]}
+            """
+        _ = try observer.publish(
+            topic: "queued/p1/desired", payload: Array(document.utf8), qos: .atLeastOnce, retain: true)
+        let playing = inbox.wait(30) { messages in
+            messages.last { $0.topic == "queued/p1/reported" }.flatMap { try? JSON.parse($0.payload) }.map {
+                $0["appliedRev"]?.intValue == 1 && $0["current"]?["uri"]?.stringValue == url
+                    && $0["state"]?.stringValue == "playing"
+            } ?? false
+        }
+        #expect(playing, "the page is reported playing")
+        let client = try screen.daemon.client()
+        let status = try client.call("player.status")
+        #expect(status["web"]?["loaded"]?.boolValue == true && status["web"]?["title"]?.stringValue == "Board", "\(status)")
+        let rows = try client.call("queue.list")["items"]?.arrayValue ?? []
+        #expect(rows.first?["type"]?.stringValue == "web" && rows.first?["cache"] == .null, "\(rows)")
+        let requests = nginx.responses().filter { $0.uri == "/board.html" }
+        #expect(!requests.isEmpty && requests.allSatisfy { $0.range.isEmpty || $0.range == "-" }, "\(requests)")
+    }
+
     /// A document that cuts the screen into zones and gives each its queue: applied whole, reported; one that
     /// names a zone its layout lacks is refused whole, the zones and their queues as they were.
     @Test func aDocumentCutsTheScreenIntoZonesEachWithItsQueue() throws {
