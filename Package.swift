@@ -251,9 +251,11 @@ if buildsWebView {
         .systemLibrary(
             name: "CWPEFdo", pkgConfig: "wpebackend-fdo-1.0",
             providers: [.apt(["libwpebackend-fdo-1.0-dev", "libwayland-dev"])]),
+        .systemLibrary(name: "CGioUnix", pkgConfig: "gio-unix-2.0", providers: [.apt(["libglib2.0-dev"])]),
         // WPE WebKit off-screen: web views, their shared-memory frames, GLib's main loop (C, owns the GObjects).
         .target(
-            name: "CWebView", dependencies: ["CWPEWebKit", "CWPEFdo"], linkerSettings: [.linkedLibrary("wayland-server")]),
+            name: "CWebView", dependencies: ["CWPEWebKit", "CWPEFdo", "CGioUnix"],
+            linkerSettings: [.linkedLibrary("wayland-server")]),
         // The web page renderer queued spawns: pages loaded, watched and painted into shared memory.
         .executableTarget(name: "queued-webview", dependencies: ["CWebView", "JSONText"]),
     ]

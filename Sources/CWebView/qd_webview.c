@@ -10,7 +10,10 @@
 #include <wpe/webkit.h>
 #include <wpe/fdo.h>
 #include <wpe/unstable/fdo-shm.h>
+#include <fcntl.h>
+#include <gio/gunixinputstream.h>
 #include <glib-unix.h>
+#include <sys/stat.h>
 
 struct qd_web_view {
     WebKitWebView *web_view;
@@ -23,6 +26,9 @@ struct qd_web_view {
     GCancellable *pings;
     /// The folder file: URLs must be in (its real path; NULL: no file: URL at all).
     char *file_root;
+    /// The page's first load was committed: a load cut short after that (a script going elsewhere) is not
+    /// the page failing.
+    int committed;
     /// qd_web_view_free was called: WebKit may still export a frame before it lets the backend go.
     int closed;
 };
@@ -55,6 +61,9 @@ int qd_web_init(unsigned memory_limit_mib) {
     if (!shared_context) return -3;
     webkit_web_context_set_cache_model(shared_context, WEBKIT_CACHE_MODEL_DOCUMENT_VIEWER);
     webkit_web_context_register_uri_scheme(shared_context, QD_WEB_PAGE_SCHEME, serve_page_file, NULL, NULL);
+    // Only a page of the scheme may show its files: a page from the network cannot pull them in.
+    webkit_security_manager_register_uri_scheme_as_display_isolated(
+        webkit_web_context_get_security_manager(shared_context), QD_WEB_PAGE_SCHEME);
     return 0;
 }
 
@@ -128,6 +137,7 @@ static gboolean on_decide_policy(WebKitWebView *web_view, WebKitPolicyDecision *
 static void on_load_changed(WebKitWebView *web_view, WebKitLoadEvent event, gpointer data) {
     qd_web_view *view = data;
     if (event == WEBKIT_LOAD_COMMITTED) {
+        view->committed = 1;
         int status = 0;
         WebKitWebResource *resource = webkit_web_view_get_main_resource(web_view);
         WebKitURIResponse *response = resource ? webkit_web_resource_get_response(resource) : NULL;
@@ -146,8 +156,10 @@ static gboolean on_load_failed(WebKitWebView *web_view, WebKitLoadEvent event, g
     qd_web_view *view = data;
     // A load replaced by another (a script or a meta refresh going on at once) or refused by our policy is
     // not the page failing: what follows (or the page already there) is.
-    if (error && (g_error_matches(error, WEBKIT_NETWORK_ERROR, WEBKIT_NETWORK_ERROR_CANCELLED)
-                  || g_error_matches(error, WEBKIT_POLICY_ERROR, WEBKIT_POLICY_ERROR_FRAME_LOAD_INTERRUPTED_BY_POLICY_CHANGE)))
+    // Before that, the same errors (a download, a redirect our policy refuses) are the page not loading.
+    if (view->committed && error
+        && (g_error_matches(error, WEBKIT_NETWORK_ERROR, WEBKIT_NETWORK_ERROR_CANCELLED)
+            || g_error_matches(error, WEBKIT_POLICY_ERROR, WEBKIT_POLICY_ERROR_FRAME_LOAD_INTERRUPTED_BY_POLICY_CHANGE)))
         return TRUE;
     view->callbacks.load(view->user, QD_WEB_FAILED, 0, error ? error->message : "the page did not load");
     return TRUE;
@@ -209,29 +221,45 @@ static void backend_released(gpointer data) {
     g_free(view);
 }
 
-/// queued-page: requests: the file, when it is inside the requesting view's folder; an error otherwise.
+/// The MIME type of a page's file by its extension: the types a page needs right (a module script is refused
+/// under another), without depending on shared-mime-info; NULL lets WebKit sniff.
+static const char *page_file_type(const char *path) {
+    static const char *types[][2] = {
+        {".html", "text/html"}, {".htm", "text/html"}, {".css", "text/css"}, {".js", "text/javascript"},
+        {".mjs", "text/javascript"}, {".json", "application/json"}, {".svg", "image/svg+xml"},
+        {".png", "image/png"}, {".jpg", "image/jpeg"}, {".jpeg", "image/jpeg"}, {".gif", "image/gif"},
+        {".webp", "image/webp"}, {".woff", "font/woff"}, {".woff2", "font/woff2"}, {".ttf", "font/ttf"},
+        {".wasm", "application/wasm"}, {".txt", "text/plain"},
+    };
+    const char *dot = strrchr(path, '.');
+    if (!dot) return NULL;
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+        if (g_ascii_strcasecmp(dot, types[i][0]) == 0) return types[i][1];
+    return NULL;
+}
+
+/// queued-page: requests: the file, when it is a regular file inside the requesting view's folder; an error
+/// otherwise. Opened without blocking (a FIFO in the folder never stalls the main loop) and checked on the
+/// descriptor read from.
 static void serve_page_file(WebKitURISchemeRequest *request, gpointer data) {
     (void)data;
     WebKitWebView *web_view = webkit_uri_scheme_request_get_web_view(request);
     qd_web_view *view = web_view ? g_object_get_data(G_OBJECT(web_view), "qd-view") : NULL;
     char *real = view && !view->closed ? page_file(webkit_uri_scheme_request_get_path(request), view->file_root) : NULL;
-    GFile *file = real ? g_file_new_for_path(real) : NULL;
-    GFileInputStream *stream = file ? g_file_read(file, NULL, NULL) : NULL;
-    GFileInfo *info = stream ? g_file_input_stream_query_info(stream, G_FILE_ATTRIBUTE_STANDARD_SIZE, NULL, NULL) : NULL;
-    if (info) {
-        char *type = g_content_type_guess(real, NULL, 0, NULL);
-        char *mime = type ? g_content_type_get_mime_type(type) : NULL;
-        webkit_uri_scheme_request_finish(request, G_INPUT_STREAM(stream), g_file_info_get_size(info), mime);
-        g_free(mime);
-        g_free(type);
+    int fd = real ? open(real, O_RDONLY | O_NONBLOCK | O_CLOEXEC) : -1;
+    struct stat info;
+    if (fd >= 0 && fstat(fd, &info) == 0 && S_ISREG(info.st_mode)) {
+        // A regular file reads without blocking either way; the stream owns the descriptor.
+        fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+        GInputStream *stream = g_unix_input_stream_new(fd, TRUE);
+        webkit_uri_scheme_request_finish(request, stream, info.st_size, page_file_type(real));
+        g_object_unref(stream);
     } else {
-        GError *error = g_error_new_literal(G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "not in the page's folder");
+        if (fd >= 0) close(fd);
+        GError *error = g_error_new_literal(G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "not a file in the page's folder");
         webkit_uri_scheme_request_finish_error(request, error);
         g_error_free(error);
     }
-    if (info) g_object_unref(info);
-    if (stream) g_object_unref(stream);
-    if (file) g_object_unref(file);
     free(real);
 }
 

@@ -219,6 +219,8 @@ final class DecodeLoop: @unchecked Sendable {
         let opened = makeReader(item, cursor: cursor, position: position, repeats: repeats, engine: engine, isCancelled)
         switch opened {
         case .success: engine.core.locked { $0.noteLoading(cursor, .ready) }
+        // An open cut short (a page's wait ended by a user's next) is not the item failing: it is opened again.
+        case .failure(let error) where error.message == "interrupted": break
         case .failure(let error): engine.core.locked { $0.noteLoading(cursor, .failed, error: error.description) }
         }
         return opened

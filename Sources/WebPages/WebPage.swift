@@ -149,11 +149,23 @@ final class WebPage: @unchecked Sendable {
         }
     }
 
-    /// A reader began reading it.
-    func readerBegan() { state.withLock { readers += 1 } }
+    /// Held while a change of readers is decided and told to the renderer (never under `state`).
+    private let readerOrder = ThreadLock()
 
-    /// A reader is done with it: how many still read it.
-    func readerEnded() -> Int { state.withLock { readers = max(0, readers - 1); return readers } }
+    /// A reader began reading it; `tell` runs with the new count, in the order of the changes.
+    func readerBegan(_ tell: (Int) -> Void) {
+        readerOrder.withLock { tell(state.withLock { readers += 1; return readers }) }
+    }
+
+    /// A reader is done with it: how many still read it; `tell` runs with that count, in order.
+    @discardableResult
+    func readerEnded(_ tell: (Int) -> Void = { _ in }) -> Int {
+        readerOrder.withLock {
+            let left = state.withLock { readers = max(0, readers - 1); return readers }
+            tell(left)
+            return left
+        }
+    }
 
     var isRead: Bool { state.withLock { readers > 0 } }
 

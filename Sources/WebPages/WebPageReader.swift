@@ -29,9 +29,9 @@ final class WebPageReader: ItemReader {
         self.interval = interval
         time = max(0, position)
         webPage = page.status
-        page.readerBegan()
     }
 
+    // The play's count on the page was taken when it was opened (WebRenderer.open): given back here.
     deinit { renderer.playEnded(page) }
 
     var hasAudio: Bool { false }

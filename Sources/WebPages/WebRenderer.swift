@@ -67,10 +67,11 @@ public final class WebRenderer: WebPageOpening, @unchecked Sendable {
             ?? output ?? PixelSize(width: 1280, height: 720)
         let key = "\(url) \(viewport.width)x\(viewport.height) \(options.zoom ?? 1)"
         let timeout = options.loadTimeout ?? WebItem.defaultLoadTimeout
+        // The page counts this play as its reader from here (it is never let go while it loads for it); the
+        // reader made below takes the count over, a failure gives it back.
         let page: WebPage
         if options.reload == .keep, let alive = keptPage(key) {
             page = alive
-            sendToRenderer([("op", "fps"), ("view", .int(Int64(page.id))), ("fps", .double(settings.framesPerSecond))])
         } else {
             page = try newPage(
                 url: url, uri: item.uri, size: viewport, zoom: options.zoom ?? 1, key: options.reload == .keep ? key : nil)
@@ -78,7 +79,13 @@ public final class WebRenderer: WebPageOpening, @unchecked Sendable {
         do throws(MediaError) {
             try page.waitUntilShown(timeout: timeout, isCancelled: isCancelled)
         } catch {
-            discard(page)
+            // A kept page whose wait was cut short (a user's next) stays kept for the next play.
+            if error.message == "interrupted", page.kept, page.isAlive {
+                playEnded(page)
+            } else {
+                _ = page.readerEnded()
+                discard(page)
+            }
             throw error
         }
         return WebPageReader(
@@ -89,13 +96,17 @@ public final class WebRenderer: WebPageOpening, @unchecked Sendable {
     /// A play of `page` ended (its reader went): a page not kept is closed; a kept one no other play reads
     /// paints once a second until it plays again, or is closed if it died or was let go meanwhile.
     func playEnded(_ page: WebPage) {
-        guard page.readerEnded() == 0 else { return }
         let stillKept = state.withLock { kept.contains { $0.page === page } }
-        guard page.kept, stillKept, page.isAlive else {
-            discard(page)
-            return
+        let left = page.readerEnded { readers in
+            // Decided and told under the page's own order, so a play starting meanwhile is told after this.
+            if readers == 0 && page.kept && stillKept && page.isAlive { setFramesPerSecond(page, Self.idleFramesPerSecond) }
         }
-        sendToRenderer([("op", "fps"), ("view", .int(Int64(page.id))), ("fps", .double(Self.idleFramesPerSecond))])
+        guard left == 0, !(page.kept && stillKept && page.isAlive) else { return }
+        discard(page)
+    }
+
+    private func setFramesPerSecond(_ page: WebPage, _ fps: Double) {
+        sendToRenderer([("op", "fps"), ("view", .int(Int64(page.id))), ("fps", .double(fps))])
     }
 
     /// How often a kept page between its plays may paint: enough to stay current, cheap while unseen.
@@ -127,6 +138,8 @@ public final class WebRenderer: WebPageOpening, @unchecked Sendable {
             kept.append(entry)
             return (entry.page, nil)
         }
+        // Counted before anything else may let it go; painting at full rate again from its first reader.
+        alive?.readerBegan { readers in if readers == 1, let alive { setFramesPerSecond(alive, settings.framesPerSecond) } }
         // A kept page whose process died: closed (a fresh one is made); one a play still reads goes when it ends.
         if let dead, !dead.isRead { discard(dead) }
         return alive
@@ -139,6 +152,7 @@ public final class WebRenderer: WebPageOpening, @unchecked Sendable {
             nextID += 1
             let page = WebPage(
                 id: id, url: url, uri: uri, size: size, framesPath: "\(folder)/page-\(id)", kept: key != nil)
+            page.readerBegan { _ in }
             pages[id] = page
             var evicted: [WebPage] = []
             if let key {
@@ -157,6 +171,7 @@ public final class WebRenderer: WebPageOpening, @unchecked Sendable {
         // Let go here; one a play still reads is closed when that play ends (playEnded).
         for old in evicted where !old.isRead { discard(old) }
         guard page.makeFrameFile() else {
+            _ = page.readerEnded()
             discard(page)
             throw MediaError(operation: "web page", path: page.shownURL, message: "no room for its frames in \(folder)")
         }
@@ -169,14 +184,16 @@ public final class WebRenderer: WebPageOpening, @unchecked Sendable {
             command.append(("files", .string(folder)))
         }
         guard renderer.send(command) else {
+            _ = page.readerEnded()
             discard(page)
             throw MediaError(operation: "web page", path: page.shownURL, message: "the web renderer stopped")
         }
         return page
     }
 
-    /// Closes a page in the renderer and forgets it.
+    /// Closes a page in the renderer and forgets it (a play waiting for it is told so at once).
     private func discard(_ page: WebPage) {
+        page.processEnded("the page was closed")
         let known = state.withLock { () -> Bool in
             kept.removeAll { $0.page === page }
             return pages.removeValue(forKey: page.id) != nil
