@@ -28,6 +28,10 @@ import Testing
         let ids = try queue.append([
             fullItem, bareItem, MediaItem(uri: "/c.png", duration: 5),
             MediaItem(uri: "rtsp://127.0.0.1/live", duration: 600, onStall: .skip, program: 3),
+            MediaItem(
+                uri: "https://dash.example/board", duration: 30,
+                web: WebItem(
+                    reload: .keep, zoom: 1.5, viewport: PictureSize(width: 800, height: 600), interval: 60, loadTimeout: 5)),
         ])
         _ = try queue.insert([bareItem], at: 1)
         _ = queue.begin(Cursor(id: ids[0], play: 1, pass: 1))
