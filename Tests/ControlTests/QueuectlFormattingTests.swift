@@ -241,6 +241,7 @@ struct QueuectlFormattingTests {
             rate: 1.25, queueLoops: 0, error: "x", title: "Lobby", uri: "/srv/lobby.mp4", loops: 0,
             fit: "fill", fullscreen: true, rotate: 270, queueVersion: 14, droppedFrames: 3, buffering: true,
             waitingForSchedule: true, startsAt: 1_795_000_000.25, stream: RPCStreamStatus(live: true, stalls: 2, down: true),
+            web: RPCWebStatus(loaded: true, url: "https://dash.example/board", title: "Board"),
             display: RPCDisplay(power: "off", source: "manual", nextChange: 1_795_003_600, error: "display off: x"))
         #expect(RPCStatus(json: status.json) == status)
         let item = RPCQueueItem(
@@ -249,10 +250,10 @@ struct QueuectlFormattingTests {
             cache: RPCCacheStatus(state: "partial", bytes: 10, length: 20, error: nil),
             schedule: RPCSchedule(days: ["mon", "fri"], from: "09:00", until: "17:00", start: "2026-12-01"),
             inWindow: false, nextWindow: 1_795_000_000, width: 1080, height: 1920, onStall: "black", program: 2,
-            latency: 2.5)
+            latency: 2.5, web: RPCWebOptions(reload: "keep", zoom: 1.5, viewport: (800, 600), interval: 60, loadTimeout: 5))
         #expect(RPCQueueItem(json: item.json) == item)
         #expect(
-            status.json.objectValue?.count == 26 && item.json.objectValue?.count == 23,
+            status.json.objectValue?.count == 27 && item.json.objectValue?.count == 25,
             "every key of the schema, always")
     }
 
