@@ -127,11 +127,18 @@ struct SDLVideoSinkTests {
                 bySDL.rgb(x: inColour.0, y: inColour.1).g, bySDL.rgb(x: inColour.0, y: inColour.1).b), within: 20),
                 "the marked quarter is where it should be")
             #expect(isBlack(picture.rgb(x: inBar.0, y: inBar.1)))
-            // A redraw (an overlay's second, a resize) reuses the scaled texture; a new picture is scaled again.
+            // A redraw (an overlay's second, a resize) reuses the scaled texture, and so does the same pixels
+            // shown again at a later time (a web page that did not change); a new picture is scaled again.
             #expect(sink.scaledPictures == 1)
             sink.drawAndPresent()
             #expect(sink.scaledPictures == 1)
-            sink.show(frame)
+            sink.show(try #require(frame.restamped(pts: 1, duration: 0.25)))
+            #expect(sink.scaledPictures == 1)
+            let next = try #require(
+                VideoFrame.solid(
+                    width: 1280, height: 720, y: testYUV.y, u: testYUV.u, v: testYUV.v, layout: layout,
+                    topLeftQuarter: marker, orientation: PictureOrientation(quarterTurns: quarterTurns)))
+            sink.show(next)
             #expect(sink.scaledPictures == 2)
         }
     }
