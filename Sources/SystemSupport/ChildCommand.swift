@@ -59,17 +59,8 @@ public enum ChildCommand {
         posix_spawn_file_actions_adddup2(&actions, writeEnd, 2)
 
         var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
+        prepareChildAttributes(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        var emptyMask = sigset_t()
-        sigemptyset(&emptyMask)
-        var allSignals = sigset_t()
-        sigfillset(&allSignals)
-        posix_spawnattr_setsigmask(&attributes, &emptyMask)
-        posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(
-            &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
 
         let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
         defer { for word in argv { free(word) } }
@@ -98,6 +89,22 @@ public enum ChildCommand {
         let low = status & 0x7F
         if low == 0 { return .exited(status: (status >> 8) & 0xFF, output: text(output)) }
         return .signalled(signal: low, output: text(output))
+    }
+
+    /// Initializes `attributes` for a child of the daemon: an empty signal mask and default handlers (the
+    /// daemon blocks SIGINT and SIGTERM in every thread, which a child would inherit) and a process group of
+    /// its own (stopping the group stops what it started too). The caller destroys them.
+    public static func prepareChildAttributes(_ attributes: inout posix_spawnattr_t) {
+        posix_spawnattr_init(&attributes)
+        var emptyMask = sigset_t()
+        sigemptyset(&emptyMask)
+        var allSignals = sigset_t()
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigmask(&attributes, &emptyMask)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
     }
 
     /// Reads what is there (after waiting up to `waitingMs` for it); false once the pipe is closed.
