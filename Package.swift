@@ -110,7 +110,7 @@ let package = Package(
         .target(
             name: "WebPages",
             dependencies: [
-                "Media", "MediaPaths", "Playback", "QueueModel", "JSONText", "SystemSupport",
+                "Media", "MediaPaths", "Playback", "QueueModel", "JSONText", "SystemClock", "SystemSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // Durable state: the journal and snapshots of the queue and the player (below the apps, above the engine).
@@ -257,6 +257,6 @@ if buildsWebView {
             name: "CWebView", dependencies: ["CWPEWebKit", "CWPEFdo", "CGioUnix"],
             linkerSettings: [.linkedLibrary("wayland-server")]),
         // The web page renderer queued spawns: pages loaded, watched and painted into shared memory.
-        .executableTarget(name: "queued-webview", dependencies: ["CWebView", "JSONText"]),
+        .executableTarget(name: "queued-webview", dependencies: ["CWebView", "JSONText", "SystemClock"]),
     ]
 }

@@ -4,6 +4,7 @@
 
 import Glibc
 import JSONText
+import SystemClock
 import SystemSupport
 
 final class RendererProcess: @unchecked Sendable {
@@ -77,12 +78,12 @@ final class RendererProcess: @unchecked Sendable {
         let sent = writing.withLock {
             bytes.withUnsafeBytes { buffer -> Bool? in
                 guard input >= 0 else { return false }
-                let deadline = Self.now() + Self.writeTimeout
+                let deadline = Monotonic.now() + Self.writeTimeout
                 var offset = 0
                 while offset < buffer.count {
                     // Room for a page (PIPE_BUF) first, so that the write below never blocks.
                     var watch = pollfd(fd: input, events: Int16(POLLOUT), revents: 0)
-                    let left = Int32(max(0, (deadline - Self.now()) * 1000))
+                    let left = Int32(max(0, (deadline - Monotonic.now()) * 1000))
                     let ready = poll(&watch, 1, left)
                     if ready < 0 && errno == EINTR { continue }
                     if ready == 0 { return nil }
@@ -127,9 +128,9 @@ final class RendererProcess: @unchecked Sendable {
             if input >= 0 { close(input) }
             input = -1
         }
-        let end = Self.now() + grace
+        let end = Monotonic.now() + grace
         var status: Int32 = 0
-        while Self.now() < end {
+        while Monotonic.now() < end {
             let reaped = waitpid(pid, &status, WNOHANG)
             // ECHILD: its reader thread reaped it already.
             if reaped == pid || (reaped < 0 && errno == ECHILD) { return }
@@ -176,11 +177,5 @@ final class RendererProcess: @unchecked Sendable {
         }
         closedir(directory)
         for descriptor in open { posix_spawn_file_actions_addclose(&actions, descriptor) }
-    }
-
-    static func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 }

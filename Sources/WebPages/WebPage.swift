@@ -5,6 +5,7 @@
 import Glibc
 import Media
 import MediaPaths
+import SystemClock
 import SystemSupport
 
 final class WebPage: @unchecked Sendable {
@@ -42,7 +43,7 @@ final class WebPage: @unchecked Sendable {
         self.size = size
         self.framesPath = framesPath
         self.kept = kept
-        loadedAt = RendererProcess.now()
+        loadedAt = Monotonic.now()
     }
 
     deinit {
@@ -114,7 +115,7 @@ final class WebPage: @unchecked Sendable {
 
     /// Waits until the page is loaded and painted since it was committed, up to `timeout` seconds.
     func waitUntilShown(timeout: Double, isCancelled: () -> Bool) throws(MediaError) {
-        let deadline = RendererProcess.now() + timeout
+        let deadline = Monotonic.now() + timeout
         while true {
             let outcome: Result<Bool, MediaError> = state.withLock {
                 if let ended { return .failure(error(ended)) }
@@ -127,7 +128,7 @@ final class WebPage: @unchecked Sendable {
             case .success(false): break
             }
             if isCancelled() { throw MediaError(operation: "open", path: shownURL, message: "interrupted") }
-            let left = deadline - RendererProcess.now()
+            let left = deadline - Monotonic.now()
             if left <= 0 {
                 throw error(
                     state.withLock { committed }
@@ -186,9 +187,9 @@ final class WebPage: @unchecked Sendable {
     var isAlive: Bool { state.withLock { ended == nil && (failure == nil || shown) } }
 
     /// Seconds since the last load or reload was asked.
-    var sinceLoad: Double { RendererProcess.now() - state.withLock { loadedAt } }
+    var sinceLoad: Double { Monotonic.now() - state.withLock { loadedAt } }
 
-    func reloadAsked() { state.withLock { loadedAt = RendererProcess.now() } }
+    func reloadAsked() { state.withLock { loadedAt = Monotonic.now() } }
 
     private func error(_ reason: String) -> MediaError {
         MediaError(operation: "web page", path: shownURL, message: reason)

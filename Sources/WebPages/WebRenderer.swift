@@ -11,6 +11,7 @@ import Media
 import MediaPaths
 import Playback
 import QueueModel
+import SystemClock
 import SystemSupport
 
 public final class WebRenderer: WebPageOpening, @unchecked Sendable {
@@ -231,7 +232,7 @@ public final class WebRenderer: WebPageOpening, @unchecked Sendable {
             }
         }
         // Its first line says whether its engine runs here.
-        let deadline = RendererProcess.now() + 20
+        let deadline = Monotonic.now() + 20
         let outcome: Result<RendererProcess, MediaError> = state.withLock {
             while true {
                 if ready, process === started { return .success(started) }
@@ -241,7 +242,7 @@ public final class WebRenderer: WebPageOpening, @unchecked Sendable {
                             operation: "web page", path: url,
                             message: unavailable ?? "the web renderer stopped as it started"))
                 }
-                let left = deadline - RendererProcess.now()
+                let left = deadline - Monotonic.now()
                 if left <= 0 {
                     return .failure(MediaError(operation: "web page", path: url, message: "the web renderer did not start in 20 s"))
                 }

@@ -4,6 +4,7 @@
 
 import CWebView
 import JSONText
+import SystemClock
 
 enum PageHost {
     /// Main loop thread only.
@@ -138,7 +139,7 @@ enum PageHost {
     /// The watchdog's tick, once a second for as long as the renderer runs.
     static func watchEverySecond() {
         qd_web_after(1000, { _ in
-            let now = Monotonic.seconds()
+            let now = Monotonic.now()
             for view in PageHost.views.values { view.watch(now: now, hangAfter: PageHost.hangAfter) }
             PageHost.watchEverySecond()
         }, nil)

@@ -4,6 +4,7 @@
 import CWebView
 import Glibc
 import JSONText
+import SystemClock
 
 final class PageView {
     let id: Int
@@ -106,11 +107,11 @@ final class PageView {
     private func scheduleComplete() {
         guard !completeScheduled else { return }
         completeScheduled = true
-        let now = Monotonic.seconds()
+        let now = Monotonic.now()
         let wait = max(0, lastFrameAt + 1 / max(1, framesPerSecond) - now)
         PageHost.after(seconds: wait, view: id) { view in
             view.completeScheduled = false
-            view.lastFrameAt = Monotonic.seconds()
+            view.lastFrameAt = Monotonic.now()
             qd_web_view_frame_complete(view.handle)
         }
     }
@@ -144,13 +145,5 @@ final class PageView {
     func processDidEnd() {
         processEnded = true
         pingOut = nil
-    }
-}
-
-enum Monotonic {
-    static func seconds() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 }

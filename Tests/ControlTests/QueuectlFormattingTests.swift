@@ -241,7 +241,7 @@ struct QueuectlFormattingTests {
             rate: 1.25, queueLoops: 0, error: "x", title: "Lobby", uri: "/srv/lobby.mp4", loops: 0,
             fit: "fill", fullscreen: true, rotate: 270, queueVersion: 14, droppedFrames: 3, buffering: true,
             waitingForSchedule: true, startsAt: 1_795_000_000.25, stream: RPCStreamStatus(live: true, stalls: 2, down: true),
-            web: RPCWebStatus(loaded: true, url: "https://dash.example/board", title: "Board"),
+            web: RPCWebStatus(loaded: true, url: "http://127.0.0.1:9/board", title: "Board"),
             display: RPCDisplay(power: "off", source: "manual", nextChange: 1_795_003_600, error: "display off: x"))
         #expect(RPCStatus(json: status.json) == status)
         let item = RPCQueueItem(

@@ -29,7 +29,7 @@ import Testing
             fullItem, bareItem, MediaItem(uri: "/c.png", duration: 5),
             MediaItem(uri: "rtsp://127.0.0.1/live", duration: 600, onStall: .skip, program: 3),
             MediaItem(
-                uri: "https://dash.example/board", duration: 30,
+                uri: "http://127.0.0.1:9/board", duration: 30,
                 web: WebItem(
                     reload: .keep, zoom: 1.5, viewport: PictureSize(width: 800, height: 600), interval: 60, loadTimeout: 5)),
         ])
