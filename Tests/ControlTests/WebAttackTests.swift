@@ -115,6 +115,44 @@ import Testing
         #expect(try owner.call(API.QueueList.self, .init()).items.map(\.uri) == ["http://127.0.0.1:9/fine.mp4"])
     }
 
+    /// Web items through the page's door: a page file outside the media folder, in any spelling, in the item's
+    /// `uri` or its nested `web` options, and options out of range are refused; afterwards the queue holds only
+    /// what the door is for (an http page, a page uploaded to the media folder).
+    @Test(.timeLimit(.minutes(1))) func webItemsThroughThePageTakeNoLocalFileOutsideTheMediaFolder() throws {
+        let rig = try WebAttackRig()
+        try FileManager.default.createDirectory(atPath: rig.media, withIntermediateDirectories: true)
+        let inside = rig.media + "/board.html"
+        try "<html><body>board</body></html>".write(toFile: inside, atomically: true, encoding: .utf8)
+        let outside = rig.scratch.path + "/outside.html"
+        try "<html><body>secret</body></html>".write(toFile: outside, atomically: true, encoding: .utf8)
+        let attacks: [(String, JSONValue)] = [
+            ("queue.add", ["items": [["uri": .string(outside), "type": "web", "duration": 5]]]),
+            ("queue.add", ["items": [.string(outside)]]),
+            ("queue.add", ["items": [["uri": .string("file://" + outside), "type": "web"]]]),
+            ("queue.add", ["items": [["uri": .string(rig.media + "/../outside.html"), "type": "web"]]]),
+            ("queue.add", ["items": [["uri": "file:///%65tc/passwd", "type": "web"]]]),
+            ("queue.add", ["items": [["uri": .string(outside), "web": ["reload": "keep"]]]]),
+            ("queue.insert", ["items": [["uri": .string(outside), "type": "web"]], "index": 0]),
+            ("queue.replace", ["items": [["uri": .string(outside), "type": "web"]]]),
+            ("queue.interrupt", ["item": ["uri": .string(outside), "type": "web"], "fullscreen": true]),
+            ("queue.add", ["items": [["uri": "http://127.0.0.1:9/p.html", "type": "web", "zoom": 1e9]]]),
+            ("queue.add", ["items": [["uri": "http://127.0.0.1:9/p.html", "type": "web", "viewport": ["width": 99999, "height": 1]]]]),
+            ("queue.add", ["items": [["uri": "http://127.0.0.1:9/p.html", "type": "browser"]]]),
+            ("queue.add", ["items": [["uri": "http://127.0.0.1:9/p.html", "reload": "keep"]]]),
+            ("queue.add", ["items": [["uri": "http://127.0.0.1:9/p.html", "type": "web", "web": ["files": "/"]]]]),
+        ]
+        for (method, params) in attacks {
+            let answer = try rig.rpc(method, params)
+            let refused = answer.status == 403 || answer.json?["error"] != nil
+            #expect(refused, "\(method) \(params): \(answer.status) \(answer.body.prefix(300))")
+        }
+        #expect(try rig.daemonQueue() == [], "nothing queued by the refused requests")
+        // What the door is for: a page on the network, and one uploaded to the media folder.
+        #expect(try rig.rpc("queue.add", ["items": [["uri": "http://127.0.0.1:9/p.html", "type": "web", "duration": 5]]]).status == 200)
+        #expect(try rig.rpc("queue.add", ["items": [.string(inside)]]).status == 200)
+        #expect(try rig.daemonQueue() == ["http://127.0.0.1:9/p.html", inside])
+    }
+
     @Test(.timeLimit(.minutes(1))) func playlistsAndDirectoriesInTheMediaFolderSmuggleNothingIn() throws {
         let rig = try WebAttackRig()
         let playlist = "#EXTM3U\n/etc/hostname\n../../../../etc/passwd\nfile:///etc/hostname\n"
