@@ -17,6 +17,7 @@ let package = Package(
         .executable(name: "queuectl", targets: ["queuectl"]),
         .executable(name: "queued-mqtt", targets: ["queued-mqtt"]),
         .executable(name: "queued-web", targets: ["queued-web"]),
+        .executable(name: "queued-fleet", targets: ["queued-fleet"]),
     ] + (buildsWebView ? [.executable(name: "queued-webview", targets: ["queued-webview"])] : []),
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -177,6 +178,35 @@ let package = Package(
                 "CallerPolicy",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+        // SQLite 3 (the fleet console's store); the runtime package is libsqlite3-0.
+        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        // The fleet console's durable store: proof-of-play records (one per player and seq) and the documents
+        // it pushed (the history a rollback picks from).
+        .target(name: "FleetStore", dependencies: ["CSQLite", "JSONText", "SystemSupport"]),
+        // The fleet console (queued-fleet): the roster of screens from the broker, pushes and their progress,
+        // commands, reports, alerts, users — and the page, behind the one-screen page's door (WebControl).
+        .target(
+            name: "FleetConsole",
+            dependencies: [
+                "Fleet", "FleetStore", "MQTT", "JSONText", "QueueRPC", "SystemSupport", "WebControl",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [
+                .embedInCode("Page/fleet.html"), .embedInCode("Page/fleet.js"), .embedInCode("Page/fleet.css"),
+            ]),
+        .executableTarget(
+            name: "queued-fleet",
+            dependencies: [
+                "FleetConsole", "FleetStore", "MQTT", "ConfigFile", "WebControl",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         // The web page: a Hummingbird server that is one more client of the daemon's socket (sessions, the
         // browser's allowlist of methods, uploads into the media folder, events over a WebSocket, the preview),
         // and the page itself (plain HTML, CSS and JavaScript modules, embedded in the program).
@@ -215,7 +245,7 @@ let package = Package(
         .testTarget(name: "QueueRPCTests", dependencies: ["QueueRPC", "JSONText"]),
         .testTarget(name: "NetCacheTests", dependencies: ["NetCache"]),
         .testTarget(name: "PlayLogTests", dependencies: ["PlayLog", "JSONText", "TestSupport"]),
-        .testTarget(name: "FleetTests", dependencies: ["Fleet", "JSONText"]),
+        .testTarget(name: "FleetTests", dependencies: ["Fleet", "JSONText", "FleetConsole", "FleetStore", "TestSupport"]),
         .testTarget(name: "CallerPolicyTests", dependencies: ["CallerPolicy", "QueueRPC", "JSONText", "TestSupport"]),
         .testTarget(name: "DecodeChoiceTests", dependencies: ["DecodeChoice"]),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "TestSupport"]),

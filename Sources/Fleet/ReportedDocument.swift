@@ -64,6 +64,9 @@ public struct ReportedDocument: Sendable, Equatable {
     public var health: JSONValue?
     /// The cache's http(s) items: complete, partial, bytes.
     public var cache: (complete: Int64, partial: Int64, bytes: Int64)?
+    /// The box itself, where it can tell: `diskFreeBytes`, `diskFreePercent`, `temperature` (°C, the hottest
+    /// thermal zone), `undervoltage` (now or since boot, where the board reports it).
+    public var host: JSONValue?
 
     public init(
         appliedRev: Int64? = nil, pendingRev: Int64? = nil, error: String? = nil, applying: Applying? = nil,
@@ -114,6 +117,7 @@ public struct ReportedDocument: Sendable, Equatable {
         if let cache {
             object["cache"] = ["complete": .int(cache.complete), "partial": .int(cache.partial), "bytes": .int(cache.bytes)]
         }
+        if let host { object["host"] = host }
         return .object(object)
     }
 
@@ -145,6 +149,7 @@ public struct ReportedDocument: Sendable, Equatable {
         if let cache = json["cache"] {
             self.cache = (cache["complete"]?.intValue ?? 0, cache["partial"]?.intValue ?? 0, cache["bytes"]?.intValue ?? 0)
         }
+        host = json["host"].flatMap { $0.objectValue != nil ? $0 : nil }
     }
 
     /// The document without what moves all the time (health, position, queue version): what decides whether
@@ -152,6 +157,7 @@ public struct ReportedDocument: Sendable, Equatable {
     public var significant: ReportedDocument {
         var copy = self
         copy.health = nil
+        copy.host = nil
         copy.queueVersion = nil
         copy.current?.position = 0
         return copy

@@ -44,6 +44,9 @@ public struct MQTTConfiguration: Sendable, Equatable {
     public var will: LastWill?
     /// MQTT 5 Clean Start: true drops any session the broker kept for this client id.
     public var cleanStart: Bool = true
+    /// MQTT 5 Session Expiry Interval in seconds: how long the broker keeps this client's session (its
+    /// subscriptions and the QoS ≥ 1 messages meant for it) after the connection ends. nil: none kept.
+    public var sessionExpiry: UInt32?
     /// MQTT 5 Maximum Packet Size in CONNECT: the broker sends nothing bigger (it drops such a message for
     /// this client instead), so one huge publish cannot make us buffer it. nil: no limit said.
     public var maximumPacketSize: UInt32?

@@ -56,6 +56,9 @@ extension MosquittoClient {
         do {
             if let size = configuration.maximumPacketSize { try properties.add(int32: size, for: MQTT_PROP_MAXIMUM_PACKET_SIZE) }
             if let count = configuration.receiveMaximum { try properties.add(int16: count, for: MQTT_PROP_RECEIVE_MAXIMUM) }
+            if let seconds = configuration.sessionExpiry {
+                try properties.add(int32: seconds, for: MQTT_PROP_SESSION_EXPIRY_INTERVAL)
+            }
         } catch {
             return .ended(error as? MQTTError ?? .invalidConfiguration("\(error)"), hadSession: false)
         }

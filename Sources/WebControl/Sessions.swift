@@ -29,7 +29,7 @@ public enum AccessKey: Sendable {
 
     /// bcrypt's own thread: a check costs ~0.25 s of CPU, and must never queue behind (or hold up) the uploads'
     /// file I/O on NIOThreadPool.singleton. One thread: sign-in is rare and throttled per client.
-    static let passwordPool: NIOThreadPool = {
+    package static let passwordPool: NIOThreadPool = {
         let pool = NIOThreadPool(numberOfThreads: 1)
         pool.start()
         return pool
@@ -46,7 +46,7 @@ public enum AccessKey: Sendable {
     public static func makeToken() -> String { randomText(bytes: 32) }
 }
 
-func randomText(bytes count: Int) -> String {
+package func randomText(bytes count: Int) -> String {
     var generator = SystemRandomNumberGenerator()
     let bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
     return Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
@@ -57,6 +57,10 @@ public struct Session: Sendable {
     public let csrf: String
     /// Who signed in (ClientAddress): the caps count per client.
     let client: String
+    /// The user who signed in (the fleet console's users file; empty for the one-screen page's token).
+    package let user: String
+    /// What the user may do (the fleet console: viewer, operator, admin; the one-screen page: admin).
+    package let role: String
     let created: Date
     /// Last request made with it; nil until the first one after signing in.
     var lastUsed: Date?
@@ -83,9 +87,10 @@ public actor SessionStore {
     static func key(_ cookie: String) -> SHA256Digest { SHA256.hash(data: Data(cookie.utf8)) }
 
     /// A new session for `client`: its cookie value and its CSRF token.
-    public func create(client: String = "") -> (cookie: String, session: Session) {
+    public func create(client: String = "", user: String = "", role: String = "admin") -> (cookie: String, session: Session) {
         let cookie = randomText(bytes: 32)
-        let session = Session(csrf: randomText(bytes: 24), client: client, created: now(), lastUsed: nil)
+        let session = Session(
+            csrf: randomText(bytes: 24), client: client, user: user, role: role, created: now(), lastUsed: nil)
         let counts = Dictionary(grouping: sessions.values, by: \.client).mapValues(\.count)
         if counts[client, default: 0] >= Self.perClient {
             evictOne(of: [client])
@@ -134,6 +139,11 @@ public actor SessionStore {
 
     public func end(_ cookie: String) { end(key: Self.key(cookie)) }
 
+    /// Ends every session of `user` (removed, or given another role).
+    package func end(user: String) {
+        for (key, session) in sessions where session.user == user { end(key: key) }
+    }
+
     private func end(key: SHA256Digest) {
         sessions[key] = nil
         for watcher in (watchers.removeValue(forKey: key) ?? [:]).values { watcher.finish() }
@@ -176,6 +186,6 @@ public actor SessionStore {
 }
 
 /// Two secrets compared in constant time (as digests).
-func sameSecret(_ a: String, _ b: String) -> Bool {
+package func sameSecret(_ a: String, _ b: String) -> Bool {
     SHA256.hash(data: Data(a.utf8)) == SHA256.hash(data: Data(b.utf8))
 }

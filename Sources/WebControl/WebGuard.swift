@@ -11,16 +11,21 @@ import HTTPTypes
 import Hummingbird
 import Logging
 
-struct WebGuard: RouterMiddleware {
-    typealias Context = WebContext
+package struct WebGuard: RouterMiddleware {
+    package typealias Context = WebContext
     let settings: WebSettings
     let logger: Logger
 
-    static let policy =
+    package init(settings: WebSettings, logger: Logger) {
+        self.settings = settings
+        self.logger = logger
+    }
+
+    package static let policy =
         "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob:; connect-src 'self'; "
         + "font-src 'self'; manifest-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
     {
         var response: Response
@@ -55,7 +60,7 @@ struct WebGuard: RouterMiddleware {
     }
 
     /// Whether the request target's path (before any `?`) is the one spelling of itself this server serves.
-    static func isCanonical(target: String) -> Bool {
+    package static func isCanonical(target: String) -> Bool {
         let path = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
         guard path.hasPrefix("/") else { return false }
         if path == "/" { return true }

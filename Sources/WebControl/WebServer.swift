@@ -45,8 +45,8 @@ public struct WebSettings: Sendable {
 public struct WebContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     /// Set by WebGuard: the signed-in session (nil for a bearer token or a public route).
-    var session: Session?
-    var bearer = false
+    package var session: Session?
+    package var bearer = false
     /// The connection's peer IP address (nil when there is none, as in Hummingbird's router tests).
     let peer: String?
 
@@ -56,7 +56,7 @@ public struct WebContext: RequestContext {
     }
 
     /// Who is asking (ClientAddress), for the throttle, the session caps and the log.
-    func client(_ request: Request, behindProxy: Bool) -> String {
+    package func client(_ request: Request, behindProxy: Bool) -> String {
         ClientAddress.of(peer: peer, forwardedFor: request.headers[WebServer.forwardedFor], behindProxy: behindProxy)
     }
     /// JSON bodies (sign-in, requests) are small; uploads stream and count their own bytes.
@@ -64,7 +64,7 @@ public struct WebContext: RequestContext {
 }
 
 /// Answers with a JSON value.
-func jsonResponse(_ value: JSONValue, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
+package func jsonResponse(_ value: JSONValue, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
     var fields = headers
     fields[.contentType] = "application/json; charset=utf-8"
     fields[.cacheControl] = "no-store"
@@ -72,7 +72,7 @@ func jsonResponse(_ value: JSONValue, status: HTTPResponse.Status = .ok, headers
 }
 
 /// The request's JSON body (at most 1 MiB).
-func jsonBody(_ request: Request, _ context: WebContext) async throws -> JSONValue {
+package func jsonBody(_ request: Request, _ context: WebContext) async throws -> JSONValue {
     var request = request
     let buffer = try await request.collectBody(upTo: context.maxUploadSize)
     guard let value = try? JSON.parse(Array(buffer.readableBytesView)) else {
@@ -82,8 +82,8 @@ func jsonBody(_ request: Request, _ context: WebContext) async throws -> JSONVal
 }
 
 public enum WebServer {
-    static let csrfHeader = HTTPField.Name("X-CSRF-Token")!
-    static let forwardedFor = HTTPField.Name("X-Forwarded-For")!
+    package static let csrfHeader = HTTPField.Name("X-CSRF-Token")!
+    package static let forwardedFor = HTTPField.Name("X-Forwarded-For")!
 
     /// The application serving `settings` with `link` to the daemon.
     public static func application(
@@ -117,8 +117,12 @@ public enum WebServer {
     /// HTTP/1.1 with the event socket's upgrade, every connection held to `idleTimeout` from its first byte:
     /// Hummingbird's own idle timeout starts only after the first request head (RequestHeadDeadline).
     static func server(settings: WebSettings, events: Router<BasicWebSocketRequestContext>) -> HTTPServerBuilder {
+        server(idleTimeout: settings.idleTimeout, events: events)
+    }
+
+    package static func server(idleTimeout: Duration, events: Router<BasicWebSocketRequestContext>) -> HTTPServerBuilder {
         let eventResponder = events.buildResponder()
-        let timeout = TimeAmount(settings.idleTimeout)
+        let timeout = TimeAmount(idleTimeout)
         return HTTPServerBuilder { responder in
             RequestHeadDeadlineChannel(
                 inner: HTTP1WebSocketUpgradeChannel(
@@ -157,7 +161,7 @@ public enum WebServer {
 
     /// Any task: checks `secret` from `client` through the throttle; throws 429 (with Retry-After) while the
     /// client must wait, 401 when wrong — each failure logged at warning with the client.
-    static func checkSecret(
+    package static func checkSecret(
         _ secret: String, from client: String, throttle: SignInThrottle, logger: Logger,
         admits: (String) async -> Bool
     ) async throws {

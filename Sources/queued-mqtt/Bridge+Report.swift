@@ -61,6 +61,7 @@ extension Bridge {
         guard let status = lastStatus else { return document }
         document.state = ReportedDocument.State(rawValue: status.state) ?? .unreachable
         document.queueVersion = status.queueVersion
+        document.host = HostFigures.read(diskPath: diskPath)
         document.current = status.currentId.map {
             // A camera's password or a stream's passphrase never goes to the broker.
             .init(id: $0, uri: status.uri.map(StreamKind.redacted), title: status.title, position: status.position)

@@ -24,6 +24,8 @@ final class Bridge: @unchecked Sendable {
     /// What the fleet may ask of this screen, and how the connections carrying it are confined.
     let policy: CallerPolicy
     let log: BridgeLog
+    /// The disk whose free space the report gives (`--disk`).
+    let diskPath: String
     /// Decisions and everything below run on `work`.
     let work = DispatchQueue(label: "queued-mqtt.work")
     private var client: MosquittoClient!
@@ -48,8 +50,11 @@ final class Bridge: @unchecked Sendable {
     /// QoS ≥ 1 messages the broker may have in flight to us at once.
     static let receiveMaximum: UInt16 = 32
 
-    init(mqtt: MQTTConfiguration, topics: Topics, socketPath: String, policy: CallerPolicy, logLevel: String) throws {
+    init(
+        mqtt: MQTTConfiguration, topics: Topics, socketPath: String, policy: CallerPolicy, logLevel: String, diskPath: String = "/"
+    ) throws {
         self.topics = topics
+        self.diskPath = diskPath
         self.socketPath = socketPath
         self.policy = policy
         log = BridgeLog(level: logLevel)
@@ -117,7 +122,10 @@ final class Bridge: @unchecked Sendable {
             log.info("broker connected")
             _ = publish(
                 topics.status,
-                ["state": "online", "version": .string(BridgeVersion.number), "since": .double(Self.now())],
+                [
+                    "state": "online", "version": .string(BridgeVersion.number), "since": .double(Self.now()),
+                    "groups": .array(topics.groups.map(JSONValue.string)),
+                ],
                 retain: true)
             reportIfDue(force: true)
             resendUnacknowledgedPlays(brokerReconnected: true)

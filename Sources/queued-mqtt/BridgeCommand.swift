@@ -66,6 +66,9 @@ struct BridgeCommand: ParsableCommand {
     @Flag(help: "Let the fleet (requests and desired documents) name local files too (default: only network items: http(s) and streams).")
     var rpcLocalFiles = false
 
+    @Option(help: ArgumentHelp("The disk whose free space the fleet sees (default: /).", valueName: "path"))
+    var disk: String = "/"
+
     @Option(help: ArgumentHelp("Read options from this file (default: queued-mqtt.conf in the usual places).", valueName: "file"))
     var config: String?
 
@@ -119,6 +122,6 @@ struct BridgeCommand: ParsableCommand {
         let policy = CallerPolicy(
             door: .broker, files: rpcLocalFiles ? .any : .networkOnly, allow: rpcAllow.isEmpty ? nil : rpcAllow,
             deny: rpcDeny)
-        try Bridge(mqtt: mqtt, topics: topics, socketPath: socketPath, policy: policy, logLevel: logLevel).run()
+        try Bridge(mqtt: mqtt, topics: topics, socketPath: socketPath, policy: policy, logLevel: logLevel, diskPath: disk).run()
     }
 }

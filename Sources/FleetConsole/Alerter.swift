@@ -1,0 +1,76 @@
+// The alerts' owner: every few seconds it judges the roster against the rules (AlertBook, pure) and sends
+// each notice — raised once, recovered once — as a JSON POST to the operator's webhook, tried again with
+// backoff for a while when the receiver is down. The log of recent notices is what the page's alerts list
+// shows. Threads: an actor; the roster is read through FleetLink's lock; HTTP runs on AsyncHTTPClient's loop.
+
+import AsyncHTTPClient
+import Foundation
+import JSONText
+import Logging
+import NIOCore
+
+public actor Alerter {
+    private let link: FleetLink
+    private let rules: AlertRules
+    private let webhook: String?
+    private let logger: Logger
+    private var book: AlertBook
+    private var recent: [AlertNotice] = []
+    private let http = HTTPClient(eventLoopGroupProvider: .singleton)
+    /// Notices kept for the page.
+    static let recentLimit = 200
+
+    public init(link: FleetLink, rules: AlertRules, webhook: String?, logger: Logger) {
+        self.link = link
+        self.rules = rules
+        self.webhook = webhook
+        self.logger = logger
+        book = AlertBook(watchingSince: Date().timeIntervalSince1970)
+    }
+
+    /// Runs until cancelled, judging every `interval` seconds.
+    public func run(interval: Double = 2) async {
+        while !Task.isCancelled {
+            evaluate()
+            try? await Task.sleep(for: .seconds(interval))
+        }
+        try? await http.shutdown()
+    }
+
+    func evaluate() {
+        let now = Date().timeIntervalSince1970
+        let roster = link.withRoster { $0 }  // a copy on write: the lock is held only for the copy
+        let notices = book.evaluate(roster, rules: rules, now: now)
+        guard !notices.isEmpty else { return }
+        recent = Array((recent + notices).suffix(Self.recentLimit))
+        for notice in notices {
+            logger.notice("alert \(notice.state.rawValue): \(notice.alert.kind.rawValue) on \(notice.alert.player): \(notice.detail)")
+            if let webhook { Task { await self.send(notice, to: webhook) } }
+        }
+    }
+
+    public var active: [AlertNotice] { book.active.values.sorted { $0.at < $1.at } }
+    public var log: [AlertNotice] { recent }
+
+    /// Up to 6 tries over about a minute; then the notice is logged as not delivered.
+    private func send(_ notice: AlertNotice, to url: String) async {
+        var delay = 2.0
+        for attempt in 1...6 {
+            var request = HTTPClientRequest(url: url)
+            request.method = .POST
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.headers.add(name: "User-Agent", value: "queued-fleet")
+            request.body = .bytes(ByteBuffer(bytes: JSON.serialize(notice.json)))
+            do {
+                let response = try await http.execute(request, timeout: .seconds(10))
+                if (200..<300).contains(Int(response.status.code)) { return }
+                logger.warning("webhook answered HTTP \(response.status.code) (try \(attempt))")
+            } catch {
+                logger.warning("webhook not reached: \(error) (try \(attempt))")
+            }
+            try? await Task.sleep(for: .seconds(delay))
+            delay = min(delay * 2, 30)
+        }
+        logger.error("alert not delivered to the webhook: \(notice.alert.kind.rawValue) on \(notice.alert.player)")
+    }
+}

@@ -1,0 +1,181 @@
+// The console's content and command routes: a desired document pushed to a group or a screen (checked by the
+// same typed rules the bridge applies before it is published), its progress on every member, the history of
+// what was pushed and a rollback to any of it (published again as the next rev), and commands to a screen or
+// a group with each member's answer.
+
+import Fleet
+import FleetStore
+import Foundation
+import Hummingbird
+import JSONText
+import QueueRPC
+import WebControl
+
+extension ConsoleServer {
+    /// The commands the page sends (the bridge's own policy still decides on each screen).
+    static let commands: Set<String> = [
+        "player.next", "player.previous", "player.play", "player.pause", "player.stop", "player.toggle",
+        "queue.interrupt", "display.power", "player.screenshot", "player.status", "daemon.health", "daemon.info",
+    ]
+
+    /// `group/NAME` or a player id, checked.
+    static func target(_ value: JSONValue?) throws -> String {
+        guard let text = value?.stringValue else { throw HTTPError(.badRequest, message: "name a target: group/NAME or a screen") }
+        if text.hasPrefix("group/") {
+            let name = text.dropFirst(6)
+            guard FleetRoster.isPlayerID(name), !name.contains("/") else { throw HTTPError(.badRequest, message: "not a group name: \(name)") }
+            return text
+        }
+        guard FleetRoster.isPlayerID(text), !text.contains("/") else { throw HTTPError(.badRequest, message: "not a screen id: \(text)") }
+        return text
+    }
+
+    /// Why `document` would be refused by a screen's bridge (the document's shape, then `state.apply`'s typed
+    /// params), or nil.
+    static func refusal(_ document: JSONValue) -> String? {
+        do {
+            let parsed = try DesiredDocument(bytes: JSON.serialize(document))
+            _ = try API.StateApply.Params(
+                reading: ParamReader(.byName(parsed.applyParams), order: API.StateApply.Params.order))
+            return nil
+        } catch let refusal as DocumentRefusal {
+            return refusal.reason
+        } catch let error as RPCError {
+            return error.message
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    /// Publishes `document` to `target` as the next rev and records it; returns the rev.
+    static func push(_ document: JSONValue, to target: String, by user: String, console: Console) throws -> Int64 {
+        guard var object = document.objectValue else { throw HTTPError(.badRequest, message: "the document must be a JSON object") }
+        // Above every rev the target's members hold or wait for too: a bridge ignores a rev older than its own.
+        let current = console.link.withRoster { roster in
+            roster.members(of: target).reduce(roster.desired[target] ?? 0) { highest, screen in
+                max(highest, screen.reported?.appliedRev ?? 0, screen.reported?.pendingRev ?? 0)
+            }
+        }
+        let recorded = (try? console.store.history(target: target, limit: 1).first?.rev) ?? 0
+        let rev = max(current, recorded) + 1
+        object["rev"] = .int(rev)
+        if let refusal = refusal(.object(object)) { throw HTTPError(.unprocessableContent, message: "refused: \(refusal)") }
+        do {
+            try console.link.publishDesired(.object(object), target: target)
+        } catch {
+            throw HTTPError(.serviceUnavailable, message: "the broker did not take it: \(error)")
+        }
+        try console.store.recordPush(
+            .init(target: target, rev: rev, document: .object(object), pushedAt: Date().timeIntervalSince1970, pushedBy: user))
+        return rev
+    }
+
+    static func addContentRoutes(_ api: RouterGroup<WebContext>, console: Console) {
+        api.post("push") { request, context -> Response in
+            try require(.operator_, context)
+            let body = try await jsonBody(request, context)
+            let target = try target(body["target"])
+            guard let document = body["document"] else { throw HTTPError(.badRequest, message: "no document") }
+            let rev = try push(document, to: target, by: context.session?.user ?? "", console: console)
+            context.logger.info("pushed rev \(rev) to \(target) (\(context.session?.user ?? ""))")
+            return jsonResponse(["target": .string(target), "rev": .int(rev)])
+        }
+        // Checks a document without pushing it (the editor's "Check" button).
+        api.post("check") { request, context -> Response in
+            let body = try await jsonBody(request, context)
+            guard var object = body["document"]?.objectValue else { throw HTTPError(.badRequest, message: "no document") }
+            object["rev"] = object["rev"] ?? .int(1)
+            return jsonResponse(["refusal": refusal(.object(object)).map(JSONValue.string) ?? .null])
+        }
+        api.post("rollback") { request, context -> Response in
+            try require(.operator_, context)
+            let body = try await jsonBody(request, context)
+            let target = try target(body["target"])
+            guard let rev = body["rev"]?.intValue,
+                let old = try console.store.history(target: target, limit: 10_000).first(where: { $0.rev == rev })
+            else { throw HTTPError(.notFound, message: "no such rev in this target's history") }
+            var document = old.document.objectValue ?? [:]
+            document["rev"] = nil
+            let new = try push(.object(document), to: target, by: context.session?.user ?? "", console: console)
+            context.logger.info("rolled \(target) back to rev \(rev) as rev \(new)")
+            return jsonResponse(["target": .string(target), "rev": .int(new), "from": .int(rev)])
+        }
+        api.get("documents") { request, _ -> Response in
+            let target = try target(request.uri.queryParameters["target"].map { JSONValue.string(String($0)) })
+            let history = try console.store.history(target: target)
+            let current = console.link.withRoster { $0.desired[target] }
+            return jsonResponse([
+                "target": .string(target), "rev": current.map(JSONValue.int) ?? .null,
+                "history": .array(
+                    history.map {
+                        [
+                            "rev": .int($0.rev), "document": $0.document, "pushedAt": .double($0.pushedAt),
+                            "pushedBy": .string($0.pushedBy),
+                        ]
+                    }),
+            ])
+        }
+        // How far `rev` has got on each member of `target`.
+        api.get("progress") { request, _ -> Response in
+            let query = request.uri.queryParameters
+            let target = try target(query["target"].map { JSONValue.string(String($0)) })
+            guard let rev = query["rev"].flatMap({ Int64($0) }) else { throw HTTPError(.badRequest, message: "name a rev") }
+            let members = console.link.withRoster { $0.members(of: target) }
+            var counts: [String: Int64] = [:]
+            let lines: [JSONValue] = members.map { screen in
+                let progress = PushProgress(rev: rev, screen: screen).json
+                counts[progress["state"]?.stringValue ?? "", default: 0] += 1
+                return ["id": .string(screen.id), "progress": progress]
+            }
+            return jsonResponse([
+                "target": .string(target), "rev": .int(rev), "members": .array(lines),
+                "counts": .object(JSONObject(counts.map { ($0.key, JSONValue.int($0.value)) })),
+            ])
+        }
+    }
+
+    static func addCommandRoutes(_ api: RouterGroup<WebContext>, settings: ConsoleSettings, console: Console) {
+        api.post("command") { request, context -> Response in
+            try require(.operator_, context)
+            let body = try await jsonBody(request, context)
+            let target = body["target"]?.stringValue == "all" ? "all" : try target(body["target"])
+            guard let method = body["method"]?.stringValue, commands.contains(method) else {
+                throw HTTPError(.badRequest, message: "not a command the page sends: \(body["method"]?.stringValue ?? "none")")
+            }
+            let params = body["params"]
+            let members = console.link.withRoster { $0.members(of: target) }
+            guard !members.isEmpty else { throw HTTPError(.notFound, message: "no screen in \(target)") }
+            context.logger.info("command \(method) to \(target) (\(members.count) screens, \(context.session?.user ?? ""))")
+            let results = await withTaskGroup(of: (String, JSONValue).self) { group in
+                var answers: [String: JSONValue] = [:]
+                var queue = members[...]
+                func startNext() {
+                    guard let screen = queue.popFirst() else { return }
+                    group.addTask {
+                        if screen.online != true { return (screen.id, ["error": ["code": -32000, "message": "offline"]]) }
+                        if method == "player.screenshot" {
+                            switch await console.link.takeThumbnail(player: screen.id) {
+                            case .success: return (screen.id, ["result": ["kept": true]])
+                            case .failure(let error): return (screen.id, ["error": ["message": .string(error.description)]])
+                            }
+                        }
+                        return (screen.id, await console.link.call(player: screen.id, method: method, params: params))
+                    }
+                }
+                for _ in 0..<settings.parallelCalls { startNext() }
+                for await (id, answer) in group {
+                    answers[id] = answer
+                    startNext()
+                }
+                return answers
+            }
+            let lines: [JSONValue] = results.sorted { $0.key < $1.key }.map { id, answer in
+                var line: JSONObject = ["id": .string(id)]
+                if let error = answer["error"] { line["error"] = .string(error["message"]?.stringValue ?? "\(error)") }
+                else { line["result"] = answer["result"] ?? .null }
+                return .object(line)
+            }
+            return jsonResponse(["target": .string(target), "method": .string(method), "results": .array(lines)])
+        }
+    }
+}
