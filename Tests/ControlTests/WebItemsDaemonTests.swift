@@ -287,7 +287,12 @@ private func events(_ notes: Notes, _ method: String, _ id: Int64) -> [JSONValue
             return answered.map { Self.isColour($0, (0, 255, 0)) || Self.isColour($0, (255, 0, 0)) } ?? false
         }
         #expect(answered.map { Self.isColour($0, (0, 255, 0)) } == true, "the image beside loaded, the file elsewhere refused: \(String(describing: answered))")
-        let status = try client.call(API.PlayerStatus.self, .init())
+        // WebKit tells the title on its own, sometimes after the load finished: the status has it once told.
+        var status = try client.call(API.PlayerStatus.self, .init())
+        _ = waitUntil(timeout: 5, pollInterval: 0.05) {
+            status = (try? client.call(API.PlayerStatus.self, .init())) ?? status
+            return status.web?.title != nil
+        }
         #expect(status.web?.title == "Escape" && status.web?.url == page, "\(String(describing: status.web))")
         let notes = try collectNotifications(watcher, timeout: 30) { !events($0, "itemEnded", id).isEmpty }
         #expect(events(notes, "itemEnded", id).first?["reason"]?.stringValue == "eof")
