@@ -24,6 +24,8 @@ final class WebPage: @unchecked Sendable {
     private var failure: String?
     private var ended: String?
     private var title: String?
+    /// Monotonic seconds when the load finished (WebKit may tell the title a little after).
+    private var finishedAt: Double?
     private var latest: VideoFrame?
     private var sequence = 0
     /// A play showed it: later load failures (a reload offline) keep the page as it was.
@@ -88,7 +90,10 @@ final class WebPage: @unchecked Sendable {
     }
 
     func loadFinished() {
-        state.withLock { loaded = true }
+        state.withLock {
+            loaded = true
+            finishedAt = Monotonic.now()
+        }
         state.broadcast()
     }
 
@@ -109,7 +114,11 @@ final class WebPage: @unchecked Sendable {
 
     func titled(_ text: String) {
         state.withLock { title = text.isEmpty ? nil : text }
+        state.broadcast()
     }
+
+    /// How long a loaded page without a title waits for WebKit to tell one, so its play starts named.
+    static let titleGrace = 0.5
 
     // MARK: plays (decode and prefetch threads)
 
@@ -120,7 +129,8 @@ final class WebPage: @unchecked Sendable {
             let outcome: Result<Bool, MediaError> = state.withLock {
                 if let ended { return .failure(error(ended)) }
                 if let failure { return .failure(error(failure)) }
-                return .success(loaded && paintedSinceCommit && latest != nil)
+                let named = title != nil || Monotonic.now() - (finishedAt ?? .infinity) >= Self.titleGrace
+                return .success(loaded && paintedSinceCommit && latest != nil && named)
             }
             switch outcome {
             case .failure(let error): throw error

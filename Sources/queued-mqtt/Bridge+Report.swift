@@ -58,10 +58,10 @@ extension Bridge {
         if let rev = (desired.applying ?? desired.waiting)?.document.rev, let progress = desired.progress {
             document.applying = .init(rev: rev, progress: progress)
         }
+        document.host = HostFigures.read(diskPath: diskPath)
         guard let status = lastStatus else { return document }
         document.state = ReportedDocument.State(rawValue: status.state) ?? .unreachable
         document.queueVersion = status.queueVersion
-        document.host = HostFigures.read(diskPath: diskPath)
         document.current = status.currentId.map {
             // A camera's password or a stream's passphrase never goes to the broker.
             .init(id: $0, uri: status.uri.map(StreamKind.redacted), title: status.title, position: status.position)

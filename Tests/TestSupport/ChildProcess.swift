@@ -26,11 +26,11 @@ public final class ChildProcess: @unchecked Sendable {
     ///   - environment: variables merged over (added to / overriding) this process's environment.
     ///   - stdoutPath, stderrPath: files truncated and written by the child; nil means /dev/null.
     ///     The same path for both shares one descriptor, so the lines interleave correctly.
-    /// stdin is /dev/null; descriptors above 2 are closed in the child, so a child that outlives
+    /// stdin is `stdinPath` (default /dev/null); descriptors above 2 are closed in the child, so a child that outlives
     /// a crashed test run cannot hold the test runner's pipes open.
     public init(
         _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
-        stdoutPath: String? = nil, stderrPath: String? = nil
+        stdoutPath: String? = nil, stderrPath: String? = nil, stdinPath: String? = nil
     ) throws {
         let path = try ChildProcess.resolve(executable)
         command = ([path] + arguments).joined(separator: " ")
@@ -48,7 +48,7 @@ public final class ChildProcess: @unchecked Sendable {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         let outFlags = O_WRONLY | O_CREAT | O_TRUNC
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 0, stdinPath ?? "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, stdoutPath ?? "/dev/null", outFlags, 0o644)
         if let stderrPath, stderrPath == stdoutPath {
             posix_spawn_file_actions_adddup2(&actions, 1, 2)

@@ -1,0 +1,232 @@
+// queued-fleet from outside, through the real binaries: a real Mosquitto on loopback, real screens (daemons on
+// the null outputs with their bridges) and hundreds of simulated players speaking the AsyncAPI contract. The
+// wall counts every screen and says when one goes dark (its bridge killed with -9) and comes back, with one
+// webhook notice each way; a push to a group lands on every member that may take it, and one that may not
+// shows the screen's own reason; a rollback brings the old queue back on the screens; proof of play is
+// counted once per record across repeats, an outage of the console and its restart, and the CSV says the
+// same; the doors hold roles, sessions, origins and CSRF, as an attacker would try them.
+
+import Foundation
+import JSONText
+import QueueClient
+import QueueRPC
+import TestSupport
+import Testing
+
+@Suite(.serialized) struct FleetConsoleTests {
+    @Test(.timeLimit(.minutes(2))) func theWallShowsEveryScreenAndSaysWhenOneGoesDarkAndComesBack() throws {
+        let rig = try FleetConsoleRig(simulated: 500)
+        let viewer = try rig.signIn("viewer")
+        var wall: JSONValue?
+        let complete = waitUntil(timeout: 30, pollInterval: 0.2) {
+            wall = try? rig.get("/api/screens", viewer)
+            let lobby = wall?["screens"]?.arrayValue?.filter { $0["groups"]?.arrayValue == ["lobby"] }.count
+            return wall?["total"]?.intValue == 502 && wall?["online"]?.intValue == 502 && lobby == 2
+        }
+        #expect(complete, "\(String(describing: wall?["total"])) \(String(describing: wall?["online"]))")
+        #expect(try rig.get("/api/screens?group=mall", viewer)["matching"]?.intValue == 250)
+        #expect(try rig.get("/api/screens?q=sim-01", viewer)["matching"]?.intValue == 10)
+        let p1 = try rig.get("/api/screen?id=p1", viewer)
+        #expect(p1["reported"]?["host"]?["diskFreePercent"]?.doubleValue != nil, "the bridge says the box's free disk")
+
+        // Live updates: only what changed since the page's last look.
+        let mark = try rig.get("/api/screens", viewer)["changeNumber"]?.intValue ?? 0
+        try rig.simulate("sim-007", groups: ["mall"], appliedRev: 9)
+        var changed: [String] = []
+        #expect(waitUntil(timeout: 10, pollInterval: 0.1) {
+            changed = (try? rig.get("/api/screens?since=\(mark)", viewer))?["screens"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? []
+            return changed.contains("sim-007")
+        })
+        #expect(changed.count < 10, "\(changed)")
+
+        // p2 goes dark: shown offline within the keepalive bound (5 s × 1.5) and told to the webhook once.
+        rig.killBridge(1)
+        #expect(waitUntil(timeout: 20, pollInterval: 0.2) {
+            (try? rig.get("/api/screen?id=p2", viewer))?["online"]?.boolValue == false
+        })
+        #expect(waitUntil(timeout: 20, pollInterval: 0.2) {
+            rig.webhookNotices.contains { $0["player"]?.stringValue == "p2" && $0["alert"]?.stringValue == "offline" && $0["state"]?.stringValue == "raised" }
+        }, "\(rig.webhookNotices)")
+        #expect(try rig.get("/api/screens?state=offline", viewer)["matching"]?.intValue == 1)
+        try rig.restartBridge(1)
+        #expect(waitUntil(timeout: 20, pollInterval: 0.2) {
+            rig.webhookNotices.contains { $0["player"]?.stringValue == "p2" && $0["state"]?.stringValue == "recovered" }
+        }, "\(rig.webhookNotices)")
+        let p2Notices = rig.webhookNotices.filter { $0["player"]?.stringValue == "p2" }
+        #expect(p2Notices.map { $0["state"]?.stringValue } == ["raised", "recovered"], "\(p2Notices)")
+        #expect(try rig.get("/api/screen?id=p2", viewer)["online"]?.boolValue == true)
+        let alerts = try rig.get("/api/alerts", viewer)
+        #expect(alerts["active"]?.arrayValue?.isEmpty == true)
+        #expect(alerts["log"]?.arrayValue?.count == 2)
+    }
+
+    @Test(.timeLimit(.minutes(3))) func aPushLandsOnEveryMemberARefusalShowsItsReasonAndARollbackBringsTheOldQueueBack() throws {
+        let media = try TemporaryDirectory(prefix: "queued-fleet-media")
+        for (name, frequency) in [("a.wav", 440.0), ("b.wav", 660.0)] {
+            try FileManager.default.copyItem(atPath: try Fixtures.tone(frequency: frequency, seconds: 0.5, format: .wav), toPath: media.file(name))
+        }
+        let nginx = try NginxServer(root: media.path)
+        let rig = try FleetConsoleRig()
+        let oper = try rig.signIn("oper")
+        #expect(waitUntil(timeout: 30, pollInterval: 0.2) {
+            (try? rig.get("/api/screens", oper))?["online"]?.intValue == 2
+        })
+        func push(_ document: JSONValue, _ session: FleetConsoleRig.Session) throws -> WebAttackRig.Answer {
+            try rig.send("POST", "/api/push", session: session, body: ["target": "group/lobby", "document": document])
+        }
+        func progress(_ rev: Int64) -> [String: JSONValue] {
+            let answer = try? rig.get("/api/progress?target=group/lobby&rev=\(rev)", oper)
+            var states: [String: JSONValue] = [:]
+            for member in answer?["members"]?.arrayValue ?? [] { states[member["id"]?.stringValue ?? ""] = member["progress"] }
+            return states
+        }
+        func queue(_ index: Int) -> [String] {
+            ((try? rig.screens[index].daemon.client().call("queue.list", [:]))?["items"]?.arrayValue ?? []).compactMap { $0["uri"]?.stringValue }
+        }
+
+        // A local file: p1's bridge lets the fleet name one, p2's does not — p2 refuses with its reason.
+        let local = try Fixtures.tone(frequency: 550, seconds: 0.4, format: .wav)
+        let first = try push(["queue": [.string(local)], "loops": 0], oper)
+        #expect(first.status == 200, "\(first.body)")
+        let rev1 = first.json?["rev"]?.intValue ?? -1
+        var states: [String: JSONValue] = [:]
+        #expect(waitUntil(timeout: 30, pollInterval: 0.2) {
+            states = progress(rev1)
+            return states["p1"]?["state"]?.stringValue == "applied" && states["p2"]?["state"]?.stringValue == "refused"
+        }, "\(states)")
+        #expect(states["p2"]?["reason"]?.stringValue?.contains("only network URLs") == true, "\(states)")
+        #expect(queue(0) == [local])
+        #expect(queue(1).isEmpty)
+
+        // Network items: every member downloads and applies.
+        let a = nginx.baseURL + "/a.wav"
+        let b = nginx.baseURL + "/b.wav"
+        let second = try push(["queue": [.string(a)], "loops": 0], oper)
+        let rev2 = second.json?["rev"]?.intValue ?? -1
+        #expect(rev2 > rev1)
+        #expect(waitUntil(timeout: 30, pollInterval: 0.2) {
+            states = progress(rev2)
+            return states.values.allSatisfy { $0["state"]?.stringValue == "applied" } && states.count == 2
+        }, "\(states)")
+        let third = try push(["queue": [.string(b)], "loops": 0], oper)
+        let rev3 = third.json?["rev"]?.intValue ?? -1
+        #expect(waitUntil(timeout: 30, pollInterval: 0.2) { queue(0) == [b] && queue(1) == [b] })
+
+        // Back to rev2's queue, as a new rev.
+        let rollback = try rig.send("POST", "/api/rollback", session: oper, body: ["target": "group/lobby", "rev": .int(rev2)])
+        #expect(rollback.status == 200, "\(rollback.body)")
+        let rev4 = rollback.json?["rev"]?.intValue ?? -1
+        #expect(rev4 > rev3)
+        #expect(waitUntil(timeout: 30, pollInterval: 0.2) {
+            states = progress(rev4)
+            return states.values.allSatisfy { $0["state"]?.stringValue == "applied" } && states.count == 2
+        }, "\(states)")
+        #expect(queue(0) == [a] && queue(1) == [a])
+        let history = try rig.get("/api/documents?target=group/lobby", oper)
+        #expect(history["history"]?.arrayValue?.compactMap { $0["rev"]?.intValue } == [rev4, rev3, rev2, rev1])
+        #expect(history["history"]?.arrayValue?.first?["pushedBy"]?.stringValue == "oper")
+
+        // What the screens would refuse by the bridge's typed rules never reaches the broker; a viewer pushes nothing.
+        let bad = try push(["queue": [.string(a)], "rotate": 45], oper)
+        #expect(bad.status == 422, "\(bad.body)")
+        #expect(bad.body.contains("rotate"))
+        let viewer = try rig.signIn("viewer")
+        #expect(try push(["queue": []], viewer).status == 403)
+        #expect(try rig.get("/api/documents?target=group/lobby", oper)["rev"]?.intValue == rev4)
+
+        // Commands to the group: each member's answer.
+        let command = try rig.send(
+            "POST", "/api/command", session: oper, body: ["target": "group/lobby", "method": "player.status"])
+        let results = command.json?["results"]?.arrayValue ?? []
+        #expect(results.compactMap { $0["id"]?.stringValue } == ["p1", "p2"], "\(command.body)")
+        #expect(results.allSatisfy { $0["result"]?["state"]?.stringValue != nil }, "\(command.body)")
+        #expect(try rig.send("POST", "/api/command", session: oper, body: ["target": "group/lobby", "method": "queue.clear"]).status == 400)
+        #expect(try rig.send("POST", "/api/command", session: viewer, body: ["target": "p1", "method": "player.next"]).status == 403)
+
+        // The real screens' plays reach the report.
+        #expect(waitUntil(timeout: 30, pollInterval: 0.5) {
+            ((try? rig.get("/api/plays?player=p1", oper))?["plays"]?.intValue ?? 0) >= 1
+        })
+    }
+
+    @Test(.timeLimit(.minutes(2))) func proofOfPlayIsCountedOnceAcrossRepeatsAnOutageAndARestart() throws {
+        let rig = try FleetConsoleRig(screens: [], simulated: 0)
+        let viewer = try rig.signIn("viewer")
+        let players = (0..<200).map { String(format: "sim-%03d", $0) }
+        for (index, player) in players.enumerated() {
+            for seq in 1...3 { try rig.play(player, seq: Int64(seq), uri: "https://media.invalid/\(index % 5).mp4") }
+        }
+        // The broker delivers some again (a bridge resending what it was not sure of).
+        for player in players.prefix(100) { try rig.play(player, seq: 1, uri: "https://media.invalid/0.mp4") }
+        // And a day before, for the filter.
+        for player in players.prefix(10) { try rig.play(player, seq: 100, uri: "https://media.invalid/old.mp4", day: "2026-11-27") }
+        #expect(waitUntil(timeout: 30, pollInterval: 0.2) { (try? rig.get("/api/plays", viewer))?["plays"]?.intValue == 610 })
+        #expect(try rig.get("/api/plays?from=2026-11-28", viewer)["plays"]?.intValue == 600)
+        #expect(try rig.get("/api/plays?uri=https://media.invalid/old.mp4", viewer)["plays"]?.intValue == 10)
+
+        // The console goes away; records sent meanwhile wait on the broker for its session.
+        try rig.restartConsoleWhile {
+            for player in players { try rig.play(player, seq: 4, uri: "https://media.invalid/late.mp4") }
+        }
+        let again = try rig.signIn("viewer")
+        #expect(waitUntil(timeout: 30, pollInterval: 0.2) { (try? rig.get("/api/plays", again))?["plays"]?.intValue == 810 })
+
+        // The CSV says the same as the records sent.
+        let csv = try rig.send("GET", "/api/plays?format=csv", session: again)
+        #expect(csv.header("Content-Type")?.hasPrefix("text/csv") == true)
+        let rows = csv.body.split(separator: "\r\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        #expect(rows.reduce(0) { $0 + (Int($1[3]) ?? 0) } == 810)
+        #expect(rows.first { $0[1] == "sim-000" && $0[2] == "https://media.invalid/0.mp4" }?[3] == "3", "seqs 1 to 3 once each")
+        let records = try rig.send("GET", "/api/plays?format=csv&records=1", session: again)
+        #expect(records.body.split(separator: "\r\n").count == 811)
+    }
+
+    @Test(.timeLimit(.minutes(2))) func theDoorsHoldRolesSessionsOriginsAndCSRF() throws {
+        let rig = try FleetConsoleRig(screens: [], simulated: 3)
+        // No session, a wrong password, another site, no CSRF token, another spelling, another host.
+        #expect(try rig.send("GET", "/api/screens").status == 401)
+        #expect(try rig.send("POST", "/api/login", body: ["user": "admin", "password": "wrong"], headers: ["Origin": rig.origin]).status == 401)
+        #expect(try rig.send("POST", "/api/login", body: ["user": "nobody", "password": "admin-password"], headers: ["Origin": rig.origin]).status == 401)
+        let admin = try rig.signIn("admin")
+        let newUser: JSONValue = ["name": "newbie", "role": "viewer", "password": "newbie-password"]
+        #expect(try rig.send("POST", "/api/users", session: admin, body: newUser, headers: ["X-CSRF-Token": "wrong"]).status == 403)
+        #expect(try rig.send("POST", "/api/users", session: admin, body: newUser, headers: ["Origin": "http://evil.invalid"]).status == 403)
+        #expect(try rig.send("GET", "/api//screens", session: admin).status == 400)
+        #expect(try rig.send("GET", "/api/screens", session: admin, headers: ["Host": "evil.invalid"]).status == 421)
+        #expect(try rig.get("/api/users", admin)["users"]?.arrayValue?.count == 3)
+
+        // Roles: a viewer and an operator manage no users; an admin does.
+        let viewer = try rig.signIn("viewer")
+        let oper = try rig.signIn("oper")
+        #expect(try rig.send("GET", "/api/users", session: viewer).status == 403)
+        #expect(try rig.send("POST", "/api/users", session: oper, body: newUser).status == 403)
+        #expect(try rig.send("POST", "/api/users", session: admin, body: newUser).status == 200)
+        _ = try rig.signIn("newbie", password: "newbie-password")
+        // A removed user's session ends with them; the last admin stays.
+        #expect(try rig.send("POST", "/api/users/remove", session: admin, body: ["name": "oper"]).status == 200)
+        #expect(try rig.send("GET", "/api/screens", session: oper).status == 401)
+        #expect(throws: (any Error).self) { try rig.signIn("oper") }
+        let lastAdmin = try rig.send("POST", "/api/users/remove", session: admin, body: ["name": "admin"])
+        #expect(lastAdmin.status == 400 && lastAdmin.body.contains("last admin"))
+        // The users file holds hashes, never a password, and only its owner may read it.
+        let file = try String(contentsOfFile: rig.scratch.path + "/fleet/users", encoding: .utf8)
+        #expect(!file.contains("password") && file.contains("newbie:viewer:$2"))
+        var info = stat()
+        stat(rig.scratch.path + "/fleet/users", &info)
+        #expect(info.st_mode & 0o077 == 0)
+
+        // A player id carrying markup is data: kept as text, never a second screen or a broken list.
+        try rig.publish("queued/<img src=x onerror=alert(1)>/status", ["state": "online", "groups": ["mall"]], retain: true)
+        #expect(waitUntil(timeout: 10, pollInterval: 0.1) {
+            (try? rig.get("/api/screens", viewer))?["screens"]?.arrayValue?.contains { $0["id"]?.stringValue == "<img src=x onerror=alert(1)>" } == true
+        })
+        #expect(try rig.get("/api/screens", viewer)["total"]?.intValue == 4)
+    }
+}
+
+extension FleetConsoleRig {
+    /// Stops the console, runs `meanwhile`, and starts it again on the same store.
+    func restartConsoleWhile(_ meanwhile: () throws -> Void) throws {
+        try restartConsole(meanwhile: meanwhile)
+    }
+}
