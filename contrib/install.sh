@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds queued, queuectl, queued-mqtt and queued-web (and queued-webview, which renders web items, where WPE
+# Builds queued, queuectl, queued-mqtt, queued-web and queued-fleet (and queued-webview, which renders web items, where WPE
 # WebKit's development files are installed: contrib/setup.sh) for release with the Swift runtime and Foundation linked in
 # (--static-swift-stdlib: the binaries need only Debian's libraries, not the toolchain) and installs them
 # with their man pages, shell completions, the systemd units and an example config file.
@@ -136,7 +136,7 @@ if [[ -e /usr/include/wpe-webkit-1.1/wpe/webkit.h && -e /usr/include/wpe-fdo-1.0
   extras=(queued-webview)
 fi
 if ((build)); then
-  for product in queued queuectl queued-mqtt queued-web "${extras[@]}"; do
+  for product in queued queuectl queued-mqtt queued-web queued-fleet "${extras[@]}"; do
     echo "install.sh: building $product ($configuration, static Swift runtime)" >&2
     swift build -c "$configuration" --static-swift-stdlib "${link_options[@]}" --product "$product" \
       --scratch-path "$scratch"
@@ -146,7 +146,7 @@ fi
 built="$scratch/$configuration"
 web_renderer=()
 [[ -x "$built/queued-webview" ]] && web_renderer=(queued-webview)
-for product in queued queuectl queued-mqtt queued-web "${web_renderer[@]}"; do
+for product in queued queuectl queued-mqtt queued-web queued-fleet "${web_renderer[@]}"; do
   [[ -x "$built/$product" ]] || { echo "install.sh: $built/$product is missing; run without --no-build" >&2; exit 1; }
   # The point of --static-swift-stdlib: nothing from the toolchain at run time.
   toolchain_libs=$(ldd "$built/$product" | grep -E 'libswift|libFoundation|libdispatch|libBlocksRuntime|not found' || true)
@@ -173,7 +173,7 @@ for product in "${web_renderer[@]}"; do
   strip --strip-unneeded "$staging/$product" 2>/dev/null || true
   put "$staging/$product" "$bin_dir/$product" 0755
 done
-for product in queued queuectl queued-mqtt queued-web; do
+for product in queued queuectl queued-mqtt queued-web queued-fleet; do
   cp "$built/$product" "$staging/$product"
   strip --strip-unneeded "$staging/$product" 2>/dev/null || true
   put "$staging/$product" "$bin_dir/$product" 0755
@@ -200,6 +200,10 @@ if [[ -n "$system_unit_dir" ]]; then
     -e "s|--config /etc/queued/|--config $config_dir/|" \
     contrib/systemd/queued-web.service >"$staging/queued-web.service"
   put "$staging/queued-web.service" "$system_unit_dir/queued-web.service" 0644
+  sed -e "s|^ExecStart=/usr/local/bin/queued-fleet|ExecStart=$bin_dir/queued-fleet|" \
+    -e "s|--config /etc/queued/|--config $config_dir/|" \
+    contrib/systemd/queued-fleet.service >"$staging/queued-fleet.service"
+  put "$staging/queued-fleet.service" "$system_unit_dir/queued-fleet.service" 0644
 fi
 # The config file is the operator's: installed once (every line commented), never overwritten.
 if [[ -e "$destdir$config_dir/queued.conf" ]]; then
@@ -216,6 +220,11 @@ if [[ -e "$destdir$config_dir/queued-web.conf" ]]; then
   echo "install.sh: keeping $config_dir/queued-web.conf" >&2
 else
   put contrib/queued-web.conf "$config_dir/queued-web.conf" 0644
+fi
+if [[ -e "$destdir$config_dir/queued-fleet.conf" ]]; then
+  echo "install.sh: keeping $config_dir/queued-fleet.conf" >&2
+else
+  put contrib/queued-fleet.conf "$config_dir/queued-fleet.conf" 0644
 fi
 # Lines of an earlier install of the same kind that this one did not write again stay listed.
 if [[ -f "$manifest" ]]; then

@@ -165,7 +165,7 @@ _queued-mqtt() {
     local -a repeating_flags=()
     local -a non_repeating_flags=(--rpc-local-files --no-config -h --help)
     local -a repeating_options=(--group --rpc-allow --rpc-deny)
-    local -a non_repeating_options=(--broker --player --credentials --ca --cert --key --keepalive --topic-prefix --socket --config --log-level)
+    local -a non_repeating_options=(--broker --player --credentials --ca --cert --key --keepalive --topic-prefix --socket --disk --config --log-level)
     __queued-mqtt_offer_flags_options 0
 
     # Offer option value completions
@@ -204,6 +204,9 @@ _queued-mqtt() {
         return
         ;;
     '--rpc-deny')
+        return
+        ;;
+    '--disk')
         return
         ;;
     '--config')

@@ -20,7 +20,7 @@ function __queued-mqtt_parse_tokens -S
     set -l unparsed_tokens (__queued-mqtt_tokens -pc)
     switch $unparsed_tokens[1]
     case 'queued-mqtt'
-        __queued-mqtt_parse_subcommand 0 'broker=' 'player=' 'group=+' 'credentials=' 'ca=' 'cert=' 'key=' 'keepalive=' 'topic-prefix=' 'socket=' 'rpc-allow=+' 'rpc-deny=+' 'rpc-local-files' 'config=' 'no-config' 'log-level=' 'h/help'
+        __queued-mqtt_parse_subcommand 0 'broker=' 'player=' 'group=+' 'credentials=' 'ca=' 'cert=' 'key=' 'keepalive=' 'topic-prefix=' 'socket=' 'rpc-allow=+' 'rpc-deny=+' 'rpc-local-files' 'disk=' 'config=' 'no-config' 'log-level=' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __queued-mqtt_parse_subcommand -r 1 
@@ -90,6 +90,7 @@ complete -c 'queued-mqtt' -n '__queued-mqtt_should_offer_completions_for_flags_o
 complete -c 'queued-mqtt' -n '__queued-mqtt_should_offer_completions_for_flags_or_options "queued-mqtt"' -l 'rpc-allow' -d 'Methods the fleet may call through rpc/req: a name, family.* or * (repeat; default: all but plays.ack and events.*).' -rfka ''
 complete -c 'queued-mqtt' -n '__queued-mqtt_should_offer_completions_for_flags_or_options "queued-mqtt"' -l 'rpc-deny' -d 'Methods the fleet may not call through rpc/req, even if allowed (repeat).' -rfka ''
 complete -c 'queued-mqtt' -n '__queued-mqtt_should_offer_completions_for_flags_or_options "queued-mqtt" rpc-local-files' -l 'rpc-local-files' -d 'Let the fleet (requests and desired documents) name local files too (default: only network items: http(s) and streams).'
+complete -c 'queued-mqtt' -n '__queued-mqtt_should_offer_completions_for_flags_or_options "queued-mqtt" disk' -l 'disk' -d 'The disk whose free space the fleet sees (default: /).' -rfka ''
 complete -c 'queued-mqtt' -n '__queued-mqtt_should_offer_completions_for_flags_or_options "queued-mqtt" config' -l 'config' -d 'Read options from this file (default: queued-mqtt.conf in the usual places).' -rfka ''
 complete -c 'queued-mqtt' -n '__queued-mqtt_should_offer_completions_for_flags_or_options "queued-mqtt" no-config' -l 'no-config' -d 'Read no config file.'
 complete -c 'queued-mqtt' -n '__queued-mqtt_should_offer_completions_for_flags_or_options "queued-mqtt" log-level' -l 'log-level' -d 'trace, debug, info, notice, warning, error.' -rfka ''

@@ -11,6 +11,7 @@ swift build --scratch-path "$scratch" --product queuectl
 swift build --scratch-path "$scratch" --product queued
 swift build --scratch-path "$scratch" --product queued-mqtt
 swift build --scratch-path "$scratch" --product queued-web
+swift build --scratch-path "$scratch" --product queued-fleet
 # generate-manual is the tool behind the package's generate-manual plugin; running it directly avoids the
 # plugin's sandbox and work directory.
 swift build --scratch-path "$scratch" --product generate-manual
@@ -28,10 +29,13 @@ bin="$(swift build --scratch-path "$scratch" --show-bin-path)"
 "$bin/queued-web" --generate-completion-script bash > contrib/completions/queued-web.bash
 "$bin/queued-web" --generate-completion-script zsh > contrib/completions/_queued-web
 "$bin/queued-web" --generate-completion-script fish > contrib/completions/queued-web.fish
+"$bin/queued-fleet" --generate-completion-script bash > contrib/completions/queued-fleet.bash
+"$bin/queued-fleet" --generate-completion-script zsh > contrib/completions/_queued-fleet
+"$bin/queued-fleet" --generate-completion-script fish > contrib/completions/queued-fleet.fish
 
 # A fixed date keeps the page reproducible: regenerating without changes gives no diff.
 date="${MAN_DATE:-$(git log -1 --format=%cs 2>/dev/null || date -u +%F)}"
-for tool in queuectl queued queued-mqtt queued-web; do
+for tool in queuectl queued queued-mqtt queued-web queued-fleet; do
     "$bin/generate-manual" "$bin/$tool" --date "$date" --section 1 --authors "the queued authors" \
         --output-directory contrib/man
     # The generator writes a stock EXIT STATUS; the hand-written one, ENVIRONMENT and FILES replace it.
@@ -44,4 +48,4 @@ assert stock in text, "generate-manual's EXIT STATUS changed"
 open(page, "w").write(text.replace(stock, sections))
 PY
 done
-echo "regenerated contrib/completions/{queuectl,queued,queued-mqtt,queued-web}.{bash,fish}, _queuectl, _queued, _queued-mqtt, _queued-web and contrib/man/{queuectl,queued,queued-mqtt,queued-web}.1"
+echo "regenerated contrib/completions/{queuectl,queued,queued-mqtt,queued-web,queued-fleet}.{bash,fish}, their zsh files and contrib/man/{queuectl,queued,queued-mqtt,queued-web,queued-fleet}.1"

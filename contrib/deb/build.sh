@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Makes a Debian package of queued, queuectl, queued-mqtt and queued-web: the release build of contrib/install.sh (Swift runtime
+# Makes a Debian package of queued, queuectl, queued-mqtt, queued-web and queued-fleet: the release build of contrib/install.sh (Swift runtime
 # linked in) staged as /usr/bin, man pages, completions, the systemd units in /usr/lib/systemd and
 # /etc/queued/queued.conf (a conffile), then `dpkg-deb --build`. Depends: is what dpkg-shlibdeps finds the
 # binaries linked against — FFmpeg's, SDL2's, SDL2_ttf's, fontconfig's and libpulse's runtime packages, never
@@ -49,7 +49,7 @@ architecture="$(dpkg --print-architecture)"
 # dpkg-shlibdeps reads the source package's control file; a minimal one is enough.
 mkdir -p "$work/src/debian"
 printf 'Source: queued\n\nPackage: queued\nArchitecture: any\n' >"$work/src/debian/control"
-depends="$(cd "$work/src" && dpkg-shlibdeps -O "$stage/usr/bin/queued" "$stage/usr/bin/queuectl" "$stage/usr/bin/queued-mqtt" "$stage/usr/bin/queued-web" 2>/dev/null |
+depends="$(cd "$work/src" && dpkg-shlibdeps -O "$stage/usr/bin/queued" "$stage/usr/bin/queuectl" "$stage/usr/bin/queued-mqtt" "$stage/usr/bin/queued-web" "$stage/usr/bin/queued-fleet" 2>/dev/null |
   sed -n 's/^shlibs:Depends=//p')"
 [[ -n "$depends" ]] || { echo "deb/build.sh: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
 # queued-webview (web items) is recommended, not required: without WPE WebKit the daemon refuses web items
@@ -61,7 +61,7 @@ if [[ -x "$stage/usr/bin/queued-webview" ]]; then
 fi
 
 mkdir -p "$stage/DEBIAN"
-printf '/etc/queued/queued.conf\n/etc/queued/queued-mqtt.conf\n/etc/queued/queued-web.conf\n' >"$stage/DEBIAN/conffiles"
+printf '/etc/queued/queued.conf\n/etc/queued/queued-mqtt.conf\n/etc/queued/queued-web.conf\n/etc/queued/queued-fleet.conf\n' >"$stage/DEBIAN/conffiles"
 cat >"$stage/DEBIAN/control" <<EOF
 Package: queued
 Version: $version-1
@@ -76,9 +76,11 @@ Description: gapless media-queue playback daemon for unattended screens
  queued owns a queue of videos, sounds, still images and http(s) items and plays it gaplessly,
  forever if asked, through FFmpeg, SDL2 and PulseAudio. Clients drive it with JSON-RPC 2.0 on a
  Unix socket; queuectl is its command-line client; queued-mqtt connects a screen to a fleet
- through an MQTT broker; queued-web serves a page to run the screen from a browser. Units:
- queued.service (user), queued-signage.service (a screen with its own user), queued-mqtt.service
- and queued-web.service; settings in /etc/queued/queued.conf, queued-mqtt.conf and queued-web.conf.
+ through an MQTT broker; queued-web serves a page to run the screen from a browser; queued-fleet
+ serves a page for the whole fleet through the broker. Units: queued.service (user),
+ queued-signage.service (a screen with its own user), queued-mqtt.service, queued-web.service and
+ queued-fleet.service; settings in /etc/queued/queued.conf, queued-mqtt.conf, queued-web.conf and
+ queued-fleet.conf.
 EOF
 mkdir -p "$output"
 package="$output/queued_${version}-1_${architecture}.deb"
