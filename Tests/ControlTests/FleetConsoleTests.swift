@@ -230,3 +230,43 @@ extension FleetConsoleRig {
         try restartConsole(meanwhile: meanwhile)
     }
 }
+
+/// The fleet page in a real browser: Tests/browser/fleet_test.py drives Debian's headless Chromium with
+/// Selenium against the console, three real screens (p3's bridge killed) and 500 simulated players; its
+/// screenshots are kept in the test's directory.
+@Suite(.serialized) struct FleetConsoleBrowserTests {
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("browser/fleet_test.py").path
+
+    @Test func theFleetPageRunsTheFleetInARealBrowser() throws {
+        let media = try TemporaryDirectory(prefix: "queued-fleet-browser-media")
+        try FileManager.default.copyItem(atPath: try Fixtures.tone(frequency: 440, seconds: 0.5, format: .wav), toPath: media.file("a.wav"))
+        let nginx = try NginxServer(root: media.path)
+        let rig = try FleetConsoleRig(screens: ["p1", "p2", "p3"], simulated: 500)
+        try rig.publish("queued/<img src=x onerror=alert(1)>/status", ["state": "online", "groups": ["mall"]], retain: true)
+        let viewer = try rig.signIn("viewer")
+        #expect(waitUntil(timeout: 30, pollInterval: 0.2) { (try? rig.get("/api/screens", viewer))?["online"]?.intValue == 504 })
+        rig.killBridge(2)
+        #expect(waitUntil(timeout: 20, pollInterval: 0.2) { (try? rig.get("/api/screen?id=p3", viewer))?["online"]?.boolValue == false })
+        let screenshots = rig.scratch.path + "/screenshots"
+        try FileManager.default.createDirectory(atPath: screenshots, withIntermediateDirectories: true)
+        let passwords = String(decoding: JSON.serialize(.object(JSONObject(FleetConsoleRig.passwords.map { ($0.key, JSONValue.string($0.value)) }))), as: UTF8.self)
+        let run = try ChildProcess.run(
+            "/usr/bin/env", ["python3", Self.script],
+            environment: ProcessInfo.processInfo.environment.merging([
+                "FLEET_URL": rig.origin, "LOCAL_FILE": try Fixtures.tone(frequency: 550, seconds: 0.4, format: .wav),
+                "NETWORK_URL": nginx.baseURL + "/a.wav", "PASSWORDS": passwords, "SCREENSHOTS": screenshots,
+            ]) { $1 },
+            timeout: 300)
+        print(run.stdout)
+        if run.status != 0 { print(run.stderr.suffix(4000)) }
+        #expect(run.status == 0, "browser checks failed:\n\(run.stdout.split(separator: "\n").filter { $0.hasPrefix("FAIL") }.joined(separator: "\n"))")
+        #expect(run.stdout.contains("all browser checks passed"))
+        if let keep = ProcessInfo.processInfo.environment["QUEUED_FLEET_SCREENSHOTS"] {
+            for name in ["fleet-wall.png", "fleet-push.png", "fleet-phone.png"] {
+                try? FileManager.default.removeItem(atPath: keep + "/" + name)
+                try? FileManager.default.copyItem(atPath: screenshots + "/" + name, toPath: keep + "/" + name)
+            }
+        }
+    }
+}
