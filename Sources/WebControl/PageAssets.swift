@@ -4,7 +4,7 @@
 import Hummingbird
 import NIOCore
 
-enum PageAssets {
+package enum PageAssets {
     static let files: [(path: String, type: String, bytes: [UInt8])] = [
         ("/", "text/html; charset=utf-8", PackageResources.index_html),
         ("/app.js", "text/javascript; charset=utf-8", PackageResources.app_js),
@@ -13,7 +13,10 @@ enum PageAssets {
         ("/style.css", "text/css; charset=utf-8", PackageResources.style_css),
     ]
 
-    static func add(to router: Router<WebContext>) {
+    static func add(to router: Router<WebContext>) { add(files, to: router) }
+
+    /// Serves each file at its path, as it was embedded (another page's files too: the fleet page's).
+    package static func add(_ files: [(path: String, type: String, bytes: [UInt8])], to router: Router<WebContext>) {
         for file in files {
             let buffer = ByteBuffer(bytes: file.bytes)
             router.get(RouterPath(file.path)) { _, _ -> Response in

@@ -109,7 +109,7 @@ struct FleetCommand: ParsableCommand {
         if let webhook, !(webhook.hasPrefix("http://") || webhook.hasPrefix("https://")) {
             throw ValidationError("--webhook takes an http(s) URL")
         }
-        if let host = parsedListen?.host, !Self.isLoopback(host), !behindHttps, !insecureListen, addUser == nil {
+        if let host = parsedListen?.host, !ListenAddress.isLoopback(host), !behindHttps, !insecureListen, addUser == nil {
             throw ValidationError(
                 "refusing to listen on \(listen) without TLS: passwords and session cookies would cross the network in "
                     + "clear. Put the page behind an https:// reverse proxy and say --behind-https, keep --listen on "
@@ -117,16 +117,7 @@ struct FleetCommand: ParsableCommand {
         }
     }
 
-    static func isLoopback(_ host: String) -> Bool { host == "localhost" || host == "::1" || host.hasPrefix("127.") }
-
-    var parsedListen: (host: String, port: Int)? {
-        guard let colon = listen.lastIndex(of: ":"), let port = Int(listen[listen.index(after: colon)...]),
-            (0...65535).contains(port)
-        else { return nil }
-        var host = String(listen[..<colon])
-        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        return host.isEmpty ? nil : (host, port)
-    }
+    var parsedListen: (host: String, port: Int)? { ListenAddress.parse(listen) }
 
     var thumbnailSeconds: Double? {
         if thumbnails == "0" { return 0 }

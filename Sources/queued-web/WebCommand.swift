@@ -77,7 +77,7 @@ struct WebCommand: ParsableCommand {
         if let mediaQuota, !(1...(1 << 30)).contains(mediaQuota) {
             throw ValidationError("--media-quota takes 1 to \(1 << 30) MiB")
         }
-        if let host = parsedListen?.host, !Self.isLoopback(host), !behindHttps, !insecureListen, !showToken, !hashPassword {
+        if let host = parsedListen?.host, !ListenAddress.isLoopback(host), !behindHttps, !insecureListen, !showToken, !hashPassword {
             throw ValidationError(
                 "refusing to listen on \(listen) without TLS: the sign-in token and session cookies would cross the "
                     + "network in clear. Put the page behind an https:// reverse proxy and say --behind-https (README "
@@ -85,19 +85,7 @@ struct WebCommand: ParsableCommand {
         }
     }
 
-    /// Whether `host` (as given to --listen) is a loopback address: only this machine can connect.
-    static func isLoopback(_ host: String) -> Bool {
-        host == "localhost" || host == "::1" || host.hasPrefix("127.")
-    }
-
-    var parsedListen: (host: String, port: Int)? {
-        guard let colon = listen.lastIndex(of: ":"), let port = Int(listen[listen.index(after: colon)...]),
-            (0...65535).contains(port)
-        else { return nil }
-        var host = String(listen[..<colon])
-        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        return host.isEmpty ? nil : (host, port)
-    }
+    var parsedListen: (host: String, port: Int)? { ListenAddress.parse(listen) }
 
     static var stateDirectory: String { StatePath.default(environment: ProcessInfo.processInfo.environment) }
 
@@ -139,7 +127,7 @@ struct WebCommand: ParsableCommand {
             // Never the token itself: a service's stderr is its journal, readable by more than its owner.
             logger.notice("made an access token in \(tokenPath) (only its owner may read it): `queued-web --show-token` shows it")
         }
-        if let host = parsedListen?.host, !Self.isLoopback(host), insecureListen, !behindHttps {
+        if let host = parsedListen?.host, !ListenAddress.isLoopback(host), insecureListen, !behindHttps {
             logger.warning(
                 "listening on \(listen) without TLS (--insecure-listen): anyone on the network can read the token and session cookies")
         }

@@ -197,8 +197,6 @@ final class FleetConsoleRig: @unchecked Sendable {
     func send(_ method: String, _ target: String, session: Session? = nil, body: JSONValue? = nil, headers: [String: String] = [:])
         throws -> WebAttackRig.Answer
     {
-        let descriptor = try WebAttackRig.connect(port: port, timeout: 60)
-        defer { close(descriptor) }
         var fields = headers
         var head = "\(method) \(target) HTTP/1.1\r\nHost: \(fields.removeValue(forKey: "Host") ?? "127.0.0.1:\(port)")\r\nConnection: close\r\n"
         if let session {
@@ -212,25 +210,7 @@ final class FleetConsoleRig: @unchecked Sendable {
         let payload = body.map(JSON.serialize) ?? []
         if body != nil { head += "Content-Type: application/json\r\n" }
         let bytes = Array((head + "Content-Length: \(payload.count)\r\n\r\n").utf8) + payload
-        var offset = 0
-        while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            guard sent > 0 else { break }
-            offset += sent
-        }
-        var received: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-            guard count > 0 else { break }
-            received += chunk[..<count]
-        }
-        let text = String(decoding: received, as: UTF8.self)
-        guard let split = text.range(of: "\r\n\r\n") else { throw TestSupportError.io("no answer to \(method) \(target)") }
-        let head2 = String(text[..<split.lowerBound])
-        return WebAttackRig.Answer(
-            status: Int(head2.split(separator: " ").dropFirst().first ?? "") ?? 0, head: head2,
-            body: String(text[split.upperBound...]))
+        return try WebAttackRig.exchange(port: port, timeout: 60, bytes, what: "\(method) \(target)")
     }
 
     func signIn(_ user: String, password: String? = nil) throws -> Session {

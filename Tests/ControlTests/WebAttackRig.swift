@@ -136,8 +136,6 @@ final class WebAttackRig: @unchecked Sendable {
         _ method: String, _ target: String, headers: [String: String] = [:], body: [UInt8] = [], from source: String = "127.0.0.1",
         chunked: Bool = false
     ) throws -> Answer {
-        let descriptor = try Self.connect(port: port, from: source)
-        defer { close(descriptor) }
         var head = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         var bytes = Array(head.utf8)
@@ -148,6 +146,13 @@ final class WebAttackRig: @unchecked Sendable {
         } else {
             bytes += Array("Content-Length: \(body.count)\r\n\r\n".utf8) + body
         }
+        return try Self.exchange(port: port, from: source, bytes, what: "\(method) \(target)")
+    }
+
+    /// Sends `bytes` on a connection of its own and reads the whole answer (the server closes it).
+    static func exchange(port: Int, from source: String = "127.0.0.1", timeout: Int = 10, _ bytes: [UInt8], what: String) throws -> Answer {
+        let descriptor = try connect(port: port, from: source, timeout: timeout)
+        defer { close(descriptor) }
         var offset = 0
         while offset < bytes.count {
             let sent = bytes[offset...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -164,11 +169,11 @@ final class WebAttackRig: @unchecked Sendable {
         }
         let text = String(decoding: received, as: UTF8.self)
         guard let split = text.range(of: "\r\n\r\n") else {
-            throw TestSupportError.io("no answer to \(method) \(target): \(text)")
+            throw TestSupportError.io("no answer to \(what): \(text)")
         }
-        let head2 = String(text[..<split.lowerBound])
-        let status = Int(head2.split(separator: " ").dropFirst().first ?? "") ?? 0
-        return Answer(status: status, head: head2, body: String(text[split.upperBound...]))
+        let head = String(text[..<split.lowerBound])
+        let status = Int(head.split(separator: " ").dropFirst().first ?? "") ?? 0
+        return Answer(status: status, head: head, body: String(text[split.upperBound...]))
     }
 
     /// A request to the daemon through the page with the bearer token, as a script would send it.
