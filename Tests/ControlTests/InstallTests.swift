@@ -121,7 +121,7 @@ import Testing
         let names = depends.map { String($0.prefix { $0 != " " }) }
         for library in [
             "libavformat", "libavcodec", "libsdl2", "libsdl2-ttf", "libfontconfig", "libpulse0", "libc6", "fonts-dejavu-core",
-            "libmosquitto1",
+            "libmosquitto1", "libsqlite3",
         ] {
             #expect(names.contains { $0.hasPrefix(library) }, "Depends: names \(library): \(info)")
         }
@@ -133,7 +133,8 @@ import Testing
             "./usr/lib/systemd/user/queued.service", "./usr/lib/systemd/system/queued-signage.service",
             "./etc/queued/queued.conf", "./usr/bin/queued-mqtt", "./usr/lib/systemd/system/queued-mqtt.service",
             "./etc/queued/queued-mqtt.conf", "./usr/bin/queued-web", "./usr/lib/systemd/system/queued-web.service",
-            "./etc/queued/queued-web.conf",
+            "./etc/queued/queued-web.conf", "./usr/bin/queued-fleet", "./usr/lib/systemd/system/queued-fleet.service",
+            "./etc/queued/queued-fleet.conf", "./usr/share/man/man1/queued-fleet.1.gz",
         ] {
             #expect(contents.contains(path + "\n") || contents.contains(path + " "), "\(path) in the package")
         }
@@ -141,7 +142,7 @@ import Testing
         try ChildProcess.check("/usr/bin/dpkg-deb", ["--control", package, control])
         let conffiles = try String(contentsOfFile: control + "/conffiles", encoding: .utf8)
         #expect(
-            conffiles == "/etc/queued/queued.conf\n/etc/queued/queued-mqtt.conf\n/etc/queued/queued-web.conf\n",
+            conffiles == "/etc/queued/queued.conf\n/etc/queued/queued-mqtt.conf\n/etc/queued/queued-web.conf\n/etc/queued/queued-fleet.conf\n",
             "edited configs survive upgrades: \(conffiles)")
 
         // Unpacked under a temporary root, its queued runs with an empty environment.
@@ -155,5 +156,7 @@ import Testing
         #expect(bridge.status == 0 && bridge.stdout.contains("--broker"), "\(bridge)")
         let web = try ChildProcess.run("/usr/bin/env", ["-i", root + "/usr/bin/queued-web", "--help"])
         #expect(web.status == 0 && web.stdout.contains("--listen"), "\(web)")
+        let fleet = try ChildProcess.run("/usr/bin/env", ["-i", root + "/usr/bin/queued-fleet", "--help"])
+        #expect(fleet.status == 0 && fleet.stdout.contains("--broker"), "\(fleet)")
     }
 }
