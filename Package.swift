@@ -180,6 +180,8 @@ let package = Package(
             ]),
         // SQLite 3 (the fleet console's store); the runtime package is libsqlite3-0.
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        // libcurl's SMTP (STARTTLS, AUTH) behind one C function: the fleet console's alerts by e-mail.
+        .target(name: "CMail", cSettings: [.unsafeFlags(["-I/usr/include/x86_64-linux-gnu"])], linkerSettings: [.linkedLibrary("curl")]),
         // The fleet console's durable store: proof-of-play records (one per player and seq) and the documents
         // it pushed (the history a rollback picks from).
         .target(name: "FleetStore", dependencies: ["CSQLite", "JSONText", "SystemSupport"]),
@@ -188,7 +190,7 @@ let package = Package(
         .target(
             name: "FleetConsole",
             dependencies: [
-                "Fleet", "FleetStore", "MQTT", "JSONText", "QueueRPC", "SystemSupport", "WebControl",
+                "Fleet", "FleetStore", "MQTT", "JSONText", "QueueRPC", "SystemSupport", "WebControl", "CMail",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),

@@ -13,6 +13,7 @@ public actor Alerter {
     private let link: FleetLink
     private let rules: AlertRules
     private let webhook: String?
+    private let mail: MailSettings?
     private let logger: Logger
     private var book: AlertBook
     private var recent: [AlertNotice] = []
@@ -20,10 +21,11 @@ public actor Alerter {
     /// Notices kept for the page.
     static let recentLimit = 200
 
-    public init(link: FleetLink, rules: AlertRules, webhook: String?, logger: Logger) {
+    public init(link: FleetLink, rules: AlertRules, webhook: String?, mail: MailSettings? = nil, logger: Logger) {
         self.link = link
         self.rules = rules
         self.webhook = webhook
+        self.mail = mail
         self.logger = logger
         book = AlertBook(watchingSince: Date().timeIntervalSince1970)
     }
@@ -46,11 +48,36 @@ public actor Alerter {
         for notice in notices {
             logger.notice("alert \(notice.state.rawValue): \(notice.alert.kind.rawValue) on \(notice.alert.player): \(notice.detail)")
             if let webhook { Task { await self.send(notice, to: webhook) } }
+            if let mail {
+                let logger = logger
+                Task.detached { await Self.mail(notice, with: mail, logger: logger) }
+            }
         }
     }
 
     public var active: [AlertNotice] { book.active.values.sorted { $0.at < $1.at } }
     public var log: [AlertNotice] { recent }
+
+    /// One message per notice, up to 6 tries over about a minute (libcurl blocks: a detached task's thread).
+    private static func mail(_ notice: AlertNotice, with settings: MailSettings, logger: Logger) async {
+        let subject = "queued: \(notice.alert.player) \(notice.alert.kind.rawValue) \(notice.state.rawValue)"
+        let body = [
+            "Screen: \(notice.alert.player)", "Alert: \(notice.alert.kind.rawValue), \(notice.state.rawValue)", notice.detail,
+            "At: \(Date(timeIntervalSince1970: notice.at))",
+        ].joined(separator: "\n")
+        var delay = 2.0
+        for attempt in 1...6 {
+            do {
+                try MailSender.send(settings, subject: subject, body: body)
+                return
+            } catch {
+                logger.warning("alert mail: \(error) (try \(attempt))")
+            }
+            try? await Task.sleep(for: .seconds(delay))
+            delay = min(delay * 2, 30)
+        }
+        logger.error("alert not delivered by mail: \(notice.alert.kind.rawValue) on \(notice.alert.player)")
+    }
 
     /// Up to 6 tries over about a minute; then the notice is logged as not delivered.
     private func send(_ notice: AlertNotice, to url: String) async {

@@ -57,6 +57,21 @@ struct FleetCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Alerts go to this URL as JSON POSTs.", valueName: "url"))
     var webhook: String?
 
+    @Option(help: ArgumentHelp("Alerts also go by mail through this SMTP server: smtp://host[:port] (STARTTLS when offered) or smtps://host[:port].", valueName: "url"))
+    var smtp: String?
+
+    @Option(help: ArgumentHelp("The alerts' sender address.", valueName: "address"))
+    var mailFrom: String = "queued-fleet@localhost"
+
+    @Option(help: ArgumentHelp("Where alert mails go (repeat).", valueName: "address"))
+    var mailTo: [String] = []
+
+    @Option(help: ArgumentHelp("username= and password= lines for the SMTP server, mode 0600.", valueName: "file"))
+    var smtpCredentials: String?
+
+    @Flag(help: "Send no mail without TLS (STARTTLS or smtps://).")
+    var smtpRequireTls = false
+
     @Option(help: ArgumentHelp("Alert when a screen is offline this many minutes (0: never).", valueName: "min"))
     var offlineAlert: Double = 10
 
@@ -106,6 +121,15 @@ struct FleetCommand: ParsableCommand {
                 throw ValidationError("--broker must be mqtt://host[:port] or mqtts://host[:port]")
             }
         }
+        if let smtp {
+            guard smtp.hasPrefix("smtp://") || smtp.hasPrefix("smtps://") else {
+                throw ValidationError("--smtp takes smtp://host[:port] or smtps://host[:port]")
+            }
+            guard !mailTo.isEmpty else { throw ValidationError("--smtp needs --mail-to") }
+        }
+        for address in mailTo + [mailFrom] where !Self.isMailAddress(address) {
+            throw ValidationError("not a mail address: \(address)")
+        }
         if let webhook, !(webhook.hasPrefix("http://") || webhook.hasPrefix("https://")) {
             throw ValidationError("--webhook takes an http(s) URL")
         }
@@ -118,6 +142,13 @@ struct FleetCommand: ParsableCommand {
     }
 
     var parsedListen: (host: String, port: Int)? { ListenAddress.parse(listen) }
+
+    /// name@domain with nothing an SMTP command or a header could be broken by.
+    static func isMailAddress(_ text: String) -> Bool {
+        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
+        return parts.count == 2 && !parts[0].isEmpty && !parts[1].isEmpty && text.utf8.count <= 254
+            && !text.utf8.contains { $0 <= 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") || $0 == UInt8(ascii: ",") }
+    }
 
     var thumbnailSeconds: Double? {
         if thumbnails == "0" { return 0 }
@@ -186,7 +217,20 @@ struct FleetCommand: ParsableCommand {
         let rules = AlertRules(
             offlineMinutes: offlineAlert > 0 ? offlineAlert : nil, refusedRev: !noRefusedAlert, noPlayMinutes: noPlayAlert,
             diskBelowPercent: diskAlert)
-        let alerter = Alerter(link: link, rules: rules, webhook: webhook, logger: logger)
+        var mail: MailSettings?
+        if let smtp {
+            var settings = MailSettings(url: smtp, from: mailFrom, to: mailTo)
+            settings.requireTLS = smtpRequireTls
+            if let smtpCredentials {
+                do {
+                    let read = try Credentials.read(path: smtpCredentials)
+                    settings.username = read.username
+                    settings.password = read.password
+                } catch { throw ValidationError(error.description) }
+            }
+            mail = settings
+        }
+        let alerter = Alerter(link: link, rules: rules, webhook: webhook, mail: mail, logger: logger)
         let console = Console(link: link, store: fleetStore, users: people, alerter: alerter)
         link.start()
         let (host, port) = parsedListen!

@@ -29,6 +29,8 @@ final class FleetConsoleRig: @unchecked Sendable {
     let webhook: ChildProcess
     let webhookLog: String
     let webhookPort: Int
+    let mailbox: ChildProcess
+    let mailLog: String
     let consoleArguments: [String]
     static let passwords = ["admin": "admin-password", "oper": "operator-password", "viewer": "viewer-password"]
 
@@ -68,6 +70,28 @@ final class FleetConsoleRig: @unchecked Sendable {
         }
         guard let found else { throw TestSupportError.io("the webhook receiver did not start") }
         webhookPort = found
+        // The SMTP server alerts are mailed through (Python's smtpd, plain, loopback): each message's
+        // recipients and text as a JSON line.
+        mailLog = scratch.path + "/mail.jsonl"
+        let mailPortFile = scratch.path + "/mail.port"
+        let smtp = """
+            import asyncore, json, smtpd, sys, warnings
+            warnings.simplefilter('ignore')
+            class S(smtpd.SMTPServer):
+                def process_message(self, peer, sender, recipients, data, **kw):
+                    text = data.decode('utf-8', 'replace') if isinstance(data, bytes) else data
+                    with open(sys.argv[1], 'a') as f: f.write(json.dumps({'from': sender, 'to': recipients, 'text': text}) + '\\n')
+            s = S(('127.0.0.1', 0), None, decode_data=False)
+            open(sys.argv[2], 'w').write(str(s.socket.getsockname()[1]))
+            asyncore.loop()
+            """
+        mailbox = try ChildProcess(try ChildProcess.resolve("python3"), ["-W", "ignore", "-c", smtp, mailLog, mailPortFile])
+        var mailPort: Int?
+        waitUntil(timeout: 10, pollInterval: 0.02) {
+            mailPort = (try? String(contentsOfFile: mailPortFile, encoding: .utf8)).flatMap { Int($0) }
+            return mailPort != nil
+        }
+        guard let mailPort else { throw TestSupportError.io("the SMTP receiver did not start") }
         // The console's users, made as an operator would.
         for (user, role) in [("admin", "admin"), ("oper", "operator"), ("viewer", "viewer")] {
             let input = scratch.path + "/password-" + user
@@ -82,7 +106,8 @@ final class FleetConsoleRig: @unchecked Sendable {
             "--no-config", "--state-dir", scratch.path + "/fleet", "--broker", broker.url, "--credentials",
             scratch.path + "/credentials-console", "--listen", "127.0.0.1:0", "--webhook",
             "http://127.0.0.1:\(found)/hook", "--offline-alert", String(offlineAlertMinutes), "--thumbnails", "0",
-            "--client-id", "console-test",
+            "--client-id", "console-test", "--smtp", "smtp://127.0.0.1:\(mailPort)", "--mail-to", "ops@localhost",
+            "--mail-from", "fleet@localhost",
         ]
         console = try ChildProcess(
             BuiltProduct.path("queued-fleet"), consoleArguments, stdoutPath: scratch.path + "/console.out",
@@ -110,6 +135,7 @@ final class FleetConsoleRig: @unchecked Sendable {
         }
         if console.isRunning { _ = console.terminate() }
         if webhook.isRunning { _ = webhook.terminate(signal: SIGKILL) }
+        if mailbox.isRunning { _ = mailbox.terminate(signal: SIGKILL) }
         simulator.stop()
         broker.stop()
     }
@@ -227,6 +253,11 @@ final class FleetConsoleRig: @unchecked Sendable {
         let answer = try send("GET", target, session: session)
         guard answer.status == 200, let json = answer.json else { throw TestSupportError.io("GET \(target): \(answer.status) \(answer.body)") }
         return json
+    }
+
+    /// Every mail received so far: `from`, `to`, `text`.
+    var mails: [JSONValue] {
+        ((try? String(contentsOfFile: mailLog, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { try? JSON.parse(Array($0.utf8)) }
     }
 
     /// Every webhook body received so far.

@@ -54,6 +54,11 @@ import Testing
         }, "\(rig.webhookNotices)")
         let p2Notices = rig.webhookNotices.filter { $0["player"]?.stringValue == "p2" }
         #expect(p2Notices.map { $0["state"]?.stringValue } == ["raised", "recovered"], "\(p2Notices)")
+        // And by mail, through the SMTP server: one message each way.
+        #expect(waitUntil(timeout: 20, pollInterval: 0.2) { rig.mails.count >= 2 }, "\(rig.mails)")
+        let subjects = rig.mails.compactMap { $0["text"]?.stringValue?.split(separator: "\n").first { $0.hasPrefix("Subject:") } }
+        #expect(subjects.contains { $0.contains("p2 offline raised") } && subjects.contains { $0.contains("p2 offline recovered") }, "\(subjects)")
+        #expect(rig.mails.allSatisfy { $0["to"]?.arrayValue == ["ops@localhost"] && $0["from"]?.stringValue == "fleet@localhost" })
         #expect(try rig.get("/api/screen?id=p2", viewer)["online"]?.boolValue == true)
         let alerts = try rig.get("/api/alerts", viewer)
         #expect(alerts["active"]?.arrayValue?.isEmpty == true)
