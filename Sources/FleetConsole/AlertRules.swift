@@ -90,7 +90,8 @@ public struct AlertBook: Sendable, Equatable {
                 held.append((.offline, "offline for more than \(Self.number(minutes)) min"))
             }
         }
-        if rules.refusedRev, let error = screen.reported?.error, error.contains("refused") {
+        // For good: "rev N (source) refused: …" or "… document refused: …" — never "not applied yet" (retried).
+        if rules.refusedRev, let error = screen.reported?.error, error.contains(") refused: ") || error.contains(" document refused: ") {
             held.append((.refused, error))
         }
         if let minutes = rules.noPlayMinutes, screen.online == true {

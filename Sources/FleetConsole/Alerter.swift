@@ -1,6 +1,7 @@
 // The alerts' owner: every few seconds it judges the roster against the rules (AlertBook, pure) and sends
-// each notice — raised once, recovered once — as a JSON POST to the operator's webhook, tried again with
-// backoff for a while when the receiver is down. The log of recent notices is what the page's alerts list
+// each notice — raised once, recovered once — as a JSON POST to the operator's webhook and as a mail, in the
+// order they happened (one sender each, a notice tried again with backoff while its receiver is down, so a
+// recovery never arrives before its alert). The log of recent notices is what the page's alerts list
 // shows. Threads: an actor; the roster is read through FleetLink's lock; HTTP runs on AsyncHTTPClient's loop.
 
 import AsyncHTTPClient
@@ -18,6 +19,11 @@ public actor Alerter {
     private var book: AlertBook
     private var recent: [AlertNotice] = []
     private let http = HTTPClient(eventLoopGroupProvider: .singleton)
+    /// The notices waiting for each sender, in order.
+    private let hooks: AsyncStream<AlertNotice>.Continuation
+    private let hookQueue: AsyncStream<AlertNotice>
+    private let mails: AsyncStream<AlertNotice>.Continuation
+    private let mailQueue: AsyncStream<AlertNotice>
     /// Notices kept for the page.
     static let recentLimit = 200
 
@@ -28,14 +34,24 @@ public actor Alerter {
         self.mail = mail
         self.logger = logger
         book = AlertBook(watchingSince: Date().timeIntervalSince1970)
+        (hookQueue, hooks) = AsyncStream.makeStream(of: AlertNotice.self)
+        (mailQueue, mails) = AsyncStream.makeStream(of: AlertNotice.self)
     }
 
     /// Runs until cancelled, judging every `interval` seconds.
     public func run(interval: Double = 2) async {
+        let (webhook, mail, logger, hookQueue, mailQueue) = (self.webhook, self.mail, self.logger, self.hookQueue, self.mailQueue)
+        let senders = [
+            Task { for await notice in hookQueue { if let webhook { await self.send(notice, to: webhook) } } },
+            Task.detached { for await notice in mailQueue { if let mail { await Self.mail(notice, with: mail, logger: logger) } } },
+        ]
         while !Task.isCancelled {
             evaluate()
             try? await Task.sleep(for: .seconds(interval))
         }
+        hooks.finish()
+        mails.finish()
+        for sender in senders { sender.cancel() }
         try? await http.shutdown()
     }
 
@@ -47,11 +63,8 @@ public actor Alerter {
         recent = Array((recent + notices).suffix(Self.recentLimit))
         for notice in notices {
             logger.notice("alert \(notice.state.rawValue): \(notice.alert.kind.rawValue) on \(notice.alert.player): \(notice.detail)")
-            if let webhook { Task { await self.send(notice, to: webhook) } }
-            if let mail {
-                let logger = logger
-                Task.detached { await Self.mail(notice, with: mail, logger: logger) }
-            }
+            if webhook != nil { hooks.yield(notice) }
+            if mail != nil { mails.yield(notice) }
         }
     }
 

@@ -9,6 +9,8 @@ import Foundation
 import Hummingbird
 import JSONText
 import QueueRPC
+import NIOPosix
+import SystemSupport
 import WebControl
 
 extension ConsoleServer {
@@ -47,17 +49,32 @@ extension ConsoleServer {
         }
     }
 
-    /// Publishes `document` to `target` as the next rev and records it; returns the rev.
+    /// One push at a time: two at once would work out the same rev.
+    static let pushing = ThreadLock()
+    /// A rev a member may report and still be counted (above it, the screen's report is not believed).
+    static let largestRev: Int64 = 1 << 53
+
+    /// Publishes `document` to `target` as the next rev and records it; returns the rev. Blocks briefly (the
+    /// store's write) under `pushing`: called on the I/O pool.
     static func push(_ document: JSONValue, to target: String, by user: String, console: Console) throws -> Int64 {
         guard var object = document.objectValue else { throw HTTPError(.badRequest, message: "the document must be a JSON object") }
+        guard console.link.isSynced else {
+            throw HTTPError(.serviceUnavailable, message: "not connected to the broker yet (or its retained documents are still arriving)")
+        }
+        return try pushing.withLock { () throws -> Int64 in try pushLocked(&object, to: target, by: user, console: console) }
+    }
+
+    private static func pushLocked(_ object: inout JSONObject, to target: String, by user: String, console: Console) throws -> Int64 {
         // Above every rev the target's members hold or wait for too: a bridge ignores a rev older than its own.
         let current = console.link.withRoster { roster in
             roster.members(of: target).reduce(roster.desired[target] ?? 0) { highest, screen in
-                max(highest, screen.reported?.appliedRev ?? 0, screen.reported?.pendingRev ?? 0)
+                let reported = [screen.reported?.appliedRev ?? 0, screen.reported?.pendingRev ?? 0].filter { $0 <= largestRev }
+                return max(highest, reported.max() ?? 0)
             }
         }
         let recorded = (try? console.store.history(target: target, limit: 1).first?.rev) ?? 0
-        let rev = max(current, recorded) + 1
+        let (rev, overflow) = min(max(current, recorded), largestRev).addingReportingOverflow(1)
+        guard !overflow else { throw HTTPError(.conflict, message: "no rev left for \(target)") }
         object["rev"] = .int(rev)
         if let refusal = refusal(.object(object)) { throw HTTPError(.unprocessableContent, message: "refused: \(refusal)") }
         do {
@@ -76,7 +93,8 @@ extension ConsoleServer {
             let body = try await jsonBody(request, context)
             let target = try target(body["target"])
             guard let document = body["document"] else { throw HTTPError(.badRequest, message: "no document") }
-            let rev = try push(document, to: target, by: context.session?.user ?? "", console: console)
+            let user = context.session?.user ?? ""
+            let rev = try await NIOThreadPool.singleton.runIfActive { try push(document, to: target, by: user, console: console) }
             context.logger.info("pushed rev \(rev) to \(target) (\(context.session?.user ?? ""))")
             return jsonResponse(["target": .string(target), "rev": .int(rev)])
         }
@@ -91,12 +109,14 @@ extension ConsoleServer {
             try require(.operator_, context)
             let body = try await jsonBody(request, context)
             let target = try target(body["target"])
-            guard let rev = body["rev"]?.intValue,
-                let old = try console.store.history(target: target, limit: 10_000).first(where: { $0.rev == rev })
-            else { throw HTTPError(.notFound, message: "no such rev in this target's history") }
+            guard let rev = body["rev"]?.intValue, let old = try console.store.document(target: target, rev: rev) else {
+                throw HTTPError(.notFound, message: "no such rev in this target's history")
+            }
             var document = old.document.objectValue ?? [:]
             document["rev"] = nil
-            let new = try push(.object(document), to: target, by: context.session?.user ?? "", console: console)
+            let user = context.session?.user ?? ""
+            let older = JSONValue.object(document)
+            let new = try await NIOThreadPool.singleton.runIfActive { try push(older, to: target, by: user, console: console) }
             context.logger.info("rolled \(target) back to rev \(rev) as rev \(new)")
             return jsonResponse(["target": .string(target), "rev": .int(new), "from": .int(rev)])
         }

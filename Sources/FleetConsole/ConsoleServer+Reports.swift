@@ -7,6 +7,7 @@ import HTTPTypes
 import Hummingbird
 import JSONText
 import NIOCore
+import NIOPosix
 import WebControl
 
 extension ConsoleServer {
@@ -14,14 +15,20 @@ extension ConsoleServer {
         api.get("plays") { request, _ -> Response in
             let query = request.uri.queryParameters
             let filter = try playFilter(query)
-            console.link.flushRecords()
             let csv = query["format"] == "csv"
+            // The store's reads block (SQLite, the writer's lock): on the I/O pool, never on the server's threads.
             if query["records"] == "1" {
-                let records = try console.store.records(filter)
+                let records = try await NIOThreadPool.singleton.runIfActive {
+                    console.link.flushRecords()
+                    return try console.store.records(filter)
+                }
                 if csv { return csvResponse(PlayReportCSV.records(records), name: "plays-records.csv") }
                 return jsonResponse(["records": .array(records)])
             }
-            let lines = try console.store.report(filter)
+            let (lines, stored) = try await NIOThreadPool.singleton.runIfActive {
+                console.link.flushRecords()
+                return (try console.store.report(filter), try console.store.playCount())
+            }
             if csv { return csvResponse(PlayReportCSV.report(lines), name: "plays-report.csv") }
             return jsonResponse([
                 "lines": .array(
@@ -32,7 +39,7 @@ extension ConsoleServer {
                         ]
                     }),
                 "plays": .int(Int64(lines.reduce(0) { $0 + $1.plays })),
-                "stored": .int(Int64(try console.store.playCount())),
+                "stored": .int(Int64(stored)),
             ])
         }
         api.get("alerts") { _, _ -> Response in
@@ -130,7 +137,7 @@ enum PlayReportCSV {
 
     static func field(_ value: String) -> String {
         var value = value
-        if let first = value.first, "=+-@".contains(first), Double(value) == nil { value = "'" + value }
+        if let first = value.first, "=+-@\t\r".contains(first), Double(value) == nil { value = "'" + value }
         guard value.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return value }
         return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }

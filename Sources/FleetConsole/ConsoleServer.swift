@@ -67,7 +67,8 @@ public enum ConsoleServer {
         router.add(middleware: WebGuard(settings: settings.guardSettings, logger: logger))
         ConsoleAssets.add(to: router)
         addSignIn(router, settings: settings, console: console)
-        let api = router.group("api").add(middleware: ConsoleGuard(settings: settings, sessions: console.sessions))
+        let api = router.group("api").add(
+            middleware: ConsoleGuard(settings: settings, sessions: console.sessions, users: console.users))
         addSessionRoutes(api, settings: settings, console: console)
         addScreenRoutes(api, settings: settings, console: console)
         addContentRoutes(api, console: console)
@@ -156,7 +157,7 @@ public enum ConsoleServer {
                     "ids": since > 0 ? .array(matching.map { .string($0.id) }) : .null,
                 ]
             }
-            return jsonResponse(answer.withBroker(console.link.isConnected))
+            return jsonResponse(answer.withBroker(connected: console.link.isConnected, synced: console.link.isSynced))
         }
         api.get("screen") { request, _ -> Response in
             let id = try screenID(request)
@@ -197,9 +198,10 @@ public enum ConsoleServer {
 }
 
 extension JSONValue {
-    func withBroker(_ connected: Bool) -> JSONValue {
+    /// `broker`: `connected` (its retained documents in: pushes may go), `syncing` or `disconnected`.
+    func withBroker(connected: Bool, synced: Bool) -> JSONValue {
         guard var object = objectValue else { return self }
-        object["broker"] = .string(connected ? "connected" : "disconnected")
+        object["broker"] = .string(synced ? "connected" : connected ? "syncing" : "disconnected")
         return .object(object)
     }
 }
@@ -257,18 +259,24 @@ enum ScreenSummary {
     }
 }
 
-/// On `/api`: a session cookie, and a change (any method but GET/HEAD) from this origin with the session's
+/// On `/api`: a session cookie of a user who still has that role, and a change (any method but GET/HEAD) from this origin with the session's
 /// CSRF token. There is no bearer token: every action is a named user's.
 struct ConsoleGuard: RouterMiddleware {
     typealias Context = WebContext
     let settings: ConsoleSettings
     let sessions: SessionStore
+    let users: ConsoleUsers
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
     {
         guard let cookie = request.cookies[SessionStore.cookieName]?.value, let session = await sessions.lookup(cookie) else {
             throw HTTPError(.unauthorized, message: "sign in first")
+        }
+        // A user removed or given another role (on the page, by hand, by --add-user) is signed out.
+        guard await users.role(of: session.user)?.rawValue == session.role else {
+            await sessions.end(cookie)
+            throw HTTPError(.unauthorized, message: "sign in again")
         }
         if request.method != .get && request.method != .head {
             guard HostPolicy.isSameOrigin(request.headers[.origin], host: request.head.authority, secure: settings.secureOrigin) else {

@@ -23,11 +23,27 @@ public actor ConsoleUsers {
 
     private let path: String
     private var users: [String: User]
+    /// The file's modification time when last read: a change by hand or by `--add-user` is read again.
+    private var readAt: timespec?
 
     /// Reads `path` (missing: no users yet). A line that is not `name:role:hash` is refused with its number.
     public init(path: String) throws {
         self.path = path
         users = try Self.read(path)
+        readAt = Self.modified(path)
+    }
+
+    static func modified(_ path: String) -> timespec? {
+        var info = stat()
+        return stat(path, &info) == 0 ? info.st_mtim : nil
+    }
+
+    /// Reads the file again when it changed since (a bad file keeps the users as they were, and says so).
+    private func refresh() {
+        let now = Self.modified(path)
+        guard now?.tv_sec != readAt?.tv_sec || now?.tv_nsec != readAt?.tv_nsec else { return }
+        readAt = now
+        if let fresh = try? Self.read(path) { users = fresh }
     }
 
     static func read(_ path: String) throws -> [String: User] {
@@ -56,6 +72,7 @@ public actor ConsoleUsers {
 
     /// The user `name` if `password` is theirs.
     public func check(name: String, password: String) async -> User? {
+        refresh()
         // An unknown name costs a bcrypt check too, so timing does not tell which names exist.
         let hash = users[name]?.hash ?? Self.decoyHash
         let matches = (try? await AccessKey.passwordPool.runIfActive { Bcrypt.verify(password, hash: hash) }) ?? false
@@ -63,11 +80,15 @@ public actor ConsoleUsers {
         return user
     }
 
-    private static let decoyHash = Bcrypt.hash("not a password of anyone's", cost: 10)
+    /// At the cost real users' hashes are made with, so an unknown name takes as long as a known one.
+    private static let decoyHash = Bcrypt.hash("not a password of anyone's", cost: 12)
 
     public var list: [User] { users.values.sorted { $0.name < $1.name } }
 
-    public func role(of name: String) -> Role? { users[name]?.role }
+    public func role(of name: String) -> Role? {
+        refresh()
+        return users[name]?.role
+    }
 
     /// Adds or changes `name` (a password of at least 8 characters), and writes the file.
     public func set(name: String, role: Role, password: String) async throws {
@@ -75,9 +96,13 @@ public actor ConsoleUsers {
         guard password.count >= 8, password.utf8.count <= 72 else {
             throw ConsoleError("a password is 8 to 72 bytes")
         }
+        if users[name]?.role == .admin, role != .admin, users.values.filter({ $0.role == .admin }).count == 1 {
+            throw ConsoleError("\(name) is the last admin")
+        }
         let hash = try await AccessKey.passwordPool.runIfActive { Bcrypt.hash(password, cost: 12) }
         users[name] = User(name: name, role: role, hash: hash)
         try write()
+        readAt = Self.modified(path)
     }
 
     /// Removes `name`; the last admin cannot be removed (nobody could manage users then).
@@ -88,6 +113,7 @@ public actor ConsoleUsers {
         }
         users[name] = nil
         try write()
+        readAt = Self.modified(path)
     }
 
     private func write() throws {

@@ -1,8 +1,11 @@
 // The console's one link to the fleet: the broker (the operator's credentials). It reads every screen's
-// retained status and reported documents, the desired documents of players and groups, and the proof-of-play
-// records (QoS 1, on a session the broker keeps for an hour while the console is away, so a restart loses
-// none); it publishes desired documents and JSON-RPC requests, each request answered on a response topic of
-// the console's own under the player's `rpc/res` (what the bridge requires) and matched by correlation data.
+// retained status and reported documents and the desired documents of players and groups (QoS 0: retained,
+// they come back whole on every reconnect, so none waits in our session), and the proof-of-play records
+// (QoS 1, on a session the broker keeps for an hour while the console is away, so a restart loses none as
+// long as the broker's `max_queued_messages` holds them); it publishes desired documents and JSON-RPC
+// requests, each answered on a response topic of the console's own under the player's `rpc/res` (what the
+// bridge requires), matched by random correlation data and by the player the topic names — so one screen
+// cannot answer for another. Payloads are parsed before the lock; their sizes are capped per kind.
 // Threads: MQTT messages arrive on the client's network thread; the roster is guarded by `lock` (decisions
 // only, no I/O under it); records go to the store's writer queue in batches; callers of `call` wait on a
 // continuation resumed by the network thread.
@@ -26,35 +29,46 @@ public final class FleetLink: @unchecked Sendable {
     private let lock = ThreadLock()
     // Guarded by `lock`.
     private var roster: FleetRoster
-    private var pendingCalls: [String: CheckedContinuation<JSONValue, Never>] = [:]
+    private var pendingCalls: [String: (player: String, waiter: CheckedContinuation<JSONValue, Never>)] = [:]
     private var nextCall: Int64 = 0
     private var connected = false
+    /// Whether the retained documents have had time to arrive since the first connection (pushes wait).
+    private var synced = false
     private var unstored: [FleetStore.Play] = []
+    /// A batch the store refused (busy, disk full): kept and tried again first, never dropped.
+    private var failedBatch: [FleetStore.Play] = []
     /// Screenshots by player: the newest few JPEGs, with when they were taken.
     private var thumbnails: [String: [(at: Double, jpeg: [UInt8])]] = [:]
     /// Records stored since start, and repeats the store already had (de-duplicated).
     private var stored = 0
     private var repeats = 0
     private let writer = DispatchQueue(label: "queued-fleet.store")
+    /// Calls' timeouts, apart from the store's work.
+    private let timers = DispatchQueue(label: "queued-fleet.timers")
     private var flushScheduled = false
-    /// How many screenshots are kept per screen.
+    /// How many screenshots are kept per screen, and how big one may be.
     public static let thumbnailHistory = 5
+    public static let thumbnailBytes = 2 << 20
 
     public init(configuration: MQTTConfiguration, prefix: String, store: FleetStore, logger: Logger) throws {
         self.prefix = prefix
         self.store = store
         self.logger = logger
         roster = FleetRoster(prefix: prefix)
-        replyToken = "console-" + UUID().uuidString.lowercased().prefix(12)
+        // Stable across restarts (the kept session's subscription stays the same one).
+        replyToken = "console-" + String(configuration.clientID.utf8.reduce(UInt64(14_695_981_039_346_656_037)) {
+            ($0 ^ UInt64($1)) &* 1_099_511_628_211
+        }, radix: 16)
         var configuration = configuration
         // A session the broker keeps while we are away: the records sent meanwhile wait for us.
         configuration.cleanStart = false
         configuration.sessionExpiry = 3600
         configuration.maximumPacketSize = 16 << 20
         client = try MosquittoClient(configuration: configuration) { [weak self] event in self?.take(event) }
-        for pattern in ["+/status", "+/reported", "+/desired", "group/+/desired", "+/events"] {
-            try client.subscribe(prefix + pattern, qos: .atLeastOnce)
+        for pattern in ["+/status", "+/reported", "+/desired", "group/+/desired"] {
+            try client.subscribe(prefix + pattern, qos: .atMostOnce)
         }
+        try client.subscribe(prefix + "+/events", qos: .atLeastOnce)
         try client.subscribe(prefix + "+/rpc/res/" + replyToken, qos: .atLeastOnce)
     }
 
@@ -69,9 +83,15 @@ public final class FleetLink: @unchecked Sendable {
 
     private func take(_ event: MQTTEvent) {
         switch event {
-        case .connected:
+        case .connected(let sessionPresent):
             lock.withLock { connected = true }
-            logger.info("broker connected")
+            if sessionPresent {
+                logger.info("broker connected (our session was kept: records sent meanwhile follow)")
+            } else {
+                logger.notice("broker connected with a new session: records sent while we were away were not kept for us")
+            }
+            // Retained documents arrive right after the subscriptions; pushes wait that long once.
+            timers.asyncAfter(deadline: .now() + 2) { self.lock.withLock { self.synced = true } }
         case .disconnected(let error, _):
             lock.withLock { connected = false }
             logger.warning("broker connection lost: \(error.map { "\($0)" } ?? "closed")")
@@ -84,16 +104,34 @@ public final class FleetLink: @unchecked Sendable {
         }
     }
 
+    /// The largest payload read per kind: a status, a reported document, a record, a desired document.
+    static func payloadLimit(_ topic: String) -> Int {
+        if topic.hasSuffix("/status") { return 8 << 10 }
+        if topic.hasSuffix("/events") { return 64 << 10 }
+        if topic.hasSuffix("/rpc/res/") { return 8 << 20 }
+        return 1 << 20
+    }
+
     private func take(_ message: MQTTMessage) {
         if message.topic.hasSuffix("/rpc/res/" + replyToken) {
-            let answer = try? JSON.parse(message.payload)
+            // Only the player the call went to may answer it.
+            let player = message.topic.dropFirst(prefix.count).split(separator: "/").first.map(String.init) ?? ""
             let key = message.correlationData.map { String(decoding: $0, as: UTF8.self) } ?? ""
-            let waiter = lock.withLock { pendingCalls.removeValue(forKey: key) }
-            waiter?.resume(returning: answer ?? ["error": ["code": -32700, "message": "the answer is not JSON"]])
+            let waiter: CheckedContinuation<JSONValue, Never>? = lock.withLock {
+                guard let pending = pendingCalls[key], pending.player == player else { return nil }
+                pendingCalls[key] = nil
+                return pending.waiter
+            }
+            guard let waiter else { return }
+            let answer = message.payload.count <= Self.payloadLimit("/rpc/res/") ? try? JSON.parse(message.payload) : nil
+            waiter.resume(returning: answer ?? ["error": ["code": -32700, "message": "the answer is not JSON"]])
             return
         }
+        guard message.payload.count <= Self.payloadLimit(message.topic) else { return }
+        // Parsed here, outside the lock: the page's requests never wait on a big document's parse.
+        let value: JSONValue? = message.payload.isEmpty ? nil : try? JSON.parse(message.payload)
         let now = Date().timeIntervalSince1970
-        let change = lock.withLock { roster.take(topic: message.topic, payload: message.payload, now: now) }
+        let change = lock.withLock { roster.take(topic: message.topic, value: value, isEmpty: message.payload.isEmpty, now: now) }
         guard case .play(let player, let record) = change, let seq = record["seq"]?.intValue else { return }
         let schedule = lock.withLock {
             unstored.append(FleetStore.Play(player: player, seq: seq, record: record))
@@ -108,8 +146,11 @@ public final class FleetLink: @unchecked Sendable {
     private func flush() {
         let batch = lock.withLock {
             flushScheduled = false
-            defer { unstored = [] }
-            return unstored
+            defer {
+                unstored = []
+                failedBatch = []
+            }
+            return failedBatch + unstored
         }
         guard !batch.isEmpty else { return }
         do {
@@ -119,7 +160,14 @@ public final class FleetLink: @unchecked Sendable {
                 repeats += batch.count - added
             }
         } catch {
-            logger.error("proof of play: \(batch.count) records not stored: \(error)")
+            // Kept and tried again in a second: the broker has forgotten these records already.
+            logger.error("proof of play: \(batch.count) records not stored yet (tried again in 1 s): \(error)")
+            let schedule = lock.withLock {
+                failedBatch = batch + failedBatch
+                defer { flushScheduled = true }
+                return !flushScheduled
+            }
+            if schedule { writer.asyncAfter(deadline: .now() + 1) { self.flush() } }
         }
     }
 
@@ -133,6 +181,9 @@ public final class FleetLink: @unchecked Sendable {
     public func withRoster<T>(_ body: (FleetRoster) -> T) -> T { lock.withLock { body(roster) } }
 
     public var isConnected: Bool { lock.withLock { connected } }
+
+    /// Connected, and the retained documents had time to arrive (a rev worked out before would be too low).
+    public var isSynced: Bool { lock.withLock { connected && synced } }
 
     public var counters: (stored: Int, repeats: Int) { lock.withLock { (stored, repeats) } }
 
@@ -149,32 +200,34 @@ public final class FleetLink: @unchecked Sendable {
     /// saying it did not come within `timeout` seconds (the request expires then, so a screen that comes back
     /// later never runs it).
     public func call(player: String, method: String, params: JSONValue?, timeout: Double = 10) async -> JSONValue {
-        let key: String = lock.withLock {
+        // Random: nobody who saw one request can guess another's.
+        let key = UUID().uuidString
+        let id: Int64 = lock.withLock {
             nextCall += 1
-            return "\(nextCall)"
+            return nextCall
         }
         var request: JSONObject = [
-            "jsonrpc": "2.0", "id": .int(Int64(key) ?? 0), "method": .string(method),
+            "jsonrpc": "2.0", "id": .int(id), "method": .string(method),
             "expires": .double(Date().timeIntervalSince1970 + timeout),
         ]
         if let params { request["params"] = params }
         let topics = Topics(prefix: prefix, player: player)
         let answer = await withCheckedContinuation { (continuation: CheckedContinuation<JSONValue, Never>) in
-            lock.withLock { pendingCalls[key] = continuation }
+            lock.withLock { pendingCalls[key] = (player, continuation) }
             do {
                 try client.publish(
                     topic: topics.rpcRequest, payload: JSON.serialize(.object(request)), qos: .atLeastOnce,
                     responseTopic: topics.rpcResponse + "/" + replyToken, correlationData: Array(key.utf8),
                     messageExpiryInterval: UInt32(max(1, timeout.rounded(.up))))
             } catch {
-                if let waiter = lock.withLock({ pendingCalls.removeValue(forKey: key) }) {
-                    waiter.resume(returning: ["error": ["code": -32000, "message": .string("not sent: \(error)")]])
+                if let pending = lock.withLock({ pendingCalls.removeValue(forKey: key) }) {
+                    pending.waiter.resume(returning: ["error": ["code": -32000, "message": .string("not sent: \(error)")]])
                 }
                 return
             }
-            writer.asyncAfter(deadline: .now() + timeout) {
-                if let waiter = self.lock.withLock({ self.pendingCalls.removeValue(forKey: key) }) {
-                    waiter.resume(
+            timers.asyncAfter(deadline: .now() + timeout) {
+                if let pending = self.lock.withLock({ self.pendingCalls.removeValue(forKey: key) }) {
+                    pending.waiter.resume(
                         returning: ["error": ["code": -32000, "message": .string("no answer in \(Int(timeout)) s")]])
                 }
             }
@@ -186,11 +239,15 @@ public final class FleetLink: @unchecked Sendable {
 
     /// Asks `player` for a screenshot and keeps it; the JPEG, or the reason there is none.
     public func takeThumbnail(player: String, maxWidth: Int = 320) async -> Result<[UInt8], ConsoleError> {
+        guard lock.withLock({ roster.screens[player] != nil }) else { return .failure(ConsoleError("no screen \(player)")) }
         let answer = await call(player: player, method: "player.screenshot", params: ["format": "jpeg", "maxWidth": .int(Int64(maxWidth))])
         guard let text = answer["result"]?["jpeg"]?.stringValue, let data = Data(base64Encoded: text) else {
             return .failure(ConsoleError(answer["error"]?["message"]?.stringValue ?? "no picture"))
         }
         let jpeg = [UInt8](data)
+        guard jpeg.count <= Self.thumbnailBytes, jpeg.starts(with: [0xFF, 0xD8]) else {
+            return .failure(ConsoleError("the screenshot is not a JPEG of at most \(Self.thumbnailBytes >> 20) MiB"))
+        }
         let now = Date().timeIntervalSince1970
         lock.withLock {
             var kept = thumbnails[player] ?? []
@@ -200,9 +257,12 @@ public final class FleetLink: @unchecked Sendable {
         return .success(jpeg)
     }
 
-    /// The kept screenshots of `player`, oldest first.
+    /// The kept screenshots of `player`, oldest first (none once the screen is gone from the roster).
     public func thumbnails(of player: String) -> [(at: Double, jpeg: [UInt8])] {
-        lock.withLock { thumbnails[player] ?? [] }
+        lock.withLock {
+            if roster.screens[player] == nil { thumbnails[player] = nil }
+            return thumbnails[player] ?? []
+        }
     }
 }
 

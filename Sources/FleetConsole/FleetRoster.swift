@@ -60,30 +60,38 @@ public struct FleetRoster: Sendable {
         case none
     }
 
+    /// Desired documents' targets at most, and a screen's groups at most.
+    public static let maxTargets = 10_000
+    public static let maxGroups = 32
+
     /// One message from the broker (`now`: seconds since 1970).
     public mutating func take(topic: String, payload: [UInt8], now: Double) -> Change {
+        take(topic: topic, value: payload.isEmpty ? nil : try? JSON.parse(payload), isEmpty: payload.isEmpty, now: now)
+    }
+
+    /// One message, its payload already parsed (`value` nil: empty or not JSON; `isEmpty`: empty).
+    public mutating func take(topic: String, value: JSONValue?, isEmpty: Bool, now: Double) -> Change {
         if topic.hasPrefix(prefix + "group/") {
             let levels = topic.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: false)
             guard levels.count == 3, levels[2] == "desired", !levels[1].isEmpty else { return .none }
-            return desiredChanged(target: "group/" + levels[1], payload: payload)
+            return desiredChanged(target: "group/" + levels[1], value: value)
         }
         guard let (player, kind) = Topics.parse(topic, prefix: prefix), Self.isPlayerID(player) else { return .none }
         switch kind {
         case .desired:
-            return desiredChanged(target: player, payload: payload)
+            return desiredChanged(target: player, value: value)
         case .events:
-            guard let record = try? JSON.parse(payload), record.objectValue != nil, record["seq"]?.intValue != nil,
-                screens[player] != nil || screens.count < Self.maxScreens
-            else { return .none }
-            update(player) { $0.lastPlayAt = now }
+            // Stored whatever the roster holds: proof of play is never dropped for a full roster.
+            guard let record = value, record.objectValue != nil, record["seq"]?.intValue != nil else { return .none }
+            if screens[player] != nil || screens.count < Self.maxScreens { update(player) { $0.lastPlayAt = now } }
             return .play(player: player, record: record)
         case .status:
-            if payload.isEmpty {
+            if isEmpty {
                 // A cleared status: the screen was removed from the broker.
                 guard screens.removeValue(forKey: player) != nil else { return .none }
                 return .screen(player)
             }
-            guard let status = try? JSON.parse(payload), let state = status["state"]?.stringValue,
+            guard let status = value, let state = status["state"]?.stringValue,
                 screens[player] != nil || screens.count < Self.maxScreens
             else { return .none }
             let online = state == "online"
@@ -94,12 +102,15 @@ public struct FleetRoster: Sendable {
                 screen.online = online
                 if online {
                     screen.version = status["version"]?.stringValue
-                    if let groups = status["groups"]?.arrayValue { screen.groups = groups.compactMap(\.stringValue) }
+                    if let groups = status["groups"]?.arrayValue {
+                        screen.groups = Array(
+                            groups.compactMap(\.stringValue).filter { Self.isPlayerID($0) && $0.utf8.count <= 64 }.prefix(Self.maxGroups))
+                    }
                 }
             }
             return .screen(player)
         case .reported:
-            guard let value = try? JSON.parse(payload), let reported = ReportedDocument(json: value),
+            guard let value, let reported = ReportedDocument(json: value),
                 screens[player] != nil || screens.count < Self.maxScreens
             else { return .none }
             update(player) {
@@ -110,8 +121,9 @@ public struct FleetRoster: Sendable {
         }
     }
 
-    private mutating func desiredChanged(target: String, payload: [UInt8]) -> Change {
-        let rev = (try? JSON.parse(payload))?["rev"]?.intValue
+    private mutating func desiredChanged(target: String, value: JSONValue?) -> Change {
+        let rev = value?["rev"]?.intValue
+        guard desired[target] != nil || desired.count < Self.maxTargets else { return .none }
         desired[target] = rev
         return .desired(target: target, rev: rev)
     }
@@ -141,10 +153,12 @@ public struct FleetRoster: Sendable {
         return names.sorted()
     }
 
-    /// A player id as the bridge allows it (a topic level without `/ + #`, not `group`), at most 128 bytes and
-    /// with no control characters.
+    /// A player id as the bridge allows it (a topic level without `/ + #`, not `group`; not `all`, which the
+    /// console's commands take for every screen), at most 128 bytes and with no control characters.
     public static func isPlayerID(_ text: some StringProtocol) -> Bool {
-        !text.isEmpty && text.utf8.count <= 128 && text != "group"
-            && !text.utf8.contains { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "#") }
+        !text.isEmpty && text.utf8.count <= 128 && text != "group" && text != "all"
+            && !text.utf8.contains {
+                $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "#") || $0 == UInt8(ascii: "/")
+            }
     }
 }

@@ -22,7 +22,7 @@ public enum PushProgress: Sendable, Equatable {
             self = .applied
         } else if let applying = reported?.applying, applying.rev == rev {
             self = .downloading(complete: applying.progress.complete, total: applying.progress.total)
-        } else if let error = reported?.error, error.hasPrefix("rev \(rev) ") {
+        } else if let error = reported?.error, error.hasPrefix("rev \(rev) ("), error.contains(") refused: ") {
             self = .refused(error)
         } else if let applied = reported?.appliedRev, applied > rev {
             self = .superseded(applied)

@@ -30,7 +30,7 @@ public final class FleetStore: @unchecked Sendable {
         insertPlay = try database.prepare(
             #"INSERT OR IGNORE INTO plays (player, seq, uri, start, "end", seconds, reason, day, record) VALUES (?,?,?,?,?,?,?,?,?)"#)
         insertDocument = try database.prepare(
-            "INSERT OR REPLACE INTO documents (target, rev, document, pushed_at, pushed_by) VALUES (?,?,?,?,?)")
+            "INSERT INTO documents (target, rev, document, pushed_at, pushed_by) VALUES (?,?,?,?,?)")
     }
 
     // MARK: proof of play
@@ -124,9 +124,14 @@ public final class FleetStore: @unchecked Sendable {
     public func records(_ filter: Filter = Filter(), limit: Int = 100_000) throws -> [JSONValue] {
         let (clause, values) = Self.whereClause(filter)
         return try lock.withLock {
-            try database.prepare("SELECT record FROM plays\(clause) ORDER BY player, seq LIMIT ?")
+            // The player as the topic named it (what a screen may write), not as the record's body says.
+            try database.prepare("SELECT record, player FROM plays\(clause) ORDER BY player, seq LIMIT ?")
                 .run(values + [.integer(Int64(limit))])
-                .compactMap { $0[0].string.flatMap { try? JSON.parse($0) } }
+                .compactMap { row in
+                    guard var record = row[0].string.flatMap({ try? JSON.parse($0) })?.objectValue else { return nil }
+                    record["player"] = row[1].string.map(JSONValue.string) ?? .null
+                    return .object(record)
+                }
         }
     }
 
@@ -188,12 +193,18 @@ public final class FleetStore: @unchecked Sendable {
         }
     }
 
+    /// The document pushed to `target` as `rev`, if it was.
+    public func document(target: String, rev: Int64) throws -> PushedDocument? {
+        try history(target: target, rev: rev, limit: 1).first
+    }
+
     /// What was pushed to `target`, newest first, at most `limit`.
-    public func history(target: String, limit: Int = 50) throws -> [PushedDocument] {
+    public func history(target: String, rev: Int64? = nil, limit: Int = 50) throws -> [PushedDocument] {
         try lock.withLock {
             try database.prepare(
-                "SELECT target, rev, document, pushed_at, pushed_by FROM documents WHERE target = ? ORDER BY rev DESC LIMIT ?"
-            ).run([.text(target), .integer(Int64(limit))]).compactMap { row in
+                "SELECT target, rev, document, pushed_at, pushed_by FROM documents WHERE target = ?"
+                    + (rev == nil ? "" : " AND rev = ?") + " ORDER BY rev DESC LIMIT ?"
+            ).run([.text(target)] + (rev.map { [SQLiteValue.integer($0)] } ?? []) + [.integer(Int64(limit))]).compactMap { row in
                 guard let target = row[0].string, let rev = row[1].int, let text = row[2].string,
                     let document = try? JSON.parse(text)
                 else { return nil }

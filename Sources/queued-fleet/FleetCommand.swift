@@ -153,12 +153,15 @@ struct FleetCommand: ParsableCommand {
     var thumbnailSeconds: Double? {
         if thumbnails == "0" { return 0 }
         guard let unit = thumbnails.last, let number = Double(thumbnails.dropLast()), number > 0 else { return nil }
+        let seconds: Double
         switch unit {
-        case "s": return max(10, number)
-        case "m": return number * 60
-        case "h": return number * 3600
+        case "s": seconds = number
+        case "m": seconds = number * 60
+        case "h": seconds = number * 3600
         default: return nil
         }
+        // At least 10 s between sweeps, however it is written.
+        return max(10, seconds)
     }
 
     var stateDirectory: String {

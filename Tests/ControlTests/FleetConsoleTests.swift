@@ -74,7 +74,8 @@ import Testing
         let rig = try FleetConsoleRig()
         let oper = try rig.signIn("oper")
         #expect(waitUntil(timeout: 30, pollInterval: 0.2) {
-            (try? rig.get("/api/screens", oper))?["online"]?.intValue == 2
+            let wall = try? rig.get("/api/screens", oper)
+            return wall?["online"]?.intValue == 2 && wall?["broker"]?.stringValue == "connected"
         })
         func push(_ document: JSONValue, _ session: FleetConsoleRig.Session) throws -> WebAttackRig.Answer {
             try rig.send("POST", "/api/push", session: session, body: ["target": "group/lobby", "document": document])
@@ -250,7 +251,10 @@ extension FleetConsoleRig {
         let rig = try FleetConsoleRig(screens: ["p1", "p2", "p3"], simulated: 500)
         try rig.publish("queued/<img src=x onerror=alert(1)>/status", ["state": "online", "groups": ["mall"]], retain: true)
         let viewer = try rig.signIn("viewer")
-        #expect(waitUntil(timeout: 30, pollInterval: 0.2) { (try? rig.get("/api/screens", viewer))?["online"]?.intValue == 504 })
+        #expect(waitUntil(timeout: 30, pollInterval: 0.2) {
+            let wall = try? rig.get("/api/screens", viewer)
+            return wall?["online"]?.intValue == 504 && wall?["broker"]?.stringValue == "connected"
+        })
         rig.killBridge(2)
         #expect(waitUntil(timeout: 20, pollInterval: 0.2) { (try? rig.get("/api/screen?id=p3", viewer))?["online"]?.boolValue == false })
         let screenshots = rig.scratch.path + "/screenshots"
