@@ -163,9 +163,9 @@ _queued-fleet() {
     local -a unparsed_words=("${COMP_WORDS[@]:1:${COMP_CWORD}}")
 
     local -a repeating_flags=()
-    local -a non_repeating_flags=(--no-refused-alert --behind-https --insecure-listen --no-config -h --help)
-    local -a repeating_options=(--allow-host)
-    local -a non_repeating_options=(--broker --credentials --ca --client-id --topic-prefix --listen --state-dir --users --store --webhook --offline-alert --no-play-alert --disk-alert --thumbnails --add-user --role --config --log-level)
+    local -a non_repeating_flags=(--smtp-require-tls --no-refused-alert --behind-https --insecure-listen --no-config -h --help)
+    local -a repeating_options=(--mail-to --allow-host)
+    local -a non_repeating_options=(--broker --credentials --ca --client-id --topic-prefix --listen --state-dir --users --store --webhook --smtp --mail-from --smtp-credentials --offline-alert --no-play-alert --disk-alert --thumbnails --add-user --role --config --log-level)
     __queued-fleet_offer_flags_options 0
 
     # Offer option value completions
@@ -198,6 +198,18 @@ _queued-fleet() {
         return
         ;;
     '--webhook')
+        return
+        ;;
+    '--smtp')
+        return
+        ;;
+    '--mail-from')
+        return
+        ;;
+    '--mail-to')
+        return
+        ;;
+    '--smtp-credentials')
         return
         ;;
     '--offline-alert')

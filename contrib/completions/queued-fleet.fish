@@ -20,7 +20,7 @@ function __queued-fleet_parse_tokens -S
     set -l unparsed_tokens (__queued-fleet_tokens -pc)
     switch $unparsed_tokens[1]
     case 'queued-fleet'
-        __queued-fleet_parse_subcommand 0 'broker=' 'credentials=' 'ca=' 'client-id=' 'topic-prefix=' 'listen=' 'state-dir=' 'users=' 'store=' 'webhook=' 'offline-alert=' 'no-play-alert=' 'disk-alert=' 'no-refused-alert' 'thumbnails=' 'allow-host=+' 'behind-https' 'insecure-listen' 'add-user=' 'role=' 'config=' 'no-config' 'log-level=' 'h/help'
+        __queued-fleet_parse_subcommand 0 'broker=' 'credentials=' 'ca=' 'client-id=' 'topic-prefix=' 'listen=' 'state-dir=' 'users=' 'store=' 'webhook=' 'smtp=' 'mail-from=' 'mail-to=+' 'smtp-credentials=' 'smtp-require-tls' 'offline-alert=' 'no-play-alert=' 'disk-alert=' 'no-refused-alert' 'thumbnails=' 'allow-host=+' 'behind-https' 'insecure-listen' 'add-user=' 'role=' 'config=' 'no-config' 'log-level=' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __queued-fleet_parse_subcommand -r 1 
@@ -87,6 +87,11 @@ complete -c 'queued-fleet' -n '__queued-fleet_should_offer_completions_for_flags
 complete -c 'queued-fleet' -n '__queued-fleet_should_offer_completions_for_flags_or_options "queued-fleet" users' -l 'users' -d 'The users file: name:role:bcrypt-hash lines (default: users in the state directory).' -rfka ''
 complete -c 'queued-fleet' -n '__queued-fleet_should_offer_completions_for_flags_or_options "queued-fleet" store' -l 'store' -d 'The SQLite store (default: fleet.sqlite in the state directory).' -rfka ''
 complete -c 'queued-fleet' -n '__queued-fleet_should_offer_completions_for_flags_or_options "queued-fleet" webhook' -l 'webhook' -d 'Alerts go to this URL as JSON POSTs.' -rfka ''
+complete -c 'queued-fleet' -n '__queued-fleet_should_offer_completions_for_flags_or_options "queued-fleet" smtp' -l 'smtp' -d 'Alerts also go by mail through this SMTP server: smtp://host[:port] (STARTTLS when offered) or smtps://host[:port].' -rfka ''
+complete -c 'queued-fleet' -n '__queued-fleet_should_offer_completions_for_flags_or_options "queued-fleet" mail-from' -l 'mail-from' -d 'The alerts\' sender address.' -rfka ''
+complete -c 'queued-fleet' -n '__queued-fleet_should_offer_completions_for_flags_or_options "queued-fleet"' -l 'mail-to' -d 'Where alert mails go (repeat).' -rfka ''
+complete -c 'queued-fleet' -n '__queued-fleet_should_offer_completions_for_flags_or_options "queued-fleet" smtp-credentials' -l 'smtp-credentials' -d 'username= and password= lines for the SMTP server, mode 0600.' -rfka ''
+complete -c 'queued-fleet' -n '__queued-fleet_should_offer_completions_for_flags_or_options "queued-fleet" smtp-require-tls' -l 'smtp-require-tls' -d 'Send no mail without TLS (STARTTLS or smtps://).'
 complete -c 'queued-fleet' -n '__queued-fleet_should_offer_completions_for_flags_or_options "queued-fleet" offline-alert' -l 'offline-alert' -d 'Alert when a screen is offline this many minutes (0: never).' -rfka ''
 complete -c 'queued-fleet' -n '__queued-fleet_should_offer_completions_for_flags_or_options "queued-fleet" no-play-alert' -l 'no-play-alert' -d 'Alert when an online screen sends no play for this many minutes.' -rfka ''
 complete -c 'queued-fleet' -n '__queued-fleet_should_offer_completions_for_flags_or_options "queued-fleet" disk-alert' -l 'disk-alert' -d 'Alert when a screen\'s free disk falls under this percentage.' -rfka ''
