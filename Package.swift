@@ -190,7 +190,7 @@ let package = Package(
         .target(
             name: "FleetConsole",
             dependencies: [
-                "Fleet", "FleetStore", "MQTT", "JSONText", "QueueRPC", "SystemSupport", "WebControl", "CMail",
+                "Fleet", "FleetStore", "MQTT", "JSONText", "QueueRPC", "SystemClock", "SystemSupport", "WebControl", "CMail",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),

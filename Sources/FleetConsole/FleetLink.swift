@@ -17,6 +17,7 @@ import Foundation
 import JSONText
 import Logging
 import MQTT
+import SystemClock
 import SystemSupport
 
 public final class FleetLink: @unchecked Sendable {
@@ -37,6 +38,9 @@ public final class FleetLink: @unchecked Sendable {
     private var unstored: [FleetStore.Play] = []
     /// A batch the store refused (busy, disk full): kept and tried again first, never dropped.
     private var failedBatch: [FleetStore.Play] = []
+    /// The broker's verdicts on our QoS 1 publishes, by message id, until their publisher reads them.
+    private var verdicts: [Int32: MQTTReasonCode] = [:]
+    private let verdictArrived = ThreadCondition()
     /// Screenshots by player: the newest few JPEGs, with when they were taken.
     private var thumbnails: [String: [(at: Double, jpeg: [UInt8])]] = [:]
     /// Records stored since start, and repeats the store already had (de-duplicated).
@@ -99,6 +103,13 @@ public final class FleetLink: @unchecked Sendable {
             logger.warning("broker connection failed: \(error)")
         case .message(let message):
             take(message)
+        case .published(let id, let reason):
+            verdictArrived.withLock {
+                verdicts[id] = reason
+                // Only the few publishes waited on matter; an id is reused after 65535 others.
+                if verdicts.count > 1024 { verdicts.removeAll() }
+            }
+            verdictArrived.broadcast()
         default:
             break
         }
@@ -189,11 +200,24 @@ public final class FleetLink: @unchecked Sendable {
 
     // MARK: writing
 
-    /// Publishes `document` (retained) as the desired state of `target` (`group/NAME` or a player id).
-    public func publishDesired(_ document: JSONValue, target: String) throws {
+    /// Publishes `document` (retained) as the desired state of `target` (`group/NAME` or a player id) and
+    /// waits up to `timeout` seconds for the broker's PUBACK: throws when it refused it (its ACL) or said
+    /// nothing. Blocks: called on the I/O pool.
+    public func publishDesired(_ document: JSONValue, target: String, timeout: Double = 10) throws {
         let topic = target.hasPrefix("group/") ? Topics.groupDesired(prefix: prefix, String(target.dropFirst(6)))
             : Topics(prefix: prefix, player: target).desired
-        try client.publish(topic: topic, payload: JSON.serialize(document), qos: .atLeastOnce, retain: true)
+        let id = try client.publish(topic: topic, payload: JSON.serialize(document), qos: .atLeastOnce, retain: true)
+        let deadline = Monotonic.now() + timeout
+        let verdict: MQTTReasonCode? = verdictArrived.withLock {
+            while verdicts[id] == nil {
+                let left = deadline - Monotonic.now()
+                if left <= 0 { break }
+                _ = verdictArrived.wait(seconds: left)
+            }
+            return verdicts.removeValue(forKey: id)
+        }
+        guard let verdict else { throw ConsoleError("the broker did not acknowledge the document in \(Int(timeout)) s") }
+        if verdict.isFailure { throw ConsoleError("the broker refused the document: \(verdict)") }
     }
 
     /// One JSON-RPC call to `player` through the broker: its answer (`result` or `error`), or an error object

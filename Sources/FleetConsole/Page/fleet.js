@@ -182,7 +182,25 @@ async function openScreen(id) {
   const screen = await api('screen?id=' + encodeURIComponent(id)).catch((error) => ({error: error.message}));
   $('screen-details').textContent = JSON.stringify(screen.reported ?? screen, null, 1);
   showPicture(id, screen.thumbnails?.length);
+  showHistory(id, screen.thumbnails ?? []);
   $('screen-dialog').showModal();
+}
+
+// The kept screenshots, newest first, each with its time; a click shows it large.
+function showHistory(id, times) {
+  const strip = $('screen-history');
+  const pictures = times.slice().reverse().map((at, back) => {
+    const figure = document.createElement('figure');
+    const picture = document.createElement('img');
+    picture.src = '/api/thumbnail.jpg?id=' + encodeURIComponent(id) + '&n=' + back + '&t=' + Date.now();
+    picture.alt = 'screenshot ' + new Date(at * 1000).toLocaleString();
+    picture.addEventListener('click', () => { $('screen-picture').src = picture.src; $('screen-picture').hidden = false; });
+    const caption = document.createElement('figcaption');
+    caption.textContent = ago(at) + ' ago';
+    figure.append(picture, caption);
+    return figure;
+  });
+  strip.replaceChildren(...pictures);
 }
 
 function showPicture(id, have) {
@@ -199,7 +217,11 @@ for (const button of document.querySelectorAll('#screen-dialog [data-command]'))
       const answer = await api('command', {target: openID, method, params: button.dataset.params ? JSON.parse(button.dataset.params) : undefined});
       const line = answer.results[0];
       $('screen-result').textContent = line.error ? 'failed: ' + line.error : method + ': done';
-      if (method === 'player.screenshot' && !line.error) showPicture(openID, true);
+      if (method === 'player.screenshot' && !line.error) {
+        showPicture(openID, true);
+        const screen = await api('screen?id=' + encodeURIComponent(openID)).catch(() => ({}));
+        showHistory(openID, screen.thumbnails ?? []);
+      }
     } catch (error) {
       $('screen-result').textContent = error.message;
     }
