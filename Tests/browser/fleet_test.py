@@ -124,8 +124,10 @@ def main():
                           timeout=40)
         check(states is not None and "only network URLs" in states.get("p2", ""), f"p2's reason is shown: {states}")
         driver.save_screenshot(os.path.join(env["SCREENSHOTS"], "fleet-push.png"))
-        # A network item lands on both online screens.
-        set_value(driver, "document", json.dumps({"queue": [env["NETWORK_URL"]], "loops": 0}))
+        # A network item lands on both online screens, written with the form this time.
+        set_value(driver, "form-items", env["NETWORK_URL"])
+        written = json.loads(driver.find_element(By.ID, "document").get_attribute("value"))
+        check(written.get("queue") == [env["NETWORK_URL"]] and written.get("loops") == 0, f"the form writes the document: {written}")
         driver.find_element(By.ID, "push").click()
         wait_for("the network push lands on p1 and p2", lambda: (lambda p: p.get("p1") == "applied" and p.get("p2") == "applied")(progress(driver)), timeout=40)
         # Roll back to the first push: the history's oldest row.

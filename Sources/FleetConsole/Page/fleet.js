@@ -234,6 +234,44 @@ function documentValue() {
   try { return JSON.parse($('document').value); } catch (error) { throw new Error('the document is not JSON: ' + error.message); }
 }
 
+// The form and the JSON say the same document: the form writes its fields into the JSON (keeping every
+// other field there, overlays or zones), and the JSON, when edited or loaded, fills the form.
+function formToDocument() {
+  let document;
+  try { document = JSON.parse($('document').value); } catch { document = {}; }
+  if (typeof document !== 'object' || document === null || Array.isArray(document)) document = {};
+  const duration = Number($('form-duration').value);
+  document.queue = $('form-items').value.split('\n').map((line) => line.trim()).filter(Boolean)
+    .map((uri) => duration > 0 ? {uri, duration} : uri);
+  document.loops = Number($('form-loops').value || 0);
+  for (const [field, id, number] of [['volume', 'form-volume', true], ['fit', 'form-fit', false], ['rotate', 'form-rotate', true]]) {
+    const value = $(id).value;
+    if (value === '') delete document[field]; else document[field] = number ? Number(value) : value;
+  }
+  delete document.rev;
+  $('document').value = JSON.stringify(document, null, 1);
+}
+
+function documentToForm() {
+  let document;
+  try { document = JSON.parse($('document').value); } catch { return; }
+  const queue = Array.isArray(document.queue) ? document.queue : [];
+  $('form-items').value = queue.map((item) => typeof item === 'string' ? item : item?.uri ?? '').join('\n');
+  const durations = queue.map((item) => item?.duration).filter((d) => d != null);
+  $('form-duration').value = durations.length ? durations[0] : '';
+  $('form-loops').value = document.loops ?? 0;
+  $('form-volume').value = document.volume ?? '';
+  $('form-fit').value = document.fit ?? '';
+  $('form-rotate').value = document.rotate != null ? String(document.rotate) : '';
+}
+
+for (const id of ['form-items', 'form-loops', 'form-volume', 'form-fit', 'form-rotate', 'form-duration']) {
+  $(id).addEventListener('input', formToDocument);
+  $(id).addEventListener('change', formToDocument);
+}
+$('document').addEventListener('input', documentToForm);
+documentToForm();
+
 $('check').addEventListener('click', async () => {
   try {
     const answer = await api('check', {document: documentValue()});
@@ -265,7 +303,12 @@ async function loadHistory() {
     const actions = document.createElement('td');
     const view = document.createElement('button');
     view.textContent = 'Edit';
-    view.addEventListener('click', () => { const copy = {...entry.document}; delete copy.rev; $('document').value = JSON.stringify(copy, null, 1); });
+    view.addEventListener('click', () => {
+      const copy = {...entry.document};
+      delete copy.rev;
+      $('document').value = JSON.stringify(copy, null, 1);
+      documentToForm();
+    });
     const back = document.createElement('button');
     back.textContent = 'Roll back to this';
     back.className = 'operator-only rollback';
