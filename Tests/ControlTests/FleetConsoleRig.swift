@@ -36,12 +36,15 @@ final class FleetConsoleRig: @unchecked Sendable {
 
     /// `screens`: real screens (p1 may name local files through the fleet, the others may not); `simulated`:
     /// ids sim-000… published as online players.
-    init(screens names: [String] = ["p1", "p2"], simulated: Int = 0, offlineAlertMinutes: Double = 0.05) throws {
+    init(
+        screens names: [String] = ["p1", "p2"], simulated: Int = 0, offlineAlertMinutes: Double = 0.05, persistentBroker: Bool = false
+    ) throws {
         scratch = try TemporaryDirectory(prefix: "queued-fleet-console")
         let users = names + ["console", "sim"]
         var acl = ["user console", "topic readwrite queued/#", "user sim", "topic readwrite queued/#"]
         for name in names { acl += ["user \(name)", "topic readwrite queued/\(name)/#", "topic read queued/group/lobby/desired"] }
-        broker = try MosquittoBroker(users: Dictionary(uniqueKeysWithValues: users.map { ($0, $0 + "-secret") }), acl: acl)
+        broker = try MosquittoBroker(
+            users: Dictionary(uniqueKeysWithValues: users.map { ($0, $0 + "-secret") }), acl: acl, persistent: persistentBroker)
         for name in users {
             let path = scratch.path + "/credentials-" + name
             try "username=\(name)\npassword=\(name)-secret\n".write(toFile: path, atomically: true, encoding: .utf8)

@@ -280,3 +280,37 @@ extension FleetConsoleRig {
         }
     }
 }
+
+/// Proof of play across a broker outage: a real screen goes on playing while the broker is down (its bridge
+/// keeps the records in the daemon's log), and once the broker is back every record reaches the console's
+/// store — seqs 1…N, none missing, none twice — N being what the daemon itself counted. The broker persists
+/// its sessions as the shipped configuration does (contrib/mosquitto): the console's session, and with it
+/// the records published before the console is back, outlives the broker's restart.
+@Suite(.serialized) struct FleetConsoleOutageTests {
+    @Test(.timeLimit(.minutes(3))) func everyRecordAScreenMadeDuringABrokerOutageReachesTheStore() throws {
+        let rig = try FleetConsoleRig(screens: ["p1"], persistentBroker: true)
+        let viewer = try rig.signIn("viewer")
+        let daemon = try rig.screens[0].daemon.client()
+        let tone = try Fixtures.tone(frequency: 440, seconds: 0.3, format: .wav)
+        _ = try daemon.call("queue.add", ["items": [["uri": .string(tone), "loops": 0]]] as JSONValue)
+        _ = try daemon.call("player.play", [:])
+        func stored() -> [Int64] {
+            ((try? rig.get("/api/plays?records=1&player=p1", viewer))?["records"]?.arrayValue ?? []).compactMap { $0["seq"]?.intValue }
+        }
+        func nextSeq() -> Int64 { (try? daemon.call("plays.list", [:]))?["nextSeq"]?.intValue ?? 0 }
+        #expect(waitUntil(timeout: 30, pollInterval: 0.2) { stored().count >= 3 })
+        rig.broker.kill(signal: SIGTERM)
+        let atOutage = nextSeq()
+        // Plays go on without the broker: at least five more records wait in the daemon's log.
+        #expect(waitUntil(timeout: 30, pollInterval: 0.2) { nextSeq() >= atOutage + 5 })
+        try rig.broker.start()
+        _ = try daemon.call("player.stop", [:])
+        let last = nextSeq() - 1
+        var seqs: [Int64] = []
+        #expect(waitUntil(timeout: 60, pollInterval: 0.3) {
+            seqs = stored()
+            return seqs.count >= last
+        }, "the store has \(seqs.count) of \(last)")
+        #expect(seqs.sorted() == Array(1...last), "seqs 1…\(last), none missing, none twice: \(seqs.sorted())")
+    }
+}
