@@ -39,9 +39,10 @@ def tree_rss_mib(pid):
     return total // 1024
 
 
-def browser_rss_mib():
-    """Summed RSS of every Chromium process (the browser, its renderers and helpers, chromedriver), MiB."""
-    total = 0
+def browser_memory_mib():
+    """Every Chromium process (the browser, its renderers and helpers, chromedriver): summed RSS (shared pages
+    counted in each) and summed PSS (shared pages divided among their users), MiB."""
+    total, proportional = 0, 0
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
@@ -51,9 +52,11 @@ def browser_rss_mib():
                     continue
             with open(f"/proc/{entry}/status") as f:
                 total += next(int(l.split()[1]) for l in f if l.startswith("VmRSS:"))
+            with open(f"/proc/{entry}/smaps_rollup") as f:
+                proportional += next(int(l.split()[1]) for l in f if l.startswith("Pss:"))
         except (OSError, StopIteration):
             pass
-    return total // 1024
+    return total // 1024, proportional // 1024
 
 
 def wait(what, predicate, timeout):
@@ -181,7 +184,7 @@ def main():
         figures["first_view_s_median"] = round(sorted(runs)[1], 2)
         # The browser's cost while the page follows the fleet (live updates every 2 s) for 10 s.
         time.sleep(10)  # a measuring window, not a synchronisation
-        figures["browser_rss_mib"] = browser_rss_mib()
+        figures["browser_rss_mib"], figures["browser_pss_mib"] = browser_memory_mib()
         figures["browser_js_heap_mib"] = round(driver.execute_script("return performance.memory ? performance.memory.usedJSHeapSize : 0") / 1048576, 1)
     finally:
         driver.quit()

@@ -50,7 +50,7 @@ print(f"  first view (Chromium)        {f['first_view_s_median']} s median of 3 
 print(f"  /api/screens, whole fleet    {f['screens_request_ms_median']} ms, {f['screens_request_bytes'] // 1024} KiB")
 print(f"  live update, nothing new     {f['live_update_ms_median']} ms")
 print(f"  console RSS                  {f['console_rss_mib']} MiB ({f['console_rss_mib_after_ingest']} MiB after the ingest)")
-print(f"  browser RSS                  {f['browser_rss_mib']} MiB (JS heap {f['browser_js_heap_mib']} MiB)")
+print(f"  browser                      PSS {f['browser_pss_mib']} MiB, summed RSS {f['browser_rss_mib']} MiB (JS heap {f['browser_js_heap_mib']} MiB)")
 print(f"  ingest                       {f['ingest_records_per_s']} records/s ({f['records_stored']} stored, repeats counted once)")
 print(f"  report as CSV                {f['report_csv_ms']} ms")
 PY
