@@ -37,7 +37,9 @@ int qd_mail_send(const qd_mail *mail, char *error, size_t error_size) {
     reader r = {mail->message, mail->message_length};
     curl_easy_setopt(curl, CURLOPT_URL, mail->url);
     curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "smtp,smtps");
-    curl_easy_setopt(curl, CURLOPT_USE_SSL, mail->require_tls ? (long)CURLUSESSL_ALL : (long)CURLUSESSL_TRY);
+    // With a password to send, TLS is required: a stripped STARTTLS must not put it on the wire in clear.
+    int tls_required = mail->require_tls || mail->username;
+    curl_easy_setopt(curl, CURLOPT_USE_SSL, tls_required ? (long)CURLUSESSL_ALL : (long)CURLUSESSL_TRY);
     if (mail->username) curl_easy_setopt(curl, CURLOPT_USERNAME, mail->username);
     if (mail->password) curl_easy_setopt(curl, CURLOPT_PASSWORD, mail->password);
     if (mail->ca_file) curl_easy_setopt(curl, CURLOPT_CAINFO, mail->ca_file);

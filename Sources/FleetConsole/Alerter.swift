@@ -9,6 +9,7 @@ import Foundation
 import JSONText
 import Logging
 import NIOCore
+import NIOPosix
 
 public actor Alerter {
     private let link: FleetLink
@@ -81,7 +82,8 @@ public actor Alerter {
         var delay = 2.0
         for attempt in 1...6 {
             do {
-                try MailSender.send(settings, subject: subject, body: body)
+                // libcurl blocks for up to its timeout: on the I/O pool, never on a task thread.
+                try await NIOThreadPool.singleton.runIfActive { try MailSender.send(settings, subject: subject, body: body) }
                 return
             } catch {
                 logger.warning("alert mail: \(error) (try \(attempt))")

@@ -51,6 +51,11 @@ extension ConsoleServer {
 
     /// One push at a time: two at once would work out the same rev.
     static let pushing = ThreadLock()
+    /// Guarded by `pushing`: the highest rev handed to the broker per target (a push that timed out may
+    /// still be delivered: its rev is never handed out again).
+    nonisolated(unsafe) static var handedOut: [String: Int64] = [:]
+    /// How far above what the console knows a member's reported rev is believed.
+    static let believableLead: Int64 = 1_000_000
     /// A rev a member may report and still be counted (above it, the screen's report is not believed).
     static let largestRev: Int64 = 1 << 53
 
@@ -65,16 +70,22 @@ extension ConsoleServer {
     }
 
     private static func pushLocked(_ object: inout JSONObject, to target: String, by user: String, console: Console) throws -> Int64 {
-        // Above every rev the target's members hold or wait for too: a bridge ignores a rev older than its own.
-        let current = console.link.withRoster { roster in
-            roster.members(of: target).reduce(roster.desired[target] ?? 0) { highest, screen in
-                let reported = [screen.reported?.appliedRev ?? 0, screen.reported?.pendingRev ?? 0].filter { $0 <= largestRev }
-                return max(highest, reported.max() ?? 0)
+        // Above every rev the target's members hold or wait for too (a bridge ignores a rev older than its
+        // own), but a member's report is believed only within `believableLead` of what the console knows: one
+        // screen cannot push a group's revs to the end of the range.
+        let recorded = (try? console.store.history(target: target, limit: 1).first?.rev) ?? 0
+        let known = max(recorded, handedOut[target] ?? 0, console.link.withRoster { $0.desired[target] } ?? 0)
+        guard known >= 0, known < largestRev else { throw HTTPError(.conflict, message: "no rev left for \(target)") }
+        let members: [Int64] = console.link.withRoster { roster in
+            roster.members(of: target).flatMap { screen -> [Int64] in
+                [screen.reported?.appliedRev ?? 0, screen.reported?.pendingRev ?? 0]
             }
         }
-        let recorded = (try? console.store.history(target: target, limit: 1).first?.rev) ?? 0
-        let (rev, overflow) = min(max(current, recorded), largestRev).addingReportingOverflow(1)
-        guard !overflow else { throw HTTPError(.conflict, message: "no rev left for \(target)") }
+        let believed = members.filter { $0 >= 0 && $0 <= known + believableLead }
+        let base = max(known, believed.max() ?? 0)
+        guard base < largestRev else { throw HTTPError(.conflict, message: "no rev left for \(target)") }
+        let rev = base + 1
+        handedOut[target] = rev
         object["rev"] = .int(rev)
         if let refusal = refusal(.object(object)) { throw HTTPError(.unprocessableContent, message: "refused: \(refusal)") }
         do {

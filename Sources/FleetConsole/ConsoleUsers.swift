@@ -24,7 +24,7 @@ public actor ConsoleUsers {
     private let path: String
     private var users: [String: User]
     /// The file's modification time when last read: a change by hand or by `--add-user` is read again.
-    private var readAt: timespec?
+    private var readAt: Stamp?
 
     /// Reads `path` (missing: no users yet). A line that is not `name:role:hash` is refused with its number.
     public init(path: String) throws {
@@ -33,17 +33,34 @@ public actor ConsoleUsers {
         readAt = Self.modified(path)
     }
 
-    static func modified(_ path: String) -> timespec? {
-        var info = stat()
-        return stat(path, &info) == 0 ? info.st_mtim : nil
+    /// What tells one version of the file from another: inode, size, change and modification times.
+    struct Stamp: Equatable {
+        var inode: UInt
+        var size: Int
+        var changed: Int
+        var modified: Int
     }
 
-    /// Reads the file again when it changed since (a bad file keeps the users as they were, and says so).
+    static func modified(_ path: String) -> Stamp? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Stamp(
+            inode: UInt(info.st_ino), size: Int(info.st_size), changed: info.st_ctim.tv_sec * 1_000_000_000 + info.st_ctim.tv_nsec,
+            modified: info.st_mtim.tv_sec * 1_000_000_000 + info.st_mtim.tv_nsec)
+    }
+
+    /// Reads the file again when it changed since: a new inode, size, or change or modification time. A file
+    /// that cannot be read now (an editor between its write and its rename) or does not parse keeps the users
+    /// as they were, and a bad one is said on stderr.
     private func refresh() {
-        let now = Self.modified(path)
-        guard now?.tv_sec != readAt?.tv_sec || now?.tv_nsec != readAt?.tv_nsec else { return }
-        readAt = now
-        if let fresh = try? Self.read(path) { users = fresh }
+        guard let now = Self.modified(path), now != readAt else { return }
+        do {
+            users = try Self.read(path)
+            readAt = now
+        } catch {
+            FileHandle.standardError.write(Data("queued-fleet: \(error); the users stay as they were\n".utf8))
+            readAt = now
+        }
     }
 
     static func read(_ path: String) throws -> [String: User] {
@@ -100,6 +117,11 @@ public actor ConsoleUsers {
             throw ConsoleError("\(name) is the last admin")
         }
         let hash = try await AccessKey.passwordPool.runIfActive { Bcrypt.hash(password, cost: 12) }
+        // The actor ran other calls during the hash: the file and the last-admin rule are checked again.
+        refresh()
+        if users[name]?.role == .admin, role != .admin, users.values.filter({ $0.role == .admin }).count == 1 {
+            throw ConsoleError("\(name) is the last admin")
+        }
         users[name] = User(name: name, role: role, hash: hash)
         try write()
         readAt = Self.modified(path)
@@ -107,6 +129,7 @@ public actor ConsoleUsers {
 
     /// Removes `name`; the last admin cannot be removed (nobody could manage users then).
     public func remove(name: String) throws {
+        refresh()
         guard let user = users[name] else { throw ConsoleError("no user \(name)") }
         if user.role == .admin, users.values.filter({ $0.role == .admin }).count == 1 {
             throw ConsoleError("\(name) is the last admin")

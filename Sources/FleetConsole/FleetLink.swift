@@ -39,7 +39,7 @@ public final class FleetLink: @unchecked Sendable {
     /// A batch the store refused (busy, disk full): kept and tried again first, never dropped.
     private var failedBatch: [FleetStore.Play] = []
     /// The broker's verdicts on our QoS 1 publishes, by message id, until their publisher reads them.
-    private var verdicts: [Int32: MQTTReasonCode] = [:]
+    private var verdicts: [Int32: (reason: MQTTReasonCode, at: Double)] = [:]
     private let verdictArrived = ThreadCondition()
     /// Screenshots by player: the newest few JPEGs, with when they were taken.
     private var thumbnails: [String: [(at: Double, jpeg: [UInt8])]] = [:]
@@ -50,6 +50,8 @@ public final class FleetLink: @unchecked Sendable {
     /// Calls' timeouts, apart from the store's work.
     private let timers = DispatchQueue(label: "queued-fleet.timers")
     private var flushScheduled = false
+    /// Records held in memory at most while the store refuses them.
+    static let maxUnstored = 1_000_000
     /// How many screenshots are kept per screen, and how big one may be.
     public static let thumbnailHistory = 5
     public static let thumbnailBytes = 2 << 20
@@ -104,10 +106,11 @@ public final class FleetLink: @unchecked Sendable {
         case .message(let message):
             take(message)
         case .published(let id, let reason):
+            let now = Monotonic.now()
             verdictArrived.withLock {
-                verdicts[id] = reason
-                // Only the few publishes waited on matter; an id is reused after 65535 others.
-                if verdicts.count > 1024 { verdicts.removeAll() }
+                // Only the few publishes waited on matter (for 10 s at most): older verdicts go, never a fresh one.
+                if verdicts.count > 1024 { verdicts = verdicts.filter { now - $0.value.at < 30 } }
+                verdicts[id] = (reason, now)
             }
             verdictArrived.broadcast()
         default:
@@ -175,6 +178,11 @@ public final class FleetLink: @unchecked Sendable {
             logger.error("proof of play: \(batch.count) records not stored yet (tried again in 1 s): \(error)")
             let schedule = lock.withLock {
                 failedBatch = batch + failedBatch
+                // Bounded: a store that never recovers (a full disk) must not take the memory too.
+                if failedBatch.count > Self.maxUnstored {
+                    logger.error("proof of play: \(failedBatch.count - Self.maxUnstored) records dropped, the store refuses them")
+                    failedBatch.removeFirst(failedBatch.count - Self.maxUnstored)
+                }
                 defer { flushScheduled = true }
                 return !flushScheduled
             }
@@ -214,7 +222,7 @@ public final class FleetLink: @unchecked Sendable {
                 if left <= 0 { break }
                 _ = verdictArrived.wait(seconds: left)
             }
-            return verdicts.removeValue(forKey: id)
+            return verdicts.removeValue(forKey: id)?.reason
         }
         guard let verdict else { throw ConsoleError("the broker did not acknowledge the document in \(Int(timeout)) s") }
         if verdict.isFailure { throw ConsoleError("the broker refused the document: \(verdict)") }

@@ -35,7 +35,9 @@ public enum MailSender {
             "Date: \(date.string(from: Date()))", "From: \(clean(settings.from))", "To: \(settings.to.map(clean).joined(separator: ", "))",
             "Subject: \(clean(subject))", "Message-ID: <\(UUID().uuidString)@queued-fleet>", "MIME-Version: 1.0",
             "Content-Type: text/plain; charset=utf-8", "Content-Transfer-Encoding: 8bit", "",
-        ] + body.split(separator: "\n", omittingEmptySubsequences: false).map { $0.hasPrefix(".") ? "." + $0 : String($0) }
+        ] + body.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
+            .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        // No dot-stuffing here: libcurl escapes a line's leading dot itself. Every line ends CRLF, none bare CR.
         let message = Array(lines.joined(separator: "\r\n").utf8) + Array("\r\n".utf8)
         let recipients = settings.to.map { strdup("<\(clean($0))>") }
         defer { recipients.forEach { free($0) } }
