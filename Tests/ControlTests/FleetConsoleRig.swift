@@ -195,7 +195,7 @@ final class FleetConsoleRig: @unchecked Sendable {
             [
                 "appliedRev": appliedRev.map(JSONValue.int) ?? .null, "pendingRev": .null, "error": error.map(JSONValue.string) ?? .null,
                 "state": "playing", "queueVersion": 1,
-                "current": ["id": 1, "uri": .string("https://media.invalid/\(id).mp4"), "title": .string("loop of \(id)"), "position": 0],
+                "current": ["id": 1, "uri": .string("http://127.0.0.1:9/media/\(id).mp4"), "title": .string("loop of \(id)"), "position": 0],
                 "host": ["diskFreePercent": 42.5, "temperature": 51.0],
             ], retain: true)
     }

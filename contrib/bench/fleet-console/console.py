@@ -78,7 +78,7 @@ def publish_fleet(client):
                                                             "groups": [f"g{i % 50}"]}), qos=0, retain=True)
         client.publish(f"queued/{pid}/reported", json.dumps({
             "appliedRev": 3, "pendingRev": None, "error": None, "state": "playing", "queueVersion": 7,
-            "current": {"id": 1, "uri": f"https://cdn.invalid/{i % 97}.mp4", "title": f"clip {i % 97}", "position": 3.2},
+            "current": {"id": 1, "uri": f"http://127.0.0.1:9/media/{i % 97}.mp4", "title": f"clip {i % 97}", "position": 3.2},
             "health": {"rss": 60_000_000, "fds": 30, "threads": 20, "uptime": 86400.0, "framesShown": 100000,
                        "framesDropped": 0},
             "host": {"diskFreePercent": 51.0, "temperature": 48.5}}), qos=0, retain=True)
@@ -197,7 +197,7 @@ def main():
     for n in range(RECORDS):
         pid = f"bench-{n % players:05d}"
         seq = n // players + 1
-        record = json.dumps({"seq": seq, "player": pid, "uri": f"https://cdn.invalid/{n % 97}.mp4",
+        record = json.dumps({"seq": seq, "player": pid, "uri": f"http://127.0.0.1:9/media/{n % 97}.mp4",
                              "start": "2026-11-28T10:00:00.000Z", "end": "2026-11-28T10:00:10.000Z", "seconds": 10.0,
                              "reason": "eof"})
         _, _, last = publisher.publish(f"queued/{pid}/events", record, qos=1)
