@@ -177,30 +177,18 @@ extension ConsoleServer {
             let members = console.link.withRoster { $0.members(of: target) }
             guard !members.isEmpty else { throw HTTPError(.notFound, message: "no screen in \(target)") }
             context.logger.info("command \(method) to \(target) (\(members.count) screens, \(context.session?.user ?? ""))")
-            let results = await withTaskGroup(of: (String, JSONValue).self) { group in
-                var answers: [String: JSONValue] = [:]
-                var queue = members[...]
-                func startNext() {
-                    guard let screen = queue.popFirst() else { return }
-                    group.addTask {
-                        if screen.online != true { return (screen.id, ["error": ["code": -32000, "message": "offline"]]) }
-                        if method == "player.screenshot" {
-                            switch await console.link.takeThumbnail(player: screen.id) {
-                            case .success: return (screen.id, ["result": ["kept": true]])
-                            case .failure(let error): return (screen.id, ["error": ["message": .string(error.description)]])
-                            }
-                        }
-                        return (screen.id, await console.link.call(player: screen.id, method: method, params: params))
+            let answers = await Bounded.map(members, limit: settings.parallelCalls) { screen -> JSONValue in
+                if screen.online != true { return ["error": ["code": -32000, "message": "offline"]] }
+                if method == "player.screenshot" {
+                    switch await console.link.takeThumbnail(player: screen.id) {
+                    case .success: return ["result": ["kept": true]]
+                    case .failure(let error): return ["error": ["message": .string(error.description)]]
                     }
                 }
-                for _ in 0..<settings.parallelCalls { startNext() }
-                for await (id, answer) in group {
-                    answers[id] = answer
-                    startNext()
-                }
-                return answers
+                return await console.link.call(player: screen.id, method: method, params: params)
             }
-            let lines: [JSONValue] = results.sorted { $0.key < $1.key }.map { id, answer in
+            let results: [(id: String, answer: JSONValue)] = answers.map { ($0.0.id, $0.1) }
+            let lines: [JSONValue] = results.sorted { $0.id < $1.id }.map { id, answer in
                 var line: JSONObject = ["id": .string(id)]
                 if let error = answer["error"] { line["error"] = .string(error["message"]?.stringValue ?? "\(error)") }
                 else { line["result"] = answer["result"] ?? .null }

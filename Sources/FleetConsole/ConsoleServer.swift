@@ -108,10 +108,7 @@ public enum ConsoleServer {
             let (cookie, session) = await console.sessions.create(client: client, user: name, role: role.rawValue)
             context.logger.info("signed in: \(name) (\(role.rawValue))")
             var response = jsonResponse(["csrf": .string(session.csrf), "user": .string(name), "role": .string(role.rawValue)])
-            response.setCookie(
-                Cookie(
-                    name: SessionStore.cookieName, value: cookie, maxAge: Int(SessionStore.idleLifetime), path: "/",
-                    secure: settings.secureOrigin, httpOnly: true, sameSite: .strict))
+            response.setCookie(SessionStore.cookie(cookie, secure: settings.secureOrigin))
             return response
         }
     }
@@ -124,10 +121,7 @@ public enum ConsoleServer {
         api.post("logout") { request, _ -> Response in
             if let cookie = request.cookies[SessionStore.cookieName]?.value { await console.sessions.end(cookie) }
             var response = jsonResponse([:])
-            response.setCookie(
-                Cookie(
-                    name: SessionStore.cookieName, value: "", maxAge: 0, path: "/", secure: settings.secureOrigin,
-                    httpOnly: true, sameSite: .strict))
+            response.setCookie(SessionStore.cookie("", secure: settings.secureOrigin))
             return response
         }
     }

@@ -8,6 +8,7 @@
 
 import Crypto
 import Foundation
+import Hummingbird
 import HummingbirdBcrypt
 import NIOPosix
 
@@ -123,6 +124,14 @@ public actor SessionStore {
             (session.lastUsed ?? session.created).addingTimeInterval(Self.idleLifetime),
             session.created.addingTimeInterval(Self.absoluteLifetime))
         return end > now() ? end : nil
+    }
+
+    /// The session cookie both pages set: `value` for a new session (it lives as long as an unused session),
+    /// empty to end one (expired at once). `HttpOnly; SameSite=Strict`, `Secure` behind https.
+    package nonisolated static func cookie(_ value: String, secure: Bool) -> Cookie {
+        Cookie(
+            name: cookieName, value: value, maxAge: value.isEmpty ? 0 : Int(idleLifetime), path: "/", secure: secure,
+            httpOnly: true, sameSite: .strict)
     }
 
     /// The session of `cookie` if it is live (and counts this as a use).

@@ -151,10 +151,7 @@ public enum WebServer {
             }
             let (cookie, session) = await sessions.create(client: client)
             var response = jsonResponse(["csrf": .string(session.csrf)])
-            response.setCookie(
-                Cookie(
-                    name: SessionStore.cookieName, value: cookie, maxAge: Int(SessionStore.idleLifetime), path: "/",
-                    secure: settings.secureOrigin, httpOnly: true, sameSite: .strict))
+            response.setCookie(SessionStore.cookie(cookie, secure: settings.secureOrigin))
             return response
         }
     }
@@ -188,10 +185,7 @@ public enum WebServer {
         router.post("logout") { request, _ -> Response in
             if let cookie = request.cookies[SessionStore.cookieName]?.value { await sessions.end(cookie) }
             var response = jsonResponse([:])
-            response.setCookie(
-                Cookie(
-                    name: SessionStore.cookieName, value: "", maxAge: 0, path: "/", secure: settings.secureOrigin,
-                    httpOnly: true, sameSite: .strict))
+            response.setCookie(SessionStore.cookie("", secure: settings.secureOrigin))
             return response
         }
     }
