@@ -228,6 +228,17 @@ import Testing
             (try? rig.get("/api/screens", viewer))?["screens"]?.arrayValue?.contains { $0["id"]?.stringValue == "<img src=x onerror=alert(1)>" } == true
         })
         #expect(try rig.get("/api/screens", viewer)["total"]?.intValue == 4)
+        // What the broker carries that is not a screen's status stays out: over its size cap, not JSON, a
+        // reserved id, an extra topic level.
+        try rig.simulator.publish(topic: "queued/huge/status", payload: Array(repeating: UInt8(ascii: " "), count: 9000) + Array(#"{"state":"online"}"#.utf8), qos: .atLeastOnce, retain: true)
+        try rig.simulator.publish(topic: "queued/broken/status", payload: Array("{not json".utf8), qos: .atLeastOnce, retain: true)
+        try rig.publish("queued/all/status", ["state": "online"], retain: true)
+        try rig.publish("queued/a/b/status", ["state": "online"], retain: true)
+        // A marker published after them: once it shows, the others were read.
+        try rig.publish("queued/marker/status", ["state": "online"], retain: true)
+        #expect(waitUntil(timeout: 10, pollInterval: 0.1) { (try? rig.get("/api/screen?id=marker", viewer))?["online"]?.boolValue == true })
+        let ids = try rig.get("/api/screens", viewer)["screens"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? []
+        #expect(ids.count == 5 && !ids.contains("huge") && !ids.contains("broken") && !ids.contains("all"), "\(ids)")
     }
 }
 
