@@ -173,6 +173,8 @@ public enum MethodExposure: Sendable, Hashable {
         // A door confines its own connections; a caller never confines (or fails to confine) them.
         "session.confine": [],
         "daemon.info": [.page, .broker], "daemon.health": [.page, .broker], "rpc.discover": [.broker],
+        // A restart is the fleet's remedy for a screen gone wrong; the one-screen page has its own ways.
+        "daemon.restart": [.broker],
         "cache.status": [.page, .broker], "cache.usage": [.page, .broker], "cache.prefetch": [.page, .broker],
         "cache.fetch": [.broker], "cache.revalidate": [.broker], "cache.evict": [.brokerWhenNamed],
         // Proof of play is the bridge's own to acknowledge: a caller that acknowledged would make records vanish.

@@ -18,6 +18,7 @@ extension ConsoleServer {
     static let commands: Set<String> = [
         "player.next", "player.previous", "player.play", "player.pause", "player.stop", "player.toggle",
         "queue.interrupt", "display.power", "player.screenshot", "player.status", "daemon.health", "daemon.info",
+        "daemon.restart",
     ]
 
     /// `group/NAME` or a player id, checked.

@@ -92,6 +92,8 @@ public struct DaemonInfo: Sendable {
     public var displaySchedule: String?
     /// daemon.health's answer, gathered by the daemon (the server has no view of the process).
     public var health: @Sendable () -> API.DaemonHealth.Result
+    /// daemon.restart: begins the daemon's restart once the answer is on its way (nil: not offered).
+    public var restart: (@Sendable () -> Void)?
     public init(
         version: String, socket: String, audio: String, video: String, startedAt: Double,
         health: @escaping @Sendable () -> API.DaemonHealth.Result = { API.DaemonHealth.Result() }

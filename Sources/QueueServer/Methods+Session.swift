@@ -44,6 +44,13 @@ extension Dispatcher {
                     }())
             },
             .answering(API.DaemonHealth.self, .query) { _, _ in info.health() },
+            .answering(API.DaemonRestart.self, .query) { _, _ in
+                guard let restart = info.restart else {
+                    throw RPCError.badState("this daemon cannot restart itself")
+                }
+                restart()
+                return .init(pid: Int64(getpid()))
+            },
             .answering(API.Discover.self, .query) { _, _ in document },
         ]
     }

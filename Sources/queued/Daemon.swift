@@ -28,7 +28,9 @@ struct Daemon {
     let options: QueuedCommand
     let logger: Logger
 
-    func run() throws {
+    /// Runs until SIGINT/SIGTERM, a closed window, the end with --exit-when-done, or daemon.restart; true when
+    /// the caller is to start the daemon again (everything is shut down by then).
+    func run() throws -> Bool {
         let server = try makeServer()
         let supervision = Supervision(
             stallTimeout: options.stallTimeout, metricsPath: options.metricsFile,
@@ -88,6 +90,7 @@ struct Daemon {
             }
         }
         let done = DispatchSemaphore(value: 0)
+        let restartAsked = SetOnceFlag()
         let closeLogger = logger
         config.onWindowClosed = {
             closeLogger.info("video window closed")
@@ -110,7 +113,7 @@ struct Daemon {
         let zoneConfig = Self.zoneConfig(config)
         let givenLayout = try options.layout.map(Self.readLayout)
         let exitWhenDone = options.exitWhenDone
-        let played = PlayedFlag()
+        let played = SetOnceFlag()
         let state = options.noState ? nil : try DurableState(options: self.options, logger: logger)
         if let vault = state?.vault { config.resolveStreamURL = { vault.resolved($0) } }
         let trimmer = MemoryTrimmer()
@@ -163,6 +166,12 @@ struct Daemon {
                         info.hwdec = .init(
                             setting: options.hwdec, codecs: hwdec.codecs.sorted(), offered: offered)
                         info.displaySchedule = options.displaySchedule
+                        info.restart = {
+                            restartAsked.set()
+                            // The answer is written by the server's event loop after this returns; the shutdown
+                            // that closes every connection waits a moment for it.
+                            DispatchQueue.global().asyncAfter(deadline: .now() + 0.25) { done.signal() }
+                        }
                         return info
                     }(),
                     keeper: writer, plays: plays, zones: zones)
@@ -201,8 +210,9 @@ struct Daemon {
             done.signal()
         }
         done.wait()
-        logger.info("shutting down")
-        supervision.stop()
+        let restarting = restartAsked.isSet
+        logger.info(restarting ? "restarting (daemon.restart)" : "shutting down")
+        supervision.stop(restarting: restarting)
         server?.shutdown()
         // Before the engine stops: its shutdown is not a change to keep (the next start resumes).
         writer?.close()
@@ -211,6 +221,7 @@ struct Daemon {
         if let failure = writer?.failure { logger.error("state: changes were not all kept: \(failure)") }
         engine.shutdown()
         webPages.stop()
+        return restarting
     }
 
     /// A program installed beside this one (the same build or package), else its name for PATH to find.
@@ -451,8 +462,9 @@ final class ZonesBox: @unchecked Sendable {
     }
 }
 
-/// Whether playback has begun: --exit-when-done waits for an idle state that follows playing.
-final class PlayedFlag: @unchecked Sendable {
+/// A flag set once from any thread: whether playback has begun (--exit-when-done waits for an idle state that
+/// follows playing), whether daemon.restart asked for the shutdown.
+final class SetOnceFlag: @unchecked Sendable {
     private let lock = ThreadLock()
     private var value = false
     func set() { lock.withLock { value = true } }

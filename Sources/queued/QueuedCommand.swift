@@ -455,7 +455,16 @@ struct QueuedCommand: ParsableCommand {
         // FFmpeg's info lines are its chatter: only when asked for by label.
         FFmpegLog.install(
             Logger(label: "queued.ffmpeg"), level: levels.byLabel["ffmpeg"] ?? max(levels.fallback, .warning))
-        try Daemon(options: self, logger: logger).run()
+        guard try Daemon(options: self, logger: logger).run() else { return }
+        // daemon.restart: the same program (an upgraded file if it was replaced) with the same arguments; the
+        // config file is read again by the new start.
+        guard let program = RestartInPlace.programPath() else {
+            logger.error("restart: cannot find this program's file; exiting")
+            Glibc.exit(1)
+        }
+        let failure = RestartInPlace.exec(program, arguments: CommandLine.arguments)
+        logger.error("restart: \(failure)")
+        Glibc.exit(1)
     }
 }
 

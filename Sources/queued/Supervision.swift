@@ -76,8 +76,9 @@ final class Supervision: @unchecked Sendable {
         }
     }
 
-    func stop() {
-        notifier.notify(["STOPPING=1", "STATUS=shutting down"])
+    /// `restarting`: daemon.restart, which keeps the process (systemd hears a reload, then READY=1 again).
+    func stop(restarting: Bool = false) {
+        notifier.notify(restarting ? ["RELOADING=1", "STATUS=restarting"] : ["STOPPING=1", "STATUS=shutting down"])
         lock.withLock { stopping = true }
         wake.signal()
         if engine != nil { finished.wait() }

@@ -150,6 +150,19 @@ import Testing
         #expect(try rig.send("POST", "/api/command", session: oper, body: ["target": "group/lobby", "method": "queue.clear"]).status == 400)
         #expect(try rig.send("POST", "/api/command", session: viewer, body: ["target": "p1", "method": "player.next"]).status == 403)
 
+        // A restart of one screen's daemon from the page: answered, and the same process answers again afresh.
+        let before = try rig.send("POST", "/api/command", session: oper, body: ["target": "p1", "method": "daemon.info"])
+        let pid = before.json?["results"]?[0]?["result"]?["pid"]?.intValue
+        let restart = try rig.send("POST", "/api/command", session: oper, body: ["target": "p1", "method": "daemon.restart"])
+        #expect(restart.json?["results"]?[0]?["result"]?["restarting"]?.boolValue == true, "\(restart.body)")
+        #expect(try rig.send("POST", "/api/command", session: viewer, body: ["target": "p1", "method": "daemon.restart"]).status == 403)
+        var after: JSONValue?
+        #expect(waitUntil(timeout: 30, pollInterval: 0.3) {
+            after = try? rig.send("POST", "/api/command", session: oper, body: ["target": "p1", "method": "daemon.info"]).json?["results"]?[0]?["result"]
+            return (after?["uptime"]?.doubleValue ?? .infinity) < (before.json?["results"]?[0]?["result"]?["uptime"]?.doubleValue ?? 0)
+        }, "\(String(describing: after))")
+        #expect(pid != nil && after?["pid"]?.intValue == pid)
+
         // The real screens' plays reach the report.
         #expect(waitUntil(timeout: 30, pollInterval: 0.5) {
             ((try? rig.get("/api/plays?player=p1", oper))?["plays"]?.intValue ?? 0) >= 1

@@ -100,6 +100,49 @@ private final class NotifyListener {
         #expect(daemon.wait() == 0)
     }
 
+    /// daemon.restart (the fleet page's "Restart daemon"): answered, then the same process starts again from
+    /// its state; systemd hears a reload (never STOPPING) and READY=1 again, and keeps the main pid.
+    @Test func daemonRestartKeepsThePidTheQueueAndTellsSystemdAReload() throws {
+        let directory = try TemporaryDirectory(prefix: "queued-restart")
+        let listener = try NotifyListener(path: directory.path + "/notify")
+        let socketPath = directory.path + "/queued.sock"
+        let tone = try Fixtures.tone(frequency: 440, seconds: 30)
+        let daemon = try ChildProcess(
+            BuiltProduct.path("queued"),
+            ["--socket", socketPath, "--state-dir", directory.path + "/state", "--audio", "null", "--video", "none"],
+            environment: ["NOTIFY_SOCKET": listener.path],
+            stderrPath: directory.path + "/queued.log")
+        defer { _ = daemon.terminate() }
+        #expect(listener.waitFor("READY=1", timeout: 30).found != nil)
+        let client = try QueueClient(socketPath: socketPath, timeout: 5)
+        _ = try client.call(API.QueueAdd.self, .init(items: [RPCItemInput(uri: tone, loops: 3)]))
+        _ = try client.call(API.PlayerPlay.self, .init())
+        let before = try client.call(API.DaemonInfo.self)
+
+        let answer = try client.call(API.DaemonRestart.self)
+        #expect(answer == .init(restarting: true, pid: Int64(daemon.pid)))
+        let reload = listener.waitFor("READY=1", timeout: 30)
+        let fields = reload.seen.flatMap { $0 }
+        #expect(fields.contains("RELOADING=1"), "a reload first: \(reload.seen)")
+        #expect(!fields.contains("STOPPING=1"), "a restart is no stop: \(reload.seen)")
+        #expect(reload.found?.contains("MAINPID=\(daemon.pid)") == true, "the same process: \(reload.seen)")
+        #expect(daemon.isRunning)
+
+        // READY=1 again: the socket answers at once, and the queue came back from the state directory.
+        let again = try QueueClient(socketPath: socketPath, timeout: 5)
+        let info = try again.call(API.DaemonInfo.self)
+        #expect(info.pid == before.pid && info.uptime < before.uptime + 30, "\(info)")
+        let list = try again.call(API.QueueList.self, .init())
+        #expect(list.items.map { $0.uri } == [tone] && list.items.first?.loops == 3, "\(list)")
+        let log = (try? String(contentsOfFile: directory.path + "/queued.log", encoding: .utf8)) ?? ""
+        #expect(log.contains("restarting (daemon.restart)"), "\(log)")
+        // Nothing of the first run is left open in the second: as many descriptors as a fresh start has.
+        let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(daemon.pid)/fd"))?.count ?? 0
+        #expect(descriptors > 3 && descriptors < 40, "\(descriptors) descriptors")
+        kill(daemon.pid, SIGTERM)
+        #expect(daemon.wait() == 0)
+    }
+
     @Test func healthCountsStateWritesAndTheMetricsFileIsPrometheusText() throws {
         let directory = try TemporaryDirectory(prefix: "queued-metrics")
         let metrics = directory.path + "/queued.prom"

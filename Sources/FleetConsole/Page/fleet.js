@@ -213,6 +213,7 @@ $('screen-close').addEventListener('click', () => $('screen-dialog').close());
 for (const button of document.querySelectorAll('#screen-dialog [data-command]')) {
   button.addEventListener('click', async () => {
     const method = button.dataset.command;
+    if (button.dataset.confirm && !window.confirm(button.dataset.confirm)) return;
     try {
       const answer = await api('command', {target: openID, method, params: button.dataset.params ? JSON.parse(button.dataset.params) : undefined});
       const line = answer.results[0];
@@ -353,6 +354,7 @@ setInterval(() => { if (!$('tab-content').hidden) refreshProgress(); }, 2000);
 $('command-send').addEventListener('click', async () => {
   try {
     const text = $('command-params').value.trim();
+    if ($('command-method').value === 'daemon.restart' && !window.confirm('Restart the daemon on every screen of ' + $('target').value + '?')) return;
     const answer = await api('command', {target: $('target').value, method: $('command-method').value, params: text ? JSON.parse(text) : undefined});
     const rows = answer.results.map((line) => {
       const row = document.createElement('tr');

@@ -134,7 +134,7 @@ public enum API {
         PlayerToggle.self, PlayerStop.self, PlayerNext.self, PlayerPrevious.self, PlayerSeek.self, PlayerStatus.self,
         PlayerSet.self, PlayerScreenshot.self, OverlayAdd.self, OverlayUpdate.self, OverlayRemove.self,
         OverlayList.self, EventsSubscribe.self, EventsUnsubscribe.self, DaemonInfo.self, DaemonHealth.self,
-        Discover.self, CacheStatus.self, CachePrefetch.self, CacheFetch.self, CacheRevalidate.self, CacheEvict.self,
+        DaemonRestart.self,        Discover.self, CacheStatus.self, CachePrefetch.self, CacheFetch.self, CacheRevalidate.self, CacheEvict.self,
         CacheUsage.self, PlaysList.self, PlaysAck.self, DisplayPower.self, StateApply.self, SessionConfine.self,
         LayoutSet.self, LayoutGet.self,
     ]

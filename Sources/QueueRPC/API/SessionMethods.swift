@@ -197,6 +197,25 @@ extension API {
         }
     }
 
+    public enum DaemonRestart: RPCMethodDefinition {
+        public static let name = "daemon.restart"
+        public typealias Params = NoParams
+
+        /// The daemon answers, then shuts down in order and starts again in the same process.
+        public struct Result: RPCMethodResult, Equatable {
+            public var restarting: Bool
+            /// The process id, which the restarted daemon keeps.
+            public var pid: Int64
+
+            public init(restarting: Bool = true, pid: Int64) { (self.restarting, self.pid) = (restarting, pid) }
+            public init?(json: JSONValue) {
+                guard let restarting = json["restarting"]?.boolValue, let pid = json["pid"]?.intValue else { return nil }
+                (self.restarting, self.pid) = (restarting, pid)
+            }
+            public var json: JSONValue { ["restarting": .bool(restarting), "pid": .int(pid)] }
+        }
+    }
+
     public enum DaemonHealth: RPCMethodDefinition {
         public static let name = "daemon.health"
         public typealias Params = NoParams
