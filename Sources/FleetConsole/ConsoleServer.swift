@@ -101,11 +101,19 @@ public enum ConsoleServer {
             let body = try await jsonBody(request, context)
             let name = body["user"]?.stringValue ?? ""
             let client = context.client(request, behindProxy: settings.secureOrigin)
+            // The standing of the user as the password was checked against (not as the file may say a moment later).
+            let matched = SignedInUser()
             try await WebServer.checkSecret(
                 body["password"]?.stringValue ?? "", from: client, throttle: console.throttle, logger: context.logger
-            ) { await console.users.check(name: name, password: $0) != nil }
-            guard let role = await console.users.role(of: name) else { throw HTTPError(.unauthorized, message: "wrong user or password") }
-            let (cookie, session) = await console.sessions.create(client: client, user: name, role: role.rawValue)
+            ) { password in
+                guard let user = await console.users.check(name: name, password: password) else { return false }
+                matched.set(user.standing)
+                return true
+            }
+            guard let standing = matched.value else { throw HTTPError(.unauthorized, message: "wrong user or password") }
+            let role = standing.role
+            let (cookie, session) = await console.sessions.create(
+                client: client, user: name, role: role.rawValue, credential: standing.credential)
             context.logger.info("signed in: \(name) (\(role.rawValue))")
             var response = jsonResponse(["csrf": .string(session.csrf), "user": .string(name), "role": .string(role.rawValue)])
             response.setCookie(SessionStore.cookie(cookie, secure: settings.secureOrigin))
@@ -267,8 +275,10 @@ struct ConsoleGuard: RouterMiddleware {
         guard let cookie = request.cookies[SessionStore.cookieName]?.value, let session = await sessions.lookup(cookie) else {
             throw HTTPError(.unauthorized, message: "sign in first")
         }
-        // A user removed or given another role (on the page, by hand, by --add-user) is signed out.
-        guard await users.role(of: session.user)?.rawValue == session.role else {
+        // A user removed, given another role or a new password (on the page, by hand, by --add-user) is signed out.
+        guard let standing = await users.standing(of: session.user), standing.role.rawValue == session.role,
+            standing.credential == session.credential
+        else {
             await sessions.end(cookie)
             throw HTTPError(.unauthorized, message: "sign in again")
         }
@@ -284,4 +294,12 @@ struct ConsoleGuard: RouterMiddleware {
         context.session = session
         return try await next(request, context)
     }
+}
+
+/// The standing of the user whose password matched, set inside the sign-in check (which may run on another task).
+private final class SignedInUser: @unchecked Sendable {
+    private let lock = NSLock()
+    private var standing: ConsoleUsers.Standing?
+    func set(_ value: ConsoleUsers.Standing) { lock.withLock { standing = value } }
+    var value: ConsoleUsers.Standing? { lock.withLock { standing } }
 }

@@ -3,6 +3,7 @@
 // `admin` also manages users. A password is checked with bcrypt on WebControl's one password thread.
 // Threads: an actor; the file is written on the actor (small, rare).
 
+import Crypto
 import Foundation
 import HummingbirdBcrypt
 import WebControl
@@ -19,6 +20,19 @@ public actor ConsoleUsers {
         public var name: String
         public var role: Role
         var hash: String
+
+        /// What a session keeps of the user's standing: the role and a digest of the password hash (bcrypt
+        /// salts every hash, so a new password, even the same one set again, gives a new one).
+        public var standing: Standing {
+            let digest = SHA256.hash(data: Data(hash.utf8)).prefix(12).map { String(format: "%02x", $0) }.joined()
+            return Standing(role: role, credential: digest)
+        }
+    }
+
+    /// A user's role and the digest of their password hash: a session lives while both stay what they were.
+    public struct Standing: Sendable, Equatable {
+        public var role: Role
+        public var credential: String
     }
 
     private let path: String
@@ -105,6 +119,12 @@ public actor ConsoleUsers {
     public func role(of name: String) -> Role? {
         refresh()
         return users[name]?.role
+    }
+
+    /// `name`'s role and password digest now (the file read again if it changed); nil when no such user.
+    public func standing(of name: String) -> Standing? {
+        refresh()
+        return users[name]?.standing
     }
 
     /// Adds or changes `name` (a password of at least 8 characters), and writes the file.

@@ -62,6 +62,9 @@ public struct Session: Sendable {
     package let user: String
     /// What the user may do (the fleet console: viewer, operator, admin; the one-screen page: admin).
     package let role: String
+    /// What the user's password was when signing in (the fleet console: a digest of its hash): a session
+    /// whose user's password changed since ends.
+    package let credential: String
     let created: Date
     /// Last request made with it; nil until the first one after signing in.
     var lastUsed: Date?
@@ -88,10 +91,13 @@ public actor SessionStore {
     static func key(_ cookie: String) -> SHA256Digest { SHA256.hash(data: Data(cookie.utf8)) }
 
     /// A new session for `client`: its cookie value and its CSRF token.
-    public func create(client: String = "", user: String = "", role: String = "admin") -> (cookie: String, session: Session) {
+    public func create(client: String = "", user: String = "", role: String = "admin", credential: String = "")
+        -> (cookie: String, session: Session)
+    {
         let cookie = randomText(bytes: 32)
         let session = Session(
-            csrf: randomText(bytes: 24), client: client, user: user, role: role, created: now(), lastUsed: nil)
+            csrf: randomText(bytes: 24), client: client, user: user, role: role, credential: credential, created: now(),
+            lastUsed: nil)
         let counts = Dictionary(grouping: sessions.values, by: \.client).mapValues(\.count)
         if counts[client, default: 0] >= Self.perClient {
             evictOne(of: [client])

@@ -97,13 +97,7 @@ final class FleetConsoleRig: @unchecked Sendable {
         guard let mailPort else { throw TestSupportError.io("the SMTP receiver did not start") }
         // The console's users, made as an operator would.
         for (user, role) in [("admin", "admin"), ("oper", "operator"), ("viewer", "viewer")] {
-            let input = scratch.path + "/password-" + user
-            try (Self.passwords[user]! + "\n").write(toFile: input, atomically: true, encoding: .utf8)
-            let adding = try ChildProcess(
-                BuiltProduct.path("queued-fleet"),
-                ["--no-config", "--state-dir", scratch.path + "/fleet", "--add-user", user, "--role", role],
-                stdoutPath: scratch.path + "/add-user.out", stdinPath: input)
-            guard adding.wait() == 0 else { throw TestSupportError.io("--add-user \(user) failed") }
+            try Self.addUser(user, role: role, password: Self.passwords[user]!, scratch: scratch.path)
         }
         consoleArguments = [
             "--no-config", "--state-dir", scratch.path + "/fleet", "--broker", broker.url, "--credentials",
@@ -240,6 +234,21 @@ final class FleetConsoleRig: @unchecked Sendable {
         if body != nil { head += "Content-Type: application/json\r\n" }
         let bytes = Array((head + "Content-Length: \(payload.count)\r\n\r\n").utf8) + payload
         return try WebAttackRig.exchange(port: port, timeout: 60, bytes, what: "\(method) \(target)")
+    }
+
+    /// `queued-fleet --add-user` from outside the running console (the password on its stdin).
+    func addUser(_ user: String, role: String, password: String) throws {
+        try Self.addUser(user, role: role, password: password, scratch: scratch.path)
+    }
+
+    private static func addUser(_ user: String, role: String, password: String, scratch: String) throws {
+        let input = scratch + "/password-" + user
+        try (password + "\n").write(toFile: input, atomically: true, encoding: .utf8)
+        let adding = try ChildProcess(
+            BuiltProduct.path("queued-fleet"),
+            ["--no-config", "--state-dir", scratch + "/fleet", "--add-user", user, "--role", role],
+            stdoutPath: scratch + "/add-user.out", stdinPath: input)
+        guard adding.wait() == 0 else { throw TestSupportError.io("--add-user \(user) failed") }
     }
 
     func signIn(_ user: String, password: String? = nil) throws -> Session {

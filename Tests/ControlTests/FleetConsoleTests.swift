@@ -226,6 +226,12 @@ import Testing
         #expect(try rig.send("POST", "/api/users/remove", session: admin, body: ["name": "oper"]).status == 200)
         #expect(try rig.send("GET", "/api/screens", session: oper).status == 401)
         #expect(throws: (any Error).self) { try rig.signIn("oper") }
+        // A password changed from outside (the same role) ends the sessions signed in with the old one.
+        try rig.addUser("viewer", role: "viewer", password: "a-new-viewer-password")
+        #expect(try rig.send("GET", "/api/screens", session: viewer).status == 401)
+        let renewed = try rig.signIn("viewer", password: "a-new-viewer-password")
+        #expect(try rig.send("GET", "/api/screens", session: renewed).status == 200)
+        #expect(throws: (any Error).self) { try rig.signIn("viewer") }
         let lastAdmin = try rig.send("POST", "/api/users/remove", session: admin, body: ["name": "admin"])
         #expect(lastAdmin.status == 400 && lastAdmin.body.contains("last admin"))
         // The users file holds hashes, never a password, and only its owner may read it.
@@ -238,9 +244,9 @@ import Testing
         // A player id carrying markup is data: kept as text, never a second screen or a broken list.
         try rig.publish("queued/<img src=x onerror=alert(1)>/status", ["state": "online", "groups": ["mall"]], retain: true)
         #expect(waitUntil(timeout: 10, pollInterval: 0.1) {
-            (try? rig.get("/api/screens", viewer))?["screens"]?.arrayValue?.contains { $0["id"]?.stringValue == "<img src=x onerror=alert(1)>" } == true
+            (try? rig.get("/api/screens", renewed))?["screens"]?.arrayValue?.contains { $0["id"]?.stringValue == "<img src=x onerror=alert(1)>" } == true
         })
-        #expect(try rig.get("/api/screens", viewer)["total"]?.intValue == 4)
+        #expect(try rig.get("/api/screens", renewed)["total"]?.intValue == 4)
         // What the broker carries that is not a screen's status stays out: over its size cap, not JSON, a
         // reserved id, an extra topic level.
         try rig.simulator.publish(topic: "queued/huge/status", payload: Array(repeating: UInt8(ascii: " "), count: 9000) + Array(#"{"state":"online"}"#.utf8), qos: .atLeastOnce, retain: true)
@@ -249,8 +255,8 @@ import Testing
         try rig.publish("queued/a/b/status", ["state": "online"], retain: true)
         // A marker published after them: once it shows, the others were read.
         try rig.publish("queued/marker/status", ["state": "online"], retain: true)
-        #expect(waitUntil(timeout: 10, pollInterval: 0.1) { (try? rig.get("/api/screen?id=marker", viewer))?["online"]?.boolValue == true })
-        let ids = try rig.get("/api/screens", viewer)["screens"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? []
+        #expect(waitUntil(timeout: 10, pollInterval: 0.1) { (try? rig.get("/api/screen?id=marker", renewed))?["online"]?.boolValue == true })
+        let ids = try rig.get("/api/screens", renewed)["screens"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? []
         #expect(ids.count == 5 && !ids.contains("huge") && !ids.contains("broken") && !ids.contains("all"), "\(ids)")
     }
 }
