@@ -73,20 +73,38 @@ final class FleetConsoleRig: @unchecked Sendable {
         }
         guard let found else { throw TestSupportError.io("the webhook receiver did not start") }
         webhookPort = found
-        // The SMTP server alerts are mailed through (Python's smtpd, plain, loopback): each message's
-        // recipients and text as a JSON line.
+        // The SMTP server alerts are mailed through (plain, loopback; a few lines of RFC 5321 over Python's
+        // socketserver, which every Python 3 has): each message's sender, recipients and text as a JSON line.
         mailLog = scratch.path + "/mail.jsonl"
         let mailPortFile = scratch.path + "/mail.port"
         let smtp = """
-            import asyncore, json, smtpd, sys, warnings
-            warnings.simplefilter('ignore')
-            class S(smtpd.SMTPServer):
-                def process_message(self, peer, sender, recipients, data, **kw):
-                    text = data.decode('utf-8', 'replace') if isinstance(data, bytes) else data
-                    with open(sys.argv[1], 'a') as f: f.write(json.dumps({'from': sender, 'to': recipients, 'text': text}) + '\\n')
-            s = S(('127.0.0.1', 0), None, decode_data=False)
-            open(sys.argv[2], 'w').write(str(s.socket.getsockname()[1]))
-            asyncore.loop()
+            import json, socketserver, sys
+            class Session(socketserver.StreamRequestHandler):
+                def say(self, line): self.wfile.write(line.encode() + b'\\r\\n')
+                def handle(self):
+                    sender, recipients = None, []
+                    self.say('220 localhost ESMTP test')
+                    for raw in self.rfile:
+                        verb = raw.decode('utf-8', 'replace').strip()
+                        upper = verb.upper()
+                        if upper.startswith(('EHLO', 'HELO')): self.say('250 localhost')
+                        elif upper.startswith('MAIL FROM:'): sender, recipients = verb[10:].strip().strip('<>'), []; self.say('250 OK')
+                        elif upper.startswith('RCPT TO:'): recipients.append(verb[8:].strip().strip('<>')); self.say('250 OK')
+                        elif upper == 'DATA':
+                            self.say('354 end with a dot')
+                            lines = []
+                            for line in self.rfile:
+                                if line in (b'.\\r\\n', b'.\\n'): break
+                                lines.append(line[1:] if line.startswith(b'..') else line)
+                            text = b''.join(lines).decode('utf-8', 'replace').replace('\\r\\n', '\\n')
+                            with open(sys.argv[1], 'a') as f: f.write(json.dumps({'from': sender, 'to': recipients, 'text': text}) + '\\n')
+                            self.say('250 OK')
+                        elif upper == 'QUIT': self.say('221 bye'); return
+                        else: self.say('250 OK')
+            class Server(socketserver.ThreadingTCPServer): daemon_threads = True
+            server = Server(('127.0.0.1', 0), Session)
+            open(sys.argv[2], 'w').write(str(server.server_address[1]))
+            server.serve_forever()
             """
         mailbox = try ChildProcess(try ChildProcess.resolve("python3"), ["-W", "ignore", "-c", smtp, mailLog, mailPortFile])
         var mailPort: Int?
