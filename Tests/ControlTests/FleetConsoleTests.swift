@@ -302,6 +302,15 @@ extension FleetConsoleRig {
         if run.status != 0 { print(run.stderr.suffix(4000)) }
         #expect(run.status == 0, "browser checks failed:\n\(run.stdout.split(separator: "\n").filter { $0.hasPrefix("FAIL") }.joined(separator: "\n"))")
         #expect(run.stdout.contains("all browser checks passed"))
+        // What the form wrote reached the screens: the overlay is on both online ones (the rollback after it
+        // names no overlays, so they stay), and the pushed item kept its crossfade and schedule.
+        for index in 0..<2 {
+            let overlays = try rig.screens[index].daemon.client().call(API.OverlayList.self, NoParams()).overlays
+            #expect(overlays.map(\.json).contains { $0["text"]?.stringValue == "Lobby" && $0["anchor"]?.stringValue == "bottom" }, "\(overlays)")
+        }
+        let history = try rig.get("/api/documents?target=group/lobby", viewer)["history"]?.arrayValue ?? []
+        let formed = history.first { $0["document"]?["overlays"] != nil }?["document"]?["queue"]?[0]
+        #expect(formed?["transition"]?["type"]?.stringValue == "crossfade" && formed?["schedule"]?["until"]?.stringValue == "23:59", "\(history)")
         if let keep = ProcessInfo.processInfo.environment["QUEUED_FLEET_SCREENSHOTS"] {
             for name in ["fleet-wall.png", "fleet-push.png", "fleet-phone.png"] {
                 try? FileManager.default.removeItem(atPath: keep + "/" + name)

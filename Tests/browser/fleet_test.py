@@ -12,6 +12,7 @@ import json, os, sys, time
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
 
 env = os.environ
 URL = env["FLEET_URL"]
@@ -124,10 +125,46 @@ def main():
                           timeout=40)
         check(states is not None and "only network URLs" in states.get("p2", ""), f"p2's reason is shown: {states}")
         driver.save_screenshot(os.path.join(env["SCREENSHOTS"], "fleet-push.png"))
-        # A network item lands on both online screens, written with the form this time.
-        set_value(driver, "form-items", env["NETWORK_URL"])
+        # A network item lands on both online screens, written with the form this time: the JSON filled the
+        # item's row; its URI, a crossfade and a schedule are typed in the row, and an overlay is added.
+        item_inputs = lambda: driver.find_elements(By.CSS_SELECTOR, "#form-items tbody tr")[0].find_elements(By.CSS_SELECTOR, "input, select")
+        check(len(driver.find_elements(By.CSS_SELECTOR, "#form-items tbody tr")) == 1 and item_inputs()[0].get_attribute("value") == env["LOCAL_FILE"],
+              "the JSON fills the form's item rows")
+        uri, _seconds, _plays, transition, transition_seconds, days, start, until = item_inputs()
+        for element, text in [(uri, env["NETWORK_URL"]), (transition_seconds, "1"), (days, "mon tue wed thu fri sat sun"),
+                              (start, "00:00"), (until, "23:59")]:
+            driver.execute_script("arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input'))", element, text)
+        Select(transition).select_by_value("crossfade")
+        driver.find_element(By.ID, "form-add-overlay").click()
+        overlay = driver.find_elements(By.CSS_SELECTOR, "#form-overlays tbody tr")[0].find_elements(By.CSS_SELECTOR, "input, select")
+        driver.execute_script("arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input'))", overlay[1], "Lobby")
+        Select(overlay[2]).select_by_value("bottom")
         written = json.loads(driver.find_element(By.ID, "document").get_attribute("value"))
-        check(written.get("queue") == [env["NETWORK_URL"]] and written.get("loops") == 0, f"the form writes the document: {written}")
+        expected_item = {"uri": env["NETWORK_URL"], "transition": {"type": "crossfade", "duration": 1},
+                         "schedule": {"days": ["mon", "tue", "wed", "thu", "fri", "sat", "sun"], "from": "00:00", "until": "23:59"}}
+        check(written.get("queue") == [expected_item] and written.get("loops") == 0, f"the form writes the items: {written}")
+        check(written.get("overlays") == [{"type": "text", "text": "Lobby", "anchor": "bottom"}], f"the form writes the overlays: {written}")
+        # Zones written with the form make a layout the check accepts (then taken out again: not pushed here).
+        def type_in(element, text):
+            driver.execute_script("arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input'))", element, text)
+        for name, y, h, items in [("main", "0", "80%", ""), ("band", "80%", "20%", env["NETWORK_URL"])]:
+            driver.find_element(By.ID, "form-add-zone").click()
+            cells = driver.find_elements(By.CSS_SELECTOR, "#form-zones tbody tr")[-1].find_elements(By.CSS_SELECTOR, "input")
+            for element, text in zip([cells[0], cells[2], cells[4], cells[6]], [name, y, h, items]):
+                type_in(element, text)
+        zoned = json.loads(driver.find_element(By.ID, "document").get_attribute("value"))
+        check(zoned.get("layout") == {"zones": [{"name": "main", "rect": {"x": 0, "y": 0, "w": "100%", "h": "80%"}},
+                                                {"name": "band", "rect": {"x": 0, "y": "80%", "w": "100%", "h": "20%"}}]}
+              and zoned.get("zones") == {"band": {"queue": [env["NETWORK_URL"]], "loops": 0}}, f"the form writes the layout: {zoned}")
+        driver.find_element(By.ID, "check").click()
+        wait_for("the zoned document passes the check", lambda: driver.find_element(By.ID, "message").text == "the document is good")
+        for row in driver.find_elements(By.CSS_SELECTOR, "#form-zones tbody tr"):
+            row.find_element(By.CSS_SELECTOR, "button").click()
+        unzoned = json.loads(driver.find_element(By.ID, "document").get_attribute("value"))
+        check("layout" not in unzoned and "zones" not in unzoned and unzoned.get("overlays"), f"removing the zones takes the layout out: {unzoned}")
+        driver.execute_script("document.getElementById('message').textContent = ''")
+        driver.find_element(By.ID, "check").click()
+        wait_for("the form's document passes the check", lambda: driver.find_element(By.ID, "message").text == "the document is good")
         driver.find_element(By.ID, "push").click()
         wait_for("the network push lands on p1 and p2", lambda: (lambda p: p.get("p1") == "applied" and p.get("p2") == "applied")(progress(driver)), timeout=40)
         # Roll back to the first push: the history's oldest row.

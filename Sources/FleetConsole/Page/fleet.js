@@ -235,19 +235,121 @@ function documentValue() {
   try { return JSON.parse($('document').value); } catch (error) { throw new Error('the document is not JSON: ' + error.message); }
 }
 
-// The form and the JSON say the same document: the form writes its fields into the JSON (keeping every
-// other field there, overlays or zones), and the JSON, when edited or loaded, fills the form.
+// The form and the JSON say the same document: the form writes its fields into the JSON, keeping every
+// field it has no column for (of the document, of each item, overlay and zone), and the JSON, when edited or
+// loaded, fills the form. Each row remembers the object it came from; its columns are written over it.
+
+const anchors = ['top-left', 'top', 'top-right', 'left', 'center', 'right', 'bottom-left', 'bottom', 'bottom-right'];
+// A column: its header's field, how it reads from and writes to the row's object, and its input.
+const itemColumns = [
+  {get: (o) => o.uri, set: (o, v) => { o.uri = v; }, input: 'text', size: 30},
+  {get: (o) => o.duration, set: (o, v) => number(o, 'duration', v), input: 'number'},
+  {get: (o) => o.loops, set: (o, v) => number(o, 'loops', v), input: 'number'},
+  {get: (o) => o.transition?.type, set: (o, v) => nested(o, 'transition', 'type', v), input: ['', 'cut', 'fade', 'dip', 'crossfade']},
+  {get: (o) => o.transition?.duration, set: (o, v) => nested(o, 'transition', 'duration', v === '' ? '' : Number(v)), input: 'number', step: '0.1'},
+  {get: (o) => o.schedule?.days?.join(' '), set: (o, v) => nested(o, 'schedule', 'days', v.trim() ? v.trim().split(/[\s,]+/) : ''), input: 'text', size: 12, placeholder: 'mon tue…'},
+  {get: (o) => o.schedule?.from, set: (o, v) => nested(o, 'schedule', 'from', v), input: 'time'},
+  {get: (o) => o.schedule?.until, set: (o, v) => nested(o, 'schedule', 'until', v), input: 'time'},
+];
+// An overlay's second column is its text, a clock's format or an image's file, by its type.
+const overlayContent = {text: 'text', ticker: 'text', clock: 'format', image: 'path'};
+const overlayColumns = [
+  {get: (o) => o.type, set: (o, v) => {
+    const before = overlayContent[o.type], after = overlayContent[v];
+    if (before && after && before !== after && o[before] != null) { o[after] = o[before]; delete o[before]; }
+    o.type = v;
+  }, input: ['text', 'clock', 'ticker', 'image']},
+  {get: (o) => o[overlayContent[o.type] ?? 'text'], set: (o, v) => { const field = overlayContent[o.type] ?? 'text'; if (v === '') delete o[field]; else o[field] = v; }, input: 'text', size: 24},
+  {get: (o) => o.anchor, set: (o, v) => { if (v === '') delete o.anchor; else o.anchor = v; }, input: [''].concat(anchors)},
+];
+// A zone's rectangle: pixels, or a share of the side written "50%".
+const length = (v) => v.trim() === '' ? '' : (v.trim().endsWith('%') ? v.trim() : Number(v));
+const zoneColumns = [
+  {get: (o) => o.name, set: (o, v) => { o.name = v; }, input: 'text', size: 8},
+  ...['x', 'y', 'w', 'h'].map((side) => ({get: (o) => o.rect?.[side], set: (o, v) => nested(o, 'rect', side, length(v)), input: 'text', size: 4})),
+  {get: (o) => o.audio, set: (o, v) => { if (v) o.audio = true; else delete o.audio; }, input: 'checkbox'},
+  {get: (o) => o.$queue?.map((item) => typeof item === 'string' ? item : item?.uri).join(' '), set: (o, v) => {
+    const old = new Map((o.$queue ?? []).map((item) => [typeof item === 'string' ? item : item?.uri, item]));
+    o.$queue = v.trim() ? v.trim().split(/\s+/).map((uri) => old.get(uri) ?? uri) : [];
+  }, input: 'text', size: 24},
+];
+
+function number(object, field, value) { if (value === '') delete object[field]; else object[field] = Number(value); }
+// Sets object[outer][field], dropping the inner object once it is empty.
+function nested(object, outer, field, value) {
+  const inner = {...(object[outer] ?? {})};
+  if (value === '' || value == null) delete inner[field]; else inner[field] = value;
+  if (Object.keys(inner).length) object[outer] = inner; else delete object[outer];
+}
+
+function addRow(table, columns, original) {
+  const row = document.createElement('tr');
+  row.original = original;
+  for (const column of columns) {
+    const cell = document.createElement('td');
+    let input;
+    if (Array.isArray(column.input)) {
+      input = document.createElement('select');
+      for (const value of column.input) input.append(new Option(value || '—', value));
+    } else {
+      input = document.createElement('input');
+      input.type = column.input;
+      if (column.size) input.size = column.size;
+      if (column.step) input.step = column.step;
+      if (column.placeholder) input.placeholder = column.placeholder;
+    }
+    const value = column.get(original);
+    if (column.input === 'checkbox') input.checked = !!value; else input.value = value ?? '';
+    input.addEventListener('input', formToDocument);
+    input.addEventListener('change', formToDocument);
+    cell.append(input);
+    row.append(cell);
+  }
+  const remove = document.createElement('td');
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.textContent = 'Remove';
+  button.addEventListener('click', () => { table.touched = true; row.remove(); formToDocument(); });
+  remove.append(button);
+  row.append(remove);
+  table.tBodies[0].append(row);
+}
+
+// The row's object: what it came from, with every column written over it (a column read as it is now).
+function rowObject(row, columns) {
+  const object = structuredClone(row.original);
+  columns.forEach((column, index) => {
+    const input = row.cells[index].firstChild;
+    column.set(object, column.input === 'checkbox' ? input.checked : input.value);
+  });
+  return object;
+}
+
+function rows(id, columns) { return [...$(id).tBodies[0].rows].map((row) => rowObject(row, columns)); }
+
 function formToDocument() {
   let document;
   try { document = JSON.parse($('document').value); } catch { document = {}; }
   if (typeof document !== 'object' || document === null || Array.isArray(document)) document = {};
-  const duration = Number($('form-duration').value);
-  document.queue = $('form-items').value.split('\n').map((line) => line.trim()).filter(Boolean)
-    .map((uri) => duration > 0 ? {uri, duration} : uri);
+  // An item with nothing but its URI is written as the URI.
+  document.queue = rows('form-items', itemColumns).filter((item) => item.uri)
+    .map((item) => Object.keys(item).length === 1 ? item.uri : item);
   document.loops = Number($('form-loops').value || 0);
-  for (const [field, id, number] of [['volume', 'form-volume', true], ['fit', 'form-fit', false], ['rotate', 'form-rotate', true]]) {
+  for (const [field, id, isNumber] of [['volume', 'form-volume', true], ['fit', 'form-fit', false], ['rotate', 'form-rotate', true]]) {
     const value = $(id).value;
-    if (value === '') delete document[field]; else document[field] = number ? Number(value) : value;
+    if (value === '') delete document[field]; else document[field] = isNumber ? Number(value) : value;
+  }
+  const overlays = rows('form-overlays', overlayColumns);
+  if (overlays.length) document.overlays = overlays; else if (!$('form-overlays').touched) delete document.overlays; else document.overlays = [];
+  const zones = rows('form-zones', zoneColumns).filter((zone) => zone.name);
+  if (zones.length) {
+    document.layout = {zones: zones.map(({$queue, $loops, ...zone}) => zone)};
+    const queues = {};
+    for (const zone of zones) if (zone.name !== 'main' && zone.$queue) queues[zone.name] = {queue: zone.$queue, loops: zone.$loops ?? 0};
+    if (Object.keys(queues).length) document.zones = queues; else delete document.zones;
+  } else {
+    delete document.layout;
+    delete document.zones;
   }
   delete document.rev;
   $('document').value = JSON.stringify(document, null, 1);
@@ -256,20 +358,36 @@ function formToDocument() {
 function documentToForm() {
   let document;
   try { document = JSON.parse($('document').value); } catch { return; }
-  const queue = Array.isArray(document.queue) ? document.queue : [];
-  $('form-items').value = queue.map((item) => typeof item === 'string' ? item : item?.uri ?? '').join('\n');
-  const durations = queue.map((item) => item?.duration).filter((d) => d != null);
-  $('form-duration').value = durations.length ? durations[0] : '';
+  if (typeof document !== 'object' || document === null) return;
+  for (const id of ['form-items', 'form-overlays', 'form-zones']) $(id).tBodies[0].replaceChildren();
+  for (const item of Array.isArray(document.queue) ? document.queue : []) {
+    addRow($('form-items'), itemColumns, typeof item === 'string' ? {uri: item} : item ?? {});
+  }
   $('form-loops').value = document.loops ?? 0;
   $('form-volume').value = document.volume ?? '';
   $('form-fit').value = document.fit ?? '';
   $('form-rotate').value = document.rotate != null ? String(document.rotate) : '';
+  // `overlays: []` (take every layer off) is kept as the document says until a row is added or removed.
+  $('form-overlays').touched = Array.isArray(document.overlays);
+  for (const overlay of Array.isArray(document.overlays) ? document.overlays : []) addRow($('form-overlays'), overlayColumns, overlay ?? {});
+  const zones = Array.isArray(document.layout?.zones) ? document.layout.zones : Array.isArray(document.layout) ? document.layout : [];
+  for (const zone of zones) {
+    const queue = document.zones?.[zone?.name];
+    addRow($('form-zones'), zoneColumns, {...zone, $queue: queue?.queue, $loops: queue?.loops});
+  }
 }
 
-for (const id of ['form-items', 'form-loops', 'form-volume', 'form-fit', 'form-rotate', 'form-duration']) {
+for (const id of ['form-loops', 'form-volume', 'form-fit', 'form-rotate']) {
   $(id).addEventListener('input', formToDocument);
   $(id).addEventListener('change', formToDocument);
 }
+$('form-add-item').addEventListener('click', () => { addRow($('form-items'), itemColumns, {uri: ''}); });
+$('form-add-overlay').addEventListener('click', () => {
+  $('form-overlays').touched = true;
+  addRow($('form-overlays'), overlayColumns, {type: 'text', text: ''});
+  formToDocument();
+});
+$('form-add-zone').addEventListener('click', () => { addRow($('form-zones'), zoneColumns, {name: '', rect: {x: 0, y: 0, w: '100%', h: '100%'}}); });
 $('document').addEventListener('input', documentToForm);
 documentToForm();
 
