@@ -68,6 +68,14 @@ let package = Package(
         // Overlays: layers above the video as plain values (what, where, when) and the pure layout and
         // resolution the presenter draws from.
         .target(name: "Overlays"),
+        // Alerts above everything: the standing alerts (pure), their durable file, and the controller that shows
+        // them on the main engine.
+        .target(
+            name: "Alerts",
+            dependencies: [
+                "JSONText", "Overlays", "Playback", "QueueModel", "SystemClock", "SystemSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         .target(name: "SystemClock"),
         // Locks, a condition, named threads and a few string helpers on Glibc: what the daemon's modules took
         // from Foundation proper, whose import links ICU's ~44 MB into a static binary.
@@ -138,7 +146,7 @@ let package = Package(
             name: "QueueServer",
             dependencies: [
                 "QueueRPC", "QueueModel", "Playback", "Media", "CacheControl", "SystemClock", "MediaPaths", "Overlays",
-                "PlayLog", "DecodeChoice", "SystemSupport", "ScreenLayout", .product(name: "NIOCore", package: "swift-nio"),
+                "PlayLog", "DecodeChoice", "SystemSupport", "ScreenLayout", "Alerts", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.embedInCode("queued.openrpc.json")]),
@@ -166,7 +174,7 @@ let package = Package(
                 "QueueModel", "Media", "CacheControl", "Playback", "AudioPulse", "VideoSDL", "QueueServer", "CMalloc",
                 "ScreenLayout", "AudioMix",
                 "SystemClock", "StateStore", "ServiceNotify", "NetCache", "MediaPaths", "QueueRPC", "ConfigFile",
-                "PlayLog", "DecodeChoice", "SystemSupport", "WebPages",
+                "PlayLog", "DecodeChoice", "SystemSupport", "WebPages", "Alerts",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -243,6 +251,7 @@ let package = Package(
         .testTarget(name: "ScreenLayoutTests", dependencies: ["ScreenLayout"]),
         .testTarget(name: "AudioMixTests", dependencies: ["AudioMix", "Playback"]),
         .testTarget(name: "OverlaysTests", dependencies: ["Overlays"]),
+        .testTarget(name: "AlertsTests", dependencies: ["Alerts", "JSONText"]),
         .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"]),
         .testTarget(name: "QueueRPCTests", dependencies: ["QueueRPC", "JSONText"]),
         .testTarget(name: "NetCacheTests", dependencies: ["NetCache"]),

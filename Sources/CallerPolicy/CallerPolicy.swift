@@ -181,5 +181,7 @@ public enum MethodExposure: Sendable, Hashable {
         "plays.list": [.broker], "plays.ack": [.brokerWhenNamed],
         // Cutting the whole screen anew is the fleet's (like swapping the queue); anyone may see the zones.
         "layout.set": [.broker], "layout.get": [.page, .broker],
+        // An alert takes every screen it reaches: the fleet's (and the page's operator's) to raise and withdraw.
+        "alert.raise": [.page, .broker], "alert.clear": [.page, .broker], "alert.list": [.page, .broker],
     ]
 }

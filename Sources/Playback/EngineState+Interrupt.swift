@@ -242,6 +242,14 @@ extension EngineState {
         }
     }
 
+    /// Takes back the interrupts `ids` (an alert cleared): those waiting are dropped, and if one of them is
+    /// heard now it is cut short as `next` would, so playback goes on to the next other interrupt or back.
+    mutating func withdrawInterrupts(_ ids: Set<ItemID>) {
+        let heard = current?.cursor
+        interruptions.waiting.removeAll { ids.contains($0.id) && $0.id != heard?.id }
+        if let heard, heard.isInterrupt, ids.contains(heard.id) { skipInterrupt(heard) }
+    }
+
     private mutating func goIdle() {
         enter(.idle) { $0.describeNoPlay() }
     }

@@ -60,6 +60,12 @@ extension PlayerEngine {
         }
     }
 
+    /// Takes back interrupts not yet over (see EngineState.withdrawInterrupts); unknown ids are ignored.
+    public func withdrawInterrupts(_ ids: Set<ItemID>) {
+        guard !ids.isEmpty else { return }
+        core.locked { $0.withdrawInterrupts(ids) }
+    }
+
     /// Swaps the whole queue in one step (see EngineState.replaceQueue); returns the new ids and version.
     public func replace(
         with items: [MediaItem], loops: Int? = nil, rev: Int64? = nil, at moment: ReplaceMoment = .now,

@@ -1,6 +1,7 @@
 // The control socket: a SwiftNIO server on one event loop thread, bound to a Unix socket, one
 // ConnectionHandler per client. Owns the event hub the engine's events go through.
 
+import Alerts
 import FoundationEssentials
 import Glibc
 import SystemSupport
@@ -57,11 +58,12 @@ public final class ControlServer: Sendable {
     /// `keeper`: answer changes only once it has kept them (nil: answer at once).
     public func start(
         engine: PlayerEngine, info: DaemonInfo, keeper: ChangeKeeper? = nil, plays: (any PlayLogControl)? = nil,
-        zones: (any ZoneEngines)? = nil
+        zones: (any ZoneEngines)? = nil, alerts: AlertController? = nil
     ) throws {
         try SocketFile.prepare(config.socketPath, ownsDirectory: config.ownsDirectory)
         let dispatcher = Dispatcher(
-            engine: engine, info: info, document: try Self.description(), keeper: keeper, plays: plays, zones: zones)
+            engine: engine, info: info, document: try Self.description(), keeper: keeper, plays: plays, zones: zones,
+            alerts: alerts)
         let hub = self.hub
         let access = config.access
         let limits = ConnectionHandler.Limits(lineLimit: config.lineLimit, maxPendingBytes: config.maxPendingBytes)

@@ -3,6 +3,7 @@
 // or nothing, for notifications. Runs on a connection's event loop; methods that would block it
 // (screenshot) answer later through a future.
 
+import Alerts
 import MediaPaths
 import NIOCore
 import Playback
@@ -123,7 +124,7 @@ final class Dispatcher: Sendable {
 
     init(
         engine: PlayerEngine, info: DaemonInfo, document: JSONValue, keeper: ChangeKeeper? = nil,
-        plays: (any PlayLogControl)? = nil, zones: (any ZoneEngines)? = nil
+        plays: (any PlayLogControl)? = nil, zones: (any ZoneEngines)? = nil, alerts: AlertController? = nil
     ) {
         self.engine = engine
         self.zones = zones
@@ -131,10 +132,10 @@ final class Dispatcher: Sendable {
         self.document = document
         self.keeper = keeper
         methods = Self.registry(
-            Self.queueMethods(engine, zones: zones) + Self.playerMethods(engine) + Self.cacheMethods(engine)
+            Self.queueMethods(engine, zones: zones, alerts: alerts) + Self.playerMethods(engine) + Self.cacheMethods(engine)
                 + Self.overlayMethods(engine) + Self.stateMethods(engine, zones: zones) + Self.playsMethods(plays ?? PlayLogStore(directory: nil))
                 + Self.sessionMethods(engine: engine, info: info, document: document)
-                + Self.layoutMethods(zones))
+                + Self.layoutMethods(zones) + Self.alertMethods(alerts))
     }
 
     /// The groups of methods as one registry. A name registered twice is a programming error: it traps

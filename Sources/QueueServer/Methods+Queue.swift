@@ -1,6 +1,7 @@
 // queue.* methods: edits and listing. Params and results are QueueRPC's API definitions; this file turns
 // them into engine calls and the engine's queue into QueueItems.
 
+import Alerts
 import Media
 import NIOCore
 import Playback
@@ -10,7 +11,10 @@ import ScreenLayout
 
 extension Dispatcher {
     /// `zone`: whose engine this is (a fullscreen interrupt takes the screen for it).
-    static func queueMethods(_ engine: PlayerEngine, zone: String = Layout.mainZone, zones: (any ZoneEngines)? = nil) -> [RPCMethod] {
+    /// `alerts`: while one is on screen, an interrupt is refused (it would play inside the alert).
+    static func queueMethods(
+        _ engine: PlayerEngine, zone: String = Layout.mainZone, zones: (any ZoneEngines)? = nil, alerts: AlertController? = nil
+    ) -> [RPCMethod] {
         let cache = engine.networkCache
         let clock = engine.localClock
         /// A reply's queue rows, with their cache's state for http(s) items and their windows judged at one time.
@@ -37,6 +41,9 @@ extension Dispatcher {
                 return .init(version: Int64(engine.queue().version))
             },
             .answering(API.QueueInterrupt.self, .change) { params, session in
+                if let active = alerts?.activeID {
+                    throw RPCError.badState("alert \(active) holds the screen: an interrupt waits until it is cleared")
+                }
                 let items = try ItemInputs.mediaItems([params.item], confinement: session.confinement) { _ in "item" }
                 guard items.count == 1, var item = items.first else {
                     throw RPCError.invalidParams(

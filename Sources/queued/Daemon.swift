@@ -1,6 +1,7 @@
 // Wires outputs, engine, control socket and signals together and logs what happens. Runs on the main
 // thread, which only waits: playback lives on the engine's threads, control on the server's event loop.
 
+import Alerts
 import AudioPulse
 import VideoSDL
 import ScreenLayout
@@ -109,6 +110,8 @@ struct Daemon {
         }
         // The zones are made once the main engine runs; its plays and events reach them through this box.
         let zonesBox = ZonesBox()
+        // Made once the main engine runs (it shows alerts on it); the engine's events reach it through this box.
+        let alertsBox = AlertsBox()
         config.onPlayScheduled = { sound, heardAt in zonesBox.value?.duck.playScheduled(sound: sound, heardAt: heardAt) }
         let zoneConfig = Self.zoneConfig(config)
         let givenLayout = try options.layout.map(Self.readLayout)
@@ -131,6 +134,7 @@ struct Daemon {
             plays.observe(event)
             trimmer.observe(event)
             zonesBox.value?.mainEvent(event)
+            alertsBox.value?.engineEvent(event)
             if case .queueChanged = event { networkItems?.queueChanged() }
             guard exitWhenDone, case .statusChanged(let status) = event else { return }
             if status.state == .playing { played.set() }
@@ -155,6 +159,14 @@ struct Daemon {
             eventLog: eventLog, zonesBox: zonesBox, plays: plays)
         zonesBox.value = zones
         zones.start(given: givenLayout)
+        // Alerts kept in the state directory come back on screen now (those expired meanwhile are dropped).
+        let alerts = AlertController(
+            engine: engine, path: state.map { $0.directory.path + "/alerts.json" }, logger: Logger(label: "queued.alerts")
+        ) { items in
+            try ItemInputs.mediaItems(try items.enumerated().map { index, json throws(RPCError) in try RPCItemInput(json: json, name: "items[\(index)]") })
+        }
+        alertsBox.value = alerts
+        alerts.start()
         if let server {
             do {
                 try server.start(
@@ -174,8 +186,9 @@ struct Daemon {
                         }
                         return info
                     }(),
-                    keeper: writer, plays: plays, zones: zones)
+                    keeper: writer, plays: plays, zones: zones, alerts: alerts)
             } catch {
+                alerts.stop()
                 engine.shutdown()
                 throw error
             }
@@ -188,6 +201,7 @@ struct Daemon {
                 try state.start(writer)
             } catch {
                 server?.shutdown()
+                alerts.stop()
                 engine.shutdown()
                 throw error
             }
@@ -214,6 +228,7 @@ struct Daemon {
         logger.info(restarting ? "restarting (daemon.restart)" : "shutting down")
         supervision.stop(restarting: restarting)
         server?.shutdown()
+        alerts.stop()
         // Before the engine stops: its shutdown is not a change to keep (the next start resumes).
         writer?.close()
         zones.stopAll()
@@ -459,6 +474,16 @@ final class ZonesBox: @unchecked Sendable {
     var value: DaemonZones? {
         get { lock.withLock { zones } }
         set { lock.withLock { zones = newValue } }
+    }
+}
+
+/// The alert controller, once made. Set once, read from the engine's event thread.
+final class AlertsBox: @unchecked Sendable {
+    private let lock = ThreadLock()
+    private var controller: AlertController?
+    var value: AlertController? {
+        get { lock.withLock { controller } }
+        set { lock.withLock { controller = newValue } }
     }
 }
 

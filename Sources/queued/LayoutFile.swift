@@ -1,6 +1,5 @@
-// The layout kept in the state directory (`layout.json`): replaced whole with each layout.set — written
-// beside it, synced, renamed over it, the directory synced — so that after a crash or a power cut the file
-// holds the old layout or the new one, never a part. A damaged file is set aside and the screen starts
+// The layout kept in the state directory (`layout.json`): replaced whole with each layout.set (DurableFile),
+// so that after a crash or a power cut the file holds the old layout or the new one, never a part. A damaged file is set aside and the screen starts
 // as one zone. Called on the thread that applies layouts (one at a time).
 
 import FoundationEssentials
@@ -9,6 +8,7 @@ import JSONText
 import QueueRPC
 import QueueServer
 import ScreenLayout
+import SystemSupport
 
 struct LayoutFile {
     let path: String
@@ -45,34 +45,13 @@ struct LayoutFile {
     /// Replaces the file with `layout` (the full screen: the file is removed). Throws when it cannot.
     func write(_ layout: Layout) throws {
         if layout == .fullScreen {
-            if unlink(path) != 0 && errno != ENOENT { throw LayoutFileError("cannot remove \(path): \(String(cString: strerror(errno)))") }
-            syncDirectory()
+            try DurableFile.remove(path)
             return
         }
         try replace(with: JSON.serialize(.object(["zones": .array(LayoutWire.zones(layout).map(\.json))])))
     }
 
-    private func replace(with bytes: [UInt8]) throws {
-        let temporary = path + ".tmp"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw LayoutFileError("cannot write \(temporary): \(String(cString: strerror(errno)))") }
-        let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-        let synced = fsync(descriptor) == 0
-        close(descriptor)
-        guard written == bytes.count, synced, rename(temporary, path) == 0 else {
-            unlink(temporary)
-            throw LayoutFileError("cannot write \(path)")
-        }
-        syncDirectory()
-    }
-
-    private func syncDirectory() {
-        let directory = open(String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if directory >= 0 {
-            _ = fsync(directory)
-            close(directory)
-        }
-    }
+    private func replace(with bytes: [UInt8]) throws { try DurableFile.replace(path, with: bytes) }
 }
 
 struct LayoutFileError: Error, CustomStringConvertible {

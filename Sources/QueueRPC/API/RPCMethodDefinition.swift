@@ -136,7 +136,7 @@ public enum API {
         OverlayList.self, EventsSubscribe.self, EventsUnsubscribe.self, DaemonInfo.self, DaemonHealth.self,
         DaemonRestart.self,        Discover.self, CacheStatus.self, CachePrefetch.self, CacheFetch.self, CacheRevalidate.self, CacheEvict.self,
         CacheUsage.self, PlaysList.self, PlaysAck.self, DisplayPower.self, StateApply.self, SessionConfine.self,
-        LayoutSet.self, LayoutGet.self,
+        LayoutSet.self, LayoutGet.self, AlertRaise.self, AlertClear.self, AlertList.self,
     ]
 }
 

@@ -1,0 +1,353 @@
+// Carries the alerts out on the main engine and keeps them in the alert file. The alert on screen (the
+// board's `active`) plays its items as a chain of interrupts — one playing and the next already waiting
+// behind it, so they join gaplessly and the queue resumes where it was when the alert goes — with its text
+// as a layer over the whole screen (an opaque box, above every other layer); an alert of text alone pauses
+// the queue under it. The screen's power is turned on while any alert stands. Every change is kept
+// (DurableFile) before it is answered, so an alert survives kill -9 and a power cut; one that expired
+// while the box was off is gone at start.
+// A reconciling thread ("queued.alerts") does all the engine work, once a second and whenever woken: it
+// also puts back what something else took away (a stop, a cleared layer, a state.apply), since an alert
+// stands above the queue, schedules and interrupts.
+
+import Dispatch
+import FoundationEssentials
+import Glibc
+import JSONText
+import Logging
+import Overlays
+import Playback
+import QueueModel
+import SystemClock
+import SystemSupport
+
+public final class AlertController: @unchecked Sendable {
+    /// The layers of alerts have this z, beyond what overlay.add accepts: above everything, and known at start.
+    public static let overlayZ = 2_000_000
+
+    private let engine: PlayerEngine
+    /// The alert file (nil: alerts are not kept, --no-state).
+    private let path: String?
+    /// An alert's items as the daemon reads `queue.add`'s items (files, URLs; checked again at each showing).
+    private let makeItems: @Sendable ([JSONValue]) throws -> [MediaItem]
+    private let wallClock: @Sendable () -> Double
+    private let logger: Logger
+
+    /// Guards `board`, `pending`, `lastIssued`, `needsNext`, `failuresInARow`, `stopping`. Never held while
+    /// the engine is called or a file is written.
+    private let lock = ThreadLock()
+    private var board: AlertBoard
+    /// Interrupts issued for the alert on screen that have not ended.
+    private var pending: Set<ItemID> = []
+    private var lastIssued: ItemID?
+    /// The last issued one started: the next one goes behind it now.
+    private var needsNext = false
+    private var failuresInARow = 0
+    private var stopping = false
+    /// Whether the queue was paused by an alert of text alone (kept in the file: a restart resumes it after).
+    private var pausedByAlert: Bool
+
+    /// File writes, one at a time and in order (never on the engine's or the event loop's threads).
+    private let files = DispatchQueue(label: "queued.alerts.file")
+    private let wake = DispatchSemaphore(value: 0)
+    private let finished = DispatchSemaphore(value: 0)
+
+    /// Owned by the reconciling thread: what it has put on screen.
+    private var shown: Shown?
+    private struct Shown {
+        var alert: Alert
+        var items: [MediaItem]
+        var next = 0
+        var overlay: Int?
+        var poweredOn = false
+        /// Since when none of the alert's issued interrupts is heard (monotonic seconds).
+        var lostSince: Double?
+    }
+
+    /// Reads the alert file (a damaged one is set aside: it never stops the start) and drops alerts that
+    /// expired meanwhile.
+    public init(
+        engine: PlayerEngine, path: String?, logger: Logger, wallClock: @escaping @Sendable () -> Double = Monotonic.wallClock,
+        makeItems: @escaping @Sendable ([JSONValue]) throws -> [MediaItem]
+    ) {
+        self.engine = engine
+        self.path = path
+        self.logger = logger
+        self.wallClock = wallClock
+        self.makeItems = makeItems
+        let kept = path.map { AlertController.read($0, logger: logger) } ?? (alerts: [], paused: false)
+        var board = AlertBoard(kept.alerts)
+        let gone = board.expire(now: wallClock())
+        for alert in gone { logger.notice("alert \(alert.id) expired while the daemon was down") }
+        self.board = board
+        pausedByAlert = kept.paused
+        if !gone.isEmpty, let path { try? DurableFile.replace(path, with: Self.fileBytes(board, paused: kept.paused)) }
+    }
+
+    // MARK: Calls (any thread)
+
+    /// Raises (or replaces) `alert` once it is kept; `done` gets nil, or why it was not.
+    public func raise(_ alert: Alert, done: @escaping @Sendable (String?) -> Void) {
+        files.async { [self] in
+            let now = wallClock()
+            let (raised, snapshot, paused) = lock.withLock { (board.raise(alert, now: now), board, pausedByAlert) }
+            guard raised else { return done("the alert has already expired") }
+            if let failure = keep(snapshot, paused: paused) {
+                lock.withLock { _ = board.clear(alert.id) }
+                return done(failure)
+            }
+            logger.notice("alert \(alert.id) raised (priority \(alert.priority))")
+            wake.signal()
+            done(nil)
+        }
+    }
+
+    /// Withdraws the alert `id` once that is kept; `done` gets whether there was one, or why it failed.
+    public func clear(_ id: String, done: @escaping @Sendable (Result<Bool, AlertFailure>) -> Void) {
+        files.async { [self] in
+            let (removed, snapshot, paused) = lock.withLock { () -> (Alert?, AlertBoard, Bool) in
+                let alert = board.alerts[id]
+                _ = board.clear(id)
+                return (alert, board, pausedByAlert)
+            }
+            guard let removed else { return done(.success(false)) }
+            if let failure = keep(snapshot, paused: paused) {
+                lock.withLock { _ = board.raise(removed, now: -.infinity) }
+                return done(.failure(AlertFailure(failure)))
+            }
+            logger.notice("alert \(id) cleared")
+            wake.signal()
+            done(.success(true))
+        }
+    }
+
+    /// The alerts standing, the one on screen first.
+    public var alerts: [Alert] { lock.withLock { board.ordered } }
+
+    /// The alert on screen now, if any (queue.interrupt is refused meanwhile: it would play inside the alert).
+    public var activeID: String? { lock.withLock { board.active?.id } }
+
+    /// The main engine's events (its event thread: notes and wakes, never waits).
+    public func engineEvent(_ event: PlayerEvent) {
+        switch event {
+        case .itemStarted(let id, _, _, _, true, _, _, _, _):
+            let wanted = lock.withLock { () -> Bool in
+                guard pending.contains(id), id == lastIssued else { return false }
+                needsNext = true
+                return true
+            }
+            if wanted { wake.signal() }
+        case .itemEnded(let id, _, let reason, let error, true):
+            lock.withLock {
+                guard pending.remove(id) != nil else { return }
+                if error != nil || reason == .error { failuresInARow += 1 } else if reason == .eof { failuresInARow = 0 }
+            }
+            wake.signal()
+        default:
+            break
+        }
+    }
+
+    // MARK: Lifecycle
+
+    /// Removes the layers a previous run left (they were kept with the player's state), then shows what stands.
+    public func start() {
+        let stale = engine.overlays().filter { $0.z == Self.overlayZ }.map(\.id)
+        if !stale.isEmpty { try? engine.removeOverlays(stale) }
+        Threads.start(named: "queued.alerts") { [self] in
+            while true {
+                let next = lock.withLock { board.nextExpiry }
+                let wait = min(1, max(0.01, (next ?? .infinity) - wallClock()))
+                _ = wake.wait(timeout: .now() + wait)
+                if lock.withLock({ stopping }) { break }
+                reconcile()
+            }
+            finished.signal()
+        }
+    }
+
+    /// Stops the thread; what is on screen stays (the state keeps it for the next start).
+    public func stop() {
+        lock.withLock { stopping = true }
+        wake.signal()
+        finished.wait()
+    }
+
+    // MARK: The reconciling thread
+
+    private func reconcile() {
+        let now = wallClock()
+        let (expired, active) = lock.withLock { (board.expire(now: now), board.active) }
+        if !expired.isEmpty {
+            for alert in expired { logger.notice("alert \(alert.id) expired") }
+            let (snapshot, paused) = lock.withLock { (board, pausedByAlert) }
+            files.async { [self] in
+                if let failure = keep(snapshot, paused: paused) { logger.error("alerts: \(failure)") }
+            }
+        }
+        if shown?.alert != active {
+            if let shown { takeDown(shown) }
+            shown = nil
+            if let active { show(active) }
+        } else if shown != nil {
+            keepUp()
+        }
+    }
+
+    private func show(_ alert: Alert) {
+        var items: [MediaItem] = []
+        do {
+            items = try makeItems(alert.items)
+        } catch {
+            logger.error("alert \(alert.id): its items cannot play (\(error)); its text alone is shown")
+        }
+        var shown = Shown(alert: alert, items: items)
+        engine.setScreenPower(.on)
+        shown.poweredOn = true
+        lock.withLock {
+            pending = []
+            lastIssued = nil
+            needsNext = false
+            failuresInARow = 0
+        }
+        if items.isEmpty {
+            let state = engine.status().state
+            if state == .playing {
+                engine.pause()
+                setPausedByAlert(true)
+            }
+        }
+        self.shown = shown
+        keepUp()
+        logger.notice("alert \(alert.id) on screen: \(items.count) items\(alert.text != nil ? " and its text" : "")")
+    }
+
+    /// Puts back what the alert needs: its layer, and an interrupt playing with the next one behind it.
+    private func keepUp() {
+        guard var shown else { return }
+        let (wantsNext, waiting, failures) = lock.withLock { () -> (Bool, Int, Int) in
+            let wants = needsNext
+            needsNext = false
+            return (wants, pending.count, failuresInARow)
+        }
+        // Items that fail every time (a file gone, a URL down) are given up after two rounds: the text, or
+        // the alert's id, stands in for them.
+        let playable = !shown.items.isEmpty && failures < shown.items.count * 2
+        if let words = shown.alert.text ?? (playable || shown.items.isEmpty ? nil : "ALERT: \(shown.alert.id)"),
+            shown.overlay.map({ id in engine.overlays().contains { $0.id == id } }) != true
+        {
+            shown.overlay = try? engine.addOverlay(Self.layer(words))
+        }
+        if playable {
+            // Issued interrupts that are neither heard nor ended for 2 s were dropped by a cut elsewhere (a stop,
+            // a jump): the chain starts again.
+            let status = engine.status()
+            let heard = status.currentID.map { id in lock.withLock { pending.contains(id) } } ?? false
+            let now = Monotonic.now()
+            if waiting > 0 && !heard {
+                if shown.lostSince == nil { shown.lostSince = now }
+            } else {
+                shown.lostSince = nil
+            }
+            if let lost = shown.lostSince, now - lost > 2 {
+                lock.withLock { pending = [] }
+                shown.lostSince = nil
+                issue(&shown)
+                issue(&shown)
+            } else if waiting == 0 {
+                issue(&shown)
+                issue(&shown)
+            } else if wantsNext {
+                issue(&shown)
+            }
+        }
+        self.shown = shown
+    }
+
+    private func issue(_ shown: inout Shown) {
+        var item = shown.items[shown.next % shown.items.count]
+        shown.next += 1
+        let plays = max(1, item.loops)
+        item.loops = 1
+        do {
+            _ = try engine.interrupt(item, plays: plays) { id in
+                lock.withLock {
+                    pending.insert(id)
+                    lastIssued = id
+                }
+            }
+        } catch {
+            lock.withLock { failuresInARow += 1 }
+            logger.error("alert \(shown.alert.id): \(item.uri) cannot play: \(error)")
+        }
+    }
+
+    private func takeDown(_ shown: Shown) {
+        let ids = lock.withLock { () -> Set<ItemID> in
+            let ids = pending
+            pending = []
+            lastIssued = nil
+            return ids
+        }
+        engine.withdrawInterrupts(ids)
+        if let overlay = shown.overlay { try? engine.removeOverlays([overlay]) }
+        if lock.withLock({ pausedByAlert }) {
+            if engine.status().state == .paused { try? engine.play() }
+            setPausedByAlert(false)
+        }
+        if shown.poweredOn { engine.setScreenPower(.auto) }
+        logger.notice("alert \(shown.alert.id) off screen")
+    }
+
+    private func setPausedByAlert(_ paused: Bool) {
+        let snapshot = lock.withLock { () -> AlertBoard in
+            pausedByAlert = paused
+            return board
+        }
+        files.async { [self] in
+            if let failure = keep(snapshot, paused: paused) { logger.error("alerts: \(failure)") }
+        }
+    }
+
+    /// The text of an alert: large, white on an opaque box that covers the screen (the box reaches 1000 px
+    /// beyond the text on every side), centred, above every other layer.
+    static func layer(_ text: String) -> Overlay {
+        Overlay(
+            content: .text(text), style: OverlayStyle(size: 64, color: .white, background: OverlayColor(red: 0, green: 0, blue: 0), padding: 1000),
+            anchor: .center, z: overlayZ)
+    }
+
+    // MARK: The file
+
+    /// Writes the board; nil, or why it could not.
+    private func keep(_ board: AlertBoard, paused: Bool) -> String? {
+        guard let path else { return nil }
+        do {
+            try DurableFile.replace(path, with: Self.fileBytes(board, paused: paused))
+            return nil
+        } catch {
+            return "the alerts could not be kept: \(error)"
+        }
+    }
+
+    static func fileBytes(_ board: AlertBoard, paused: Bool) -> [UInt8] {
+        JSON.serialize(.object(["alerts": .array(board.ordered.map(\.json)), "pausedByAlert": .bool(paused)]))
+    }
+
+    static func read(_ path: String, logger: Logger) -> (alerts: [Alert], paused: Bool) {
+        guard let data = FileManager.default.contents(atPath: path) else { return ([], false) }
+        guard let json = try? JSON.parse([UInt8](data)), let list = json["alerts"]?.arrayValue else {
+            let aside = path + ".damaged"
+            _ = rename(path, aside)
+            logger.error("\(path) could not be read; set aside as \(aside): no alerts are restored")
+            return ([], false)
+        }
+        let alerts = list.compactMap(Alert.init(json:))
+        if alerts.count != list.count { logger.error("\(path): \(list.count - alerts.count) alerts could not be read") }
+        return (alerts, json["pausedByAlert"]?.boolValue ?? false)
+    }
+}
+
+public struct AlertFailure: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
