@@ -30,6 +30,8 @@ public final class AlertController: @unchecked Sendable {
     /// An alert's items as the daemon reads `queue.add`'s items (files, URLs; checked again at each showing).
     private let makeItems: @Sendable ([JSONValue]) throws -> [MediaItem]
     private let wallClock: @Sendable () -> Double
+    /// The screen's size in pixels as the viewer sees it (the alert's text is fitted to it).
+    private let outputSize: @Sendable () -> (width: Int, height: Int)
     private let logger: Logger
 
     /// Guards `board`, `pending`, `lastIssued`, `needsNext`, `failuresInARow`, `stopping`. Never held while
@@ -57,7 +59,8 @@ public final class AlertController: @unchecked Sendable {
         var alert: Alert
         var items: [MediaItem]
         var next = 0
-        var overlay: Int?
+        /// The layers of its text: the box, then a line each.
+        var overlays: [Int] = []
         var poweredOn = false
         /// Since when none of the alert's issued interrupts is heard (monotonic seconds).
         var lostSince: Double?
@@ -67,9 +70,11 @@ public final class AlertController: @unchecked Sendable {
     /// expired meanwhile.
     public init(
         engine: PlayerEngine, path: String?, logger: Logger, wallClock: @escaping @Sendable () -> Double = Monotonic.wallClock,
+        outputSize: @escaping @Sendable () -> (width: Int, height: Int),
         makeItems: @escaping @Sendable ([JSONValue]) throws -> [MediaItem]
     ) {
         self.engine = engine
+        self.outputSize = outputSize
         self.path = path
         self.logger = logger
         self.wallClock = wallClock
@@ -232,10 +237,14 @@ public final class AlertController: @unchecked Sendable {
         // Items that fail every time (a file gone, a URL down) are given up after two rounds: the text, or
         // the alert's id, stands in for them.
         let playable = !shown.items.isEmpty && failures < shown.items.count * 2
-        if let words = shown.alert.text ?? (playable || shown.items.isEmpty ? nil : "ALERT: \(shown.alert.id)"),
-            shown.overlay.map({ id in engine.overlays().contains { $0.id == id } }) != true
-        {
-            shown.overlay = try? engine.addOverlay(Self.layer(words))
+        if let words = shown.alert.text ?? (playable || shown.items.isEmpty ? nil : "ALERT: \(shown.alert.id)") {
+            let present = Set(engine.overlays().map(\.id))
+            if shown.overlays.isEmpty || !shown.overlays.allSatisfy(present.contains) {
+                let left = shown.overlays.filter(present.contains)
+                if !left.isEmpty { try? engine.removeOverlays(left) }
+                let size = outputSize()
+                shown.overlays = Self.layers(words, width: size.width, height: size.height).compactMap { try? engine.addOverlay($0) }
+            }
         }
         if playable {
             // Issued interrupts that are neither heard nor ended for 2 s were dropped by a cut elsewhere (a stop,
@@ -289,7 +298,7 @@ public final class AlertController: @unchecked Sendable {
             return ids
         }
         engine.withdrawInterrupts(ids)
-        if let overlay = shown.overlay { try? engine.removeOverlays([overlay]) }
+        if !shown.overlays.isEmpty { try? engine.removeOverlays(shown.overlays) }
         if lock.withLock({ pausedByAlert }) {
             if engine.status().state == .paused { try? engine.play() }
             setPausedByAlert(false)
@@ -308,12 +317,49 @@ public final class AlertController: @unchecked Sendable {
         }
     }
 
-    /// The text of an alert: large, white on an opaque box that covers the screen (the box reaches 1000 px
-    /// beyond the text on every side), centred, above every other layer.
-    static func layer(_ text: String) -> Overlay {
-        Overlay(
-            content: .text(text), style: OverlayStyle(size: 64, color: .white, background: OverlayColor(red: 0, green: 0, blue: 0), padding: 1000),
+    /// The layers of an alert's text: an opaque black box over the whole screen (it reaches 1000 px beyond its
+    /// centre on every side), then the text in white, wrapped at words into lines of at most 32 characters
+    /// and sized so that the longest fits 90 % of the width and all of them 80 % of the height (text layers
+    /// are one line each: a line per layer, centred as a block). Above every other layer.
+    static func layers(_ text: String, width: Int, height: Int) -> [Overlay] {
+        let lines = wrap(text, columns: 32)
+        let longest = Double(max(1, lines.map(\.count).max() ?? 1))
+        // DejaVu Sans: a character is about 0.6 of the font's height wide; a line 1.25 of it high.
+        let byWidth = 0.9 * Double(width) / (0.6 * longest)
+        let byHeight = 0.8 * Double(height) / (1.25 * Double(lines.count))
+        let size = Int(max(12, min(120, byWidth, byHeight)))
+        let step = Double(size) * 1.25
+        let box = Overlay(
+            content: .text(" "), style: OverlayStyle(size: size, color: .white, background: OverlayColor(red: 0, green: 0, blue: 0), padding: 1000),
             anchor: .center, z: overlayZ)
+        let words = lines.enumerated().map { index, line in
+            Overlay(
+                content: .text(line), style: OverlayStyle(size: size, color: .white, padding: 0), anchor: .center,
+                y: .pixels((Double(index) - Double(lines.count - 1) / 2) * step), z: overlayZ)
+        }
+        return [box] + words
+    }
+
+    /// `text` in lines of at most `columns` characters, broken at spaces (a longer word stands alone) and
+    /// at the line breaks it has; at most 8 lines (the rest joins the last).
+    static func wrap(_ text: String, columns: Int) -> [String] {
+        var lines: [String] = []
+        for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            var line = ""
+            for word in paragraph.split(separator: " ") {
+                if line.isEmpty {
+                    line = String(word)
+                } else if line.count + 1 + word.count <= columns {
+                    line += " " + word
+                } else {
+                    lines.append(line)
+                    line = String(word)
+                }
+            }
+            lines.append(line)
+        }
+        if lines.count > 8 { lines = Array(lines.prefix(7)) + [lines.dropFirst(7).joined(separator: " ")] }
+        return lines
     }
 
     // MARK: The file

@@ -1,6 +1,7 @@
 // overlay.* methods: layers above the video, carried out on the engine (which keeps them with the player's
 // state, so each change is answered once it is kept). Params and results are QueueRPC's API definitions.
 
+import Alerts
 import Overlays
 import Playback
 import MediaPaths
@@ -31,7 +32,8 @@ extension Dispatcher {
                 return .init(removed: params.ids)
             },
             .answering(API.OverlayList.self, .query) { _, _ in
-                .init(overlays: engine.overlays().map(OverlayInput.wire))
+                // An alert's layer is the alert's (alert.list shows it), not one of the caller's layers.
+                .init(overlays: engine.overlays().filter { $0.z != AlertController.overlayZ }.map(OverlayInput.wire))
             },
         ]
     }

@@ -161,7 +161,11 @@ struct Daemon {
         zones.start(given: givenLayout)
         // Alerts kept in the state directory come back on screen now (those expired meanwhile are dropped).
         let alerts = AlertController(
-            engine: engine, path: state.map { $0.directory.path + "/alerts.json" }, logger: Logger(label: "queued.alerts")
+            engine: engine, path: state.map { $0.directory.path + "/alerts.json" }, logger: Logger(label: "queued.alerts"),
+            outputSize: { [geometry = options.parsedGeometry ?? (1280, 720)] in
+                let size = (video as? SDLVideoSink)?.outputSize
+                return (size?.width ?? geometry.width, size?.height ?? geometry.height)
+            }
         ) { items in
             try ItemInputs.mediaItems(try items.enumerated().map { index, json throws(RPCError) in try RPCItemInput(json: json, name: "items[\(index)]") })
         }
