@@ -30,6 +30,9 @@ public final class AlertController: @unchecked Sendable {
     /// An alert's items as the daemon reads `queue.add`'s items (files, URLs; checked again at each showing).
     private let makeItems: @Sendable ([JSONValue]) throws -> [MediaItem]
     private let wallClock: @Sendable () -> Double
+    /// Told each interrupt an alert issues, under the engine's lock (only to note it): the daemon gives it the
+    /// whole screen over every zone.
+    private let onIssued: @Sendable (ItemID) -> Void
     /// The screen's size in pixels as the viewer sees it (the alert's text is fitted to it).
     private let outputSize: @Sendable () -> (width: Int, height: Int)
     private let logger: Logger
@@ -71,9 +74,11 @@ public final class AlertController: @unchecked Sendable {
     public init(
         engine: PlayerEngine, path: String?, logger: Logger, wallClock: @escaping @Sendable () -> Double = Monotonic.wallClock,
         outputSize: @escaping @Sendable () -> (width: Int, height: Int),
+        onIssued: @escaping @Sendable (ItemID) -> Void = { _ in },
         makeItems: @escaping @Sendable ([JSONValue]) throws -> [MediaItem]
     ) {
         self.engine = engine
+        self.onIssued = onIssued
         self.outputSize = outputSize
         self.path = path
         self.logger = logger
@@ -279,6 +284,7 @@ public final class AlertController: @unchecked Sendable {
         item.loops = 1
         do {
             _ = try engine.interrupt(item, plays: plays) { id in
+                onIssued(id)
                 lock.withLock {
                     pending.insert(id)
                     lastIssued = id

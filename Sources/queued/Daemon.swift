@@ -165,7 +165,9 @@ struct Daemon {
             outputSize: { [geometry = options.parsedGeometry ?? (1280, 720)] in
                 let size = (video as? SDLVideoSink)?.outputSize
                 return (size?.width ?? geometry.width, size?.height ?? geometry.height)
-            }
+            },
+            // Over every zone, until the alert goes (its chain of interrupts hands the screen on).
+            onIssued: { id in zones.takeScreen(forZone: Layout.mainZone, interrupt: id, plays: .max) }
         ) { items in
             try ItemInputs.mediaItems(try items.enumerated().map { index, json throws(RPCError) in try RPCItemInput(json: json, name: "items[\(index)]") })
         }

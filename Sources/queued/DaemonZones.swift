@@ -150,6 +150,8 @@ final class DaemonZones: ZoneEngines, @unchecked Sendable {
             case .itemStarted(let id, _, _, _, let interrupt, _, _, _, _):
                 if interrupt, screenTakers[zone]?[id] != nil {
                     guard takenBy.map({ $0.zone != zone || $0.id != id }) ?? true else { return }
+                    // One taker after another (an alert's chain): the one before has ended, the screen stays taken.
+                    if let before = takenBy, before.zone == zone { screenTakers[zone]?[before.id] = nil }
                     takenBy = (zone, id)
                     compositor?.setLayout(Self.taken(current, by: zone))
                 } else if let taken = takenBy, taken.zone == zone {

@@ -126,4 +126,34 @@ import Testing
         let past = try again.call("alert.raise", ["id": "x", "text": "x", "expires": "2020-01-01T00:00:00Z"], expectingError: true)
         #expect(past["code"]?.intValue == -32004, "\(past)")
     }
+
+    /// With zones, an alert's items take the whole screen (the side zone hidden while it stands) and the
+    /// layout comes back when it is cleared.
+    @Test(.timeLimit(.minutes(2))) func anAlertTakesEveryZone() throws {
+        let daemon = try RunningDaemon()
+        defer { daemon.stop() }
+        let client = try daemon.client()
+        _ = try client.call("layout.set", ZonesDaemonTests.lBar)
+        let red = try Fixtures.video(seconds: 2, hue: .red), green = try Fixtures.still(hue: .green)
+        let alertClip = try Fixtures.video(seconds: 1, hue: .blue)
+        _ = try client.call(API.QueueAdd.self, .init(items: [RPCItemInput(uri: red, loops: 0)]))
+        let side = try daemon.client()
+        side.zone = "side"
+        _ = try side.call(API.QueueAdd.self, .init(items: [RPCItemInput(uri: green, duration: 600)]))
+        _ = try client.call(API.PlayerPlay.self, .init())
+        _ = try side.call(API.PlayerPlay.self, .init())
+        #expect(ZonesDaemonTests.waitForSide(client, .green))
+
+        _ = try client.call(API.AlertRaise.self, .init(id: "all", items: [RPCItemInput(uri: alertClip)]))
+        // The side zone's place shows the alert's picture, and goes on showing it across the chain's seams.
+        #expect(ZonesDaemonTests.waitForSide(client, .blue), "the alert covers the side zone")
+        #expect(waitUntil(timeout: 10, pollInterval: 0.1) { (try? client.call(API.PlayerStatus.self, NoParams()).play) ?? 0 >= 1 && Self.uri(client) == alertClip })
+        var sides: [VideoHue?] = []
+        for _ in 0..<15 {
+            if let shot = try? RotationDaemonTests.pixels(client) { sides.append(ZonesDaemonTests.hue(shot, 280, 150)) }
+        }
+        #expect(sides.allSatisfy { $0 == .blue }, "\(sides)")
+        _ = try client.call(API.AlertClear.self, .init(id: "all"))
+        #expect(ZonesDaemonTests.waitForSide(client, .green), "the layout is back")
+    }
 }
