@@ -251,7 +251,7 @@ let package = Package(
         .testTarget(name: "ScreenLayoutTests", dependencies: ["ScreenLayout"]),
         .testTarget(name: "AudioMixTests", dependencies: ["AudioMix", "Playback"]),
         .testTarget(name: "OverlaysTests", dependencies: ["Overlays"]),
-        .testTarget(name: "AlertsTests", dependencies: ["Alerts", "JSONText"]),
+        .testTarget(name: "AlertsTests", dependencies: ["Alerts", "JSONText", "QueueRPC"]),
         .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"]),
         .testTarget(name: "QueueRPCTests", dependencies: ["QueueRPC", "JSONText"]),
         .testTarget(name: "NetCacheTests", dependencies: ["NetCache"]),

@@ -46,6 +46,7 @@ extension Bridge {
         replacedVersion = nil
         refreshStatus()
         resendUnacknowledgedPlays(brokerReconnected: false)
+        carryOutAlerts()
     }
 
     private func daemonLost(_ reason: String) {

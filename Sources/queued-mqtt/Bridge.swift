@@ -38,6 +38,7 @@ final class Bridge: @unchecked Sendable {
     var replacedVersion: Int64?
     var plays = PlayForwarding()
     var reporting = Reporting()
+    var alerts = AlertForwarding()
     /// Work queue only: the apply jobs running (one, plus any cancelled one still finishing), by job number.
     var jobs: [Int: ApplyJob] = [:]
     /// Work queue only: what the broker refused us lately (newest last), reported until it stops.
@@ -77,7 +78,7 @@ final class Bridge: @unchecked Sendable {
 
     /// Main thread: runs until SIGINT/SIGTERM, then says offline and disconnects cleanly.
     func run() throws {
-        for topic in [topics.desired] + topics.groups.map(topics.groupDesired) {
+        for topic in [topics.desired] + topics.groups.map(topics.groupDesired) + FleetAlert.patterns(topics) {
             try client.subscribe(topic, qos: .atLeastOnce)
         }
         // Requests keep their retain flag even when delivered live: a retained one is refused, never run.
@@ -129,6 +130,7 @@ final class Bridge: @unchecked Sendable {
                 retain: true)
             reportIfDue(force: true)
             resendUnacknowledgedPlays(brokerReconnected: true)
+            alertsConnected()
         case .connectFailed(let error, let retryIn):
             // Said plainly, because the fix is the operator's: retrying alone will not help these two.
             let what =
@@ -167,6 +169,10 @@ final class Bridge: @unchecked Sendable {
     /// Work queue: the newest document of `topic` (older ones that came meanwhile were dropped).
     private func documentArrived(_ topic: String) {
         guard let message = mailbox.take(topic) else { return }
+        if let alert = FleetAlert.parse(message.topic, topics) {
+            alertArrived(message, scope: alert.scope, name: alert.name)
+            return
+        }
         let source: DocumentSource
         if message.topic == topics.desired {
             source = .player

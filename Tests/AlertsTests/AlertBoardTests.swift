@@ -2,6 +2,7 @@
 
 import Alerts
 import JSONText
+import QueueRPC
 import Testing
 
 @Suite struct AlertBoardTests {

@@ -1,0 +1,49 @@
+// Alerts through the fleet, with a real Mosquitto, real daemons and their bridges: a group alert published
+// once (retained, with its expiry) is raised on every member, a player's own alert beside it; a message the
+// bridge would not carry (an unknown field, a local file) never reaches the daemon; one empty retained
+// message withdraws the group's alert everywhere — and a member whose bridge was down meanwhile loses it
+// too once its bridge is back and finds the broker no longer holds it.
+
+import Foundation
+import Glibc
+import JSONText
+import QueueClient
+import QueueRPC
+import TestSupport
+import Testing
+
+@Suite(.serialized) struct FleetAlertTests {
+    @Test(.timeLimit(.minutes(3))) func aGroupAlertReachesEveryMemberAndOneMessageWithdrawsIt() throws {
+        let rig = try FleetConsoleRig(screens: ["p1", "p2", "p3"], simulated: 0)
+        let clients = try rig.screens.map { try $0.daemon.client() }
+        func alerts(_ index: Int) -> [String] {
+            (try? clients[index].call(API.AlertList.self, NoParams()).alerts.map(\.id)) ?? ["unreachable"]
+        }
+        let expires = AlertDaemonTests.rfc3339(Date().addingTimeInterval(3600))
+        try rig.publish("queued/group/lobby/alert/fire", ["text": "EVACUATE", "priority": 50, "expires": .string(expires)], retain: true)
+        #expect(waitUntil(timeout: 30, pollInterval: 0.2) { (0..<3).allSatisfy { alerts($0) == ["fleet/group/lobby/fire"] } },
+                "\((0..<3).map(alerts))")
+        let kept = try clients[0].call(API.AlertList.self, NoParams()).alerts.first
+        #expect(kept?.text == "EVACUATE" && kept?.priority == 50 && kept?.expires == expires, "\(String(describing: kept))")
+
+        // A player's own alert beside the group's; what the bridge would not carry stays out.
+        try rig.publish("queued/p2/alert/notice", ["text": "Closed today", "priority": 1], retain: true)
+        try rig.publish("queued/p3/alert/odd", ["text": "x", "colour": "red"], retain: true)
+        try rig.publish("queued/p3/alert/local", ["items": ["/etc/passwd"]], retain: true)
+        #expect(waitUntil(timeout: 20, pollInterval: 0.2) { alerts(1) == ["fleet/group/lobby/fire", "fleet/p2/notice"] }, "\(alerts(1))")
+        #expect(waitUntil(timeout: 20, pollInterval: 0.2) {
+            let log = (try? String(contentsOfFile: rig.scratch.path + "/bridge-p3.log", encoding: .utf8)) ?? ""
+            return log.contains("alert odd for p3 refused") && log.contains("alert fleet/p3/local refused")
+        })
+        #expect(alerts(2) == ["fleet/group/lobby/fire"])
+
+        // p3's bridge is down while one empty retained message withdraws the group's alert.
+        rig.killBridge(2)
+        try rig.simulator.publish(topic: "queued/group/lobby/alert/fire", payload: [], qos: .atLeastOnce, retain: true)
+        #expect(waitUntil(timeout: 20, pollInterval: 0.2) { alerts(0).isEmpty && alerts(1) == ["fleet/p2/notice"] }, "\((0..<2).map(alerts))")
+        #expect(alerts(2) == ["fleet/group/lobby/fire"], "the daemon keeps it while its bridge is away")
+        try rig.restartBridge(2)
+        #expect(waitUntil(timeout: 30, pollInterval: 0.2) { alerts(2).isEmpty }, "back, the bridge finds it withdrawn: \(alerts(2))")
+        #expect(alerts(1) == ["fleet/p2/notice"])
+    }
+}
