@@ -68,6 +68,11 @@ let package = Package(
         // Overlays: layers above the video as plain values (what, where, when) and the pure layout and
         // resolution the presenter draws from.
         .target(name: "Overlays"),
+        // Triggers: rules (an input and the call it makes), matching and cooldowns (pure), and the runner that
+        // reads serial ports and input devices and makes the calls through the daemon's own socket.
+        .target(
+            name: "Triggers",
+            dependencies: ["JSONText", "SystemClock", "SystemSupport", .product(name: "Logging", package: "swift-log")]),
         // Alerts above everything: the standing alerts (pure), their durable file, and the controller that shows
         // them on the main engine.
         .target(
@@ -146,7 +151,8 @@ let package = Package(
             name: "QueueServer",
             dependencies: [
                 "QueueRPC", "QueueModel", "Playback", "Media", "CacheControl", "SystemClock", "MediaPaths", "Overlays",
-                "PlayLog", "DecodeChoice", "SystemSupport", "ScreenLayout", "Alerts", .product(name: "NIOCore", package: "swift-nio"),
+                "PlayLog", "DecodeChoice", "SystemSupport", "ScreenLayout", "Alerts", "Triggers",
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.embedInCode("queued.openrpc.json")]),
@@ -174,7 +180,7 @@ let package = Package(
                 "QueueModel", "Media", "CacheControl", "Playback", "AudioPulse", "VideoSDL", "QueueServer", "CMalloc",
                 "ScreenLayout", "AudioMix",
                 "SystemClock", "StateStore", "ServiceNotify", "NetCache", "MediaPaths", "QueueRPC", "ConfigFile",
-                "PlayLog", "DecodeChoice", "SystemSupport", "WebPages", "Alerts",
+                "PlayLog", "DecodeChoice", "SystemSupport", "WebPages", "Alerts", "Triggers", "QueueClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -252,6 +258,7 @@ let package = Package(
         .testTarget(name: "AudioMixTests", dependencies: ["AudioMix", "Playback"]),
         .testTarget(name: "OverlaysTests", dependencies: ["Overlays"]),
         .testTarget(name: "AlertsTests", dependencies: ["Alerts", "JSONText", "QueueRPC"]),
+        .testTarget(name: "TriggersTests", dependencies: ["Triggers", "JSONText"]),
         .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"]),
         .testTarget(name: "QueueRPCTests", dependencies: ["QueueRPC", "JSONText"]),
         .testTarget(name: "NetCacheTests", dependencies: ["NetCache"]),

@@ -17,7 +17,7 @@ packages=(
   libavformat-dev libavcodec-dev libavutil-dev libswresample-dev libswscale-dev libavfilter-dev
   libsdl2-dev libsdl2-ttf-dev libfontconfig-dev fonts-dejavu-core libpulse-dev zlib1g-dev
   pulseaudio pulseaudio-utils xvfb ffmpeg python3 nginx-light dpkg-dev binutils
-  libmosquitto-dev mosquitto mosquitto-clients openssl libsqlite3-dev libcurl4-openssl-dev
+  libmosquitto-dev mosquitto mosquitto-clients openssl libsqlite3-dev libcurl4-openssl-dev socat xdotool
   chromium chromium-driver
   gir1.2-gst-rtsp-server-1.0 python3-gi gstreamer1.0-plugins-base gstreamer1.0-plugins-good
   gstreamer1.0-plugins-ugly

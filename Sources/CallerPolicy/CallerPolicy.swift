@@ -183,5 +183,8 @@ public enum MethodExposure: Sendable, Hashable {
         "layout.set": [.broker], "layout.get": [.page, .broker],
         // An alert takes every screen it reaches: the fleet's (and the page's operator's) to raise and withdraw.
         "alert.raise": [.page, .broker], "alert.clear": [.page, .broker], "alert.list": [.page, .broker],
+        // Firing a named trigger is what a button on the page or a message to the screen does. A rule reads a
+        // device or a file and puts what it reads into a call: setting them from afar is opt-in.
+        "triggers.list": [.page, .broker], "triggers.fire": [.page, .broker], "triggers.set": [.brokerWhenNamed],
     ]
 }

@@ -40,6 +40,8 @@ extension SDLVideoSink {
             default:
                 break
             }
+        case SDL_KEYDOWN.rawValue where event.key.repeat == 0:
+            if let name = SDL_GetKeyName(event.key.keysym.sym) { keyPressed(String(cString: name)) }
         case SDL_RENDER_TARGETS_RESET.rawValue:
             needsRedraw = true
         case SDL_RENDER_DEVICE_RESET.rawValue:

@@ -66,6 +66,12 @@ public final class SDLVideoSink: VideoSink, @unchecked Sendable {
         sizeLock.withLock { drawnSize }
     }
 
+    /// Told the name of each key pressed in the window (SDL's names: "F1", "Space", "A"), on the presenter
+    /// thread (only to hand it on); guarded by `sizeLock`. Set by the daemon for its key triggers.
+    private var keyListener: (@Sendable (String) -> Void)?
+    public func setKeyListener(_ listener: @escaping @Sendable (String) -> Void) { sizeLock.withLock { keyListener = listener } }
+    func keyPressed(_ name: String) { sizeLock.withLock { keyListener }?(name) }
+
     /// Presenter thread: the output is `size` now.
     func noteOutputSize(_ size: (width: Int, height: Int)) {
         let size = PixelSize(width: size.width, height: size.height)

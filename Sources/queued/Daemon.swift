@@ -23,6 +23,7 @@ import QueueRPC
 import QueueServer
 import StateStore
 import SystemClock
+import Triggers
 import WebPages
 
 struct Daemon {
@@ -173,6 +174,7 @@ struct Daemon {
         }
         alertsBox.value = alerts
         alerts.start()
+        let triggers = makeTriggers(engine: engine, video: video, socketPath: server?.socketPath, stateDirectory: state?.directory.path)
         if let server {
             do {
                 try server.start(
@@ -192,7 +194,7 @@ struct Daemon {
                         }
                         return info
                     }(),
-                    keeper: writer, plays: plays, zones: zones, alerts: alerts)
+                    keeper: writer, plays: plays, zones: zones, alerts: alerts, triggers: triggers)
             } catch {
                 alerts.stop()
                 engine.shutdown()
@@ -217,6 +219,7 @@ struct Daemon {
             "queued \(QueuedVersion.number) started: audio \(audioName), video \(videoName), queue loops \(queue.loops), state \(state.map { "in \($0.directory.path) (sync \(options.sync.rawValue))" } ?? "not kept")"
         )
         if let config = QueuedCommand.configPath { logger.info("options from \(config)") }
+        triggers.runner.start()
         if queue.isEmpty { logger.info("queue is empty; waiting for clients") }
         supervision.start(engine: engine, audio: audio, writer: writer)
         // SIGINT/SIGTERM are blocked in every thread (QueuedCommand.run); this one takes them.
@@ -233,6 +236,7 @@ struct Daemon {
         let restarting = restartAsked.isSet
         logger.info(restarting ? "restarting (daemon.restart)" : "shutting down")
         supervision.stop(restarting: restarting)
+        triggers.runner.stop()
         server?.shutdown()
         alerts.stop()
         // Before the engine stops: its shutdown is not a change to keep (the next start resumes).
@@ -243,6 +247,25 @@ struct Daemon {
         engine.shutdown()
         webPages.stop()
         return restarting
+    }
+
+    /// The trigger rules: `--trigger` (and the config's `trigger` lines) when given, else those kept from
+    /// triggers.set; keys of the window go to them. Started once the socket answers (their calls go through it).
+    private func makeTriggers(engine: PlayerEngine, video: VideoSink?, socketPath: String?, stateDirectory: String?) -> TriggerControl {
+        let file = stateDirectory.map { $0 + "/triggers.json" }
+        let lines = options.triggers.isEmpty ? TriggerFile.read(file) : options.triggers
+        var rules: [TriggerRule] = []
+        for line in lines {
+            do { rules.append(try TriggerRule(parsing: line)) } catch { logger.error("trigger \(line): \(error); left out") }
+        }
+        let calls = TriggerCalls(socketPath: socketPath)
+        let runner = TriggerRunner(
+            rules: rules, logger: Logger(label: "queued.triggers"),
+            nowPlaying: { engine.status().currentID.map { Int64($0.rawValue) } }
+        ) { method, params in try calls.call(method, params) }
+        (video as? SDLVideoSink)?.setKeyListener { name in runner.input(.key(name)) }
+        if !rules.isEmpty { logger.info("\(rules.count) trigger rules") }
+        return TriggerControl(runner: runner) { lines in try TriggerFile.write(lines, to: file) }
     }
 
     /// A program installed beside this one (the same build or package), else its name for PATH to find.

@@ -9,6 +9,7 @@ import ConfigFile
 import FoundationEssentials
 import Glibc
 import SystemSupport
+import Triggers
 import Logging
 import Media
 import Playback
@@ -173,6 +174,13 @@ struct QueuedCommand: ParsableCommand {
     @Option(help: "Seconds before a display command is stopped (its whole process group) and reported failed.")
     var displayCommandTimeout = 10.0
 
+    @Option(
+        name: .customLong("trigger"),
+        help: ArgumentHelp(
+            "A trigger rule, INPUT -> ACTION (repeat; `trigger` lines in the config file), e.g. \"key=F1 -> interrupt /srv/promo.mp4 loops=1\", \"serial=/dev/ttyUSB0 match=\\\"XR(\\\\d+)\\\" -> play-id $1\", \"evdev=/dev/input/event3 code=KEY_ENTER cooldown=2s -> next\", \"webhook=promo secret=S -> next\", \"mqtt=lights -> call overlay.update {...}\". Given, they replace the rules kept from triggers.set.",
+            valueName: "rule"))
+    var triggers: [String] = []
+
     @Option(help: "Volume, 0-100 (default: as saved, else 100).")
     var volume: Int?
 
@@ -296,6 +304,9 @@ struct QueuedCommand: ParsableCommand {
         }
         _ = try defaultTransition()
         _ = try parsedDisplaySchedule()
+        for rule in triggers {
+            do { _ = try TriggerRule(parsing: rule) } catch { throw ValidationError("--trigger \(rule): \(error)") }
+        }
         // Each command's words here; that both are given is checked at start (a config file's lines are
         // validated one at a time, and the two are usually on two lines).
         if let displayOffCommand { _ = try Self.words(displayOffCommand, option: "--display-off-command") }

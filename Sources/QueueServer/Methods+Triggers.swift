@@ -1,0 +1,52 @@
+// triggers.* methods: the rules in force (triggers.list), all of them replaced and kept (triggers.set: read
+// whole before anything changes), and a named trigger fired (triggers.fire: queued-web's webhook, the fleet
+// bridge's MQTT topic). The runner carries the calls out on its own queue: the answer says only how many
+// rules the name fired, and never waits for their calls (which come back through this same socket).
+
+import QueueRPC
+import Triggers
+
+/// The daemon's triggers as the control side sees them.
+public struct TriggerControl: Sendable {
+    public let runner: TriggerRunner
+    /// Keeps the rules set through the socket (the state directory); throws when it cannot.
+    public let keep: @Sendable ([String]) throws -> Void
+    public init(runner: TriggerRunner, keep: @escaping @Sendable ([String]) throws -> Void) {
+        (self.runner, self.keep) = (runner, keep)
+    }
+}
+
+extension Dispatcher {
+    static func triggerMethods(_ triggers: TriggerControl?) -> [RPCMethod] {
+        @Sendable func control() throws(RPCError) -> TriggerControl {
+            guard let triggers else { throw RPCError.badState("this daemon runs no triggers") }
+            return triggers
+        }
+        return [
+            .answering(API.TriggersList.self, .query) { _, _ in .init(triggers: try control().runner.list.map(\.line)) },
+            .answering(API.TriggersSet.self, .query) { params, _ in
+                let control = try control()
+                var rules: [TriggerRule] = []
+                for (index, line) in params.triggers.enumerated() {
+                    do {
+                        rules.append(try TriggerRule(parsing: line))
+                    } catch {
+                        throw RPCError.invalidParams(param: "triggers[\(index)]", reason: "\(error)")
+                    }
+                }
+                do {
+                    try control.keep(rules.map(\.line))
+                } catch {
+                    throw RPCError.badState("the triggers could not be kept: \(error)")
+                }
+                control.runner.replace(with: rules)
+                return .init(triggers: rules.map(\.line))
+            },
+            .answering(API.TriggersFire.self, .query) { params, _ in
+                let via: TriggerInput.Via = params.via == .mqtt ? .mqtt : .webhook
+                let fired = try control().runner.input(.fired(name: params.name, via: via, secret: params.secret))
+                return .init(fired: Int64(fired))
+            },
+        ]
+    }
+}

@@ -1,0 +1,114 @@
+// Triggers against the real daemon on Xvfb: a key typed into the window (xdotool), a line on a serial
+// port (a pseudo-terminal pair from socat), a key from an input device (a recorded evdev event stream
+// written into a FIFO: this machine has no /dev/uinput), and a named webhook through triggers.fire with its
+// secret. Each one's interrupt or jump is found in what the daemon then plays and shows (screenshots read
+// back), and the time from the input to the item's start is printed.
+
+import Foundation
+import Glibc
+import JSONText
+import QueueClient
+import QueueRPC
+import TestSupport
+import Testing
+
+@Suite(.serialized) struct TriggerDaemonTests {
+    @Test(.timeLimit(.minutes(3))) func keysSerialLinesInputDevicesAndWebhooksFireTheirRules() throws {
+        let scratch = try TemporaryDirectory(prefix: "queued-triggers")
+        let xvfb = try XvfbServer(screen: "640x480x24")
+        defer { xvfb.stop() }
+        // The serial line: socat's two ends, the daemon on one, the test writing into the other.
+        let ports = try ChildProcess(
+            try ChildProcess.resolve("socat"),
+            ["pty,raw,echo=0,link=\(scratch.path)/ttyDaemon", "pty,raw,echo=0,link=\(scratch.path)/ttyTest"],
+            stderrPath: scratch.path + "/socat.log")
+        defer { _ = ports.terminate() }
+        #expect(waitUntil(timeout: 10, pollInterval: 0.05) { FileManager.default.fileExists(atPath: scratch.path + "/ttyTest") })
+        let fifo = scratch.path + "/event-stream"
+        #expect(mkfifo(fifo, 0o600) == 0)
+
+        let red = try Fixtures.video(seconds: 2, hue: .red), green = try Fixtures.video(seconds: 2, hue: .green)
+        let blue = try Fixtures.video(seconds: 1, hue: .blue), magenta = try Fixtures.video(seconds: 1, hue: .magenta)
+        let daemon = try RunningDaemon(
+            outputs: .null(untimed: false),
+            [
+                "--video", "sdl", "--video-driver", "x11", "--geometry", "320x240",
+                "--trigger", "key=F1 -> interrupt \(blue) loops=1",
+                "--trigger", #"serial=\#(scratch.path)/ttyDaemon match="PLAY(\d+)" -> play-id $1"#,
+                "--trigger", "evdev=\(fifo) code=KEY_ENTER cooldown=1s -> previous",
+                "--trigger", "webhook=promo secret=s3cret while-playing=ignore -> interrupt \(magenta)",
+            ],
+            environment: xvfb.environment)
+        defer { daemon.stop() }
+        let client = try daemon.client()
+        let watcher = try daemon.client()
+        _ = try watcher.call(API.EventsSubscribe.self, .init(events: [.itemStarted]))
+        let added = try client.call(API.QueueAdd.self, .init(items: [RPCItemInput(uri: red, loops: 0), RPCItemInput(uri: green, loops: 0)]))
+        _ = try client.call(API.PlayerPlay.self, .init())
+        #expect(waitUntil(timeout: 20, pollInterval: 0.1) { AlertDaemonTests.uri(client) == red })
+        #expect(try client.call(API.TriggersList.self, NoParams()).triggers.count == 4)
+
+        /// Milliseconds from `input` to the first picture of the next play that starts (its itemStarted's
+        /// `at`), and then whether that play is of `uri`; nil when none starts within 10 s.
+        func latency(of uri: String, after input: () throws -> Void) throws -> Double? {
+            while (try? watcher.nextNotification(timeout: 0.01)) != nil {}
+            let sent = Date().timeIntervalSince1970
+            try input()
+            let seen = try collectNotifications(watcher, timeout: 10) { notes in notes.contains { $0.method == "event.itemStarted" } }
+            guard let started = seen.first(where: { $0.method == "event.itemStarted" }), let at = started.params?["at"]?.doubleValue,
+                AlertDaemonTests.uri(client) == uri
+            else { return nil }
+            return (at - sent) * 1000
+        }
+
+        // A key in the window: the pointer over it (no window manager gives focus), then F1.
+        _ = try ChildProcess.run(try ChildProcess.resolve("xdotool"), ["mousemove", "100", "100"], environment: xvfb.environment)
+        let key = try latency(of: blue) {
+            _ = try ChildProcess.run(try ChildProcess.resolve("xdotool"), ["key", "F1"], environment: xvfb.environment)
+        }
+        #expect(key != nil, "F1 interrupts: \(daemon.log().suffix(2000))")
+        #expect(waitUntil(timeout: 10, pollInterval: 0.1) { (try? AlertDaemonTests.isBlue(AlertDaemonTests.bottomColour(client))) == true })
+        #expect(waitUntil(timeout: 10, pollInterval: 0.1) { AlertDaemonTests.uri(client) == red }, "back to the queue after the interrupt")
+
+        // A serial line: its number is the item to jump to.
+        let greenID = try #require(added.ids.last)
+        let port = try #require(FileHandle(forWritingAtPath: scratch.path + "/ttyTest"))
+        let serial = try latency(of: green) { port.write(Data("noise\r\nPLAY\(greenID)\r\n".utf8)) }
+        #expect(serial != nil, "the serial line jumps: \(daemon.log().suffix(2000))")
+        #expect(waitUntil(timeout: 10, pollInterval: 0.1) { (try? ZonesDaemonTests.hue(RotationDaemonTests.pixels(client), 160, 180)) == .green })
+
+        // An input device's Enter (a press, its autorepeat and its release: one previous), then another in its
+        // cooldown: nothing.
+        #expect(waitUntil(timeout: 10, pollInterval: 0.05) { daemon.log().contains("trigger input \(fifo) open") })
+        let device = try #require(FileHandle(forWritingAtPath: fifo))
+        func event(type: UInt16, code: UInt16, value: Int32) -> [UInt8] {
+            var bytes = [UInt8](repeating: 0, count: 16)
+            bytes += withUnsafeBytes(of: type.littleEndian, Array.init) + withUnsafeBytes(of: code.littleEndian, Array.init)
+            return bytes + withUnsafeBytes(of: value.littleEndian, Array.init)
+        }
+        let enter = event(type: 1, code: 28, value: 1) + event(type: 1, code: 28, value: 2) + event(type: 1, code: 28, value: 0)
+            + event(type: 0, code: 0, value: 0)
+        let evdev = try latency(of: red) { device.write(Data(enter)) }
+        #expect(evdev != nil, "Enter goes back to the item before: \(daemon.log().suffix(2000))")
+        device.write(Data(enter))
+        #expect(waitUntil(timeout: 10, pollInterval: 0.05) { daemon.log().contains("code=KEY_ENTER cooldown=1s -> previous: cooling down") })
+        #expect(AlertDaemonTests.uri(client) == red, "a second Enter within its cooldown does nothing")
+
+        // A webhook by name: a wrong secret fires nothing, the right one its interrupt, and while that plays
+        // the rule is deaf.
+        #expect(try client.call(API.TriggersFire.self, .init(name: "promo", secret: "wrong")).fired == 0)
+        #expect(try client.call(API.TriggersFire.self, .init(name: "nothing")).fired == 0)
+        let webhook = try latency(of: magenta) { _ = try client.call(API.TriggersFire.self, .init(name: "promo", secret: "s3cret")) }
+        #expect(webhook != nil)
+        _ = try client.call(API.TriggersFire.self, .init(name: "promo"))
+        #expect(waitUntil(timeout: 10, pollInterval: 0.05) { daemon.log().contains("what it started still plays") }, "\(daemon.log().suffix(1500))")
+        print("trigger latency, input to the item's start (ms): key \(key.map { Int($0) } ?? -1), serial \(serial.map { Int($0) } ?? -1), evdev \(evdev.map { Int($0) } ?? -1), webhook \(webhook.map { Int($0) } ?? -1)")
+
+        // triggers.set replaces every rule (read whole first) and keeps them.
+        let bad = try client.call("triggers.set", ["triggers": ["key=F2 -> next", "key=F3 -> fly"]], expectingError: true)
+        #expect(bad["code"]?.intValue == -32602 && (bad["message"]?.stringValue ?? "").contains("triggers[1]"), "\(bad)")
+        #expect(try client.call(API.TriggersList.self, NoParams()).triggers.count == 4)
+        let set = try client.call(API.TriggersSet.self, .init(triggers: ["key=F2 -> pause"]))
+        #expect(set.triggers == ["key=F2 -> pause"])
+    }
+}
