@@ -76,3 +76,22 @@ public struct AlertRefusal: Error, Sendable, Equatable, CustomStringConvertible 
     public let description: String
     public init(_ description: String) { self.description = description }
 }
+
+/// Triggers through the fleet: a message on `queued/<player>/trigger/<name>` or a group's fires the screen's
+/// `mqtt=<name>` rules (triggers.fire). Not retained: a retained one would fire again at every connection,
+/// so one that arrives retained is ignored.
+public enum FleetTrigger {
+    public static func patterns(_ topics: Topics) -> [String] {
+        [topics.prefix + topics.player + "/trigger/+"] + topics.groups.map { topics.prefix + "group/" + $0 + "/trigger/+" }
+    }
+
+    /// The trigger's name, when `topic` is one of this player's trigger topics.
+    public static func name(_ topic: String, _ topics: Topics) -> String? {
+        for prefix in [topics.prefix + topics.player + "/trigger/"] + topics.groups.map({ topics.prefix + "group/" + $0 + "/trigger/" })
+        where topic.hasPrefix(prefix) {
+            let name = String(topic.dropFirst(prefix.count))
+            return name.isEmpty || name.contains("/") ? nil : name
+        }
+        return nil
+    }
+}

@@ -97,6 +97,7 @@ public enum WebServer {
         router.add(middleware: WebGuard(settings: settings, logger: logger))
         PageAssets.add(to: router)
         addSignIn(router, settings: settings, sessions: sessions, throttle: throttle)
+        addTriggerRoute(router, settings: settings, link: link, throttle: throttle)
         // Everything else under /api is guarded by the group's own middleware: whatever spelling the router
         // matched, the guard is on the route.
         let api = router.group("api").add(middleware: APIGuard(settings: settings, sessions: sessions, throttle: throttle))
@@ -155,6 +156,45 @@ public enum WebServer {
             return response
         }
     }
+
+    /// `POST /api/trigger/NAME`: fires the daemon's `webhook=NAME` rules (triggers.fire) — for a button box, a
+    /// sensor's gateway or another system's webhook, which have no session. It takes the page's token
+    /// (`Authorization: Bearer`) or the rule's own secret (`X-Trigger-Secret`; a browser on another site cannot
+    /// send that header without asking first, which nothing here answers). A wrong token or secret, or a name
+    /// with no rule, is a failed sign-in: slowed per client and logged. Answers `{"fired": N}`.
+    static func addTriggerRoute(_ router: Router<WebContext>, settings: WebSettings, link: DaemonLink, throttle: SignInThrottle) {
+        router.post("/api/trigger/:name") { request, context -> Response in
+            let name = context.parameters.get("name") ?? ""
+            guard (1...64).contains(name.utf8.count),
+                name.utf8.allSatisfy({ ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D || $0 == 0x5F || $0 == 0x2E })
+            else { throw HTTPError(.badRequest, message: "a trigger's name is 1 to 64 of letters, digits and - _ .") }
+            let client = context.client(request, behindProxy: settings.secureOrigin)
+            let bearer = request.headers[.authorization].flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
+            let secret = request.headers[triggerSecretHeader]
+            guard bearer != nil || secret != nil else {
+                throw HTTPError(.unauthorized, message: "send the page's token (Authorization: Bearer) or the trigger's secret (X-Trigger-Secret)")
+            }
+            let fired = FiredCount()
+            if let bearer {
+                try await checkSecret(bearer, from: client, throttle: throttle, logger: context.logger) { settings.access.isToken($0) }
+                let answer = try? await link.call("triggers.fire", ["name": .string(name), "via": "webhook"])
+                await fired.set(answer?["fired"]?.intValue ?? 0)
+                guard await fired.value > 0 else { throw HTTPError(.notFound, message: "no trigger webhook=\(name)") }
+            } else {
+                // The secret is checked by the daemon against the rule's own: no match is a failed sign-in.
+                try await checkSecret(secret ?? "", from: client, throttle: throttle, logger: context.logger) { given in
+                    let answer = try? await link.call("triggers.fire", ["name": .string(name), "via": "webhook", "secret": .string(given)])
+                    await fired.set(answer?["fired"]?.intValue ?? 0)
+                    return await fired.value > 0
+                }
+            }
+            context.logger.info("trigger \(name) fired from \(client)")
+            return jsonResponse(["fired": .int(await fired.value)])
+        }
+    }
+
+    /// The header a trigger's own secret comes in.
+    static let triggerSecretHeader = HTTPField.Name("X-Trigger-Secret")!
 
     /// Any task: checks `secret` from `client` through the throttle; throws 429 (with Retry-After) while the
     /// client must wait, 401 when wrong — each failure logged at warning with the client.
@@ -300,4 +340,10 @@ extension MediaFolder {
             unlink(directory + "/" + name)
         }
     }
+}
+
+/// How many rules a webhook fired, set inside the secret check.
+private actor FiredCount {
+    var value: Int64 = 0
+    func set(_ count: Int64) { value = count }
 }

@@ -39,6 +39,8 @@ final class Bridge: @unchecked Sendable {
     var plays = PlayForwarding()
     var reporting = Reporting()
     var alerts = AlertForwarding()
+    /// Work queue only: when the trigger messages of the last second arrived.
+    var triggerTimes: [Double] = []
     /// Work queue only: the apply jobs running (one, plus any cancelled one still finishing), by job number.
     var jobs: [Int: ApplyJob] = [:]
     /// Work queue only: what the broker refused us lately (newest last), reported until it stops.
@@ -83,6 +85,7 @@ final class Bridge: @unchecked Sendable {
         }
         // Requests keep their retain flag even when delivered live: a retained one is refused, never run.
         try client.subscribe(topics.rpcRequest, qos: .atLeastOnce, retainAsPublished: true)
+        for pattern in FleetTrigger.patterns(topics) { try client.subscribe(pattern, qos: .atLeastOnce, retainAsPublished: true) }
         client.start()
         let follower = followDaemonEvents()
         let reporter = DispatchSource.makeTimerSource(queue: work)
@@ -108,6 +111,8 @@ final class Bridge: @unchecked Sendable {
         if case .message(let message) = event {
             if message.topic == topics.rpcRequest {
                 rpc.forward(message)
+            } else if let name = FleetTrigger.name(message.topic, topics) {
+                work.async { self.triggerArrived(message, name: name) }
             } else if mailbox.put(message) {
                 work.async { self.documentArrived(message.topic) }
             }

@@ -2,7 +2,8 @@
 // once (retained, with its expiry) is raised on every member, a player's own alert beside it; a message the
 // bridge would not carry (an unknown field, a local file) never reaches the daemon; one empty retained
 // message withdraws the group's alert everywhere — and a member whose bridge was down meanwhile loses it
-// too once its bridge is back and finds the broker no longer holds it.
+// too once its bridge is back and finds the broker no longer holds it. A group's trigger message fires the
+// members' `mqtt=` rules; a retained one is ignored.
 
 import Foundation
 import Glibc
@@ -45,5 +46,27 @@ import Testing
         try rig.restartBridge(2)
         #expect(waitUntil(timeout: 30, pollInterval: 0.2) { alerts(2).isEmpty }, "back, the bridge finds it withdrawn: \(alerts(2))")
         #expect(alerts(1) == ["fleet/p2/notice"])
+    }
+
+    @Test(.timeLimit(.minutes(2))) func aGroupTriggerMessageFiresTheMembersRules() throws {
+        let rig = try FleetConsoleRig(screens: ["p1", "p2"], simulated: 0)
+        let clients = try rig.screens.map { try $0.daemon.client() }
+        let clip = try Fixtures.tone(frequency: 440, seconds: 30)
+        for client in clients {
+            _ = try client.call(API.TriggersSet.self, .init(triggers: ["mqtt=hush -> pause"]))
+            _ = try client.call(API.QueueAdd.self, .init(items: [RPCItemInput(uri: clip)]))
+            _ = try client.call(API.PlayerPlay.self, .init())
+        }
+        func states() -> [String] { clients.map { (try? $0.call(API.PlayerStatus.self, NoParams()).state) ?? "?" } }
+        #expect(waitUntil(timeout: 20, pollInterval: 0.1) { states() == ["playing", "playing"] })
+        // Retained: ignored (it would fire again at every connection).
+        try rig.publish("queued/group/lobby/trigger/hush", [:], retain: true)
+        #expect(waitUntil(timeout: 20, pollInterval: 0.1) {
+            ((try? String(contentsOfFile: rig.scratch.path + "/bridge-p1.log", encoding: .utf8)) ?? "").contains("a retained trigger message is ignored")
+        })
+        #expect(states() == ["playing", "playing"])
+        try rig.simulator.publish(topic: "queued/group/lobby/trigger/hush", payload: [], qos: .atLeastOnce, retain: true)
+        try rig.publish("queued/group/lobby/trigger/hush", [:], retain: false)
+        #expect(waitUntil(timeout: 20, pollInterval: 0.1) { states() == ["paused", "paused"] }, "\(states())")
     }
 }

@@ -42,7 +42,7 @@ final class FleetConsoleRig: @unchecked Sendable {
         scratch = try TemporaryDirectory(prefix: "queued-fleet-console")
         let users = names + ["console", "sim"]
         var acl = ["user console", "topic readwrite queued/#", "user sim", "topic readwrite queued/#"]
-        for name in names { acl += ["user \(name)", "topic readwrite queued/\(name)/#", "topic read queued/group/lobby/desired", "topic read queued/group/lobby/alert/+"] }
+        for name in names { acl += ["user \(name)", "topic readwrite queued/\(name)/#", "topic read queued/group/lobby/desired", "topic read queued/group/lobby/alert/+", "topic read queued/group/lobby/trigger/+"] }
         broker = try MosquittoBroker(
             users: Dictionary(uniqueKeysWithValues: users.map { ($0, $0 + "-secret") }), acl: acl, persistent: persistentBroker)
         for name in users {

@@ -111,4 +111,39 @@ import Testing
         let set = try client.call(API.TriggersSet.self, .init(triggers: ["key=F2 -> pause"]))
         #expect(set.triggers == ["key=F2 -> pause"])
     }
+
+    /// The webhook door on queued-web, attacked from outside: nothing without the token or the rule's secret
+    /// (a cookie alone, another site, a wrong secret, a bad name), a wrong secret slowed like a failed
+    /// sign-in; with the secret or the token the rule fires and the daemon's state shows it.
+    @Test(.timeLimit(.minutes(2))) func theWebhookDoorFiresOnlyWithTheTokenOrTheRulesSecret() throws {
+        let rig = try WebAttackRig()
+        let daemon = try rig.daemon.client()
+        _ = try daemon.call(API.TriggersSet.self, .init(triggers: ["webhook=hold secret=s3cret -> pause", "webhook=go -> play"]))
+        let clip = try Fixtures.video(seconds: 30, hue: .red)
+        _ = try daemon.call(API.QueueAdd.self, .init(items: [RPCItemInput(uri: clip)]))
+        _ = try daemon.call(API.PlayerPlay.self, .init())
+        func state() -> String? { try? daemon.call(API.PlayerStatus.self, NoParams()).state }
+        #expect(waitUntil(timeout: 10, pollInterval: 0.05) { state() == "playing" })
+
+        #expect(try rig.send("POST", "/api/trigger/hold").status == 401, "nothing without a token or secret")
+        #expect(try rig.send("POST", "/api/trigger/hold", headers: ["Origin": "http://rebound.localhost"]).status == 401)
+        #expect(try rig.send("POST", "/api/trigger/hold", headers: ["X-Trigger-Secret": "wrong"]).status == 401)
+        #expect(try rig.send("POST", "/api/trigger/go", headers: ["X-Trigger-Secret": "s3cret"]).status == 401, "a secret is its own rule's")
+        #expect(try rig.send("POST", "/api/trigger/a%2Fb", headers: ["X-Trigger-Secret": "s3cret"]).status == 400)
+        #expect(try rig.send("POST", "/api/trigger/hold", headers: ["Authorization": "Bearer not-the-token"]).status == 401)
+        #expect(state() == "playing", "nothing fired")
+        // From another client, its own secret fires the rule (the failures above were 127.0.0.1's).
+        let fired = try rig.send("POST", "/api/trigger/hold", headers: ["X-Trigger-Secret": "s3cret"], from: "127.0.0.3")
+        #expect(fired.status == 200 && fired.json?["fired"]?.intValue == 1, "\(fired.status) \(fired.body)")
+        #expect(waitUntil(timeout: 10, pollInterval: 0.05) { state() == "paused" })
+        let token = try rig.send("POST", "/api/trigger/go", headers: ["Authorization": "Bearer \(rig.token)"], from: "127.0.0.3")
+        #expect(token.status == 200, "\(token.body)")
+        #expect(waitUntil(timeout: 10, pollInterval: 0.05) { state() == "playing" })
+        #expect(try rig.send("POST", "/api/trigger/none", headers: ["Authorization": "Bearer \(rig.token)"], from: "127.0.0.3").status == 404)
+        // Guessing secrets is slowed like guessing passwords.
+        var statuses: [Int] = []
+        for index in 0..<12 { statuses.append(try rig.send("POST", "/api/trigger/hold", headers: ["X-Trigger-Secret": "guess-\(index)"], from: "127.0.0.4").status) }
+        #expect(statuses.contains(429), "\(statuses)")
+        #expect(state() == "playing")
+    }
 }
