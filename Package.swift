@@ -73,6 +73,13 @@ let package = Package(
         .target(
             name: "Triggers",
             dependencies: ["JSONText", "SystemClock", "SystemSupport", .product(name: "Logging", package: "swift-log")]),
+        // CAP 1.2 feeds as a source of alerts: the documents read (pure), the plan against what stands, the poller.
+        .target(
+            name: "CAPFeed",
+            dependencies: [
+                "QueueRPC", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         // Alerts above everything: the standing alerts (pure), their durable file, and the controller that shows
         // them on the main engine.
         .target(
@@ -180,7 +187,7 @@ let package = Package(
                 "QueueModel", "Media", "CacheControl", "Playback", "AudioPulse", "VideoSDL", "QueueServer", "CMalloc",
                 "ScreenLayout", "AudioMix",
                 "SystemClock", "StateStore", "ServiceNotify", "NetCache", "MediaPaths", "QueueRPC", "ConfigFile",
-                "PlayLog", "DecodeChoice", "SystemSupport", "WebPages", "Alerts", "Triggers", "QueueClient",
+                "PlayLog", "DecodeChoice", "SystemSupport", "WebPages", "Alerts", "Triggers", "QueueClient", "CAPFeed",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -257,7 +264,7 @@ let package = Package(
         .testTarget(name: "ScreenLayoutTests", dependencies: ["ScreenLayout"]),
         .testTarget(name: "AudioMixTests", dependencies: ["AudioMix", "Playback"]),
         .testTarget(name: "OverlaysTests", dependencies: ["Overlays"]),
-        .testTarget(name: "AlertsTests", dependencies: ["Alerts", "JSONText", "QueueRPC"]),
+        .testTarget(name: "AlertsTests", dependencies: ["Alerts", "JSONText", "QueueRPC", "CAPFeed"]),
         .testTarget(name: "TriggersTests", dependencies: ["Triggers", "JSONText"]),
         .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"]),
         .testTarget(name: "QueueRPCTests", dependencies: ["QueueRPC", "JSONText"]),

@@ -174,6 +174,8 @@ struct Daemon {
         }
         alertsBox.value = alerts
         alerts.start()
+        let capFeeds = CAPAlerts.poller(options: options, alerts: alerts, logger: Logger(label: "queued.cap"))
+        capFeeds.start()
         let triggers = makeTriggers(engine: engine, video: video, socketPath: server?.socketPath, stateDirectory: state?.directory.path)
         if let server {
             do {
@@ -237,6 +239,7 @@ struct Daemon {
         logger.info(restarting ? "restarting (daemon.restart)" : "shutting down")
         supervision.stop(restarting: restarting)
         triggers.runner.stop()
+        capFeeds.stop()
         server?.shutdown()
         alerts.stop()
         // Before the engine stops: its shutdown is not a change to keep (the next start resumes).

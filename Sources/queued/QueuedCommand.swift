@@ -181,6 +181,19 @@ struct QueuedCommand: ParsableCommand {
             valueName: "rule"))
     var triggers: [String] = []
 
+    @Option(
+        name: .customLong("cap-feed"),
+        help: ArgumentHelp(
+            "A CAP 1.2 feed to take alerts from (http(s): one <alert>, or an Atom feed of them; repeat): each current alert of it is raised (its headline and instruction on screen, priority by severity, its expiry), a Cancel or an alert it no longer carries is withdrawn.",
+            valueName: "url"))
+    var capFeeds: [String] = []
+
+    @Option(help: "Seconds between two polls of each CAP feed.")
+    var capInterval = 60.0
+
+    @Option(help: ArgumentHelp("The CAP statuses taken, comma-separated (Actual, Test, Exercise).", valueName: "statuses"))
+    var capStatus = "Actual"
+
     @Option(help: "Volume, 0-100 (default: as saved, else 100).")
     var volume: Int?
 
@@ -304,6 +317,13 @@ struct QueuedCommand: ParsableCommand {
         }
         _ = try defaultTransition()
         _ = try parsedDisplaySchedule()
+        guard (1...86_400).contains(capInterval) else { throw ValidationError("--cap-interval must be 1-86400 seconds") }
+        for feed in capFeeds where !(feed.hasPrefix("http://") || feed.hasPrefix("https://")) {
+            throw ValidationError("--cap-feed \(feed): an http(s) URL")
+        }
+        for status in capStatus.split(separator: ",") where !["actual", "test", "exercise"].contains(status.lowercased()) {
+            throw ValidationError("--cap-status: \(status) is not Actual, Test or Exercise")
+        }
         for rule in triggers {
             do { _ = try TriggerRule(parsing: rule) } catch { throw ValidationError("--trigger \(rule): \(error)") }
         }

@@ -156,4 +156,54 @@ import Testing
         _ = try client.call(API.AlertClear.self, .init(id: "all"))
         #expect(ZonesDaemonTests.waitForSide(client, .green), "the layout is back")
     }
+
+    /// CAP feeds from nginx, polled every second: an Actual alert of an Atom feed is raised (a Test one, an
+    /// expired one are not), a feed that is not XML changes nothing, a Cancel withdraws, and an alert the feed
+    /// no longer carries is withdrawn.
+    @Test(.timeLimit(.minutes(2))) func capFeedsRaiseAndWithdrawAlerts() throws {
+        let site = try TemporaryDirectory(prefix: "queued-cap-feed")
+        let nginx = try NginxServer(root: site.path)
+        func serve(_ text: String) throws {
+            try text.write(toFile: site.path + "/feed.tmp", atomically: false, encoding: .utf8)
+            #expect(rename(site.path + "/feed.tmp", site.path + "/feed.xml") == 0)
+        }
+        let alert = CAPDocumentTestsFixture.alert
+        let later = Self.rfc3339(Date().addingTimeInterval(3600))
+        try serve("<feed xmlns=\"http://www.w3.org/2005/Atom\"><entry><content type=\"text/xml\">" + alert("A1", "Actual", "Alert", nil, later, "Flood warning")
+            + "</content></entry><entry><content>" + alert("T1", "Test", "Alert", nil, later, "A test") + "</content></entry><entry><content>"
+            + alert("OLD", "Actual", "Alert", nil, "2020-01-01T00:00:00Z", "Old") + "</content></entry></feed>")
+        let daemon = try RunningDaemon(["--cap-feed", nginx.baseURL + "/feed.xml", "--cap-interval", "1"], video: true)
+        defer { daemon.stop() }
+        let client = try daemon.client()
+        func standing() -> [API.AlertListing.Entry] { (try? client.call(API.AlertList.self, NoParams()).alerts) ?? [] }
+        #expect(waitUntil(timeout: 20, pollInterval: 0.1) { standing().count == 1 }, "\(daemon.log().suffix(1500))")
+        let raised = standing().first
+        #expect(raised?.id.hasSuffix("/A1") == true && raised?.text == "Flood warning\nKeep away from the river" && raised?.priority == 100,
+                "\(String(describing: raised))")
+        #expect(raised?.expires == later)
+
+        try serve("<feed><entry>broken")
+        #expect(waitUntil(timeout: 20, pollInterval: 0.1) { daemon.log().contains("not read") })
+        #expect(standing().map(\.id) == [raised?.id], "a feed that cannot be read changes nothing")
+
+        try serve(alert("C1", "Actual", "Cancel", "w@127.0.0.1,A1,2026-11-29T10:00:00-00:00", later, "Cancel"))
+        #expect(waitUntil(timeout: 20, pollInterval: 0.1) { standing().isEmpty }, "a Cancel withdraws")
+
+        try serve(alert("B1", "Actual", "Alert", nil, later, "Storm"))
+        #expect(waitUntil(timeout: 20, pollInterval: 0.1) { standing().first?.text?.hasPrefix("Storm") == true })
+        try serve("<feed xmlns=\"http://www.w3.org/2005/Atom\"><title>quiet</title></feed>")
+        #expect(waitUntil(timeout: 20, pollInterval: 0.1) { standing().isEmpty }, "no longer carried: withdrawn")
+    }
+}
+
+/// A CAP alert as a feed would carry it (the tests' own, on loopback names).
+enum CAPDocumentTestsFixture {
+    static func alert(_ identifier: String, _ status: String, _ type: String, _ references: String?, _ expires: String, _ headline: String) -> String {
+        """
+        <alert xmlns="urn:oasis:names:tc:emergency:cap:1.2"><identifier>\(identifier)</identifier><sender>w@127.0.0.1</sender>
+        <sent>2026-11-29T10:00:00-00:00</sent><status>\(status)</status><msgType>\(type)</msgType><scope>Public</scope>
+        \(references.map { "<references>\($0)</references>" } ?? "")<info><event>Flood</event><severity>Extreme</severity>
+        <expires>\(expires)</expires><headline>\(headline)</headline><instruction>Keep away from the river</instruction></info></alert>
+        """
+    }
 }
