@@ -124,11 +124,22 @@ struct Daemon {
         let plays = PlayRecording(store: PlayLogStore(directory: state?.directory.path)) { record in
             server?.publish(.played(record))
         }
+        let outputs = OutputRunner(
+            rules: options.outputs.compactMap { try? OutputRule(parsing: $0) }, commandTimeout: options.displayCommandTimeout,
+            logger: Logger(label: "queued.outputs"))
         let engine = PlayerEngine(
             config: config, audio: audio, video: video, queueLoops: options.loops ?? 1, queue: state?.queue,
             logger: logger
         ) {
             event in
+            switch event {
+            case .itemStarted(let id, _, _, _, _, _, let item?, _, _):
+                outputs.started(id: Int64(id.rawValue), uri: item.uri, title: item.title)
+            case .itemEnded(let id, _, _, _, _):
+                outputs.ended(id: Int64(id.rawValue))
+            default:
+                break
+            }
             server?.publish(.engine(event))
             eventLog.log(.engine(event))
             supervision.observe(event)

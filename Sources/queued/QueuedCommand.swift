@@ -182,6 +182,13 @@ struct QueuedCommand: ParsableCommand {
     var triggers: [String] = []
 
     @Option(
+        name: .customLong("output"),
+        help: ArgumentHelp(
+            "An output rule, on=start|end [uri=PATTERN] [title=PATTERN] -> command /path words… | serial DEVICE LINE (repeat; `output` lines in the config file), e.g. \"on=start uri=*/film*.mp4 -> command /usr/local/bin/lights dim\": run when a matching play starts or ends (commands without a shell, stopped after --display-command-timeout).",
+            valueName: "rule"))
+    var outputs: [String] = []
+
+    @Option(
         name: .customLong("cap-feed"),
         help: ArgumentHelp(
             "A CAP 1.2 feed to take alerts from (http(s): one <alert>, or an Atom feed of them; repeat): each current alert of it is raised (its headline and instruction on screen, priority by severity, its expiry), a Cancel or an alert it no longer carries is withdrawn.",
@@ -323,6 +330,9 @@ struct QueuedCommand: ParsableCommand {
         }
         for status in capStatus.split(separator: ",") where !["actual", "test", "exercise"].contains(status.lowercased()) {
             throw ValidationError("--cap-status: \(status) is not Actual, Test or Exercise")
+        }
+        for rule in outputs {
+            do { _ = try OutputRule(parsing: rule) } catch { throw ValidationError("--output \(rule): \(error)") }
         }
         for rule in triggers {
             do { _ = try TriggerRule(parsing: rule) } catch { throw ValidationError("--trigger \(rule): \(error)") }

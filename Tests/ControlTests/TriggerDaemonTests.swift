@@ -146,4 +146,40 @@ import Testing
         #expect(statuses.contains(429), "\(statuses)")
         #expect(state() == "playing")
     }
+
+    /// Outputs: a matching play's start runs a command (no shell), its end writes a line to a serial port;
+    /// plays that do not match do neither.
+    @Test(.timeLimit(.minutes(2))) func outputsRunWhenMatchingPlaysStartAndEnd() throws {
+        let scratch = try TemporaryDirectory(prefix: "queued-outputs")
+        let ports = try ChildProcess(
+            try ChildProcess.resolve("socat"),
+            ["pty,raw,echo=0,link=\(scratch.path)/ttyDaemon", "pty,raw,echo=0,link=\(scratch.path)/ttyTest"],
+            stderrPath: scratch.path + "/socat.log")
+        defer { _ = ports.terminate() }
+        #expect(waitUntil(timeout: 10, pollInterval: 0.05) { FileManager.default.fileExists(atPath: scratch.path + "/ttyTest") })
+        let reader = open(scratch.path + "/ttyTest", O_RDONLY | O_NOCTTY | O_NONBLOCK)
+        defer { close(reader) }
+        let red = try Fixtures.tone(frequency: 440, seconds: 0.5), blue = try Fixtures.tone(frequency: 660, seconds: 0.5)
+        let marker = scratch.path + "/started"
+        let daemon = try RunningDaemon(
+            outputs: .null(untimed: false),
+            [
+                "--output", "on=start uri=*660Hz* -> command /usr/bin/touch \(marker)",
+                "--output", "on=end uri=*660Hz* -> serial \(scratch.path)/ttyDaemon \"LIGHTS ON\"",
+                "--output", "on=start title=Nothing* -> command /usr/bin/touch \(scratch.path)/never",
+            ])
+        defer { daemon.stop() }
+        let client = try daemon.client()
+        _ = try client.call(API.QueueAdd.self, .init(items: [RPCItemInput(uri: red), RPCItemInput(uri: blue)]))
+        _ = try client.call(API.PlayerPlay.self, .init())
+        #expect(waitUntil(timeout: 20, pollInterval: 0.05) { FileManager.default.fileExists(atPath: marker) }, "\(daemon.log().suffix(1500))")
+        var received = ""
+        #expect(waitUntil(timeout: 20, pollInterval: 0.05) {
+            var buffer = [UInt8](repeating: 0, count: 256)
+            let count = read(reader, &buffer, buffer.count)
+            if count > 0 { received += String(decoding: buffer[..<count], as: UTF8.self) }
+            return received.contains("LIGHTS ON\r\n")
+        }, "\(received) \(daemon.log().suffix(1500))")
+        #expect(!FileManager.default.fileExists(atPath: scratch.path + "/never"))
+    }
 }
