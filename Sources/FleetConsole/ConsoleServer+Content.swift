@@ -99,6 +99,61 @@ extension ConsoleServer {
         return rev
     }
 
+    /// The fleet's alerts: listed from what the broker holds (anyone who sees the wall), raised on a group or a
+    /// screen as one retained message, withdrawn with an empty one (operators). A message is checked as the
+    /// screens' bridges and daemons would check it before it is published.
+    static func addAlertRoutes(_ api: RouterGroup<WebContext>, console: Console) {
+        api.get("fleet-alerts") { _, _ -> Response in
+            let list = console.link.fleetAlerts.map { entry -> JSONValue in
+                var object = entry.alert.objectValue ?? [:]
+                object["target"] = .string(entry.target)
+                object["name"] = .string(entry.name)
+                return .object(object)
+            }
+            return jsonResponse(["alerts": .array(list)])
+        }
+        api.post("fleet-alerts") { request, context -> Response in
+            try require(.operator_, context)
+            let body = try await jsonBody(request, context)
+            let target = try target(body["target"])
+            let name = body["name"]?.stringValue ?? ""
+            var message: JSONObject = [:]
+            for field in FleetAlert.fields { if let value = body[field], value != .null { message[field] = value } }
+            // What the bridge and the daemon would refuse is refused here, before anything is published.
+            switch FleetAlert.action(scope: target, name: name, payload: JSON.serialize(.object(message))) {
+            case .failure(let refusal):
+                throw HTTPError(.unprocessableContent, message: refusal.description)
+            case .success(.raise(_, let params)):
+                do {
+                    let typed = try API.AlertRaise.Params(reading: ParamReader(.byName(params), order: API.AlertRaise.Params.order))
+                    if let expires = typed.expires, AlertTime.seconds(expires) == nil {
+                        throw HTTPError(.unprocessableContent, message: "expires: an RFC 3339 time with its zone")
+                    }
+                } catch let error as RPCError {
+                    throw HTTPError(.unprocessableContent, message: error.message)
+                }
+            case .success(.clear):
+                throw HTTPError(.unprocessableContent, message: "an alert shows items, a text, or both")
+            }
+            let alert = JSONValue.object(message)
+            try await NIOThreadPool.singleton.runIfActive { try console.link.publishAlert(alert, name: name, target: target) }
+            context.logger.info("alert \(name) raised on \(target) (\(context.session?.user ?? ""))")
+            return jsonResponse(["target": .string(target), "name": .string(name)])
+        }
+        api.post("fleet-alerts/withdraw") { request, context -> Response in
+            try require(.operator_, context)
+            let body = try await jsonBody(request, context)
+            let target = try target(body["target"])
+            let name = body["name"]?.stringValue ?? ""
+            guard case .success = FleetAlert.action(scope: target, name: name, payload: []) else {
+                throw HTTPError(.badRequest, message: "not an alert's name")
+            }
+            try await NIOThreadPool.singleton.runIfActive { try console.link.publishAlert(nil, name: name, target: target) }
+            context.logger.info("alert \(name) withdrawn from \(target) (\(context.session?.user ?? ""))")
+            return jsonResponse(["target": .string(target), "name": .string(name)])
+        }
+    }
+
     static func addContentRoutes(_ api: RouterGroup<WebContext>, console: Console) {
         api.post("push") { request, context -> Response in
             try require(.operator_, context)

@@ -72,6 +72,7 @@ public enum ConsoleServer {
         addSessionRoutes(api, settings: settings, console: console)
         addScreenRoutes(api, settings: settings, console: console)
         addContentRoutes(api, console: console)
+        addAlertRoutes(api, console: console)
         addCommandRoutes(api, settings: settings, console: console)
         addReportRoutes(api, console: console)
         addUserRoutes(api, console: console)

@@ -30,6 +30,8 @@ public final class FleetLink: @unchecked Sendable {
     private let lock = ThreadLock()
     // Guarded by `lock`.
     private var roster: FleetRoster
+    /// Guarded by `lock`: the fleet's alerts the broker holds (retained), as published.
+    private var alerts: [AlertKey: JSONValue] = [:]
     private var pendingCalls: [String: (player: String, waiter: CheckedContinuation<JSONValue, Never>)] = [:]
     private var nextCall: Int64 = 0
     private var connected = false
@@ -71,7 +73,7 @@ public final class FleetLink: @unchecked Sendable {
         configuration.sessionExpiry = 3600
         configuration.maximumPacketSize = 16 << 20
         client = try MosquittoClient(configuration: configuration) { [weak self] event in self?.take(event) }
-        for pattern in ["+/status", "+/reported", "+/desired", "group/+/desired"] {
+        for pattern in ["+/status", "+/reported", "+/desired", "group/+/desired", "+/alert/+", "group/+/alert/+"] {
             try client.subscribe(prefix + pattern, qos: .atMostOnce)
         }
         try client.subscribe(prefix + "+/events", qos: .atLeastOnce)
@@ -142,6 +144,13 @@ public final class FleetLink: @unchecked Sendable {
             return
         }
         guard message.payload.count <= Self.payloadLimit(message.topic) else { return }
+        if let key = alertKey(message.topic) {
+            let value = message.payload.isEmpty ? nil : try? JSON.parse(message.payload)
+            lock.withLock {
+                if let value, alerts[key] != nil || alerts.count < Self.maxAlerts { alerts[key] = value } else if value == nil { alerts[key] = nil }
+            }
+            return
+        }
         // Parsed here, outside the lock: the page's requests never wait on a big document's parse.
         let value: JSONValue? = message.payload.isEmpty ? nil : try? JSON.parse(message.payload)
         let now = Date().timeIntervalSince1970
@@ -195,6 +204,22 @@ public final class FleetLink: @unchecked Sendable {
         writer.sync { self.flush() }
     }
 
+    /// The most retained alerts followed.
+    static let maxAlerts = 10_000
+
+    /// `<player>/alert/<name>` or `group/<g>/alert/<name>` under the prefix: its target and name.
+    private func alertKey(_ topic: String) -> AlertKey? {
+        guard topic.hasPrefix(prefix) else { return nil }
+        let levels = topic.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        if levels.count == 3, levels[1] == "alert", levels[0] != "group", !levels[0].isEmpty, !levels[2].isEmpty {
+            return AlertKey(target: levels[0], name: levels[2])
+        }
+        if levels.count == 4, levels[0] == "group", levels[2] == "alert", !levels[1].isEmpty, !levels[3].isEmpty {
+            return AlertKey(target: "group/" + levels[1], name: levels[3])
+        }
+        return nil
+    }
+
     // MARK: reading
 
     public func withRoster<T>(_ body: (FleetRoster) -> T) -> T { lock.withLock { body(roster) } }
@@ -214,7 +239,23 @@ public final class FleetLink: @unchecked Sendable {
     public func publishDesired(_ document: JSONValue, target: String, timeout: Double = 10) throws {
         let topic = target.hasPrefix("group/") ? Topics.groupDesired(prefix: prefix, String(target.dropFirst(6)))
             : Topics(prefix: prefix, player: target).desired
-        let id = try client.publish(topic: topic, payload: JSON.serialize(document), qos: .atLeastOnce, retain: true)
+        try publishRetained(topic: topic, payload: JSON.serialize(document), timeout: timeout)
+    }
+
+    /// Publishes alert `name` (retained) on `target` (`group/NAME` or a player id), or withdraws it (nil: an
+    /// empty retained message), and waits for the broker's verdict as publishDesired does.
+    public func publishAlert(_ alert: JSONValue?, name: String, target: String, timeout: Double = 10) throws {
+        try publishRetained(topic: prefix + target + "/alert/" + name, payload: alert.map(JSON.serialize) ?? [], timeout: timeout)
+    }
+
+    /// The fleet's alerts the broker holds (retained), by target and name.
+    public var fleetAlerts: [(target: String, name: String, alert: JSONValue)] {
+        lock.withLock { alerts.map { (target: $0.key.target, name: $0.key.name, alert: $0.value) } }
+            .sorted { ($0.target, $0.name) < ($1.target, $1.name) }
+    }
+
+    private func publishRetained(topic: String, payload: [UInt8], timeout: Double) throws {
+        let id = try client.publish(topic: topic, payload: payload, qos: .atLeastOnce, retain: true)
         let deadline = Monotonic.now() + timeout
         let verdict: MQTTReasonCode? = verdictArrived.withLock {
             while verdicts[id] == nil {
@@ -301,4 +342,10 @@ public final class FleetLink: @unchecked Sendable {
 public struct ConsoleError: Error, CustomStringConvertible, Sendable {
     public let description: String
     public init(_ description: String) { self.description = description }
+}
+
+/// A fleet alert's place: its target (`group/NAME` or a player id) and its name.
+struct AlertKey: Hashable {
+    var target: String
+    var name: String
 }

@@ -46,6 +46,22 @@ import Testing
         try rig.restartBridge(2)
         #expect(waitUntil(timeout: 30, pollInterval: 0.2) { alerts(2).isEmpty }, "back, the bridge finds it withdrawn: \(alerts(2))")
         #expect(alerts(1) == ["fleet/p2/notice"])
+
+        // From the fleet page: an operator raises one on the group and withdraws it; a viewer raises nothing;
+        // what a screen would refuse is refused before it is published.
+        let oper = try rig.signIn("oper"), viewer = try rig.signIn("viewer")
+        let drill: JSONValue = ["target": "group/lobby", "name": "drill", "text": "Fire drill at 15:00", "priority": 20]
+        #expect(try rig.send("POST", "/api/fleet-alerts", session: viewer, body: drill).status == 403)
+        let bad: JSONValue = ["target": "group/lobby", "name": "drill", "text": "Fire drill", "expires": "tomorrow"]
+        #expect(try rig.send("POST", "/api/fleet-alerts", session: oper, body: bad).status == 422)
+        #expect(try rig.send("POST", "/api/fleet-alerts", session: oper, body: ["target": "group/lobby", "name": "x"]).status == 422)
+        #expect(try rig.send("POST", "/api/fleet-alerts", session: oper, body: drill).status == 200)
+        #expect(waitUntil(timeout: 20, pollInterval: 0.2) { (0..<3).allSatisfy { alerts($0).contains("fleet/group/lobby/drill") } })
+        #expect(waitUntil(timeout: 10, pollInterval: 0.2) {
+            (try? rig.get("/api/fleet-alerts", viewer))?["alerts"]?.arrayValue?.contains { $0["name"]?.stringValue == "drill" && $0["text"]?.stringValue == "Fire drill at 15:00" } == true
+        })
+        #expect(try rig.send("POST", "/api/fleet-alerts/withdraw", session: oper, body: ["target": "group/lobby", "name": "drill"]).status == 200)
+        #expect(waitUntil(timeout: 20, pollInterval: 0.2) { (0..<3).allSatisfy { !alerts($0).contains("fleet/group/lobby/drill") } })
     }
 
     @Test(.timeLimit(.minutes(2))) func aGroupTriggerMessageFiresTheMembersRules() throws {
@@ -61,11 +77,13 @@ import Testing
         #expect(waitUntil(timeout: 20, pollInterval: 0.1) { states() == ["playing", "playing"] })
         // Retained: ignored (it would fire again at every connection).
         try rig.publish("queued/group/lobby/trigger/hush", [:], retain: true)
+        // Both bridges have read it (so both follow the topic now).
         #expect(waitUntil(timeout: 20, pollInterval: 0.1) {
-            ((try? String(contentsOfFile: rig.scratch.path + "/bridge-p1.log", encoding: .utf8)) ?? "").contains("a retained trigger message is ignored")
+            ["p1", "p2"].allSatisfy {
+                ((try? String(contentsOfFile: rig.scratch.path + "/bridge-\($0).log", encoding: .utf8)) ?? "").contains("a retained trigger message is ignored")
+            }
         })
         #expect(states() == ["playing", "playing"])
-        try rig.simulator.publish(topic: "queued/group/lobby/trigger/hush", payload: [], qos: .atLeastOnce, retain: true)
         try rig.publish("queued/group/lobby/trigger/hush", [:], retain: false)
         #expect(waitUntil(timeout: 20, pollInterval: 0.1) { states() == ["paused", "paused"] }, "\(states())")
     }

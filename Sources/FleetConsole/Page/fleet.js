@@ -467,7 +467,51 @@ async function refreshProgress() {
   });
   $('progress').tBodies[0].replaceChildren(...rows);
 }
-setInterval(() => { if (!$('tab-content').hidden) refreshProgress(); }, 2000);
+setInterval(() => { if (!$('tab-content').hidden) { refreshProgress(); loadAlerts(); } }, 2000);
+
+// MARK: alerts
+
+async function loadAlerts() {
+  let data;
+  try { data = await api('fleet-alerts'); } catch { return; }
+  const rows = data.alerts.map((alert) => {
+    const row = document.createElement('tr');
+    for (const text of [alert.target, alert.name, alert.text ?? (alert.items ? alert.items.length + ' items' : ''), String(alert.priority ?? 0), alert.expires ?? '']) {
+      const cell = document.createElement('td');
+      cell.textContent = text;
+      row.append(cell);
+    }
+    const actions = document.createElement('td');
+    const withdraw = document.createElement('button');
+    withdraw.textContent = 'Withdraw';
+    withdraw.className = 'operator-only withdraw';
+    withdraw.addEventListener('click', async () => {
+      if (!window.confirm('Withdraw alert ' + alert.name + ' from ' + alert.target + '?')) return;
+      try {
+        await api('fleet-alerts/withdraw', {target: alert.target, name: alert.name});
+        say('alert ' + alert.name + ' withdrawn from ' + alert.target);
+        loadAlerts();
+      } catch (error) { say(error.message, true); }
+    });
+    actions.append(withdraw);
+    row.append(actions);
+    return row;
+  });
+  $('alerts').tBodies[0].replaceChildren(...rows);
+}
+
+$('alert-raise').addEventListener('click', async () => {
+  const body = {target: $('target').value, name: $('alert-name').value.trim(), text: $('alert-text').value.trim() || undefined,
+    priority: Number($('alert-priority').value || 0)};
+  // The browser's local time, sent as UTC.
+  if ($('alert-expires').value) body.expires = new Date($('alert-expires').value).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  if (!window.confirm('Raise alert ' + body.name + ' on every screen of ' + body.target + '?')) return;
+  try {
+    await api('fleet-alerts', body);
+    say('alert ' + body.name + ' raised on ' + body.target);
+    loadAlerts();
+  } catch (error) { say(error.message, true); }
+});
 
 $('command-send').addEventListener('click', async () => {
   try {
