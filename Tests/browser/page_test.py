@@ -333,6 +333,25 @@ def main():
             check(bool(wait_for("the upload plays", lambda: rpc("player.status")["currentId"] == uploaded["id"]
                                 and rpc("player.status")["position"] > 0.2)), "an uploaded file plays")
 
+        # An alert raised on the page is on the screen (the daemon holds it) until it is cleared on the page; a
+        # webhook trigger of the daemon's is a button.
+        driver.find_element(By.ID, "alert-text").send_keys("Lobby closes at six")
+        driver.find_element(By.CSS_SELECTOR, "#alert-form button").click()
+        raised = wait_for("the alert stands", lambda: (lambda a: a if a["active"] else None)(rpc("alert.list")))
+        check(bool(raised) and raised["alerts"][0]["text"] == "Lobby closes at six", f"the page raises an alert: {raised}")
+        check(bool(wait_for("the page lists it", lambda: "on screen: Lobby closes at six" in driver.find_element(By.ID, "alert-list").text)),
+              "the page lists the alert on screen")
+        driver.find_element(By.CSS_SELECTOR, "#alert-list button").click()
+        check(bool(wait_for("the alert is cleared", lambda: rpc("alert.list")["active"] is None)), "the page clears the alert")
+        rpc("triggers.set", {"triggers": ["webhook=hush -> pause"]})
+        button = wait_for("the trigger's button", lambda: next((b for b in driver.find_elements(By.CSS_SELECTOR, "#trigger-buttons button")
+                                                                  if b.text == "Fire hush"), None), timeout=15)
+        check(button is not None, "a webhook trigger is a button")
+        if button:
+            button.click()
+            check(bool(wait_for("the trigger paused", lambda: rpc("player.status")["state"] == "paused")), "the page fires a trigger")
+        rpc("player.play")
+
         # The preview shows what the screen shows: a red clip, red in both.
         red_id = next(i["id"] for i in rpc("queue.list")["items"] if i["uri"] == red and not i["title"])
         rpc("player.play", {"id": red_id})

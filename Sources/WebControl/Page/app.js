@@ -227,6 +227,34 @@ async function refreshOverlays() {
   } catch (error) { say(error.message); }
 }
 
+// The alerts standing (each with Clear) and a button per webhook trigger the daemon has.
+async function refreshAlerts() {
+  try {
+    const { alerts, active } = await api.rpc('alert.list');
+    $('alert-list').replaceChildren(...alerts.map((alert) => {
+      const row = document.createElement('li');
+      const text = document.createElement('span');
+      text.textContent = `${alert.id === active ? 'on screen: ' : ''}${alert.text ?? alert.items.length + ' items'} (${alert.id}, priority ${alert.priority})`;
+      const clear = document.createElement('button');
+      clear.type = 'button';
+      clear.textContent = 'Clear';
+      clear.setAttribute('aria-label', `Clear alert ${alert.id}`);
+      clear.addEventListener('click', () => api.rpc('alert.clear', { id: alert.id }).then(refreshAlerts, (e) => say(e.message)));
+      row.append(text, ' ', clear);
+      return row;
+    }));
+    const { triggers } = await api.rpc('triggers.list');
+    const names = [...new Set(triggers.map((rule) => /^webhook=([A-Za-z0-9._-]+)/.exec(rule)?.[1]).filter(Boolean))];
+    $('trigger-buttons').replaceChildren(...names.map((name) => {
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.textContent = 'Fire ' + name;
+      button.addEventListener('click', () => api.rpc('triggers.fire', { name }).then(({ fired }) => say(`${name}: ${fired} rules fired`), (e) => say(e.message)));
+      return button;
+    }));
+  } catch (error) { say(error.message); }
+}
+
 // MARK: events
 
 function reloadQueueSoon() {
@@ -283,7 +311,7 @@ async function start() {
   queue = new QueueView($('queue'), api, say);
   link = new EventLink(onEvent, setLinkState);
   link.open();
-  await Promise.all([refreshStatus(), queue.load(), refreshOverlays(), refreshHealth(), refreshLayout()]);
+  await Promise.all([refreshStatus(), queue.load(), refreshOverlays(), refreshHealth(), refreshLayout(), refreshAlerts()]);
   drawNextUp();
   refreshPreview();
 }
@@ -360,6 +388,13 @@ function wire() {
     if (type === 'image') params.path = value; else if (type === 'clock') { if (value) params.format = value; } else params.text = value;
     try { await api.rpc('overlay.add', params); $('ov-text').value = ''; await refreshOverlays(); } catch (error) { say(error.message); }
   });
+  $('alert-form').addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const text = $('alert-text').value.trim();
+    if (!text) return;
+    try { await api.rpc('alert.raise', { id: 'page-' + Date.now(), text, priority: 0 }); $('alert-text').value = ''; await refreshAlerts(); } catch (error) { say(error.message); }
+  });
+  setInterval(refreshAlerts, 5000);
   document.addEventListener('visibilitychange', refreshPreview);
   window.addEventListener('resize', placeZoneMap);
   setInterval(drawPosition, 250);
