@@ -56,7 +56,14 @@ public struct ConfigFile: Equatable, Sendable {
             if trimmed.isEmpty { continue }
             let name: String
             var value: String?
-            if let equals = trimmed.firstIndex(of: "=") {
+            if let space = trimmed.firstIndex(where: { $0 == " " || $0 == "\t" }), Self.ruleNames.contains(String(trimmed[..<space])),
+                !trimmed[space...].trimmingSpaces().hasPrefix("=")
+            {
+                // `trigger key=F1 -> next`: a rule's line, its name then the rest of the line as its value.
+                name = String(trimmed[..<space])
+                value = trimmed[space...].trimmingSpaces()
+                if name.isEmpty || value?.isEmpty == true { value = nil }
+            } else if let equals = trimmed.firstIndex(of: "=") {
                 name = trimmed[..<equals].trimmingSpaces()
                 value = Self.unquoted(trimmed[trimmed.index(after: equals)...].trimmingSpaces())
             } else {
@@ -75,6 +82,9 @@ public struct ConfigFile: Equatable, Sendable {
         }
         self.init(path: path, settings: settings)
     }
+
+    /// Options whose lines are rules, written `NAME RULE` (a space, as the rule itself has `=` in it).
+    public static let ruleNames: Set<String> = ["trigger", "output"]
 
     /// A `#` outside double quotes.
     private static func commentStart(in line: Substring) -> Substring.Index? {

@@ -33,6 +33,21 @@ import Testing
         #expect(file.value(of: "fullscreen") == nil)
     }
 
+    @Test func ruleLinesTakeTheRestOfTheLine() throws {
+        let text = #"""
+            trigger key=F1 -> interrupt /srv/promo.mp4 loops=1
+            trigger serial=/dev/ttyUSB0 match="XR\[PU(\d+)\]" -> play-id $1
+            output on=start uri=*film* -> command /usr/local/bin/lights dim
+            trigger=key=F2 -> next
+            """#
+        let file = try ConfigFile(parsing: text, path: "q.conf")
+        #expect(
+            file.arguments == [
+                "--trigger", "key=F1 -> interrupt /srv/promo.mp4 loops=1", "--trigger", #"serial=/dev/ttyUSB0 match="XR\[PU(\d+)\]" -> play-id $1"#,
+                "--output", "on=start uri=*film* -> command /usr/local/bin/lights dim", "--trigger", "key=F2 -> next",
+            ])
+    }
+
     @Test func malformedLinesAreNamedByFileAndLine() {
         #expect(throws: ConfigFile.ParseError(path: "q.conf", line: 2, reason: "config is for the command line only")) {
             try ConfigFile(parsing: "volume=3\nconfig=/other.conf\n", path: "q.conf")
