@@ -41,8 +41,10 @@ public final class AlertController: @unchecked Sendable {
     /// the engine is called or a file is written.
     private let lock = ThreadLock()
     private var board: AlertBoard
-    /// Interrupts issued for the alert on screen that have not ended.
-    private var pending: Set<ItemID> = []
+    /// Interrupts issued for the alert on screen that have not ended, with how often each plays.
+    private var pending: [ItemID: Int] = [:]
+    /// When one of them last started or was issued (monotonic): a chain that shows nothing for long was cut.
+    private var lastProgress = 0.0
     private var lastIssued: ItemID?
     /// The last issued one started: the next one goes behind it now.
     private var needsNext = false
@@ -65,8 +67,7 @@ public final class AlertController: @unchecked Sendable {
         /// The layers of its text: the box, then a line each.
         var overlays: [Int] = []
         var poweredOn = false
-        /// Since when none of the alert's issued interrupts is heard (monotonic seconds).
-        var lostSince: Double?
+
     }
 
     /// Reads the alert file (a damaged one is set aside: it never stops the start) and drops alerts that
@@ -95,14 +96,25 @@ public final class AlertController: @unchecked Sendable {
 
     // MARK: Calls (any thread)
 
+    /// The most alerts that stand at once.
+    public static let capacity = 100
+
     /// Raises (or replaces) `alert` once it is kept; `done` gets nil, or why it was not.
     public func raise(_ alert: Alert, done: @escaping @Sendable (String?) -> Void) {
         files.async { [self] in
             let now = wallClock()
-            let (raised, snapshot, paused) = lock.withLock { (board.raise(alert, now: now), board, pausedByAlert) }
-            guard raised else { return done("the alert has already expired") }
-            if let failure = keep(snapshot, paused: paused) {
-                lock.withLock { _ = board.clear(alert.id) }
+            let (outcome, before) = lock.withLock { () -> (String?, Alert?) in
+                let before = board.alerts[alert.id]
+                guard before != nil || board.alerts.count < Self.capacity else { return ("\(Self.capacity) alerts stand already", nil) }
+                return (board.raise(alert, now: now) ? nil : "the alert has already expired", before)
+            }
+            if let outcome { return done(outcome) }
+            if let failure = keepNow() {
+                // Back as it was: the one it replaced, or none.
+                lock.withLock {
+                    _ = board.clear(alert.id)
+                    if let before { _ = board.raise(before, now: -.infinity) }
+                }
                 return done(failure)
             }
             logger.notice("alert \(alert.id) raised (priority \(alert.priority))")
@@ -114,13 +126,12 @@ public final class AlertController: @unchecked Sendable {
     /// Withdraws the alert `id` once that is kept; `done` gets whether there was one, or why it failed.
     public func clear(_ id: String, done: @escaping @Sendable (Result<Bool, AlertFailure>) -> Void) {
         files.async { [self] in
-            let (removed, snapshot, paused) = lock.withLock { () -> (Alert?, AlertBoard, Bool) in
-                let alert = board.alerts[id]
-                _ = board.clear(id)
-                return (alert, board, pausedByAlert)
+            let removed = lock.withLock { () -> Alert? in
+                defer { _ = board.clear(id) }
+                return board.alerts[id]
             }
             guard let removed else { return done(.success(false)) }
-            if let failure = keep(snapshot, paused: paused) {
+            if let failure = keepNow() {
                 lock.withLock { _ = board.raise(removed, now: -.infinity) }
                 return done(.failure(AlertFailure(failure)))
             }
@@ -141,14 +152,18 @@ public final class AlertController: @unchecked Sendable {
         switch event {
         case .itemStarted(let id, _, _, _, true, _, _, _, _):
             let wanted = lock.withLock { () -> Bool in
-                guard pending.contains(id), id == lastIssued else { return false }
+                guard pending[id] != nil else { return false }
+                lastProgress = Monotonic.now()
+                guard id == lastIssued else { return false }
                 needsNext = true
                 return true
             }
             if wanted { wake.signal() }
-        case .itemEnded(let id, _, let reason, let error, true):
+        case .itemEnded(let id, let play, let reason, let error, true):
             lock.withLock {
-                guard pending.remove(id) != nil else { return }
+                // An interrupt of several plays ends after its last (or one cut short).
+                guard let plays = pending[id], play >= plays || reason != .eof else { return }
+                pending[id] = nil
                 if error != nil || reason == .error { failuresInARow += 1 } else if reason == .eof { failuresInARow = 0 }
             }
             wake.signal()
@@ -180,6 +195,8 @@ public final class AlertController: @unchecked Sendable {
         lock.withLock { stopping = true }
         wake.signal()
         finished.wait()
+        // Every change asked for is on disk before the daemon exits or restarts.
+        files.sync {}
     }
 
     // MARK: The reconciling thread
@@ -189,10 +206,12 @@ public final class AlertController: @unchecked Sendable {
         let (expired, active) = lock.withLock { (board.expire(now: now), board.active) }
         if !expired.isEmpty {
             for alert in expired { logger.notice("alert \(alert.id) expired") }
-            let (snapshot, paused) = lock.withLock { (board, pausedByAlert) }
-            files.async { [self] in
-                if let failure = keep(snapshot, paused: paused) { logger.error("alerts: \(failure)") }
-            }
+            keepLater()
+        }
+        // A queue paused for an alert that is gone (it expired while the daemon was down) plays again.
+        if shown == nil, active == nil, lock.withLock({ pausedByAlert }) {
+            if engine.status().state == .paused { try? engine.play() }
+            setPausedByAlert(false)
         }
         if shown?.alert != active {
             if let shown { takeDown(shown) }
@@ -214,10 +233,11 @@ public final class AlertController: @unchecked Sendable {
         engine.setScreenPower(.on)
         shown.poweredOn = true
         lock.withLock {
-            pending = []
+            pending = [:]
             lastIssued = nil
             needsNext = false
             failuresInARow = 0
+            lastProgress = Monotonic.now()
         }
         if items.isEmpty {
             let state = engine.status().state
@@ -242,7 +262,7 @@ public final class AlertController: @unchecked Sendable {
         // Items that fail every time (a file gone, a URL down) are given up after two rounds: the text, or
         // the alert's id, stands in for them.
         let playable = !shown.items.isEmpty && failures < shown.items.count * 2
-        if let words = shown.alert.text ?? (playable || shown.items.isEmpty ? nil : "ALERT: \(shown.alert.id)") {
+        if let words = shown.alert.text ?? (playable ? nil : "ALERT: \(shown.alert.id)") {
             let present = Set(engine.overlays().map(\.id))
             if shown.overlays.isEmpty || !shown.overlays.allSatisfy(present.contains) {
                 let left = shown.overlays.filter(present.contains)
@@ -252,19 +272,19 @@ public final class AlertController: @unchecked Sendable {
             }
         }
         if playable {
-            // Issued interrupts that are neither heard nor ended for 2 s were dropped by a cut elsewhere (a stop,
-            // a jump): the chain starts again.
+            // Issued interrupts that are neither heard nor started for 10 s were dropped by a cut elsewhere (a
+            // stop, a jump, a cleared queue): they are taken back and the chain starts again.
             let status = engine.status()
-            let heard = status.currentID.map { id in lock.withLock { pending.contains(id) } } ?? false
-            let now = Monotonic.now()
-            if waiting > 0 && !heard {
-                if shown.lostSince == nil { shown.lostSince = now }
-            } else {
-                shown.lostSince = nil
+            let (heard, quiet) = lock.withLock {
+                (status.currentID.map { pending[$0] != nil } ?? false, Monotonic.now() - lastProgress)
             }
-            if let lost = shown.lostSince, now - lost > 2 {
-                lock.withLock { pending = [] }
-                shown.lostSince = nil
+            if waiting > 0 && !heard && quiet > 10 {
+                let stale = lock.withLock { () -> Set<ItemID> in
+                    defer { pending = [:] }
+                    return Set(pending.keys)
+                }
+                engine.withdrawInterrupts(stale)
+                logger.warning("alert \(shown.alert.id): its interrupts were cut elsewhere; playing it again")
                 issue(&shown)
                 issue(&shown)
             } else if waiting == 0 {
@@ -286,8 +306,9 @@ public final class AlertController: @unchecked Sendable {
             _ = try engine.interrupt(item, plays: plays) { id in
                 onIssued(id)
                 lock.withLock {
-                    pending.insert(id)
+                    pending[id] = plays
                     lastIssued = id
+                    lastProgress = Monotonic.now()
                 }
             }
         } catch {
@@ -298,8 +319,8 @@ public final class AlertController: @unchecked Sendable {
 
     private func takeDown(_ shown: Shown) {
         let ids = lock.withLock { () -> Set<ItemID> in
-            let ids = pending
-            pending = []
+            let ids = Set(pending.keys)
+            pending = [:]
             lastIssued = nil
             return ids
         }
@@ -314,12 +335,14 @@ public final class AlertController: @unchecked Sendable {
     }
 
     private func setPausedByAlert(_ paused: Bool) {
-        let snapshot = lock.withLock { () -> AlertBoard in
-            pausedByAlert = paused
-            return board
-        }
+        lock.withLock { pausedByAlert = paused }
+        keepLater()
+    }
+
+    /// Keeps the board as it is when the write comes (never an older snapshot over a newer write).
+    private func keepLater() {
         files.async { [self] in
-            if let failure = keep(snapshot, paused: paused) { logger.error("alerts: \(failure)") }
+            if let failure = keepNow() { logger.error("alerts: \(failure)") }
         }
     }
 
@@ -370,9 +393,10 @@ public final class AlertController: @unchecked Sendable {
 
     // MARK: The file
 
-    /// Writes the board; nil, or why it could not.
-    private func keep(_ board: AlertBoard, paused: Bool) -> String? {
+    /// The file queue: writes the board and the pause as they are now; nil, or why it could not.
+    private func keepNow() -> String? {
         guard let path else { return nil }
+        let (board, paused) = lock.withLock { (self.board, pausedByAlert) }
         do {
             try DurableFile.replace(path, with: Self.fileBytes(board, paused: paused))
             return nil

@@ -52,21 +52,26 @@ public struct CAPAlert: Sendable, Equatable {
 }
 
 public enum CAPDocument {
-    /// Every <alert> in `bytes` (a single alert, or an Atom feed with alerts in its entries' content).
-    /// Throws when the document is not XML this reader takes, or an alert lacks its required fields.
-    public static func alerts(_ bytes: [UInt8]) throws(CAPError) -> [CAPAlert] {
+    /// Every <alert> in `bytes` (a single alert, or an Atom feed with alerts in its entries' content). Throws
+    /// when the document is not XML this reader takes; an alert that lacks a required field is left out (and
+    /// said in `skipped`), so one bad entry never keeps the feed's Cancels from being read.
+    public static func read(_ bytes: [UInt8]) throws(CAPError) -> (alerts: [CAPAlert], skipped: [String]) {
         let root = try XMLReader.parse(bytes)
         var found: [CAPAlert] = []
-        func visit(_ element: XMLElement) throws(CAPError) {
+        var skipped: [String] = []
+        func visit(_ element: XMLElement) {
             if element.name == "alert" {
-                found.append(try alert(element))
+                do { found.append(try alert(element)) } catch { skipped.append(error.description) }
                 return
             }
-            for child in element.children { try visit(child) }
+            for child in element.children { visit(child) }
         }
-        try visit(root)
-        return found
+        visit(root)
+        return (found, skipped)
     }
+
+    /// The alerts `read` finds.
+    public static func alerts(_ bytes: [UInt8]) throws(CAPError) -> [CAPAlert] { try read(bytes).alerts }
 
     static func alert(_ element: XMLElement) throws(CAPError) -> CAPAlert {
         func required(_ name: String) throws(CAPError) -> String {
@@ -146,7 +151,7 @@ enum XMLReader {
                 var tag = String(decoding: bytes[(index + 1)..<end], as: UTF8.self)
                 index = end + 1
                 if tag.hasPrefix("/") {
-                    let name = localName(String(tag.dropFirst()))
+                    let name = localName(String(tag.dropFirst()).trimmed)
                     guard stack.count > 1, stack[stack.count - 1].name == name else { throw CAPError("</\(name)> closes nothing open") }
                     let done = stack.removeLast()
                     stack[stack.count - 1].children.append(done)

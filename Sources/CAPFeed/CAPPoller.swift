@@ -46,7 +46,8 @@ public final class CAPPoller: @unchecked Sendable {
             let response = try await HTTPClient.shared.execute(request, timeout: .seconds(20))
             guard response.status == .ok else { throw CAPError("HTTP \(response.status.code)") }
             let body = try await response.body.collect(upTo: XMLReader.maximumBytes)
-            let alerts = try CAPDocument.alerts(Array(buffer: body))
+            let (alerts, skipped) = try CAPDocument.read(Array(buffer: body))
+            for reason in skipped { logger.warning("CAP feed \(feed): an alert left out: \(reason)") }
             let plan = CAPPlan.plan(
                 feed: feed, alerts: alerts, now: Date().timeIntervalSince1970, statuses: statuses, standing: standing())
             logger.debug("CAP \(feed): \(alerts.count) alerts, \(plan.raise.count) on screen, \(plan.clear.count) withdrawn")

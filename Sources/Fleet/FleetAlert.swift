@@ -27,8 +27,9 @@ public enum FleetAlert {
     /// What `payload` on the alert topic of `scope` named `name` asks for, or why it is refused.
     public static func action(scope: String, name: String, payload: [UInt8]) -> Result<Action, AlertRefusal> {
         let id = daemonID(scope: scope, name: name)
-        guard !name.isEmpty, name.utf8.count <= 64, !name.contains("+"), !name.contains("#") else {
-            return .failure(AlertRefusal("an alert's name is 1 to 64 bytes, without + or #"))
+        guard !name.isEmpty, name.utf8.count <= 64, !name.unicodeScalars.contains(where: { "+#/".unicodeScalars.contains($0) || $0.value < 0x20 || $0.value == 0x7F })
+        else {
+            return .failure(AlertRefusal("an alert's name is 1 to 64 bytes, without + # / or control characters"))
         }
         if payload.isEmpty { return .success(.clear(id: id)) }
         guard payload.count <= maximumBytes else { return .failure(AlertRefusal("an alert message is at most 64 KiB")) }

@@ -125,6 +125,7 @@ public final class FleetLink: @unchecked Sendable {
         if topic.hasSuffix("/status") { return 8 << 10 }
         if topic.hasSuffix("/events") { return 64 << 10 }
         if topic.hasSuffix("/rpc/res/") { return 8 << 20 }
+        if topic.contains("/alert/") { return FleetAlert.maximumBytes }
         return 1 << 20
     }
 

@@ -246,6 +246,10 @@ extension EngineState {
     /// heard now it is cut short as `next` would, so playback goes on to the next other interrupt or back.
     mutating func withdrawInterrupts(_ ids: Set<ItemID>) {
         let heard = current?.cursor
+        // The first waiting one may be opening already (the decoder looks it up): only those behind it are
+        // forgotten at once; the rest as their plays end.
+        let opening = interruptions.waiting.first?.id
+        for id in ids where id != heard?.id && id != opening { interruptions.known[id] = nil }
         interruptions.waiting.removeAll { ids.contains($0.id) && $0.id != heard?.id }
         if let heard, heard.isInterrupt, ids.contains(heard.id) { skipInterrupt(heard) }
     }

@@ -70,6 +70,16 @@ struct RPCMethod: Sendable {
         }
     }
 
+    /// A query that answers later and reads the caller's session (what it may name).
+    static func answeringLater<Method: RPCMethodDefinition>(
+        _ method: Method.Type,
+        _ body: @escaping @Sendable (Method.Params, Session, EventLoop) throws -> EventLoopFuture<Method.Result>
+    ) -> RPCMethod {
+        RPCMethod(name: Method.name, params: Method.parameterOrder, zoned: Method.zoned) { reader, session, loop in
+            .later(try body(try Method.Params(reading: reader), session, loop).map(\.json))
+        }
+    }
+
     /// A query that answers later (work that must not block the event loop).
     static func answeringLater<Method: RPCMethodDefinition>(
         _ method: Method.Type,

@@ -21,10 +21,11 @@ extension Dispatcher {
             return alerts
         }
         return [
-            .answeringLater(API.AlertRaise.self) { params, loop in
+            .answeringLater(API.AlertRaise.self) { (params: API.AlertRaise.Params, session: Session, loop: EventLoop) in
                 let alerts = try controller()
-                // The items are read now (a bad one is refused with its place) and again at each showing.
-                _ = try ItemInputs.mediaItems(params.items)
+                // The items are read now (a bad one is refused with its place, a confined caller's outside its
+                // folders too) and again at each showing, from the same URIs.
+                _ = try ItemInputs.mediaItems(params.items, confinement: session.confinement)
                 var expires: Double?
                 if let text = params.expires {
                     guard let seconds = AlertTime.seconds(text) else {

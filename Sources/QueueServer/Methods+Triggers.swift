@@ -23,7 +23,7 @@ extension Dispatcher {
             return triggers
         }
         return [
-            .answering(API.TriggersList.self, .query) { _, _ in .init(triggers: try control().runner.list.map(\.line)) },
+            .answering(API.TriggersList.self, .query) { _, _ in .init(triggers: try control().runner.list.map(\.shown)) },
             .answering(API.TriggersSet.self, .query) { params, _ in
                 let control = try control()
                 var rules: [TriggerRule] = []
@@ -40,7 +40,7 @@ extension Dispatcher {
                     throw RPCError.badState("the triggers could not be kept: \(error)")
                 }
                 control.runner.replace(with: rules)
-                return .init(triggers: rules.map(\.line))
+                return .init(triggers: rules.map(\.shown))
             },
             .answering(API.TriggersFire.self, .query) { params, _ in
                 let via: TriggerInput.Via = params.via == .mqtt ? .mqtt : .webhook

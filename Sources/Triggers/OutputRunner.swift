@@ -12,8 +12,13 @@ public final class OutputRunner: @unchecked Sendable {
     private let logger: Logger
     private let commandTimeout: Double
     private let queue = DispatchQueue(label: "queued.outputs")
-    /// Queue only: the plays started and not yet ended, by item id, with what their rules match on.
+    /// Guards `playing` and `waiting`; never held while an action runs.
+    private let lock = ThreadLock()
+    /// The plays started and not yet ended, by item id, with what their rules match on.
     private var playing: [Int64: (uri: String, title: String?)] = [:]
+    /// Rules with an action asked for and not yet done: another of the same rule meanwhile is dropped, so a
+    /// command that hangs until its timeout on short items cannot pile work up.
+    private var waiting: Set<Int> = []
 
     public init(rules: [OutputRule], commandTimeout: Double = 10, logger: Logger) {
         (self.rules, self.commandTimeout, self.logger) = (rules, commandTimeout, logger)
@@ -22,23 +27,31 @@ public final class OutputRunner: @unchecked Sendable {
     /// Any thread: a play of item `id` started.
     public func started(id: Int64, uri: String, title: String?) {
         guard !rules.isEmpty else { return }
-        queue.async { [self] in
-            playing[id] = (uri, title)
-            for rule in rules where rule.moment == .start && rule.matches(uri: uri, title: title) { carryOut(rule, uri: uri) }
-        }
+        lock.withLock { playing[id] = (uri, title) }
+        run(.start, uri: uri, title: title)
     }
 
     /// Any thread: a play of item `id` ended.
     public func ended(id: Int64) {
-        guard !rules.isEmpty else { return }
-        queue.async { [self] in
-            guard let play = playing.removeValue(forKey: id) else { return }
-            for rule in rules where rule.moment == .end && rule.matches(uri: play.uri, title: play.title) { carryOut(rule, uri: play.uri) }
-        }
+        guard !rules.isEmpty, let play = lock.withLock({ playing.removeValue(forKey: id) }) else { return }
+        run(.end, uri: play.uri, title: play.title)
     }
 
     /// Waits for the actions asked for so far (tests, shutdown).
     public func drain() { queue.sync {} }
+
+    private func run(_ moment: OutputRule.Moment, uri: String, title: String?) {
+        for (index, rule) in rules.enumerated() where rule.moment == moment && rule.matches(uri: uri, title: title) {
+            guard lock.withLock({ waiting.insert(index).inserted }) else {
+                logger.warning("output \(rule.line): skipped for \(uri), the one before is still running")
+                continue
+            }
+            queue.async { [self] in
+                carryOut(rule, uri: uri)
+                _ = lock.withLock { waiting.remove(index) }
+            }
+        }
+    }
 
     private func carryOut(_ rule: OutputRule, uri: String) {
         switch rule.action {

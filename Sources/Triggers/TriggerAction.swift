@@ -6,6 +6,13 @@ import JSONText
 public enum TriggerAction {
     /// The call `action` makes once `groups` ($1 is groups[0]) are put in. Throws with the reason.
     public static func call(_ action: String, groups: [String]) throws(TriggerRuleError) -> (method: String, params: JSONObject) {
+        // What a device sent is put into a call: it may carry only what an id, a number or a name needs, never
+        // a quote, a space, a path or a step out of a folder.
+        for group in groups.prefix(9) {
+            guard group.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.:,+".unicodeScalars.contains($0) }),
+                !group.contains("..")
+            else { throw TriggerRuleError("a matched group holds \(group.debugDescription): only letters, digits and - _ . : , + are put into a call") }
+        }
         var text = action
         for (index, group) in groups.prefix(9).enumerated().reversed() {
             text = text.replacing("$\(index + 1)", with: group)

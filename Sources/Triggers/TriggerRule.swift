@@ -45,6 +45,11 @@ public struct TriggerRule: Sendable, Equatable {
     /// The line it was read from, as given (triggers.list answers with it).
     public var line: String
 
+    /// The line with a webhook's secret left out: what triggers.list answers and the log says.
+    public var shown: String {
+        line.replacing(#/secret=("[^"]*"|\S+)/#, with: "secret=…")
+    }
+
     /// Reads one rule (`trigger` lines of the config without the word `trigger`). Throws with the reason.
     public init(parsing line: String) throws(TriggerRuleError) {
         self.line = line.trimmingSpaces
@@ -75,7 +80,9 @@ public struct TriggerRule: Sendable, Equatable {
             source = .evdev(path: value, code: code)
         case "webhook":
             guard Self.isName(value) else { throw TriggerRuleError("a webhook's name is 1 to 64 of letters, digits and - _ .") }
-            source = .webhook(name: value, secret: take("secret"))
+            let secret = take("secret")
+            guard secret.map({ $0.utf8.count >= 8 }) ?? true else { throw TriggerRuleError("a webhook's secret= is at least 8 characters") }
+            source = .webhook(name: value, secret: secret)
         case "mqtt":
             guard Self.isName(value) else { throw TriggerRuleError("an MQTT trigger's name is 1 to 64 of letters, digits and - _ .") }
             source = .mqtt(name: value)

@@ -86,11 +86,11 @@ public final class TriggerRunner: @unchecked Sendable {
     /// Queue: one rule's call, unless it is cooling down or what it started still plays.
     private func fire(_ rule: TriggerRule, index: Int, groups: [String], heard: Double) {
         guard gate.admit(index, cooldown: rule.cooldown, now: heard) else {
-            logger.info("trigger \(rule.line): cooling down")
+            logger.info("trigger \(rule.shown): cooling down")
             return
         }
         if rule.ignoreWhilePlaying, let mine = started[index], nowPlaying() == mine {
-            logger.info("trigger \(rule.line): what it started still plays")
+            logger.info("trigger \(rule.shown): what it started still plays")
             return
         }
         do {
@@ -98,17 +98,18 @@ public final class TriggerRunner: @unchecked Sendable {
             let result = try call(method, params)
             if method == "queue.interrupt", let id = result["id"]?.intValue { started[index] = id }
             let latency = (Monotonic.now() - heard) * 1000
-            logger.info("trigger \(rule.line): \(method) done \(Int(latency.rounded())) ms after the input")
+            logger.info("trigger \(rule.shown): \(method) done \(Int(latency.rounded())) ms after the input")
         } catch {
-            logger.warning("trigger \(rule.line): \(error)")
+            logger.warning("trigger \(rule.shown): \(error)")
         }
     }
 
     // MARK: Local inputs
 
-    /// Opens a reader for each serial port and input device the rules name; closes those no rule names.
+    /// Opens a reader for each serial port and input device the rules name; closes those no rule names. The
+    /// readers are chosen and registered under the lock in one step, so two callers never open one device twice.
     private func openReaders() {
-        let (wanted, stale, isRunning) = lock.withLock { () -> ([String: DeviceReader.Kind], [DeviceReader], Bool) in
+        let (stale, fresh) = lock.withLock { () -> ([DeviceReader], [DeviceReader]) in
             var wanted: [String: DeviceReader.Kind] = [:]
             for rule in rules {
                 switch rule.source {
@@ -119,15 +120,17 @@ public final class TriggerRunner: @unchecked Sendable {
             }
             let stale = readers.filter { wanted[$0.key] != $0.value.kind }
             for key in stale.keys { readers[key] = nil }
-            return (wanted, Array(stale.values), self.running)
+            guard running else { return (Array(stale.values), []) }
+            var fresh: [DeviceReader] = []
+            for (path, kind) in wanted.sorted(by: { $0.key < $1.key }) where readers[path] == nil {
+                let reader = DeviceReader(path: path, kind: kind, logger: logger) { [weak self] input in self?.input(input) }
+                readers[path] = reader
+                fresh.append(reader)
+            }
+            return (Array(stale.values), fresh)
         }
         for reader in stale { reader.stop() }
-        guard isRunning else { return }
-        for (path, kind) in wanted.sorted(by: { $0.key < $1.key }) where lock.withLock({ readers[path] == nil }) {
-            let reader = DeviceReader(path: path, kind: kind, logger: logger) { [weak self] input in self?.input(input) }
-            lock.withLock { readers[path] = reader }
-            reader.start()
-        }
+        for reader in fresh { reader.start() }
     }
 }
 
@@ -213,14 +216,16 @@ final class DeviceReader: @unchecked Sendable {
         }
     }
 
-    /// struct input_event on 64-bit Linux: a timeval (16 bytes), type, code (u16 each), value (s32). A key
-    /// press is type EV_KEY (1) with value 1 (2 is autorepeat, 0 the release).
+    /// struct input_event: a timeval (16 bytes on 64-bit Linux, 8 on 32-bit ARM), type, code (u16 each), value
+    /// (s32), in the machine's byte order (little-endian on every board queued runs on). A key press is type
+    /// EV_KEY (1) with value 1 (2 is autorepeat, 0 the release).
     private func deliverEvents(_ pending: inout [UInt8]) {
-        let size = 24
+        let time = MemoryLayout<timeval>.size
+        let size = time + 8
         while pending.count >= size {
-            let type = UInt16(pending[16]) | UInt16(pending[17]) << 8
-            let code = UInt16(pending[18]) | UInt16(pending[19]) << 8
-            let value = Int32(bitPattern: UInt32(pending[20]) | UInt32(pending[21]) << 8 | UInt32(pending[22]) << 16 | UInt32(pending[23]) << 24)
+            let type = UInt16(pending[time]) | UInt16(pending[time + 1]) << 8
+            let code = UInt16(pending[time + 2]) | UInt16(pending[time + 3]) << 8
+            let value = Int32(bitPattern: UInt32(pending[time + 4]) | UInt32(pending[time + 5]) << 8 | UInt32(pending[time + 6]) << 16 | UInt32(pending[time + 7]) << 24)
             pending.removeFirst(size)
             if type == 1 && value == 1 { deliver(.evdev(path: path, code: code)) }
         }

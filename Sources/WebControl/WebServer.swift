@@ -170,7 +170,7 @@ public enum WebServer {
             else { throw HTTPError(.badRequest, message: "a trigger's name is 1 to 64 of letters, digits and - _ .") }
             let client = context.client(request, behindProxy: settings.secureOrigin)
             let bearer = request.headers[.authorization].flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
-            let secret = request.headers[triggerSecretHeader]
+            let secret = request.headers[triggerSecretHeader].flatMap { $0.isEmpty ? nil : $0 }
             guard bearer != nil || secret != nil else {
                 throw HTTPError(.unauthorized, message: "send the page's token (Authorization: Bearer) or the trigger's secret (X-Trigger-Secret)")
             }

@@ -30,6 +30,12 @@ extension Bridge {
         }
     }
 
+    /// Work queue: the daemon was found (again): a settling it missed, then what waits for it.
+    func daemonFoundForAlerts() {
+        if alerts.settlePending { settleAlerts(generation: alerts.generation) }
+        carryOutAlerts()
+    }
+
     /// Work queue: the alerts not yet carried out, to the daemon (again after it comes back).
     func carryOutAlerts() {
         guard !alerts.waiting.isEmpty else { return }
@@ -89,7 +95,12 @@ extension Bridge {
     /// Work queue, `alertSettling` after connection `generation`: clears the fleet alerts the broker no longer has.
     func settleAlerts(generation: Int) {
         guard generation == alerts.generation else { return }
-        guard let standing = try? daemonCall(API.AlertList.self, NoParams()).alerts else { return }
+        guard let standing = try? daemonCall(API.AlertList.self, NoParams()).alerts else {
+            // The daemon is away (the broker came up first): settled once it is found.
+            alerts.settlePending = true
+            return
+        }
+        alerts.settlePending = false
         for entry in standing where entry.id.hasPrefix(FleetAlert.idPrefix) && !alerts.seen.contains(entry.id) {
             alerts.waiting[entry.id] = .clear(id: entry.id)
             log.info("alert \(entry.id) is no longer on the broker")
@@ -114,6 +125,8 @@ struct AlertForwarding {
     var waiting: [String: FleetAlert.Action] = [:]
     /// Counts connections to the broker: a settling scheduled for an older one does nothing.
     var generation = 0
+    /// The settling came while the daemon was away: done when it is found.
+    var settlePending = false
 }
 
 extension FleetAlert.Action {

@@ -46,7 +46,7 @@ extension Bridge {
         replacedVersion = nil
         refreshStatus()
         resendUnacknowledgedPlays(brokerReconnected: false)
-        carryOutAlerts()
+        daemonFoundForAlerts()
     }
 
     private func daemonLost(_ reason: String) {

@@ -6,29 +6,46 @@ import Fleet
 import MQTT
 import QueueRPC
 import SystemClock
+import SystemSupport
 
 extension Bridge {
     /// The most trigger messages carried out per second.
     static let triggersPerSecond = 20
 
-    /// Work queue: one trigger message.
+    /// Work queue: one trigger message (already counted against the rate on the network thread).
     func triggerArrived(_ message: MQTTMessage, name: String) {
         guard !message.retain else {
             log.warning("trigger \(name): a retained trigger message is ignored (clear it with an empty retained message)")
             return
         }
-        let now = Monotonic.now()
-        triggerTimes.removeAll { now - $0 > 1 }
-        guard triggerTimes.count < Self.triggersPerSecond else {
-            log.warning("trigger \(name) dropped: more than \(Self.triggersPerSecond) a second")
-            return
-        }
-        triggerTimes.append(now)
         do {
             let fired = try daemonCall(API.TriggersFire.self, .init(name: name, via: .mqtt)).fired
             log.info("trigger \(name): \(fired) rules fired")
         } catch {
             log.warning("trigger \(name) not fired: \(error)")
+        }
+    }
+}
+
+/// How many trigger messages came in the last second, counted where they arrive (the MQTT network thread), so
+/// a flood is dropped before it queues any work.
+final class TriggerRate: @unchecked Sendable {
+    private let lock = ThreadLock()
+    /// Guarded by `lock`.
+    private var times: [Double] = []
+    private var dropped = 0
+
+    /// Whether one more may be carried out now; every 100th drop is returned to be said.
+    func admit(limit: Int) -> (admitted: Bool, dropped: Int?) {
+        let now = Monotonic.now()
+        return lock.withLock {
+            times.removeAll { now - $0 > 1 }
+            guard times.count < limit else {
+                dropped += 1
+                return (false, dropped % 100 == 1 ? dropped : nil)
+            }
+            times.append(now)
+            return (true, nil)
         }
     }
 }

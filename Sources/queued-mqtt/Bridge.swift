@@ -39,8 +39,8 @@ final class Bridge: @unchecked Sendable {
     var plays = PlayForwarding()
     var reporting = Reporting()
     var alerts = AlertForwarding()
-    /// Work queue only: when the trigger messages of the last second arrived.
-    var triggerTimes: [Double] = []
+    /// Trigger messages of the last second (network thread).
+    let triggerRate = TriggerRate()
     /// Work queue only: the apply jobs running (one, plus any cancelled one still finishing), by job number.
     var jobs: [Int: ApplyJob] = [:]
     /// Work queue only: what the broker refused us lately (newest last), reported until it stops.
@@ -112,7 +112,12 @@ final class Bridge: @unchecked Sendable {
             if message.topic == topics.rpcRequest {
                 rpc.forward(message)
             } else if let name = FleetTrigger.name(message.topic, topics) {
-                work.async { self.triggerArrived(message, name: name) }
+                let rate = triggerRate.admit(limit: Self.triggersPerSecond)
+                if rate.admitted {
+                    work.async { self.triggerArrived(message, name: name) }
+                } else if let dropped = rate.dropped {
+                    log.warning("trigger messages dropped: more than \(Self.triggersPerSecond) a second (\(dropped) so far)")
+                }
             } else if mailbox.put(message) {
                 work.async { self.documentArrived(message.topic) }
             }

@@ -35,10 +35,12 @@ import Testing
         #expect(alerts[0].screenText == "Flood & storm \u{2014} now\nMove to higher ground & stay there" && alerts[0].priority == 100)
         let single = try CAPDocument.alerts(Array(Self.alert("C1", type: "Cancel", references: "w@example.org,A1,2026-11-29T10:00:00-00:00").utf8))
         #expect(single.first?.referencedIdentifiers == ["A1"])
-        for bad in ["<alert><identifier>x</alert>", "not xml at all <", "<!DOCTYPE x [<!ENTITY a 'b'>]><alert/>", "<alert>&bogus;</alert>",
-                    "<alert><sender>x</sender></alert>"] {
+        for bad in ["<alert><identifier>x</alert>", "not xml at all <", "<!DOCTYPE x [<!ENTITY a 'b'>]><alert/>", "<alert>&bogus;</alert>"] {
             #expect(throws: CAPError.self, "\(bad)") { try CAPDocument.alerts(Array(bad.utf8)) }
         }
+        // An alert without its sender is left out; the feed's other alerts are still read.
+        let mixed = try CAPDocument.read(Array(("<feed><alert><sender>x</sender></alert >" + Self.alert("K1") + "</feed >").utf8))
+        #expect(mixed.alerts.map(\.identifier) == ["K1"] && mixed.skipped.count == 1)
     }
 
     @Test func thePlanRaisesCurrentActualAlertsAndWithdrawsWhatIsCancelledOrGone() throws {

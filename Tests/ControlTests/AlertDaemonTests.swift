@@ -127,6 +127,33 @@ import Testing
         #expect(past["code"]?.intValue == -32004, "\(past)")
     }
 
+    /// An alert item of several plays goes on as one interrupt (no second chain started beside it), and once
+    /// the alert is cleared nothing of it plays again.
+    @Test(.timeLimit(.minutes(2))) func anAlertItemOfSeveralPlaysLeavesNothingBehindWhenCleared() throws {
+        let daemon = try RunningDaemon(outputs: .null(untimed: false))
+        defer { daemon.stop() }
+        let client = try daemon.client()
+        let tone = try Fixtures.tone(frequency: 440, seconds: 30), siren = try Fixtures.tone(frequency: 880, seconds: 0.4)
+        _ = try client.call(API.QueueAdd.self, .init(items: [RPCItemInput(uri: tone)]))
+        _ = try client.call(API.PlayerPlay.self, .init())
+        #expect(waitUntil(timeout: 20, pollInterval: 0.05) { Self.uri(client) == tone })
+        _ = try client.call(API.AlertRaise.self, .init(id: "siren", items: [RPCItemInput(uri: siren, loops: 3)]))
+        var plays: Set<Int64> = []
+        #expect(waitUntil(timeout: 20, pollInterval: 0.02) {
+            if let status = try? client.call(API.PlayerStatus.self, NoParams()), status.uri == siren { plays.insert(status.play) }
+            return plays.isSuperset(of: [1, 2, 3])
+        }, "its three plays: \(plays)")
+        _ = try client.call(API.AlertClear.self, .init(id: "siren"))
+        #expect(waitUntil(timeout: 10, pollInterval: 0.05) { Self.uri(client) == tone })
+        var after: [String?] = []
+        for _ in 0..<40 {
+            after.append(Self.uri(client))
+            _ = waitUntil(timeout: 0.05, pollInterval: 0.05) { false }
+        }
+        #expect(after.allSatisfy { $0 == tone }, "nothing of the alert after it is cleared: \(after)")
+        #expect(!daemon.log().contains("cut elsewhere"), "one chain, never restarted")
+    }
+
     /// With zones, an alert's items take the whole screen (the side zone hidden while it stands) and the
     /// layout comes back when it is cleared.
     @Test(.timeLimit(.minutes(2))) func anAlertTakesEveryZone() throws {

@@ -36,7 +36,7 @@ import Testing
                 "--trigger", "key=F1 -> interrupt \(blue) loops=1",
                 "--trigger", #"serial=\#(scratch.path)/ttyDaemon match="PLAY(\d+)" -> play-id $1"#,
                 "--trigger", "evdev=\(fifo) code=KEY_ENTER cooldown=1s -> previous",
-                "--trigger", "webhook=promo secret=s3cret while-playing=ignore -> interrupt \(magenta)",
+                "--trigger", "webhook=promo secret=s3cret-key while-playing=ignore -> interrupt \(magenta)",
             ],
             environment: xvfb.environment)
         defer { daemon.stop() }
@@ -98,7 +98,7 @@ import Testing
         // the rule is deaf.
         #expect(try client.call(API.TriggersFire.self, .init(name: "promo", secret: "wrong")).fired == 0)
         #expect(try client.call(API.TriggersFire.self, .init(name: "nothing")).fired == 0)
-        let webhook = try latency(of: magenta) { _ = try client.call(API.TriggersFire.self, .init(name: "promo", secret: "s3cret")) }
+        let webhook = try latency(of: magenta) { _ = try client.call(API.TriggersFire.self, .init(name: "promo", secret: "s3cret-key")) }
         #expect(webhook != nil)
         _ = try client.call(API.TriggersFire.self, .init(name: "promo"))
         #expect(waitUntil(timeout: 10, pollInterval: 0.05) { daemon.log().contains("what it started still plays") }, "\(daemon.log().suffix(1500))")
@@ -118,7 +118,7 @@ import Testing
     @Test(.timeLimit(.minutes(2))) func theWebhookDoorFiresOnlyWithTheTokenOrTheRulesSecret() throws {
         let rig = try WebAttackRig()
         let daemon = try rig.daemon.client()
-        _ = try daemon.call(API.TriggersSet.self, .init(triggers: ["webhook=hold secret=s3cret -> pause", "webhook=go -> play"]))
+        _ = try daemon.call(API.TriggersSet.self, .init(triggers: ["webhook=hold secret=s3cret-key -> pause", "webhook=go -> play"]))
         let clip = try Fixtures.video(seconds: 30, hue: .red)
         _ = try daemon.call(API.QueueAdd.self, .init(items: [RPCItemInput(uri: clip)]))
         _ = try daemon.call(API.PlayerPlay.self, .init())
@@ -128,12 +128,12 @@ import Testing
         #expect(try rig.send("POST", "/api/trigger/hold").status == 401, "nothing without a token or secret")
         #expect(try rig.send("POST", "/api/trigger/hold", headers: ["Origin": "http://rebound.localhost"]).status == 401)
         #expect(try rig.send("POST", "/api/trigger/hold", headers: ["X-Trigger-Secret": "wrong"]).status == 401)
-        #expect(try rig.send("POST", "/api/trigger/go", headers: ["X-Trigger-Secret": "s3cret"]).status == 401, "a secret is its own rule's")
-        #expect(try rig.send("POST", "/api/trigger/a%2Fb", headers: ["X-Trigger-Secret": "s3cret"]).status == 400)
+        #expect(try rig.send("POST", "/api/trigger/go", headers: ["X-Trigger-Secret": "s3cret-key"]).status == 401, "a secret is its own rule's")
+        #expect(try rig.send("POST", "/api/trigger/a%2Fb", headers: ["X-Trigger-Secret": "s3cret-key"]).status == 400)
         #expect(try rig.send("POST", "/api/trigger/hold", headers: ["Authorization": "Bearer not-the-token"]).status == 401)
         #expect(state() == "playing", "nothing fired")
         // From another client, its own secret fires the rule (the failures above were 127.0.0.1's).
-        let fired = try rig.send("POST", "/api/trigger/hold", headers: ["X-Trigger-Secret": "s3cret"], from: "127.0.0.3")
+        let fired = try rig.send("POST", "/api/trigger/hold", headers: ["X-Trigger-Secret": "s3cret-key"], from: "127.0.0.3")
         #expect(fired.status == 200 && fired.json?["fired"]?.intValue == 1, "\(fired.status) \(fired.body)")
         #expect(waitUntil(timeout: 10, pollInterval: 0.05) { state() == "paused" })
         let token = try rig.send("POST", "/api/trigger/go", headers: ["Authorization": "Bearer \(rig.token)"], from: "127.0.0.3")

@@ -47,11 +47,20 @@ import Triggers
     }
 
     @Test func aWebhookNeedsItsOwnSecretWhenOneIsGivenAndCooldownsHold() throws {
-        let rules = [try TriggerRule(parsing: "webhook=promo secret=s3cret -> next"), try TriggerRule(parsing: "mqtt=promo -> pause")]
-        #expect(TriggerMatch.matches(.fired(name: "promo", via: .webhook, secret: "s3cret"), rules: rules).map(\.index) == [0])
+        let rules = [try TriggerRule(parsing: "webhook=promo secret=s3cret-key -> next"), try TriggerRule(parsing: "mqtt=promo -> pause")]
+        #expect(TriggerMatch.matches(.fired(name: "promo", via: .webhook, secret: "s3cret-key"), rules: rules).map(\.index) == [0])
         #expect(TriggerMatch.matches(.fired(name: "promo", via: .webhook, secret: "s3cre"), rules: rules).isEmpty)
         #expect(TriggerMatch.matches(.fired(name: "promo", via: .webhook, secret: nil), rules: rules).map(\.index) == [0])
         #expect(TriggerMatch.matches(.fired(name: "promo", via: .mqtt, secret: nil), rules: rules).map(\.index) == [1])
+        #expect(rules[0].shown == "webhook=promo secret=… -> next", "the secret stays out of listings and logs")
+        #expect(throws: TriggerRuleError.self) { try TriggerRule(parsing: "webhook=promo secret= -> next") }
+        #expect(throws: TriggerRuleError.self) { try TriggerRule(parsing: "webhook=promo secret=short -> next") }
+        // What a device sent never becomes more of a call than a value.
+        let scanner = try TriggerRule(parsing: #"serial=/dev/ttyACM0 match="CODE:(.+)" -> call overlay.update {"id": 3, "text": "$1"}"#)
+        #expect((try? TriggerAction.call(scanner.action, groups: ["A-17"]))?.params["text"]?.stringValue == "A-17")
+        for hostile in [#"x", "visible": false, "y"#, "../../etc/passwd", "a b", "a/b", "\u{0}"] {
+            #expect(throws: TriggerRuleError.self, "\(hostile)") { try TriggerAction.call(scanner.action, groups: [hostile]) }
+        }
         var gate = TriggerGate()
         let admitted = [
             gate.admit(0, cooldown: 2, now: 10), gate.admit(0, cooldown: 2, now: 11.9), gate.admit(1, cooldown: 2, now: 11.9),
