@@ -66,8 +66,6 @@ public final class AlertController: @unchecked Sendable {
         var next = 0
         /// The layers of its text: the box, then a line each.
         var overlays: [Int] = []
-        var poweredOn = false
-
     }
 
     /// Reads the alert file (a damaged one is set aside: it never stops the start) and drops alerts that
@@ -91,7 +89,7 @@ public final class AlertController: @unchecked Sendable {
         for alert in gone { logger.notice("alert \(alert.id) expired while the daemon was down") }
         self.board = board
         pausedByAlert = kept.paused
-        if !gone.isEmpty, let path { try? DurableFile.replace(path, with: Self.fileBytes(board, paused: kept.paused)) }
+        if !gone.isEmpty, let failure = keepNow() { logger.error("alerts: \(failure)") }
     }
 
     // MARK: Calls (any thread)
@@ -229,9 +227,8 @@ public final class AlertController: @unchecked Sendable {
         } catch {
             logger.error("alert \(alert.id): its items cannot play (\(error)); its text alone is shown")
         }
-        var shown = Shown(alert: alert, items: items)
+        let shown = Shown(alert: alert, items: items)
         engine.setScreenPower(.on)
-        shown.poweredOn = true
         lock.withLock {
             pending = [:]
             lastIssued = nil
@@ -278,21 +275,18 @@ public final class AlertController: @unchecked Sendable {
             let (heard, quiet) = lock.withLock {
                 (status.currentID.map { pending[$0] != nil } ?? false, Monotonic.now() - lastProgress)
             }
-            if waiting > 0 && !heard && quiet > 10 {
+            let cut = waiting > 0 && !heard && quiet > 10
+            if cut {
                 let stale = lock.withLock { () -> Set<ItemID> in
                     defer { pending = [:] }
                     return Set(pending.keys)
                 }
                 engine.withdrawInterrupts(stale)
                 logger.warning("alert \(shown.alert.id): its interrupts were cut elsewhere; playing it again")
-                issue(&shown)
-                issue(&shown)
-            } else if waiting == 0 {
-                issue(&shown)
-                issue(&shown)
-            } else if wantsNext {
-                issue(&shown)
             }
+            // None under way: one to play and the next behind it; else the next once the last one started.
+            let count = cut || waiting == 0 ? 2 : wantsNext ? 1 : 0
+            for _ in 0..<count { issue(&shown) }
         }
         self.shown = shown
     }
@@ -330,7 +324,7 @@ public final class AlertController: @unchecked Sendable {
             if engine.status().state == .paused { try? engine.play() }
             setPausedByAlert(false)
         }
-        if shown.poweredOn { engine.setScreenPower(.auto) }
+        engine.setScreenPower(.auto)
         logger.notice("alert \(shown.alert.id) off screen")
     }
 

@@ -51,25 +51,11 @@ public enum FleetAlert {
     }
 
     /// Where alerts for `player` and its `groups` arrive (subscription patterns).
-    public static func patterns(_ topics: Topics) -> [String] {
-        [topics.prefix + topics.player + "/alert/+"] + topics.groups.map { topics.prefix + "group/" + $0 + "/alert/+" }
-    }
+    public static func patterns(_ topics: Topics) -> [String] { topics.namedPatterns("alert") }
 
     /// The scope and name of an alert topic this player follows (nil: not one).
     public static func parse(_ topic: String, _ topics: Topics) -> (scope: String, name: String)? {
-        let own = topics.prefix + topics.player + "/alert/"
-        if topic.hasPrefix(own) {
-            let name = String(topic.dropFirst(own.count))
-            return name.contains("/") ? nil : (topics.player, name)
-        }
-        for group in topics.groups {
-            let prefix = topics.prefix + "group/" + group + "/alert/"
-            if topic.hasPrefix(prefix) {
-                let name = String(topic.dropFirst(prefix.count))
-                return name.contains("/") ? nil : ("group/" + group, name)
-            }
-        }
-        return nil
+        topics.named("alert", in: topic)
     }
 }
 
@@ -82,16 +68,27 @@ public struct AlertRefusal: Error, Sendable, Equatable, CustomStringConvertible 
 /// `mqtt=<name>` rules (triggers.fire). Not retained: a retained one would fire again at every connection,
 /// so one that arrives retained is ignored.
 public enum FleetTrigger {
-    public static func patterns(_ topics: Topics) -> [String] {
-        [topics.prefix + topics.player + "/trigger/+"] + topics.groups.map { topics.prefix + "group/" + $0 + "/trigger/+" }
-    }
+    public static func patterns(_ topics: Topics) -> [String] { topics.namedPatterns("trigger") }
 
     /// The trigger's name, when `topic` is one of this player's trigger topics.
-    public static func name(_ topic: String, _ topics: Topics) -> String? {
-        for prefix in [topics.prefix + topics.player + "/trigger/"] + topics.groups.map({ topics.prefix + "group/" + $0 + "/trigger/" })
-        where topic.hasPrefix(prefix) {
-            let name = String(topic.dropFirst(prefix.count))
-            return name.isEmpty || name.contains("/") ? nil : name
+    public static func name(_ topic: String, _ topics: Topics) -> String? { topics.named("trigger", in: topic)?.name }
+}
+
+extension Topics {
+    /// The scopes a player hears messages of a kind on — its own (`<player>/KIND/<name>`) and each of its
+    /// groups' (`group/<g>/KIND/<name>`) — with the topic prefix before each.
+    private func scopes(_ kind: String) -> [(scope: String, topicPrefix: String)] {
+        [(player, prefix + player + "/" + kind + "/")] + groups.map { ("group/" + $0, prefix + "group/" + $0 + "/" + kind + "/") }
+    }
+
+    /// Subscription patterns for every `<name>` of `kind` this player hears.
+    func namedPatterns(_ kind: String) -> [String] { scopes(kind).map { $0.topicPrefix + "+" } }
+
+    /// The scope and name of `topic` when it is one of this player's `kind` topics (one level of name).
+    func named(_ kind: String, in topic: String) -> (scope: String, name: String)? {
+        for (scope, topicPrefix) in scopes(kind) where topic.hasPrefix(topicPrefix) {
+            let name = String(topic.dropFirst(topicPrefix.count))
+            return name.isEmpty || name.contains("/") ? nil : (scope, name)
         }
         return nil
     }

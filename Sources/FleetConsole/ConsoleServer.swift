@@ -103,15 +103,9 @@ public enum ConsoleServer {
             let name = body["user"]?.stringValue ?? ""
             let client = context.client(request, behindProxy: settings.secureOrigin)
             // The standing of the user as the password was checked against (not as the file may say a moment later).
-            let matched = SignedInUser()
-            try await WebServer.checkSecret(
+            let standing = try await WebServer.checkSecret(
                 body["password"]?.stringValue ?? "", from: client, throttle: console.throttle, logger: context.logger
-            ) { password in
-                guard let user = await console.users.check(name: name, password: password) else { return false }
-                matched.set(user.standing)
-                return true
-            }
-            guard let standing = matched.value else { throw HTTPError(.unauthorized, message: "wrong user or password") }
+            ) { password in await console.users.check(name: name, password: password)?.standing }
             let role = standing.role
             let (cookie, session) = await console.sessions.create(
                 client: client, user: name, role: role.rawValue, credential: standing.credential)
@@ -295,12 +289,4 @@ struct ConsoleGuard: RouterMiddleware {
         context.session = session
         return try await next(request, context)
     }
-}
-
-/// The standing of the user whose password matched, set inside the sign-in check (which may run on another task).
-private final class SignedInUser: @unchecked Sendable {
-    private let lock = NSLock()
-    private var standing: ConsoleUsers.Standing?
-    func set(_ value: ConsoleUsers.Standing) { lock.withLock { standing = value } }
-    var value: ConsoleUsers.Standing? { lock.withLock { standing } }
 }

@@ -11,15 +11,34 @@ public enum TriggerInput: Sendable, Equatable {
     public enum Via: String, Sendable { case webhook, mqtt }
 }
 
+/// The serial rules' patterns, compiled once when the rules are set (not for every line a device sends).
+public struct CompiledPatterns: @unchecked Sendable {
+    // Regex is a value never mutated once made here: safe to read from any thread.
+    private let byPattern: [String: Regex<AnyRegexOutput>]
+
+    public init(_ rules: [TriggerRule]) {
+        var byPattern: [String: Regex<AnyRegexOutput>] = [:]
+        for rule in rules {
+            if case .serial(_, let pattern) = rule.source, byPattern[pattern] == nil { byPattern[pattern] = try? Regex(pattern) }
+        }
+        self.byPattern = byPattern
+    }
+
+    subscript(_ pattern: String) -> Regex<AnyRegexOutput>? { byPattern[pattern] }
+}
+
 public enum TriggerMatch {
     /// The rules `input` fires, by index, each with its match's groups ($1…).
-    public static func matches(_ input: TriggerInput, rules: [TriggerRule]) -> [(index: Int, groups: [String])] {
-        rules.enumerated().compactMap { index, rule in
+    public static func matches(
+        _ input: TriggerInput, rules: [TriggerRule], patterns: CompiledPatterns? = nil
+    ) -> [(index: Int, groups: [String])] {
+        let patterns = patterns ?? CompiledPatterns(rules)
+        return rules.enumerated().compactMap { index, rule in
             switch (rule.source, input) {
             case (.key(let name), .key(let pressed)):
                 return name.lowercased() == pressed.lowercased() ? (index, []) : nil
             case (.serial(let path, let pattern), .line(let from, let text)):
-                guard path == from, let regex = try? Regex(pattern), let match = try? regex.firstMatch(in: text) else { return nil }
+                guard path == from, let regex = patterns[pattern], let match = try? regex.firstMatch(in: text) else { return nil }
                 let groups = (1..<max(1, match.output.count)).map { match.output[$0].substring.map(String.init) ?? "" }
                 return (index, groups)
             case (.evdev(let path, let name), .evdev(let from, let code)):

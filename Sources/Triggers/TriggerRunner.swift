@@ -21,9 +21,10 @@ public final class TriggerRunner: @unchecked Sendable {
     private let logger: Logger
     private let queue = DispatchQueue(label: "queued.triggers")
 
-    /// Guards `rules` (matched from any thread) and `readers`.
+    /// Guards `rules` and their `patterns` (matched from any thread) and `readers`.
     private let lock = ThreadLock()
     private var rules: [TriggerRule]
+    private var patterns: CompiledPatterns
     private var readers: [String: DeviceReader] = [:]
     /// Queue only: cooldowns, and the interrupt each rule last started.
     private var gate = TriggerGate()
@@ -33,6 +34,7 @@ public final class TriggerRunner: @unchecked Sendable {
 
     public init(rules: [TriggerRule], logger: Logger, nowPlaying: @escaping @Sendable () -> Int64?, call: @escaping Call) {
         self.rules = rules
+        patterns = CompiledPatterns(rules)
         self.logger = logger
         self.nowPlaying = nowPlaying
         self.call = call
@@ -59,7 +61,8 @@ public final class TriggerRunner: @unchecked Sendable {
 
     /// Replaces every rule (triggers.set): the inputs no rule names any more are closed, new ones opened.
     public func replace(with rules: [TriggerRule]) {
-        lock.withLock { self.rules = rules }
+        let compiled = CompiledPatterns(rules)
+        lock.withLock { (self.rules, patterns) = (rules, compiled) }
         queue.async { [self] in
             gate.reset()
             started = [:]
@@ -71,8 +74,8 @@ public final class TriggerRunner: @unchecked Sendable {
     /// carried out on the runner's queue.
     @discardableResult
     public func input(_ input: TriggerInput) -> Int {
-        let rules = lock.withLock { self.rules }
-        let matches = TriggerMatch.matches(input, rules: rules)
+        let (rules, patterns) = lock.withLock { (self.rules, self.patterns) }
+        let matches = TriggerMatch.matches(input, rules: rules, patterns: patterns)
         guard !matches.isEmpty else { return 0 }
         let heard = Monotonic.now()
         queue.async { [self] in

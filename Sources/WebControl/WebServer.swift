@@ -174,22 +174,21 @@ public enum WebServer {
             guard bearer != nil || secret != nil else {
                 throw HTTPError(.unauthorized, message: "send the page's token (Authorization: Bearer) or the trigger's secret (X-Trigger-Secret)")
             }
-            let fired = FiredCount()
+            let fired: Int64
             if let bearer {
                 try await checkSecret(bearer, from: client, throttle: throttle, logger: context.logger) { settings.access.isToken($0) }
                 let answer = try? await link.call("triggers.fire", ["name": .string(name), "via": "webhook"])
-                await fired.set(answer?["fired"]?.intValue ?? 0)
-                guard await fired.value > 0 else { throw HTTPError(.notFound, message: "no trigger webhook=\(name)") }
+                fired = answer?["fired"]?.intValue ?? 0
+                guard fired > 0 else { throw HTTPError(.notFound, message: "no trigger webhook=\(name)") }
             } else {
                 // The secret is checked by the daemon against the rule's own: no match is a failed sign-in.
-                try await checkSecret(secret ?? "", from: client, throttle: throttle, logger: context.logger) { given in
+                fired = try await checkSecret(secret ?? "", from: client, throttle: throttle, logger: context.logger) { given in
                     let answer = try? await link.call("triggers.fire", ["name": .string(name), "via": "webhook", "secret": .string(given)])
-                    await fired.set(answer?["fired"]?.intValue ?? 0)
-                    return await fired.value > 0
+                    return (answer?["fired"]?.intValue).flatMap { $0 > 0 ? $0 : nil }
                 }
             }
             context.logger.info("trigger \(name) fired from \(client)")
-            return jsonResponse(["fired": .int(await fired.value)])
+            return jsonResponse(["fired": .int(fired)])
         }
     }
 
@@ -202,17 +201,27 @@ public enum WebServer {
         _ secret: String, from client: String, throttle: SignInThrottle, logger: Logger,
         admits: (String) async -> Bool
     ) async throws {
+        _ = try await checkSecret(secret, from: client, throttle: throttle, logger: logger) { await admits($0) ? true : nil }
+    }
+
+    /// As above, for a check that finds something when the secret is right (a user's standing, the rules a
+    /// webhook fired): what it found, or nil for a wrong secret.
+    package static func checkSecret<Found>(
+        _ secret: String, from client: String, throttle: SignInThrottle, logger: Logger,
+        finds: (String) async -> Found?
+    ) async throws -> Found {
         if case .wait(let seconds) = await throttle.begin(client: client) {
             throw HTTPError(
                 .tooManyRequests, headers: [.retryAfter: String(seconds)],
                 message: "too many failed sign-ins: try again in \(seconds) s")
         }
-        let admitted = await admits(secret)
-        let failures = await throttle.finish(client: client, admitted: admitted)
-        guard admitted else {
+        let found = await finds(secret)
+        let failures = await throttle.finish(client: client, admitted: found != nil)
+        guard let found else {
             logger.warning("failed sign-in", metadata: ["client": "\(client)", "failures": "\(failures)"])
             throw HTTPError(.unauthorized, message: "wrong token or password")
         }
+        return found
     }
 
     static func addSessionRoutes(_ router: RouterGroup<WebContext>, settings: WebSettings, sessions: SessionStore) {
@@ -340,10 +349,4 @@ extension MediaFolder {
             unlink(directory + "/" + name)
         }
     }
-}
-
-/// How many rules a webhook fired, set inside the secret check.
-private actor FiredCount {
-    var value: Int64 = 0
-    func set(_ count: Int64) { value = count }
 }

@@ -110,9 +110,9 @@ struct Daemon {
             }
         }
         // The zones are made once the main engine runs; its plays and events reach them through this box.
-        let zonesBox = ZonesBox()
+        let zonesBox = MadeLater<DaemonZones>()
         // Made once the main engine runs (it shows alerts on it); the engine's events reach it through this box.
-        let alertsBox = AlertsBox()
+        let alertsBox = MadeLater<AlertController>()
         config.onPlayScheduled = { sound, heardAt in zonesBox.value?.duck.playScheduled(sound: sound, heardAt: heardAt) }
         let zoneConfig = Self.zoneConfig(config)
         let givenLayout = try options.layout.map(Self.readLayout)
@@ -297,7 +297,7 @@ struct Daemon {
     /// music zone's own audio stream, ducked), its rectangle of the window and its own state directory.
     private func makeZones(
         main: PlayerEngine, video: VideoSink?, config: EngineConfig, stateRoot: String?, server: ControlServer?,
-        eventLog: EventLog, zonesBox: ZonesBox, plays: PlayRecording
+        eventLog: EventLog, zonesBox: MadeLater<DaemonZones>, plays: PlayRecording
     ) -> DaemonZones {
         let compositor = video as? SDLVideoSink
         compositor?.setZoneWake { main.wakePresenter() }
@@ -510,23 +510,14 @@ final class EventLog: @unchecked Sendable {
     }
 }
 
-/// The zones, once made (the main engine's hooks are made before them). Set once, read from any thread.
-final class ZonesBox: @unchecked Sendable {
+/// Something made after the main engine whose hooks reach it (the zones, the alert controller): set once, read
+/// from any thread (the engine's event thread above all).
+final class MadeLater<Value: Sendable>: @unchecked Sendable {
     private let lock = ThreadLock()
-    private var zones: DaemonZones?
-    var value: DaemonZones? {
-        get { lock.withLock { zones } }
-        set { lock.withLock { zones = newValue } }
-    }
-}
-
-/// The alert controller, once made. Set once, read from the engine's event thread.
-final class AlertsBox: @unchecked Sendable {
-    private let lock = ThreadLock()
-    private var controller: AlertController?
-    var value: AlertController? {
-        get { lock.withLock { controller } }
-        set { lock.withLock { controller = newValue } }
+    private var made: Value?
+    var value: Value? {
+        get { lock.withLock { made } }
+        set { lock.withLock { made = newValue } }
     }
 }
 

@@ -31,7 +31,7 @@
 //     ZoneInbox.lock (VideoSDL: zones' posts for the compositor; a zone's presenter, the daemon's zones under
 //     DaemonZones.lock; the wake it queues runs later on its own queue and takes the main engine's lock 1
 //     there, never under a lock), DuckControl.lock and DuckedAudioSink.lock (AudioMix: the music's duck; the
-//     music sink's own calls (4) run after release), ZonesBox.lock, Countdown.lock (QueueServer: a reply
+//     music sink's own calls (4) run after release), MadeLater.lock (the zones, the alert controller), Countdown.lock (QueueServer: a reply
 //     waiting for several journals), ZoneMethodCache.lock (QueueServer: asks DaemonZones.lock for the zones'
 //     engines while held, nothing else).
 //   zones (DaemonZones, queued): applyLock (one layout change at a time: engines made and stopped, the

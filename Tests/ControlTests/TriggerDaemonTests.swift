@@ -13,17 +13,26 @@ import TestSupport
 import Testing
 
 @Suite(.serialized) struct TriggerDaemonTests {
+    /// A pseudo-terminal pair from socat: `ttyDaemon` for the daemon, `ttyTest` for the test, in `directory`.
+    static func serialPair(in directory: String) throws -> ChildProcess {
+        let ports = try ChildProcess(
+            try ChildProcess.resolve("socat"),
+            ["pty,raw,echo=0,link=\(directory)/ttyDaemon", "pty,raw,echo=0,link=\(directory)/ttyTest"],
+            stderrPath: directory + "/socat.log")
+        guard waitUntil(timeout: 10, pollInterval: 0.05, { FileManager.default.fileExists(atPath: directory + "/ttyTest") }) else {
+            _ = ports.terminate()
+            throw TestSupportError.io("socat made no pseudo-terminal pair")
+        }
+        return ports
+    }
+
     @Test(.timeLimit(.minutes(3))) func keysSerialLinesInputDevicesAndWebhooksFireTheirRules() throws {
         let scratch = try TemporaryDirectory(prefix: "queued-triggers")
         let xvfb = try XvfbServer(screen: "640x480x24")
         defer { xvfb.stop() }
         // The serial line: socat's two ends, the daemon on one, the test writing into the other.
-        let ports = try ChildProcess(
-            try ChildProcess.resolve("socat"),
-            ["pty,raw,echo=0,link=\(scratch.path)/ttyDaemon", "pty,raw,echo=0,link=\(scratch.path)/ttyTest"],
-            stderrPath: scratch.path + "/socat.log")
+        let ports = try Self.serialPair(in: scratch.path)
         defer { _ = ports.terminate() }
-        #expect(waitUntil(timeout: 10, pollInterval: 0.05) { FileManager.default.fileExists(atPath: scratch.path + "/ttyTest") })
         let fifo = scratch.path + "/event-stream"
         #expect(mkfifo(fifo, 0o600) == 0)
 
@@ -151,12 +160,8 @@ import Testing
     /// plays that do not match do neither.
     @Test(.timeLimit(.minutes(2))) func outputsRunWhenMatchingPlaysStartAndEnd() throws {
         let scratch = try TemporaryDirectory(prefix: "queued-outputs")
-        let ports = try ChildProcess(
-            try ChildProcess.resolve("socat"),
-            ["pty,raw,echo=0,link=\(scratch.path)/ttyDaemon", "pty,raw,echo=0,link=\(scratch.path)/ttyTest"],
-            stderrPath: scratch.path + "/socat.log")
+        let ports = try Self.serialPair(in: scratch.path)
         defer { _ = ports.terminate() }
-        #expect(waitUntil(timeout: 10, pollInterval: 0.05) { FileManager.default.fileExists(atPath: scratch.path + "/ttyTest") })
         let reader = open(scratch.path + "/ttyTest", O_RDONLY | O_NOCTTY | O_NONBLOCK)
         defer { close(reader) }
         let red = try Fixtures.tone(frequency: 440, seconds: 0.5), blue = try Fixtures.tone(frequency: 660, seconds: 0.5)
