@@ -56,6 +56,9 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // MQTT 5 client library (fleet control, issue 25); the runtime package is libmosquitto1.
         .systemLibrary(name: "CMosquitto", providers: [.apt(["libmosquitto-dev"])]),
+        .systemLibrary(name: "CGpiod", providers: [.apt(["libgpiod-dev"])]),
+        // GPIO lines through libgpiod: a line held as an input (its edges) or an output (its value).
+        .target(name: "GPIO", dependencies: ["CGpiod"]),
 
         .target(name: "QueueModel"),
         // A screen's layout: zones, their places on the output, what the box can decode (pure).
@@ -72,7 +75,7 @@ let package = Package(
         // reads serial ports and input devices and makes the calls through the daemon's own socket.
         .target(
             name: "Triggers",
-            dependencies: ["JSONText", "SystemClock", "SystemSupport", .product(name: "Logging", package: "swift-log")]),
+            dependencies: ["GPIO", "JSONText", "SystemClock", "SystemSupport", .product(name: "Logging", package: "swift-log")]),
         // CAP 1.2 feeds as a source of alerts: the documents read (pure), the plan against what stands, the poller.
         .target(
             name: "CAPFeed",
@@ -265,7 +268,7 @@ let package = Package(
         .testTarget(name: "AudioMixTests", dependencies: ["AudioMix", "Playback"]),
         .testTarget(name: "OverlaysTests", dependencies: ["Overlays"]),
         .testTarget(name: "AlertsTests", dependencies: ["Alerts", "JSONText", "QueueRPC", "CAPFeed"]),
-        .testTarget(name: "TriggersTests", dependencies: ["Triggers", "JSONText"]),
+        .testTarget(name: "TriggersTests", dependencies: ["Triggers", "GPIO", "JSONText"]),
         .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"]),
         .testTarget(name: "QueueRPCTests", dependencies: ["QueueRPC", "JSONText"]),
         .testTarget(name: "NetCacheTests", dependencies: ["NetCache"]),

@@ -3,7 +3,8 @@
 # libpulse development packages, the DejaVu fonts (overlay text's default), a PulseAudio server and its
 # tools (tests start a private one), Xvfb (video tests), the ffmpeg CLI (test fixtures and the demo loop),
 # nginx (network-item tests, on loopback), libmosquitto-dev (the MQTT module) with the mosquitto broker and its
-# tools (MQTT tests start a private broker on loopback) and openssl (their TLS test certificates), dpkg-dev and
+# tools (MQTT tests start a private broker on loopback) and openssl (their TLS test certificates), libgpiod-dev
+# (GPIO triggers and outputs), dpkg-dev and
 # binutils (contrib/deb/build.sh's dpkg-shlibdeps, install.sh's strip), Chromium and its driver (the web
 # page's browser test, headless, with selenium from PyPI), WPE WebKit's development files and Mesa's
 # software drivers (queued-webview, which renders web items off-screen; without them the daemon builds and
@@ -18,6 +19,7 @@ packages=(
   libsdl2-dev libsdl2-ttf-dev libfontconfig-dev fonts-dejavu-core libpulse-dev zlib1g-dev
   pulseaudio pulseaudio-utils xvfb ffmpeg python3 nginx-light dpkg-dev binutils
   libmosquitto-dev mosquitto mosquitto-clients openssl libsqlite3-dev libcurl4-openssl-dev socat xdotool
+  libgpiod-dev
   chromium chromium-driver
   gir1.2-gst-rtsp-server-1.0 python3-gi gstreamer1.0-plugins-base gstreamer1.0-plugins-good
   gstreamer1.0-plugins-ugly

@@ -25,6 +25,9 @@ public struct Topics: Sendable, Equatable {
     /// Where answers go when a request names no response topic of its own.
     public var rpcResponse: String { prefix + player + "/rpc/res" }
 
+    /// QoS 1, not retained: an output rule's message (`-> mqtt TOPIC PAYLOAD`), under this player's `output/`.
+    public func output(_ topic: String) -> String { prefix + player + "/output/" + topic }
+
     /// A group's desired state (retained).
     public func groupDesired(_ group: String) -> String { Self.groupDesired(prefix: prefix, group) }
 

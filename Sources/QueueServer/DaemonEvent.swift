@@ -19,4 +19,6 @@ public enum DaemonEvent: Sendable {
     case cache(id: ItemID, news: CacheNews)
     /// A play's proof-of-play record was kept (PlayLog; the JSON the plays.* methods give).
     case played(JSONValue)
+    /// An output rule's MQTT message (Triggers' OutputRunner), for the fleet bridge to publish.
+    case outputMessage(topic: String, payload: String)
 }

@@ -112,6 +112,7 @@ enum Wire {
         case .cache(_, .complete): .cacheComplete
         case .cache(_, .error): .cacheError
         case .played: .played
+        case .outputMessage: .outputMessage
         }
     }
 
@@ -144,6 +145,8 @@ enum Wire {
             )
         case .played(let record):
             return (Events.Played.name, Events.Played.Params(record: record).json)
+        case .outputMessage(let topic, let payload):
+            return (Events.OutputMessage.name, Events.OutputMessage.Params(topic: topic, payload: payload).json)
         }
     }
 

@@ -1,12 +1,17 @@
 // Output rules: when a play of a matching item starts or ends, do something outside the screen — run a
-// command (no shell, a timeout, its own process group, as the display-power commands run) or write a line
-// to a serial port — e.g. a museum's lights dimmed while a film plays:
+// command (no shell, a timeout, its own process group, as the display-power commands run), write a line
+// to a serial port, set or pulse a GPIO line, or publish an MQTT message through the fleet bridge — e.g. a
+// museum's lights dimmed while a film plays:
 //
 //     on=start uri=*/film*.mp4 -> command /usr/local/bin/lights dim
 //     on=end uri=*/film*.mp4 -> serial /dev/ttyUSB0 "LIGHTS ON"
+//     on=start title=Film* -> gpio gpiochip0:22 1
+//     on=end -> gpio gpiochip0:23 pulse=200ms
+//     on=start uri=*/film*.mp4 -> mqtt lights "dim 20"
 //
 // Pure: the rule, and which plays it matches (shell-style patterns: * and ?).
 
+import GPIO
 import SystemSupport
 
 public struct OutputRule: Sendable, Equatable {
@@ -14,6 +19,15 @@ public struct OutputRule: Sendable, Equatable {
     public enum Action: Sendable, Equatable {
         case command([String])
         case serial(path: String, line: String)
+        /// The line set to 1 or 0, or to 1 for `pulse` seconds and back to 0.
+        case gpio(line: GPIOLineName, setting: GPIOSetting)
+        /// Published by the fleet bridge on `queued/<player>/output/TOPIC` (the daemon itself has no network).
+        case mqtt(topic: String, payload: String)
+    }
+
+    public enum GPIOSetting: Sendable, Equatable {
+        case high, low
+        case pulse(Double)
     }
 
     public var moment: Moment
@@ -47,8 +61,28 @@ public struct OutputRule: Sendable, Equatable {
         case "serial":
             guard words.count == 3 else { throw TriggerRuleError("serial takes a device and a line (quoted if it has spaces)") }
             action = .serial(path: words[1], line: words[2])
+        case "gpio":
+            guard words.count == 3, let line = GPIOLineName(words[1]) else { throw TriggerRuleError("gpio takes CHIP:LINE and 1, 0 or pulse=DURATION") }
+            switch words[2] {
+            case "1": action = .gpio(line: line, setting: .high)
+            case "0": action = .gpio(line: line, setting: .low)
+            case let pulse where pulse.hasPrefix("pulse="):
+                guard let seconds = TriggerRule.seconds(String(pulse.dropFirst(6))), seconds > 0, seconds <= 10 else {
+                    throw TriggerRuleError("\(pulse): a pulse lasts more than 0 and at most 10 s (200ms, 1s)")
+                }
+                action = .gpio(line: line, setting: .pulse(seconds))
+            default:
+                throw TriggerRuleError("gpio sets 1, 0 or pulse=DURATION, not \(words[2])")
+            }
+        case "mqtt":
+            guard words.count == 3 else { throw TriggerRuleError("mqtt takes a topic and a payload (quoted if it has spaces)") }
+            guard Self.isTopic(words[1]) else {
+                throw TriggerRuleError("an output's topic is up to 8 levels of letters, digits and - _ . split by / (no wildcards)")
+            }
+            guard words[2].utf8.count <= 4096 else { throw TriggerRuleError("an output's payload is at most 4 KiB") }
+            action = .mqtt(topic: words[1], payload: words[2])
         default:
-            throw TriggerRuleError("\(verb) is no output action (command, serial)")
+            throw TriggerRuleError("\(verb) is no output action (command, serial, gpio, mqtt)")
         }
     }
 
@@ -57,6 +91,13 @@ public struct OutputRule: Sendable, Equatable {
         if let pattern = self.uri, !Self.glob(pattern, uri) { return false }
         if let pattern = self.title, !Self.glob(pattern, title ?? "") { return false }
         return true
+    }
+
+    /// A topic under the player's own `output/` level: named levels only, so a rule cannot reach another
+    /// player's topics or subscribe-style wildcards.
+    static func isTopic(_ topic: String) -> Bool {
+        let levels = topic.split(separator: "/", omittingEmptySubsequences: false)
+        return (1...8).contains(levels.count) && levels.allSatisfy { TriggerRule.isName(String($0)) && $0 != "." && $0 != ".." }
     }
 
     /// Shell-style matching of the whole text: `*` any run of characters, `?` one.

@@ -1,8 +1,11 @@
 // Carries output rules out when plays start and end (the main engine's events), one action at a time on its
 // own queue ("queued.outputs"): a command runs with a timeout in its own process group (a hung one is
-// stopped and reported), a serial line is written without waiting on a device that does not take it.
+// stopped and reported), a serial line is written without waiting on a device that does not take it, a GPIO
+// line is requested at its first use and held (a line given back may fall to any value), and an MQTT
+// message goes to `publish` (the daemon's event to the fleet bridge).
 
 import Dispatch
+import GPIO
 import Glibc
 import Logging
 import SystemSupport
@@ -20,8 +23,16 @@ public final class OutputRunner: @unchecked Sendable {
     /// command that hangs until its timeout on short items cannot pile work up.
     private var waiting: Set<Int> = []
 
-    public init(rules: [OutputRule], commandTimeout: Double = 10, logger: Logger) {
-        (self.rules, self.commandTimeout, self.logger) = (rules, commandTimeout, logger)
+    /// Queue only: the GPIO lines outputs have set, held until the runner goes.
+    private var gpioLines: [GPIOLineName: GPIOLine] = [:]
+    /// Hands an MQTT output to whoever publishes it (any thread; must not wait).
+    private let publish: @Sendable (_ topic: String, _ payload: String) -> Void
+
+    public init(
+        rules: [OutputRule], commandTimeout: Double = 10, logger: Logger,
+        publish: @escaping @Sendable (_ topic: String, _ payload: String) -> Void = { _, _ in }
+    ) {
+        (self.rules, self.commandTimeout, self.logger, self.publish) = (rules, commandTimeout, logger, publish)
     }
 
     /// Any thread: a play of item `id` started.
@@ -76,6 +87,35 @@ public final class OutputRunner: @unchecked Sendable {
             } else {
                 logger.warning("output \(rule.line): \(path) took \(max(0, written)) of \(bytes.count) bytes")
             }
+        case .gpio(let name, let setting):
+            do {
+                let line = try gpioLine(name)
+                switch setting {
+                case .high: try line.set(true)
+                case .low: try line.set(false)
+                case .pulse(let seconds):
+                    try line.set(true)
+                    // Back to 0 later on this queue, without holding up the outputs in between.
+                    queue.asyncAfter(deadline: .now() + seconds) { [self] in
+                        do { try line.set(false) } catch { logger.warning("output \(rule.line): \(error)") }
+                    }
+                }
+                logger.info("output \(rule.line): set for \(uri)")
+            } catch {
+                gpioLines[name] = nil
+                logger.warning("output \(rule.line): \(error)")
+            }
+        case .mqtt(let topic, let payload):
+            publish(topic, payload)
+            logger.info("output \(rule.line): handed to the fleet bridge for \(uri)")
         }
+    }
+
+    /// Queue: the output line, requested (at 0) the first time.
+    private func gpioLine(_ name: GPIOLineName) throws(GPIOError) -> GPIOLine {
+        if let held = gpioLines[name] { return held }
+        let line = try GPIOLine.output(name, value: false)
+        gpioLines[name] = line
+        return line
     }
 }

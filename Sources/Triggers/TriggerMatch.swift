@@ -1,10 +1,14 @@
 // Which rules an input fires, and whether a rule may fire now (its cooldown). Pure values: the runner owns
 // them and carries out what they return.
 
+import GPIO
+
 public enum TriggerInput: Sendable, Equatable {
     case key(String)
     case line(path: String, text: String)
     case evdev(path: String, code: UInt16)
+    /// An edge of a GPIO line at `time` (the kernel's monotonic stamp, seconds).
+    case gpio(line: GPIOLineName, edge: GPIOEdge, time: Double)
     /// triggers.fire: a webhook (queued-web) or an MQTT message (the bridge), with the secret it carried.
     case fired(name: String, via: Via, secret: String?)
 
@@ -54,6 +58,21 @@ public enum TriggerMatch {
                 return nil
             }
         }
+    }
+
+    /// The rules an edge of a GPIO line fires, each with the edge as $1 ("falling", "rising"). Every GPIO rule
+    /// on the line hears the edge (`debounces`, by rule index, remembers it), whether it fires or not.
+    public static func gpioMatches(
+        line: GPIOLineName, edge: GPIOEdge, time: Double, rules: [TriggerRule], debounces: inout [Int: EdgeDebounce]
+    ) -> [(index: Int, groups: [String])] {
+        var fired: [(index: Int, groups: [String])] = []
+        for (index, rule) in rules.enumerated() {
+            guard case .gpio(let ruleLine, let edges, let debounce, _) = rule.source, ruleLine == line else { continue }
+            var state = debounces[index] ?? EdgeDebounce()
+            if state.admit(edge, at: time, edges: edges, debounce: debounce) { fired.append((index, [edge.rawValue])) }
+            debounces[index] = state
+        }
+        return fired
     }
 
     /// Compares without stopping at the first difference (a secret's timing says nothing of it).

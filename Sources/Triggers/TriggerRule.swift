@@ -6,9 +6,11 @@
 //     evdev=/dev/input/event3 code=KEY_ENTER cooldown=2s -> next
 //     webhook=promo secret=s3cret while-playing=ignore -> interrupt /srv/promo.mp4
 //     mqtt=lights -> call overlay.update {"id": 3, "visible": false}
+//     gpio=gpiochip0:17 edge=falling debounce=50ms bias=pull-up -> next
 //
 // Pure: parsing, the action's call once a match's groups are put in, and nothing else.
 
+import GPIO
 import JSONText
 
 /// Where a trigger comes from.
@@ -24,6 +26,9 @@ public enum TriggerSource: Sendable, Equatable, Hashable {
     case webhook(name: String, secret: String?)
     /// A message on `queued/<player>/trigger/NAME` or a group's, through the fleet bridge.
     case mqtt(name: String)
+    /// An edge on a GPIO line (libgpiod): the edges wanted, counted only after `debounce` seconds without
+    /// any edge, with the line's bias asked for when it is opened.
+    case gpio(line: GPIOLineName, edges: GPIOEdges, debounce: Double, bias: GPIOBias)
 
     /// The name a webhook or MQTT message fires (nil for local inputs).
     public var firedName: String? {
@@ -57,7 +62,7 @@ public struct TriggerRule: Sendable, Equatable {
         let input = try Self.words(String(self.line[..<arrow.lowerBound]))
         action = String(self.line[arrow.upperBound...]).trimmingSpaces
         guard let first = input.first, let equals = first.firstIndex(of: "=") else {
-            throw TriggerRuleError("the input is key=, serial=, evdev=, webhook= or mqtt=")
+            throw TriggerRuleError("the input is key=, serial=, evdev=, gpio=, webhook= or mqtt=")
         }
         let kind = String(first[..<equals]), value = String(first[first.index(after: equals)...])
         var options: [String: String] = [:]
@@ -86,8 +91,19 @@ public struct TriggerRule: Sendable, Equatable {
         case "mqtt":
             guard Self.isName(value) else { throw TriggerRuleError("an MQTT trigger's name is 1 to 64 of letters, digits and - _ .") }
             source = .mqtt(name: value)
+        case "gpio":
+            guard let line = GPIOLineName(value) else { throw TriggerRuleError("gpio= is CHIP:LINE (gpiochip0:17)") }
+            let edgeText = take("edge") ?? "falling"
+            guard let edges = GPIOEdges(rawValue: edgeText) else { throw TriggerRuleError("edge= is falling, rising or both") }
+            let biasText = take("bias") ?? "as-is"
+            guard let bias = GPIOBias(rawValue: biasText) else { throw TriggerRuleError("bias= is pull-up, pull-down, disable or as-is") }
+            let debounceText = take("debounce") ?? "50ms"
+            guard let debounce = Self.seconds(debounceText), debounce >= 0, debounce <= 10 else {
+                throw TriggerRuleError("debounce=\(debounceText) is not a duration up to 10 s (0, 20ms, 0.1s)")
+            }
+            source = .gpio(line: line, edges: edges, debounce: debounce, bias: bias)
         default:
-            throw TriggerRuleError("\(kind)= is no input (key, serial, evdev, webhook, mqtt)")
+            throw TriggerRuleError("\(kind)= is no input (key, serial, evdev, gpio, webhook, mqtt)")
         }
         cooldown = 0
         if let text = take("cooldown") {

@@ -1,5 +1,5 @@
-// Carries the trigger rules out: reads the local inputs (a thread per serial port or input device, reopened
-// after an unplug), takes keys from the window and fired names from triggers.fire, and makes each matching
+// Carries the trigger rules out: reads the local inputs (a thread per serial port, input device or GPIO
+// line, reopened after an unplug), takes keys from the window and fired names from triggers.fire, and makes each matching
 // rule's call through `call` — the daemon's own socket, so a trigger can do exactly what a client can and
 // is checked the same way. Calls run one at a time on the runner's queue ("queued.triggers"), never on the
 // thread an input arrived on.
@@ -26,6 +26,8 @@ public final class TriggerRunner: @unchecked Sendable {
     private var rules: [TriggerRule]
     private var patterns: CompiledPatterns
     private var readers: [String: DeviceReader] = [:]
+    /// Guarded by `lock`: each GPIO rule's memory of its line's last edge (by rule index).
+    private var debounces: [Int: EdgeDebounce] = [:]
     /// Queue only: cooldowns, and the interrupt each rule last started.
     private var gate = TriggerGate()
     private var started: [Int: Int64] = [:]
@@ -62,7 +64,7 @@ public final class TriggerRunner: @unchecked Sendable {
     /// Replaces every rule (triggers.set): the inputs no rule names any more are closed, new ones opened.
     public func replace(with rules: [TriggerRule]) {
         let compiled = CompiledPatterns(rules)
-        lock.withLock { (self.rules, patterns) = (rules, compiled) }
+        lock.withLock { (self.rules, patterns, debounces) = (rules, compiled, [:]) }
         queue.async { [self] in
             gate.reset()
             started = [:]
@@ -74,8 +76,13 @@ public final class TriggerRunner: @unchecked Sendable {
     /// carried out on the runner's queue.
     @discardableResult
     public func input(_ input: TriggerInput) -> Int {
-        let (rules, patterns) = lock.withLock { (self.rules, self.patterns) }
-        let matches = TriggerMatch.matches(input, rules: rules, patterns: patterns)
+        let (rules, matches) = lock.withLock { () -> ([TriggerRule], [(index: Int, groups: [String])]) in
+            let current = self.rules
+            if case .gpio(let line, let edge, let time) = input {
+                return (current, TriggerMatch.gpioMatches(line: line, edge: edge, time: time, rules: current, debounces: &debounces))
+            }
+            return (current, TriggerMatch.matches(input, rules: current, patterns: patterns))
+        }
         guard !matches.isEmpty else { return 0 }
         let heard = Monotonic.now()
         queue.async { [self] in
@@ -109,7 +116,7 @@ public final class TriggerRunner: @unchecked Sendable {
 
     // MARK: Local inputs
 
-    /// Opens a reader for each serial port and input device the rules name; closes those no rule names. The
+    /// Opens a reader for each serial port, input device and GPIO line the rules name; closes those no rule names. The
     /// readers are chosen and registered under the lock in one step, so two callers never open one device twice.
     private func openReaders() {
         let (stale, fresh) = lock.withLock { () -> ([DeviceReader], [DeviceReader]) in
@@ -118,6 +125,7 @@ public final class TriggerRunner: @unchecked Sendable {
                 switch rule.source {
                 case .serial(let path, _): wanted[path] = .lines
                 case .evdev(let path, _): wanted[path] = .events
+                case .gpio(let line, _, _, let bias): wanted["gpio:\(line)"] = wanted["gpio:\(line)"] ?? .gpio(line, bias)
                 default: break
                 }
             }
@@ -134,111 +142,5 @@ public final class TriggerRunner: @unchecked Sendable {
         }
         for reader in stale { reader.stop() }
         for reader in fresh { reader.start() }
-    }
-}
-
-/// One serial port (lines) or input device (evdev events), read on its own thread; reopened a second after
-/// it goes away (a USB adapter unplugged), until stopped.
-final class DeviceReader: @unchecked Sendable {
-    enum Kind: Equatable { case lines, events }
-
-    let path: String
-    let kind: Kind
-    private let logger: Logger
-    private let deliver: @Sendable (TriggerInput) -> Void
-    private let lock = ThreadLock()
-    private var stopping = false
-    private let finished = DispatchSemaphore(value: 0)
-
-    init(path: String, kind: Kind, logger: Logger, deliver: @escaping @Sendable (TriggerInput) -> Void) {
-        (self.path, self.kind, self.logger, self.deliver) = (path, kind, logger, deliver)
-    }
-
-    func start() {
-        Threads.start(named: "queued.trigger-input") { [self] in
-            var warned = false
-            while !lock.withLock({ stopping }) {
-                // Non-blocking: a FIFO opens before its writer does, and poll() below lets stop() in.
-                let fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
-                if fd < 0 {
-                    if !warned { logger.warning("trigger input \(path): \(String(cString: strerror(errno))); trying again every second") }
-                    warned = true
-                    waitOrStop(1)
-                    continue
-                }
-                warned = false
-                if kind == .lines { Self.makeRaw(fd) }
-                logger.info("trigger input \(path) open")
-                read(fd)
-                close(fd)
-                waitOrStop(1)
-            }
-            finished.signal()
-        }
-    }
-
-    func stop() {
-        lock.withLock { stopping = true }
-        finished.wait()
-    }
-
-    private func waitOrStop(_ seconds: Double) {
-        let deadline = Monotonic.now() + seconds
-        while !lock.withLock({ stopping }) && Monotonic.now() < deadline { usleep(50_000) }
-    }
-
-    /// Reads until the device goes away or the reader is stopped.
-    private func read(_ fd: Int32) {
-        var pending: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while !lock.withLock({ stopping }) {
-            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&poller, 1, 200) >= 0 else { return }
-            if poller.revents & Int16(POLLIN) == 0 {
-                // A FIFO whose writer closed says POLLHUP with nothing to read: reopen for the next writer.
-                if poller.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { return }
-                continue
-            }
-            let count = Glibc.read(fd, &buffer, buffer.count)
-            if count < 0 && (errno == EAGAIN || errno == EINTR) { continue }
-            guard count > 0 else { return }
-            pending += buffer[..<count]
-            switch kind {
-            case .lines: deliverLines(&pending)
-            case .events: deliverEvents(&pending)
-            }
-        }
-    }
-
-    /// Lines end at \n or \r; a line longer than 4 KiB is cut there (a device that never ends its lines).
-    private func deliverLines(_ pending: inout [UInt8]) {
-        while let end = pending.firstIndex(where: { $0 == 0x0A || $0 == 0x0D }) ?? (pending.count > 4096 ? 4096 : nil) {
-            let line = String(decoding: pending[..<end], as: UTF8.self)
-            pending.removeFirst(min(pending.count, end + 1))
-            if !line.isEmpty { deliver(.line(path: path, text: line)) }
-        }
-    }
-
-    /// struct input_event: a timeval (16 bytes on 64-bit Linux, 8 on 32-bit ARM), type, code (u16 each), value
-    /// (s32), in the machine's byte order (little-endian on every board queued runs on). A key press is type
-    /// EV_KEY (1) with value 1 (2 is autorepeat, 0 the release).
-    private func deliverEvents(_ pending: inout [UInt8]) {
-        let time = MemoryLayout<timeval>.size
-        let size = time + 8
-        while pending.count >= size {
-            let type = UInt16(pending[time]) | UInt16(pending[time + 1]) << 8
-            let code = UInt16(pending[time + 2]) | UInt16(pending[time + 3]) << 8
-            let value = Int32(bitPattern: UInt32(pending[time + 4]) | UInt32(pending[time + 5]) << 8 | UInt32(pending[time + 6]) << 16 | UInt32(pending[time + 7]) << 24)
-            pending.removeFirst(size)
-            if type == 1 && value == 1 { deliver(.evdev(path: path, code: code)) }
-        }
-    }
-
-    /// A terminal in raw mode (no echo, no line editing, bytes as they come); anything else is left alone.
-    private static func makeRaw(_ fd: Int32) {
-        var settings = termios()
-        guard tcgetattr(fd, &settings) == 0 else { return }
-        cfmakeraw(&settings)
-        _ = tcsetattr(fd, TCSANOW, &settings)
     }
 }

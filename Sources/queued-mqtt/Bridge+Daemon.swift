@@ -16,7 +16,7 @@ extension Bridge {
     /// The daemon's events (QueueClient's reconnecting follower, on its own thread), handed to the work queue.
     func followDaemonEvents() -> DaemonEventFollower {
         let follower = DaemonEventFollower(
-            socketPath: socketPath, events: [.status, .queueChanged, .played, .itemStarted], label: "queued-mqtt.events"
+            socketPath: socketPath, events: [.status, .queueChanged, .played, .itemStarted, .outputMessage], label: "queued-mqtt.events"
         ) { [weak self] happening in
             guard let self else { return }
             switch happening {
@@ -61,6 +61,8 @@ extension Bridge {
         switch method {
         case Events.Played.name.method:
             if let record = params { forwardPlay(record) }
+        case Events.OutputMessage.name.method:
+            if let message = params.flatMap(Events.OutputMessage.Params.init(json:)) { publishOutput(message) }
         case Events.Status.name.method:
             if let status = params.flatMap(RPCStatus.init(json:)) { statusChanged(status) }
         default:

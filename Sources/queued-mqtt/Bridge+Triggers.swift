@@ -1,6 +1,7 @@
 // Triggers through the fleet (Fleet's FleetTrigger): a message on this player's or a group's trigger topic
 // fires the daemon's `mqtt=<name>` rules through triggers.fire. A retained message is ignored (it would
-// fire again at every connection); more than 20 a second are dropped, so a flood cannot queue up work.
+// fire again at every connection); more than 20 a second are dropped, so a flood cannot queue up work. And
+// the way back: the daemon's output rules `-> mqtt TOPIC PAYLOAD`, published under this player's `output/`.
 
 import Fleet
 import MQTT
@@ -23,6 +24,25 @@ extension Bridge {
             log.info("trigger \(name): \(fired) rules fired")
         } catch {
             log.warning("trigger \(name) not fired: \(error)")
+        }
+    }
+}
+
+extension Bridge {
+    /// Work queue: an output rule's message, published as its bytes (QoS 1, not retained). The daemon checked
+    /// the topic's levels; they are checked again here, since the event could come from an older daemon.
+    func publishOutput(_ message: Events.OutputMessage.Params) {
+        let levels = message.topic.split(separator: "/", omittingEmptySubsequences: false)
+        guard (1...8).contains(levels.count), levels.allSatisfy({ !$0.isEmpty && !$0.contains("+") && !$0.contains("#") }) else {
+            log.warning("output topic \(message.topic) refused")
+            return
+        }
+        let topic = topics.output(message.topic)
+        do {
+            try publish(topic, bytes: Array(message.payload.utf8))
+            log.info("output published on \(topic)")
+        } catch {
+            log.warning("output on \(topic) not published: \(error)")
         }
     }
 }

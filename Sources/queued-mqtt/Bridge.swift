@@ -78,6 +78,11 @@ final class Bridge: @unchecked Sendable {
         try? client.publish(topic: topic, payload: JSON.serialize(payload), qos: .atLeastOnce, retain: retain, correlationData: correlation)
     }
 
+    /// Any thread: bytes as they are (QoS 1, not retained).
+    func publish(_ topic: String, bytes: [UInt8]) throws {
+        try client.publish(topic: topic, payload: bytes, qos: .atLeastOnce)
+    }
+
     /// Main thread: runs until SIGINT/SIGTERM, then says offline and disconnects cleanly.
     func run() throws {
         for topic in [topics.desired] + topics.groups.map(topics.groupDesired) + FleetAlert.patterns(topics) {

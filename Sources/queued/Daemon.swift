@@ -126,7 +126,8 @@ struct Daemon {
         }
         let outputs = OutputRunner(
             rules: options.outputs.compactMap { try? OutputRule(parsing: $0) }, commandTimeout: options.displayCommandTimeout,
-            logger: Logger(label: "queued.outputs"))
+            logger: Logger(label: "queued.outputs")
+        ) { topic, payload in server?.publish(.outputMessage(topic: topic, payload: payload)) }
         let engine = PlayerEngine(
             config: config, audio: audio, video: video, queueLoops: options.loops ?? 1, queue: state?.queue,
             logger: logger
@@ -469,6 +470,8 @@ final class EventLog: @unchecked Sendable {
             logger.info("skipped item \(id) play \(play): \(reason.rawValue)")
         case .engine(.queueChanged(let version)):
             logger.debug("queue version \(version)")
+        case .outputMessage:
+            break  // the output runner says what it did
         case .output(let change):
             logger.notice("\(change.output) output \(change.state.rawValue)\(change.message.map { ": \($0)" } ?? "")")
         case .engine(.itemLoading(let id, let play, let status, let error, _)):

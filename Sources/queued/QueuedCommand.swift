@@ -177,14 +177,14 @@ struct QueuedCommand: ParsableCommand {
     @Option(
         name: .customLong("trigger"),
         help: ArgumentHelp(
-            "A trigger rule, INPUT -> ACTION (repeat; `trigger` lines in the config file), e.g. \"key=F1 -> interrupt /srv/promo.mp4 loops=1\", \"serial=/dev/ttyUSB0 match=\\\"XR(\\\\d+)\\\" -> play-id $1\", \"evdev=/dev/input/event3 code=KEY_ENTER cooldown=2s -> next\", \"webhook=promo secret=S -> next\", \"mqtt=lights -> call overlay.update {...}\". Given, they replace the rules kept from triggers.set.",
+            "A trigger rule, INPUT -> ACTION (repeat; `trigger` lines in the config file), e.g. \"key=F1 -> interrupt /srv/promo.mp4 loops=1\", \"serial=/dev/ttyUSB0 match=\\\"XR(\\\\d+)\\\" -> play-id $1\", \"evdev=/dev/input/event3 code=KEY_ENTER cooldown=2s -> next\", \"webhook=promo secret=S -> next\", \"mqtt=lights -> call overlay.update {...}\", \"gpio=gpiochip0:17 edge=falling debounce=50ms bias=pull-up -> next\". Given, they replace the rules kept from triggers.set.",
             valueName: "rule"))
     var triggers: [String] = []
 
     @Option(
         name: .customLong("output"),
         help: ArgumentHelp(
-            "An output rule, on=start|end [uri=PATTERN] [title=PATTERN] -> command /path words… | serial DEVICE LINE (repeat; `output` lines in the config file), e.g. \"on=start uri=*/film*.mp4 -> command /usr/local/bin/lights dim\": run when a matching play starts or ends (commands without a shell, stopped after --display-command-timeout).",
+            "An output rule, on=start|end [uri=PATTERN] [title=PATTERN] -> command /path words… | serial DEVICE LINE | gpio CHIP:LINE 1|0|pulse=DURATION | mqtt TOPIC PAYLOAD (repeat; `output` lines in the config file), e.g. \"on=start uri=*/film*.mp4 -> command /usr/local/bin/lights dim\": run when a matching play starts or ends (commands without a shell, stopped after --display-command-timeout; MQTT through queued-mqtt, on queued/<player>/output/TOPIC).",
             valueName: "rule"))
     var outputs: [String] = []
 

@@ -97,7 +97,7 @@ private final class OneScreenFleet {
     let observer: MosquittoClient
     fileprivate let screen: Screen
 
-    fileprivate init(_ tests: FleetBridgeTests, prefix: String, localFiles: Bool) throws {
+    fileprivate init(_ tests: FleetBridgeTests, prefix: String, localFiles: Bool, daemonArguments: [String] = []) throws {
         scratch = try TemporaryDirectory(prefix: prefix)
         broker = try MosquittoBroker(
             users: ["p1": "p1-secret", "operator": "operator-secret"],
@@ -107,7 +107,8 @@ private final class OneScreenFleet {
         chmod(credentials, 0o600)
         observer = try operatorObserver(broker, inbox)
         screen = try tests.startScreen(
-            "p1", groups: [], broker: broker, credentials: credentials, scratch: scratch.path, localFiles: localFiles)
+            "p1", groups: [], broker: broker, credentials: credentials, scratch: scratch.path, localFiles: localFiles,
+            daemonArguments: daemonArguments)
     }
 
     deinit {
@@ -124,10 +125,10 @@ private final class OneScreenFleet {
 
     fileprivate func startScreen(
         _ name: String, groups: [String], broker: MosquittoBroker, credentials: String, scratch: String,
-        localFiles: Bool = true
+        localFiles: Bool = true, daemonArguments: [String] = []
     ) throws -> Screen {
         let daemon = try RunningDaemon(
-            outputs: .null(untimed: false), ["--state-dir", scratch + "/state-" + name], logLevel: "warning")
+            outputs: .null(untimed: false), ["--state-dir", scratch + "/state-" + name] + daemonArguments, logLevel: "warning")
         var arguments = [
             "--no-config", "--broker", broker.url, "--player", name, "--credentials", credentials, "--socket",
             daemon.socket, "--keepalive", "5", "--log-level", "info",
@@ -275,6 +276,31 @@ extension FleetBridgeTests {
     /// A live stream pushed to a screen through the broker: the document's item with its play time and stream
     /// options is played (a real UDP publisher on 127.0.0.1) and reported; an SRT camera's passphrase in the
     /// same document never reaches the reported document, the log or the state files.
+    /// An output rule `-> mqtt TOPIC PAYLOAD`: published by the bridge under the player's own `output/` when a
+    /// matching play starts and ends (a museum's lights dimmed for a film), never elsewhere.
+    @Test func outputRulesArePublishedUnderThePlayersOutputTopics() throws {
+        let fleet = try OneScreenFleet(
+            self, prefix: "queued-fleet-output", localFiles: true,
+            daemonArguments: [
+                "--output", "on=start uri=*660Hz* -> mqtt lights/hall \"dim 20\"", "--output", "on=end uri=*660Hz* -> mqtt lights/hall up",
+            ])
+        defer { withExtendedLifetime(fleet) {} }
+        let (inbox, screen) = (fleet.inbox, fleet.screen)
+        #expect(inbox.wait(20) { $0.contains { $0.topic == "queued/p1/status" && $0.text.contains("\"online\"") } })
+        // The bridge follows the daemon's events before the play starts (its first report says so).
+        #expect(inbox.wait(20) { $0.contains { $0.topic == "queued/p1/reported" } })
+        let client = try screen.daemon.client()
+        let film = try Fixtures.tone(frequency: 660, seconds: 0.5), other = try Fixtures.tone(frequency: 440, seconds: 0.5)
+        _ = try client.call(API.QueueAdd.self, .init(items: [RPCItemInput(uri: other), RPCItemInput(uri: film)]))
+        _ = try client.call(API.PlayerPlay.self, .init())
+        func outputs(_ messages: [MQTTMessage]) -> [String] {
+            messages.filter { $0.topic.contains("/output/") || $0.topic.contains("lights") }.map { "\($0.topic) \($0.text)" }
+        }
+        #expect(inbox.wait(20) { outputs($0).count >= 2 }, "\(outputs(inbox.all))")
+        #expect(outputs(inbox.all) == ["queued/p1/output/lights/hall dim 20", "queued/p1/output/lights/hall up"])
+        #expect(!inbox.all.contains { $0.topic == "queued/p1/output/lights/hall" && $0.retain })
+    }
+
     @Test func aStreamInADocumentPlaysItsTimeAndItsSecretStaysOnTheScreen() throws {
         let fleet = try OneScreenFleet(self, prefix: "queued-fleet-stream", localFiles: false)
         defer { withExtendedLifetime(fleet) {} }  // stopped at the test's end, not after its last use

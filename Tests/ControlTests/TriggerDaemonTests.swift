@@ -172,9 +172,15 @@ import Testing
                 "--output", "on=start uri=*660Hz* -> command /usr/bin/touch \(marker)",
                 "--output", "on=end uri=*660Hz* -> serial \(scratch.path)/ttyDaemon \"LIGHTS ON\"",
                 "--output", "on=start title=Nothing* -> command /usr/bin/touch \(scratch.path)/never",
+                "--output", "on=start uri=*660Hz* -> mqtt lights/hall \"dim 20\"",
+                // No GPIO chip on this machine: the output and the trigger say so, and everything else goes on.
+                "--output", "on=start uri=*660Hz* -> gpio gpiochip-absent:22 1",
+                "--trigger", "gpio=gpiochip-absent:17 edge=falling -> next",
             ])
         defer { daemon.stop() }
         let client = try daemon.client()
+        let watcher = try daemon.client()
+        _ = try watcher.call(API.EventsSubscribe.self, .init(events: [.outputMessage]))
         _ = try client.call(API.QueueAdd.self, .init(items: [RPCItemInput(uri: red), RPCItemInput(uri: blue)]))
         _ = try client.call(API.PlayerPlay.self, .init())
         #expect(waitUntil(timeout: 20, pollInterval: 0.05) { FileManager.default.fileExists(atPath: marker) }, "\(daemon.log().suffix(1500))")
@@ -186,5 +192,13 @@ import Testing
             return received.contains("LIGHTS ON\r\n")
         }, "\(received) \(daemon.log().suffix(1500))")
         #expect(!FileManager.default.fileExists(atPath: scratch.path + "/never"))
+        // The MQTT output is an event for the fleet bridge (which publishes it: FleetBridgeTests).
+        let messages = try collectNotifications(watcher, timeout: 10) { $0.contains { $0.method == "event.outputMessage" } }
+        let message = messages.first { $0.method == "event.outputMessage" }?.params
+        #expect(message?["topic"]?.stringValue == "lights/hall" && message?["payload"]?.stringValue == "dim 20", "\(messages)")
+        #expect(waitUntil(timeout: 10, pollInterval: 0.05) {
+            let log = daemon.log()
+            return log.contains("trigger input gpio GPIO chip gpiochip-absent") && log.contains("gpio gpiochip-absent:22 1: GPIO chip gpiochip-absent")
+        }, "\(daemon.log().suffix(1500))")
     }
 }

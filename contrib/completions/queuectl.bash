@@ -859,7 +859,7 @@ _queuectl_watch() {
     # Offer positional completions
     case "${positional_number}" in
     *)
-        __queuectl_add_completions -W 'status'$'\n''progress'$'\n''itemStarted'$'\n''itemEnded'$'\n''queueChanged'$'\n''output'$'\n''itemLoading'$'\n''buffering'$'\n''cacheProgress'$'\n''cacheComplete'$'\n''cacheError'$'\n''itemSkipped'$'\n''played'$'\n''itemStalled'$'\n''itemResumed'
+        __queuectl_add_completions -W 'status'$'\n''progress'$'\n''itemStarted'$'\n''itemEnded'$'\n''queueChanged'$'\n''output'$'\n''itemLoading'$'\n''buffering'$'\n''cacheProgress'$'\n''cacheComplete'$'\n''cacheError'$'\n''itemSkipped'$'\n''played'$'\n''itemStalled'$'\n''itemResumed'$'\n''outputMessage'
         return
         ;;
     esac
@@ -917,7 +917,7 @@ _queuectl_wait() {
     # Offer positional completions
     case "${positional_number}" in
     1)
-        __queuectl_add_completions -W 'status'$'\n''progress'$'\n''itemStarted'$'\n''itemEnded'$'\n''queueChanged'$'\n''output'$'\n''itemLoading'$'\n''buffering'$'\n''cacheProgress'$'\n''cacheComplete'$'\n''cacheError'$'\n''itemSkipped'$'\n''played'$'\n''itemStalled'$'\n''itemResumed'
+        __queuectl_add_completions -W 'status'$'\n''progress'$'\n''itemStarted'$'\n''itemEnded'$'\n''queueChanged'$'\n''output'$'\n''itemLoading'$'\n''buffering'$'\n''cacheProgress'$'\n''cacheComplete'$'\n''cacheError'$'\n''itemSkipped'$'\n''played'$'\n''itemStalled'$'\n''itemResumed'$'\n''outputMessage'
         return
         ;;
     esac

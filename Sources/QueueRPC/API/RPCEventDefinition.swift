@@ -26,8 +26,23 @@ public enum Events {
     public static let all: [any RPCEventDefinition.Type] = [
         Status.self, Progress.self, ItemStarted.self, ItemEnded.self, ItemSkipped.self, QueueChanged.self,
         Output.self, ItemLoading.self, Buffering.self, CacheProgress.self, CacheComplete.self, CacheError.self,
-        Played.self, ItemStalled.self, ItemResumed.self,
+        Played.self, ItemStalled.self, ItemResumed.self, OutputMessage.self,
     ]
+
+    /// An output rule's MQTT message, for the fleet bridge to publish under the player's `output/` topics.
+    public enum OutputMessage: RPCEventDefinition {
+        public static let name = EventName.outputMessage
+        public struct Params: RPCEventParams {
+            public var topic: String
+            public var payload: String
+            public init(topic: String, payload: String) { (self.topic, self.payload) = (topic, payload) }
+            public init?(json: JSONValue) {
+                guard let topic = json["topic"]?.stringValue else { return nil }
+                self.init(topic: topic, payload: json["payload"]?.stringValue ?? "")
+            }
+            public var json: JSONValue { ["topic": .string(topic), "payload": .string(payload)] }
+        }
+    }
 
     /// A play's proof-of-play record was kept (the record as plays.list gives it).
     public enum Played: RPCEventDefinition {

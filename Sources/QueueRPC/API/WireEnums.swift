@@ -15,7 +15,7 @@ public enum RPCFit: String, CaseIterable, Sendable {
 public enum EventName: String, CaseIterable, Sendable {
     case status, progress, itemStarted, itemEnded, queueChanged, output
     case itemLoading, buffering, cacheProgress, cacheComplete, cacheError, itemSkipped
-    case played, itemStalled, itemResumed
+    case played, itemStalled, itemResumed, outputMessage
 
     /// The notification's method name, e.g. "event.itemStarted".
     public var method: String { "event.\(rawValue)" }
