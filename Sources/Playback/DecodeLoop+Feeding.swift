@@ -55,42 +55,47 @@ extension DecodeLoop {
                 item.videoDone = true
                 return
             }
-            item.videoHorizon = frame.pts + frame.duration
-            let timed = TimedFrame(
-                serial: item.serial, cursor: item.cursor,
-                time: Double(item.startFrame) / rate + (frame.pts - item.itemOffset) / item.rate, frame: frame)
-            // A play handed over in a crossfade shows nothing past the end of its sound.
-            if let end = item.crossfade.handedOverEnd, timed.time >= end - 1e-9 {
-                item.videoDone = true
-                return
-            }
-            item.picturesQueued += 1
-            let first = item.picturesQueued == 1
-            if first {
-                let budget = engine.config.pictureQueueBytes / max(1, frame.byteCount)
-                item.pictureQueueLimit = min(engine.config.frameQueueCapacity, max(2, budget))
-            }
-            let decoderChange = item.reader.takeDecodingChange()
-            if let decoderChange {
-                core.logger.info(
-                    "item \(item.cursor.id): \(decoderChange.codec) now decoded in software: \(decoderChange.fallback ?? "")")
-            }
-            core.locked { shared in
-                if let decoderChange {
-                    shared.decoderChanged(item.cursor, serial: item.serial, to: decoderChange)
-                }
-                if shared.serial == item.serial {
-                    shared.queuePicture(timed)
-                    shared.wakeWaiters = true
-                    if first {
-                        let size = frame.displaySize
-                        shared.firstPictureDecoded(
-                            item.cursor, serial: item.serial, size: PictureSize(width: size.width, height: size.height))
-                    }
-                }
-            }
+            queuePicture(frame, of: item)
         } catch {
             fail(item, error)
+        }
+    }
+
+    /// Hands one decoded picture of `item` to the presenter's queue, timed on the timeline.
+    func queuePicture(_ frame: VideoFrame, of item: ActiveItem) {
+        item.videoHorizon = frame.pts + frame.duration
+        let timed = TimedFrame(
+            serial: item.serial, cursor: item.cursor,
+            time: Double(item.startFrame) / rate + (frame.pts - item.itemOffset) / item.rate, frame: frame)
+        // A play handed over in a crossfade shows nothing past the end of its sound.
+        if let end = item.crossfade.handedOverEnd, timed.time >= end - 1e-9 {
+            item.videoDone = true
+            return
+        }
+        item.picturesQueued += 1
+        let first = item.picturesQueued == 1
+        if first {
+            let budget = engine.config.pictureQueueBytes / max(1, frame.byteCount)
+            item.pictureQueueLimit = min(engine.config.frameQueueCapacity, max(2, budget))
+        }
+        let decoderChange = item.reader.takeDecodingChange()
+        if let decoderChange {
+            core.logger.info(
+                "item \(item.cursor.id): \(decoderChange.codec) now decoded in software: \(decoderChange.fallback ?? "")")
+        }
+        core.locked { shared in
+            if let decoderChange {
+                shared.decoderChanged(item.cursor, serial: item.serial, to: decoderChange)
+            }
+            if shared.serial == item.serial {
+                shared.queuePicture(timed)
+                shared.wakeWaiters = true
+                if first {
+                    let size = frame.displaySize
+                    shared.firstPictureDecoded(
+                        item.cursor, serial: item.serial, size: PictureSize(width: size.width, height: size.height))
+                }
+            }
         }
     }
 
@@ -236,7 +241,7 @@ extension DecodeLoop {
     }
 
     /// A read error: the item ends where it got to, reported with reason `error`.
-    private func fail(_ item: ActiveItem, _ error: MediaError) {
+    func fail(_ item: ActiveItem, _ error: MediaError) {
         if error.message != "interrupted" {
             core.logger.error("item \(item.cursor.id) failed while playing: \(error.description)")
         }

@@ -120,7 +120,10 @@ final class DecodeLoop: @unchecked Sendable {
                 })
             else { return }
             let opened = open(cursor, item: item, position: position, repeats: repeats)
-            let startFrame = pendingStart ?? splice(after: spliceAfter, opened: opened)
+            // An interrupt's first pictures are decoded before its splice is placed, so the splice waits for
+            // nothing but its samples' way to the audio server.
+            let ahead = pendingStart == nil ? decodeAhead(opened, from: position) : PicturesAhead()
+            let startFrame = pendingStart ?? splice(after: spliceAfter, opened: opened, ahead: ahead)
             pendingStart = startFrame
             switch opened {
             case .success(let reader):
@@ -159,6 +162,7 @@ final class DecodeLoop: @unchecked Sendable {
                         cursor: cursor, reader: reader, serial: serial, startFrame: startFrame, itemOffset: position,
                         showsVideo: showsVideo, rate: speed, tempo: tempo,
                         pictureQueueLimit: engine.config.frameQueueCapacity, comingIn: crossfade)
+                    if let active { take(ahead, into: active) }
                 }
                 return
             case .failure(let error):
@@ -174,18 +178,6 @@ final class DecodeLoop: @unchecked Sendable {
                 joins = false  // after a failed play nothing is on screen to fade from
             }
         }
-    }
-
-    /// Takes back what the audio output has not played yet, from `after` on but no sooner than its
-    /// `spliceLead` allows (more for an interrupt with pictures, which are decoded ahead of its samples),
-    /// and tells the state the interrupt starts there. Returns that frame.
-    private func splice(after frame: Int64, opened: Result<any ItemReader, MediaError>) -> Int64 {
-        var lead = engine.config.spliceLead
-        if engine.video != nil, case .success(let reader) = opened, reader.hasVideo { lead += engine.config.videoLead }
-        let at = engine.audio.retract(from: frame, lead: lead)
-        let serial = self.serial
-        core.locked { $0.spliced(at: at, serial: serial) }
-        return at
     }
 
     private func open(
