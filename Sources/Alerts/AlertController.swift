@@ -33,6 +33,9 @@ public final class AlertController: @unchecked Sendable {
     /// Told each interrupt an alert issues, under the engine's lock (only to note it): the daemon gives it the
     /// whole screen over every zone.
     private let onIssued: @Sendable (ItemID) -> Void
+    /// Told on the reconciling thread, never under a lock, when an alert comes on screen (true) and when the
+    /// last goes (false).
+    private let onScreen: @Sendable (Bool) -> Void
     /// The screen's size in pixels as the viewer sees it (the alert's text is fitted to it).
     private let outputSize: @Sendable () -> (width: Int, height: Int)
     private let logger: Logger
@@ -74,10 +77,12 @@ public final class AlertController: @unchecked Sendable {
         engine: PlayerEngine, path: String?, logger: Logger, wallClock: @escaping @Sendable () -> Double = Monotonic.wallClock,
         outputSize: @escaping @Sendable () -> (width: Int, height: Int),
         onIssued: @escaping @Sendable (ItemID) -> Void = { _ in },
+        onScreen: @escaping @Sendable (Bool) -> Void = { _ in },
         makeItems: @escaping @Sendable ([JSONValue]) throws -> [MediaItem]
     ) {
         self.engine = engine
         self.onIssued = onIssued
+        self.onScreen = onScreen
         self.outputSize = outputSize
         self.path = path
         self.logger = logger
@@ -213,8 +218,10 @@ public final class AlertController: @unchecked Sendable {
         }
         if shown?.alert != active {
             if let shown { takeDown(shown) }
+            let wasShown = shown != nil
             shown = nil
             if let active { show(active) }
+            if wasShown != (active != nil) { onScreen(active != nil) }
         } else if shown != nil {
             keepUp()
         }

@@ -1,6 +1,7 @@
 // When the music zone is ducked: while the audio zone plays, under its plays with sound. The audio zone's
 // engine tells when each play will be heard and whether it has sound (its decode thread), and its events
-// say when it plays, pauses or stops; the music zone's output (DuckedAudioSink) ramps accordingly.
+// say when it plays, pauses or stops; the music zone's output (DuckedAudioSink) ramps accordingly. While
+// an alert holds the screen the music is silent, whatever the duck says.
 // Any thread; a small lock guards the fields and is released before the output is told.
 
 import SystemSupport
@@ -12,16 +13,28 @@ public final class DuckControl: @unchecked Sendable {
     private var music: DuckedAudioSink?
     private var sounding = false
     private var playing = false
+    /// Guarded by `lock`: an alert holds the screen, and the music is silent under it.
+    private var silenced = false
 
     public init() {}
 
     /// The music zone's output from now on (nil: none); it starts at the level the audio zone calls for.
     public func attach(_ music: DuckedAudioSink?) {
-        let ducked = lock.withLock {
+        let (ducked, silenced) = lock.withLock {
             self.music = music
-            return playing && sounding
+            return (playing && sounding, self.silenced)
         }
         music?.set(ducked: ducked)
+        music?.silence(silenced)
+    }
+
+    /// An alert took the screen (true) or gave it back: the music falls silent under it, then comes back.
+    public func silence(_ on: Bool) {
+        let music = lock.withLock {
+            silenced = on
+            return self.music
+        }
+        music?.silence(on)
     }
 
     /// The audio zone's next play is heard from monotonic time `heardAt`, with sound or without.

@@ -31,7 +31,11 @@ public struct DuckEnvelope: Sendable, Equatable {
     /// From timeline frame `frame` on, the music is ducked (or not). A change at an earlier frame than one
     /// already asked for replaces the later ones (the audio zone's plan changed: a cut).
     public mutating func set(ducked: Bool, at frame: Int64) {
-        let target: Float = ducked ? duckedGain : 1
+        set(gain: ducked ? duckedGain : 1, at: frame)
+    }
+
+    /// From timeline frame `frame` on, the music heads for `target` (0: silent, under an alert).
+    public mutating func set(gain target: Float, at frame: Int64) {
         ramps.removeAll { $0.start >= frame }
         // Already heading there: the ramp under way (or the resting level) gets there by itself.
         guard (ramps.last?.target ?? restingGain) != target else { return }

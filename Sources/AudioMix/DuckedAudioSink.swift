@@ -13,8 +13,11 @@ import SystemSupport
 public final class DuckedAudioSink: AudioSink, @unchecked Sendable {
     private let inner: AudioSink
     private let lock = ThreadLock()
-    /// Guarded by `lock`.
+    /// Guarded by `lock`: the envelope, the duck last asked for, and whether an alert holds the music silent
+    /// (above any duck; the duck asked for meanwhile applies when it ends).
     private var envelope: DuckEnvelope
+    private var ducked = false
+    private var silenced = false
 
     public init(_ inner: AudioSink, depth: Double, rampSeconds: Double) {
         self.inner = inner
@@ -30,6 +33,7 @@ public final class DuckedAudioSink: AudioSink, @unchecked Sendable {
             var fresh = DuckEnvelope(depth: depth, rampSeconds: rampSeconds, sampleRate: inner.format.sampleRate)
             // Continue from where the gain is: the old level held, then a ramp to the new one.
             fresh.resume(from: envelope.gain(at: written), ducked: ducked, at: written)
+            if silenced { fresh.set(gain: 0, at: written) }
             envelope = fresh
         }
     }
@@ -45,7 +49,21 @@ public final class DuckedAudioSink: AudioSink, @unchecked Sendable {
         }
         // Not before what is already written: a ramp starts where samples can still take it.
         frame = max(frame, written)
-        lock.withLock { envelope.set(ducked: ducked, at: frame) }
+        lock.withLock {
+            self.ducked = ducked
+            if !silenced { envelope.set(ducked: ducked, at: frame) }
+        }
+    }
+
+    /// From now on the music falls silent over its ramp (an alert on the screen), or comes back to the level
+    /// the duck calls for.
+    public func silence(_ on: Bool) {
+        let written = inner.writtenFrames()
+        lock.withLock {
+            guard silenced != on else { return }
+            silenced = on
+            if on { envelope.set(gain: 0, at: written) } else { envelope.set(ducked: ducked, at: written) }
+        }
     }
 
     /// The gain the samples written next get (for the status and tests).

@@ -180,7 +180,9 @@ struct Daemon {
                 return (size?.width ?? geometry.width, size?.height ?? geometry.height)
             },
             // Over every zone, until the alert goes (its chain of interrupts hands the screen on).
-            onIssued: { id in zones.takeScreen(forZone: Layout.mainZone, interrupt: id, plays: .max) }
+            onIssued: { id in zones.takeScreen(forZone: Layout.mainZone, interrupt: id, plays: .max) },
+            // The music zone is silent under an alert, whatever it shows.
+            onScreen: { standing in zones.duck.silence(standing) }
         ) { items in
             try ItemInputs.mediaItems(try items.enumerated().map { index, json throws(RPCError) in try RPCItemInput(json: json, name: "items[\(index)]") })
         }

@@ -2,7 +2,8 @@
 // tone on its own stream; the main zone plays a still (no sound), a video with a 1 kHz tone, another still.
 // The null sink's monitor is recorded, and the 440 Hz level is measured every 10 ms: full before the video,
 // 18 dB down while it plays (reached by a smooth ramp of about half a second that starts when its sound
-// does), back up after it.
+// does), back up after it. And under an emergency alert (text alone: no sound of its own) the music falls
+// silent, and comes back when the alert expires.
 
 import Foundation
 import QueueClient
@@ -91,5 +92,44 @@ import Testing
         #expect(abs(lag) <= 0.25, "the ramp began \(lag) s from the video's sound")
         let ramp = music440[startOfRamp...endOfRamp]
         #expect(zip(ramp, ramp.dropFirst()).allSatisfy { $1 <= $0 * 1.05 }, "the ramp goes one way")
+    }
+
+    @Test func theMusicIsSilentUnderAnAlertAndComesBackAfterIt() throws {
+        let daemon = try RunningDaemon()
+        defer { daemon.stop() }
+        let pulse = try #require(daemon.pulse)
+        let client = try daemon.client()
+        _ = try client.call(
+            "layout.set",
+            ["zones": [["name": "main", "rect": ["x": 0, "y": 0, "w": "100%", "h": "100%"]], ["name": "music", "duck": -18, "duckRamp": 0.3]]])
+        let music = try daemon.client()
+        music.zone = "music"
+        _ = try music.call(API.QueueAdd.self, .init(items: [RPCItemInput(uri: try Fixtures.tone(frequency: 440, seconds: 30, amplitude: 0.25))]))
+        _ = try client.call(API.QueueAdd.self, .init(items: [RPCItemInput(uri: try Fixtures.still(hue: .green), duration: 600)]))
+        let recorder = try SinkRecorder(server: pulse.server)
+        _ = try music.call(API.PlayerPlay.self, .init())
+        _ = try client.call(API.PlayerPlay.self, .init())
+        // A second and a half of music, then the alert until its expiry (2 to 3 s: RFC 3339 has whole seconds).
+        #expect(waitUntil(timeout: 20, pollInterval: 0.05) { recorder.recordedFrames >= 72_000 })
+        let raisedAt = recorder.recordedFrames
+        _ = try client.call(
+            API.AlertRaise.self, .init(id: "evacuate", text: "Leave by the nearest exit", expires: AlertDaemonTests.rfc3339(Date().addingTimeInterval(3))))
+        #expect(waitUntil(timeout: 20, pollInterval: 0.05) { (try? client.call(API.AlertList.self, NoParams()).alerts.isEmpty) == true })
+        let clearedAt = recorder.recordedFrames
+        #expect(waitUntil(timeout: 20, pollInterval: 0.05) { recorder.recordedFrames >= clearedAt + 72_000 })
+        let recording = recorder.stop()
+        let mono = stride(from: 0, to: recording.count - 1, by: 2).map { Double(recording[$0]) / 32768 }
+        func level(_ from: Int, _ to: Int) -> Double {
+            guard from >= 0, to <= mono.count, to - from >= 1920 else { return -1 }
+            return Self.level(mono[from..<to], frequency: 440)
+        }
+        // Before: full. From half a second after the raise to the expiry's second: silent. A second after: full.
+        let before = level(raisedAt - 24_000, raisedAt)
+        let under = level(raisedAt + 48_000, clearedAt - 48_000)
+        let after = level(clearedAt + 48_000, clearedAt + 72_000)
+        print("music under an alert: \(String(format: "%.4f", before)) before, \(String(format: "%.4f", under)) under it, \(String(format: "%.4f", after)) after")
+        #expect(before > 0.15, "the music plays before the alert: \(before)")
+        #expect(under >= 0 && under < before / 100, "silent (−40 dB or less) under the alert: \(under) of \(before)")
+        #expect(abs(after / before - 1) < 0.1, "back to full after it: \(after) of \(before)")
     }
 }
