@@ -45,14 +45,32 @@ struct FitLayout: Equatable {
     /// Nil when either size is empty (a minimized window): draw nothing then. `picture` is the texture's
     /// size; `sampleAspect` the width of one of its pixels over the height; `mirrored` and `rotation` how
     /// it is turned to be seen (mirror first).
+    /// With `wall`, the picture is fitted to the whole wall and this output shows its panel's part (`panelTurn`:
+    /// how the panel is mounted, the part of `rotation` that is the panel's and not the file's).
     static func compute(
         fit: VideoFit, rotation: VideoRotation = .upright, mirrored: Bool = false, sampleAspect: Double = 1,
-        picture: (width: Int, height: Int), output: (width: Int, height: Int)
+        picture: (width: Int, height: Int), output: (width: Int, height: Int), wall: WallPlacement? = nil,
+        panelTurn: VideoRotation = .upright
     ) -> FitLayout? {
         let shown = PictureOrientation.displayedSize(
             width: picture.width, height: picture.height, sampleAspect: sampleAspect, orientation: .upright)
         let seen = rotation.isQuarterTurn ? (width: shown.height, height: shown.width) : shown
-        guard var layout = upright(fit: fit, picture: seen, output: output) else { return nil }
+        var layout: FitLayout
+        if let wall {
+            // The wall as the viewer sees it (a panel mounted turned shows its window turned back), then the
+            // canvas and the panel's rectangle turned into the window's pixels, where `seen` lives.
+            let viewed = panelTurn.isQuarterTurn ? (width: output.height, height: output.width) : output
+            guard viewed.width > 0, viewed.height > 0 else { return nil }
+            let (canvas, panel) = wall.canvas(panel: viewed)
+            let turnedCanvas = panelTurn.isQuarterTurn ? (width: canvas.height, height: canvas.width) : canvas
+            guard let whole = upright(fit: fit, picture: seen, output: turnedCanvas),
+                let part = whole.cut(to: panel.turned(panelTurn, in: canvas))
+            else { return nil }
+            layout = part
+        } else {
+            guard let whole = upright(fit: fit, picture: seen, output: output) else { return nil }
+            layout = whole
+        }
         var source = layout.source.unturned(rotation, picture: shown)
         if mirrored { source.x = shown.width - source.x - source.width }
         layout.source = source.scaled(from: shown, to: picture)
@@ -103,6 +121,22 @@ struct FitLayout: Equatable {
     private static func rounded(_ numerator: Int, _ denominator: Int) -> Int {
         (2 * numerator + denominator) / (2 * denominator)
     }
+
+    /// The part of this layout (on a canvas) that falls in `panel`, with the destination in the panel's own
+    /// pixels and the source narrowed to match; nil when the picture does not reach the panel (bars, a bezel).
+    func cut(to panel: Rect) -> FitLayout? {
+        let d = destination
+        let x0 = max(d.x, panel.x), y0 = max(d.y, panel.y)
+        let x1 = min(d.x + d.width, panel.x + panel.width), y1 = min(d.y + d.height, panel.y + panel.height)
+        guard x1 > x0, y1 > y0 else { return nil }
+        let scaleX = Double(source.width) / Double(d.width), scaleY = Double(source.height) / Double(d.height)
+        let sx0 = Double(source.x) + Double(x0 - d.x) * scaleX, sx1 = Double(source.x) + Double(x1 - d.x) * scaleX
+        let sy0 = Double(source.y) + Double(y0 - d.y) * scaleY, sy1 = Double(source.y) + Double(y1 - d.y) * scaleY
+        let sx = Int(sx0.rounded()), sy = Int(sy0.rounded())
+        return FitLayout(
+            source: Rect(x: sx, y: sy, width: max(1, Int(sx1.rounded()) - sx), height: max(1, Int(sy1.rounded()) - sy)),
+            destination: Rect(x: x0 - panel.x, y: y0 - panel.y, width: x1 - x0, height: y1 - y0))
+    }
 }
 
 extension FitLayout.Rect {
@@ -116,6 +150,17 @@ extension FitLayout.Rect {
         let x0 = scale(x, shown.width, texture.width), x1 = scale(x + width, shown.width, texture.width)
         let y0 = scale(y, shown.height, texture.height), y1 = scale(y + height, shown.height, texture.height)
         return Self(x: x0, y: y0, width: max(1, x1 - x0), height: max(1, y1 - y0))
+    }
+
+    /// This rectangle of a `size` area turned clockwise by `rotation` with it (the inverse of `unturned`):
+    /// by 90° the pixel (x, y) goes to (height − 1 − y, x).
+    func turned(_ rotation: VideoRotation, in size: (width: Int, height: Int)) -> Self {
+        switch rotation {
+        case .upright: self
+        case .clockwise90: Self(x: size.height - y - height, y: x, width: height, height: width)
+        case .upsideDown: Self(x: size.width - x - width, y: size.height - y - height, width: width, height: height)
+        case .clockwise270: Self(x: y, y: size.width - x - width, width: height, height: width)
+        }
     }
 
     /// This rectangle of the picture as seen turned by `rotation`, in the unturned picture's pixels

@@ -17,6 +17,8 @@ public struct SDLVideoConfig: Sendable {
     public var fit: VideoFit = .fit
     /// How the picture is turned on the screen (a portrait panel is a landscape one turned by 90 or 270).
     public var rotation: VideoRotation = .upright
+    /// This screen's part of a video wall's picture (nil: the whole picture).
+    public var wall: WallPlacement?
     /// Ask the renderer to wait for vertical blank in `present` (ignored by drivers without one).
     public var vsync: Bool = true
     public var title: String = "queued"

@@ -168,7 +168,7 @@ extension SDLVideoSink {
         return FitLayout.compute(
             fit: picture.fit, rotation: VideoRotation(rawValue: turn.quarterTurns * 90) ?? .upright,
             mirrored: turn.mirrored, sampleAspect: frame.sampleAspect, picture: (frame.width, frame.height),
-            output: output)
+            output: output, wall: picture.wall, panelTurn: picture.rotation)
     }
 
     private func drawPicture(_ picture: ZonePicture, _ renderer: OpaquePointer, output: (width: Int, height: Int)) {

@@ -85,6 +85,7 @@ public final class SDLVideoSink: VideoSink, @unchecked Sendable {
         self.config = config
         self.logger = logger
         main = ZonePicture(fit: config.fit, rotation: config.rotation)
+        main.wall = config.wall
         drawnSize = PixelSize(width: config.width, height: config.height)
     }
 

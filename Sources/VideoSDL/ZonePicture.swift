@@ -12,6 +12,8 @@ import QueueModel
 final class ZonePicture {
     var fit: VideoFit
     var rotation: VideoRotation
+    /// The part of a video wall's picture this screen shows (the main zone's only; nil: the whole picture).
+    var wall: WallPlacement?
     /// The colour drawn behind the picture in its rectangle (nil: black).
     var background: (red: UInt8, green: UInt8, blue: UInt8)?
     var texture: OpaquePointer?

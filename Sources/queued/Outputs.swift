@@ -65,6 +65,7 @@ enum Outputs {
         config.fullscreen = options.fullscreen
         config.fit = options.videoFit ?? .fit
         config.rotation = options.videoRotation ?? .upright
+        config.wall = try? options.wallPlacement()
         return (SDLVideoSink(config: config, logger: Logger(label: "queued.video")), name)
     }
 }

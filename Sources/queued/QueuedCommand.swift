@@ -109,6 +109,30 @@ struct QueuedCommand: ParsableCommand {
     var rotate: Int?
 
     @Option(
+        help: ArgumentHelp(
+            "A video wall of equal panels, COLUMNSxROWS (3x2): this screen shows its panel's part of each picture, the picture fitted (--fit) to the whole wall.",
+            valueName: "grid"))
+    var wall: String?
+
+    @Option(help: ArgumentHelp("This screen's panel in the --wall grid, COLUMN,ROW from 0,0 at the top left.", valueName: "column,row"))
+    var wallPosition: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "The gap between two neighbouring panels' pictures (both bezels), X[,Y] in px of the panel or in mm (12px, 6.5mm; mm needs --wall-panel-mm): the picture goes on behind it.",
+            valueName: "gap"))
+    var wallBezel: String?
+
+    @Option(help: ArgumentHelp("The panel's visible size in mm, WIDTHxHEIGHT (for --wall-bezel in mm).", valueName: "size"))
+    var wallPanelMm: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Show only this rectangle of each picture, x,y,w,h in fractions of it (0.5,0,0.5,0.5: the top right quarter), instead of a --wall grid.",
+            valueName: "x,y,w,h"))
+    var wallCrop: String?
+
+    @Option(
         help:
             "Where audio+video items end when their tracks differ: auto (shortest at a loop seam, else longest), shortest or longest. Per item: trackEnd."
     )
@@ -304,6 +328,7 @@ struct QueuedCommand: ParsableCommand {
             throw ValidationError("--rotate must be 0, 90, 180 or 270")
         }
         guard parsedGeometry != nil else { throw ValidationError("--geometry must look like 1280x720") }
+        _ = try wallPlacement()
         guard stillDuration > 0 else { throw ValidationError("--still-duration must be > 0") }
         guard (256...16_384).contains(webMemory) else { throw ValidationError("--web-memory must be 256-16384 MiB") }
         guard (1...60).contains(webFps) else { throw ValidationError("--web-fps must be 1-60") }
@@ -513,6 +538,25 @@ enum AudioChoice: String, ExpressibleByArgument, CaseIterable { case auto, pulse
 enum VideoChoice: String, ExpressibleByArgument, CaseIterable { case auto, sdl, null, none }
 
 extension QueuedCommand {
+    /// `--wall`… or `--wall-crop` as this screen's part of a wall (nil: not in a wall); throws when they do not make one.
+    func wallPlacement() throws -> WallPlacement? {
+        if let wallCrop {
+            guard wall == nil else { throw ValidationError("--wall-crop and --wall: one or the other") }
+            guard let crop = WallPlacement.crop(wallCrop) else {
+                throw ValidationError("--wall-crop is x,y,w,h in fractions of the picture, inside it (0.5,0,0.5,0.5)")
+            }
+            return crop
+        }
+        guard let wall else {
+            if wallPosition != nil || wallBezel != nil || wallPanelMm != nil { throw ValidationError("--wall-position, --wall-bezel and --wall-panel-mm go with --wall") }
+            return nil
+        }
+        switch WallPlacement.grid(wall, position: wallPosition, bezel: wallBezel, panelMillimetres: wallPanelMm) {
+        case .success(let placement): return placement
+        case .failure(let error): throw ValidationError(error.description)
+        }
+    }
+
     /// `--fit` and `--rotate` as the engine's values; nil when not given (the saved setting stands).
     var videoFit: VideoFit? { fit.flatMap { VideoFit(rawValue: $0.rawValue) } }
     var videoRotation: VideoRotation? { rotate.flatMap(VideoRotation.init(rawValue:)) }

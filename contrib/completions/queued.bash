@@ -165,7 +165,7 @@ _queued() {
     local -a repeating_flags=()
     local -a non_repeating_flags=(--no-config --no-socket --fullscreen --shortest-track --no-state --replace --untimed --exit-when-done --version -h --help)
     local -a repeating_options=(--trigger --output --cap-feed)
-    local -a non_repeating_options=(--config --socket --socket-group --loops --item-loops --audio --pulse-server --audio-buffer --video --video-driver --geometry --layout --decode-budget --fit --rotate --track-end --hwdec --hwdec-codecs --still-duration --web-renderer --web-memory --web-fps --schedule-fallback --transition --display-schedule --display-off-command --display-on-command --display-command-timeout --cap-interval --cap-status --volume --rate --state-dir --sync --resume --stall-timeout --cache-dir --net-timeout --revalidate --cache-size --cache-min-free --prefetch --metrics-file --progress-interval --log-level --log-file)
+    local -a non_repeating_options=(--config --socket --socket-group --loops --item-loops --audio --pulse-server --audio-buffer --video --video-driver --geometry --layout --decode-budget --fit --rotate --wall --wall-position --wall-bezel --wall-panel-mm --wall-crop --track-end --hwdec --hwdec-codecs --still-duration --web-renderer --web-memory --web-fps --schedule-fallback --transition --display-schedule --display-off-command --display-on-command --display-command-timeout --cap-interval --cap-status --volume --rate --state-dir --sync --resume --stall-timeout --cache-dir --net-timeout --revalidate --cache-size --cache-min-free --prefetch --metrics-file --progress-interval --log-level --log-file)
     __queued_offer_flags_options -1
 
     # Offer option value completions
@@ -216,6 +216,21 @@ _queued() {
         return
         ;;
     '--rotate')
+        return
+        ;;
+    '--wall')
+        return
+        ;;
+    '--wall-position')
+        return
+        ;;
+    '--wall-bezel')
+        return
+        ;;
+    '--wall-panel-mm')
+        return
+        ;;
+    '--wall-crop')
         return
         ;;
     '--track-end')
