@@ -10,7 +10,8 @@ import Glibc
 
 public struct GPIOError: Error, Sendable, CustomStringConvertible {
     public let description: String
-    init(_ what: String) { description = "\(what): \(String(cString: strerror(errno)))" }
+    /// `what` failed with the errno libgpiod left (read at once, before anything else can change it).
+    init(_ what: String, code: Int32 = errno) { description = "\(what): \(String(cString: strerror(code)))" }
     init(plain: String) { description = plain }
 }
 
@@ -75,23 +76,23 @@ public final class GPIOLine: @unchecked Sendable {
     /// The line as an input reporting both edges (debounce and the edge wanted are the reader's decision).
     public static func input(_ name: GPIOLineName, bias: GPIOBias) throws(GPIOError) -> GPIOLine {
         let held = try GPIOLine(name: name)
-        guard gpiod_line_request_both_edges_events_flags(held.line, consumer, bias.flags) == 0 else {
-            throw GPIOError("edges of \(name)")
-        }
+        // errno read while `held` lives (its deinit closes the chip, which may set errno).
+        let (result, code) = (gpiod_line_request_both_edges_events_flags(held.line, consumer, bias.flags), errno)
+        guard result == 0 else { throw GPIOError("edges of \(name)", code: code) }
         return held
     }
 
     /// The line as an output, first at `value`.
     public static func output(_ name: GPIOLineName, value: Bool) throws(GPIOError) -> GPIOLine {
         let held = try GPIOLine(name: name)
-        guard gpiod_line_request_output_flags(held.line, consumer, 0, value ? 1 : 0) == 0 else {
-            throw GPIOError("output \(name)")
-        }
+        let (result, code) = (gpiod_line_request_output_flags(held.line, consumer, 0, value ? 1 : 0), errno)
+        guard result == 0 else { throw GPIOError("output \(name)", code: code) }
         return held
     }
 
-    /// Waits up to `timeout` seconds for an edge: the edge and its time (CLOCK_MONOTONIC seconds, as the
-    /// kernel stamped it), nil when the time passed. Throws when the line is gone (a chip unbound).
+    /// Waits up to `timeout` seconds for an edge: the edge and its time (seconds, as the kernel stamped it:
+    /// CLOCK_MONOTONIC since Linux 5.7, CLOCK_REALTIME before; only differences are used), nil when the
+    /// time passed. Throws when the line is gone (a chip unbound).
     public func nextEdge(timeout: Double) throws(GPIOError) -> (edge: GPIOEdge, time: Double)? {
         var wait = timespec(tv_sec: Int(timeout), tv_nsec: Int((timeout - timeout.rounded(.down)) * 1e9))
         switch gpiod_line_event_wait(line, &wait) {

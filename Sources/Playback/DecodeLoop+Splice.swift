@@ -24,18 +24,21 @@ extension DecodeLoop {
     static let decodeAheadLimit = 0.1
 
     /// Decodes the opened interrupt's first pictures: up to `videoLead` past `position`, within the picture
-    /// budget and `decodeAheadLimit`. Nothing for items without pictures shown, streams and web pages (their
-    /// reads wait on the network or a renderer).
+    /// budget and `decodeAheadLimit` (checked between pictures: one slow first picture, a large still, runs to
+    /// its end while the interrupted play's written sound, about 0.3 s, goes on). Nothing for streams and web
+    /// pages (their reads wait on the network or a renderer): they keep the `videoLead` in the splice. Stops
+    /// when the interrupt is no longer wanted (a cut, another interrupt).
     func decodeAhead(_ opened: Result<any ItemReader, MediaError>, from position: Double) -> PicturesAhead {
         var ahead = PicturesAhead()
-        guard engine.video != nil, case .success(let reader) = opened, reader.hasVideo, !reader.isStream, reader.webPage == nil
-        else {
+        guard engine.video != nil, case .success(let reader) = opened, reader.hasVideo else {
             ahead.enough = true
             return ahead
         }
+        guard !reader.isStream, reader.webPage == nil else { return ahead }
         let deadline = Monotonic.now() + Self.decodeAheadLimit
         var limit = engine.config.frameQueueCapacity
-        while Monotonic.now() < deadline {
+        let serial = self.serial
+        while Monotonic.now() < deadline, core.locked({ $0.serial == serial && !$0.shuttingDown }) {
             let frame: VideoFrame?
             do { frame = try reader.readVideo() } catch {
                 ahead.error = error
@@ -64,10 +67,13 @@ extension DecodeLoop {
     /// `spliceLead` allows (and `videoLead` more when the interrupt's first pictures are still to be decoded),
     /// and tells the state the interrupt starts there. Returns that frame.
     func splice(after frame: Int64, opened: Result<any ItemReader, MediaError>, ahead: PicturesAhead) -> Int64 {
+        let serial = self.serial
+        // Overtaken while it opened (a cut, another interrupt): what was written stays; the newer request
+        // places itself.
+        guard core.locked({ $0.serial == serial }) else { return engine.audio.writtenFrames() }
         var lead = engine.config.spliceLead
         if !ahead.enough { lead += engine.config.videoLead }
         let at = engine.audio.retract(from: frame, lead: lead)
-        let serial = self.serial
         core.locked { $0.spliced(at: at, serial: serial) }
         return at
     }

@@ -34,6 +34,9 @@ extension Dispatcher {
                         throw RPCError.invalidParams(param: "triggers[\(index)]", reason: "\(error)")
                     }
                 }
+                if let conflict = TriggerRule.conflict(in: rules) {
+                    throw RPCError.invalidParams(param: "triggers", reason: conflict)
+                }
                 do {
                     try control.keep(rules.map(\.line))
                 } catch {

@@ -25,6 +25,8 @@ public final class OutputRunner: @unchecked Sendable {
 
     /// Queue only: the GPIO lines outputs have set, held until the runner goes.
     private var gpioLines: [GPIOLineName: GPIOLine] = [:]
+    /// Queue only: how often each line was set; a pulse's end sets 0 only if nothing set the line since.
+    private var gpioSets: [GPIOLineName: Int] = [:]
     /// Hands an MQTT output to whoever publishes it (any thread; must not wait).
     private let publish: @Sendable (_ topic: String, _ payload: String) -> Void
 
@@ -90,14 +92,18 @@ public final class OutputRunner: @unchecked Sendable {
         case .gpio(let name, let setting):
             do {
                 let line = try gpioLine(name)
+                gpioSets[name, default: 0] += 1
                 switch setting {
                 case .high: try line.set(true)
                 case .low: try line.set(false)
                 case .pulse(let seconds):
                     try line.set(true)
-                    // Back to 0 later on this queue, without holding up the outputs in between.
+                    // Back to 0 later on this queue, without holding up the outputs in between — unless the
+                    // line was set again meanwhile (a later pulse or setting wins).
+                    let mark = gpioSets[name]
                     queue.asyncAfter(deadline: .now() + seconds) { [self] in
-                        do { try line.set(false) } catch { logger.warning("output \(rule.line): \(error)") }
+                        guard gpioSets[name] == mark, let held = gpioLines[name] else { return }
+                        do { try held.set(false) } catch { logger.warning("output \(rule.line): \(error)") }
                     }
                 }
                 logger.info("output \(rule.line): set for \(uri)")

@@ -122,6 +122,21 @@ public struct TriggerRule: Sendable, Equatable {
         _ = try TriggerAction.call(action, groups: Array(repeating: "0", count: 9))
     }
 
+    /// Rules that cannot stand together: a GPIO line is requested once, so every rule on it asks the same
+    /// bias (its lines named alike: `gpiochip0:17` and `0:17` would be two requests of one line, and the
+    /// second is refused by the kernel). Nil when they can; else why not.
+    public static func conflict(in rules: [TriggerRule]) -> String? {
+        var bias: [GPIOLineName: GPIOBias] = [:]
+        for rule in rules {
+            guard case .gpio(let line, _, _, let asked) = rule.source else { continue }
+            if let first = bias[line], first != asked {
+                return "gpio=\(line) is asked with bias=\(first.rawValue) and bias=\(asked.rawValue): one line, one bias"
+            }
+            bias[line] = asked
+        }
+        return nil
+    }
+
     static func isName(_ name: String) -> Bool {
         (1...64).contains(name.utf8.count)
             && name.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || $0 == 0x2D || $0 == 0x5F || $0 == 0x2E }

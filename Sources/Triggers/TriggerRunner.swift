@@ -125,7 +125,9 @@ public final class TriggerRunner: @unchecked Sendable {
                 switch rule.source {
                 case .serial(let path, _): wanted[path] = .lines
                 case .evdev(let path, _): wanted[path] = .events
-                case .gpio(let line, _, _, let bias): wanted["gpio:\(line)"] = wanted["gpio:\(line)"] ?? .gpio(line, bias)
+                case .gpio(let line, _, _, let bias):
+                    // One request per line: rules on it ask one bias (TriggerRule.conflict refuses others).
+                    wanted["gpio:\(line)"] = wanted["gpio:\(line)"] ?? .gpio(line, bias)
                 default: break
                 }
             }

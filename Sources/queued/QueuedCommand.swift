@@ -359,9 +359,11 @@ struct QueuedCommand: ParsableCommand {
         for rule in outputs {
             do { _ = try OutputRule(parsing: rule) } catch { throw ValidationError("--output \(rule): \(error)") }
         }
+        var parsed: [TriggerRule] = []
         for rule in triggers {
-            do { _ = try TriggerRule(parsing: rule) } catch { throw ValidationError("--trigger \(rule): \(error)") }
+            do { parsed.append(try TriggerRule(parsing: rule)) } catch { throw ValidationError("--trigger \(rule): \(error)") }
         }
+        if let conflict = TriggerRule.conflict(in: parsed) { throw ValidationError("--trigger: \(conflict)") }
         // Each command's words here; that both are given is checked at start (a config file's lines are
         // validated one at a time, and the two are usually on two lines).
         if let displayOffCommand { _ = try Self.words(displayOffCommand, option: "--display-off-command") }

@@ -23,6 +23,11 @@ import Triggers
             #expect(throws: TriggerRuleError.self, "\(line)") { try TriggerRule(parsing: line) }
             do { _ = try TriggerRule(parsing: line) } catch { #expect(error.description.contains(words), "\(line): \(error)") }
         }
+        // One line is requested once: its rules ask one bias.
+        let pullUp = try TriggerRule(parsing: "gpio=gpiochip0:17 bias=pull-up -> next")
+        let pullDown = try TriggerRule(parsing: "gpio=gpiochip0:17 edge=rising bias=pull-down -> pause")
+        #expect(TriggerRule.conflict(in: [pullUp, rule]) == nil)
+        #expect(TriggerRule.conflict(in: [pullUp, pullDown])?.contains("one line, one bias") == true)
     }
 
     /// A recorded press and release of a push button to ground with a pull-up (kernel timestamps, seconds):
