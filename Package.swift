@@ -71,6 +71,9 @@ let package = Package(
         // Overlays: layers above the video as plain values (what, where, when) and the pure layout and
         // resolution the presenter draws from.
         .target(name: "Overlays"),
+        // Video walls in step: the leader's clock as a follower sees it, who leads, and how a follower's media
+        // clock is brought back to the leader's (pure; the sync program carries them out).
+        .target(name: "SyncGroup"),
         // Triggers: rules (an input and the call it makes), matching and cooldowns (pure), and the runner that
         // reads serial ports and input devices and makes the calls through the daemon's own socket.
         .target(
@@ -269,6 +272,7 @@ let package = Package(
         .testTarget(name: "OverlaysTests", dependencies: ["Overlays"]),
         .testTarget(name: "AlertsTests", dependencies: ["Alerts", "JSONText", "QueueRPC", "CAPFeed"]),
         .testTarget(name: "TriggersTests", dependencies: ["Triggers", "GPIO", "JSONText"]),
+        .testTarget(name: "SyncGroupTests", dependencies: ["SyncGroup"]),
         .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"]),
         .testTarget(name: "QueueRPCTests", dependencies: ["QueueRPC", "JSONText"]),
         .testTarget(name: "NetCacheTests", dependencies: ["NetCache"]),
