@@ -244,7 +244,19 @@ extension EngineState {
 
     /// Takes back the interrupts `ids` (an alert cleared): those waiting are dropped, and if one of them is
     /// heard now it is cut short as `next` would, so playback goes on to the next other interrupt or back.
-    mutating func withdrawInterrupts(_ ids: Set<ItemID>) {
+    /// One being spliced in or already placed after what is heard (`heardFrame`) is never heard: when no
+    /// other interrupt waits, the play heard goes on where it is (its unheard rest written again).
+    mutating func withdrawInterrupts(_ ids: Set<ItemID>, heardFrame: Int64) {
+        if let play = current, !play.cursor.isInterrupt,
+            startRequest.map({ $0.splice && ids.contains($0.cursor.id) }) ?? false
+                || segments.contains(where: { $0.cursor.isInterrupt && ids.contains($0.cursor.id) }),
+            interruptions.waiting.allSatisfy({ ids.contains($0.id) })
+        {
+            let position = position(of: play, heard: heardFrame)
+            interruptions = Interruptions()
+            cut(to: play.cursor, position: position, endReason: nil, continuesPlay: true, keepInterrupts: true)
+            return
+        }
         let heard = current?.cursor
         // The first waiting one may be opening already (the decoder looks it up): only those behind it are
         // forgotten at once; the rest as their plays end.

@@ -63,7 +63,7 @@ extension PlayerEngine {
     /// Takes back interrupts not yet over (see EngineState.withdrawInterrupts); unknown ids are ignored.
     public func withdrawInterrupts(_ ids: Set<ItemID>) {
         guard !ids.isEmpty else { return }
-        core.locked { $0.withdrawInterrupts(ids) }
+        core.locked { $0.withdrawInterrupts(ids, heardFrame: audio.playedFrames()) }
     }
 
     /// Swaps the whole queue in one step (see EngineState.replaceQueue); returns the new ids and version.

@@ -74,6 +74,34 @@ extension EngineStateDriver {
         #expect(driver.state.interruptions.isEmpty)
     }
 
+    /// An interrupt withdrawn (an alert cleared) while it is being spliced in, or once placed after what is
+    /// heard but not yet heard, is never heard: the interrupted play goes on as the same play, from where the
+    /// listener is, its unheard rest written again.
+    @Test(arguments: [false, true])
+    func anInterruptWithdrawnBeforeItIsHeardNeverPlays(placed: Bool) throws {
+        let driver = try EngineStateDriver(items: items)
+        try driver.state.play(id: nil)
+        let a = try #require(driver.openRequested(duration: 10))
+        driver.written = 400
+        driver.hear(300)
+        #expect(driver.story() == ["flush", "start 1.1"])
+        let b = driver.interrupt()
+        if placed { _ = try #require(driver.spliceRequested(unsent: 90)) }
+        driver.state.withdrawInterrupts([b], heardFrame: 305)
+        #expect(driver.story() == ["flush"], "the unheard part is dropped, nothing ends or starts")
+        // The decode thread's next request: A again, from where it is heard, as the same play.
+        let request = try #require(driver.takeRequest())
+        #expect(request.cursor == a && request.continuesPlay && !request.splice)
+        #expect(abs(request.position - 3.05) < 1e-9)
+        driver.written = driver.heard
+        driver.open(request.cursor, offset: request.position, continuesPlay: true, duration: 10)
+        driver.state.startHandled(request)
+        driver.hear(420)
+        #expect(driver.story().isEmpty, "A goes on; B never starts")
+        #expect(driver.state.status(heard: 420).currentID == a.id && !driver.state.status(heard: 420).interrupt)
+        #expect(driver.state.interruptions.isEmpty)
+    }
+
     /// A synchronized start corks the output until its instant; an interrupt before it calls the start off
     /// and must let the sound go again, or the interrupt would never be heard (and the stall detector end it).
     @Test func anInterruptCallsAnArmedSynchronizedStartOffAndTheSoundGoesOn() throws {
