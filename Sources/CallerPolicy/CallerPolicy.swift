@@ -186,5 +186,8 @@ public enum MethodExposure: Sendable, Hashable {
         // Firing a named trigger is what a button on the page or a message to the screen does. A rule reads a
         // device or a file and puts what it reads into a call: setting them from afar is opt-in.
         "triggers.list": [.page, .broker], "triggers.fire": [.page, .broker], "triggers.set": [.brokerWhenNamed],
+        // An output runs a program, writes to a device or sets a pin of the box: set only on the box, or by a
+        // fleet whose operator named the method.
+        "outputs.list": [.page, .broker], "outputs.set": [.brokerWhenNamed],
     ]
 }

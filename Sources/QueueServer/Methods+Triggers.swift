@@ -2,6 +2,7 @@
 // whole before anything changes), and a named trigger fired (triggers.fire: queued-web's webhook, the fleet
 // bridge's MQTT topic). The runner carries the calls out on its own queue: the answer says only how many
 // rules the name fired, and never waits for their calls (which come back through this same socket).
+// outputs.* likewise: the output rules in force, and all of them replaced and kept.
 
 import QueueRPC
 import Triggers
@@ -11,8 +12,14 @@ public struct TriggerControl: Sendable {
     public let runner: TriggerRunner
     /// Keeps the rules set through the socket (the state directory); throws when it cannot.
     public let keep: @Sendable ([String]) throws -> Void
-    public init(runner: TriggerRunner, keep: @escaping @Sendable ([String]) throws -> Void) {
-        (self.runner, self.keep) = (runner, keep)
+    public let outputs: OutputRunner
+    /// Keeps the output rules set through the socket; throws when it cannot.
+    public let keepOutputs: @Sendable ([String]) throws -> Void
+    public init(
+        runner: TriggerRunner, keep: @escaping @Sendable ([String]) throws -> Void, outputs: OutputRunner,
+        keepOutputs: @escaping @Sendable ([String]) throws -> Void
+    ) {
+        (self.runner, self.keep, self.outputs, self.keepOutputs) = (runner, keep, outputs, keepOutputs)
     }
 }
 
@@ -44,6 +51,25 @@ extension Dispatcher {
                 }
                 control.runner.replace(with: rules)
                 return .init(triggers: rules.map(\.shown))
+            },
+            .answering(API.OutputsList.self, .query) { _, _ in .init(outputs: try control().outputs.rules.map(\.line)) },
+            .answering(API.OutputsSet.self, .query) { params, _ in
+                let control = try control()
+                var rules: [OutputRule] = []
+                for (index, line) in params.outputs.enumerated() {
+                    do {
+                        rules.append(try OutputRule(parsing: line))
+                    } catch {
+                        throw RPCError.invalidParams(param: "outputs[\(index)]", reason: "\(error)")
+                    }
+                }
+                do {
+                    try control.keepOutputs(rules.map(\.line))
+                } catch {
+                    throw RPCError.badState("the outputs could not be kept: \(error)")
+                }
+                control.outputs.replace(with: rules)
+                return .init(outputs: rules.map(\.line))
             },
             .answering(API.TriggersFire.self, .query) { params, _ in
                 let via: TriggerInput.Via = params.via == .mqtt ? .mqtt : .webhook

@@ -11,12 +11,12 @@ import Logging
 import SystemSupport
 
 public final class OutputRunner: @unchecked Sendable {
-    public let rules: [OutputRule]
     private let logger: Logger
     private let commandTimeout: Double
     private let queue = DispatchQueue(label: "queued.outputs")
-    /// Guards `playing` and `waiting`; never held while an action runs.
+    /// Guards `rules`, `playing` and `waiting`; never held while an action runs.
     private let lock = ThreadLock()
+    private var current: [OutputRule]
     /// The plays started and not yet ended, by item id, with what their rules match on.
     private var playing: [Int64: (uri: String, title: String?)] = [:]
     /// Rules with an action asked for and not yet done: another of the same rule meanwhile is dropped, so a
@@ -34,19 +34,30 @@ public final class OutputRunner: @unchecked Sendable {
         rules: [OutputRule], commandTimeout: Double = 10, logger: Logger,
         publish: @escaping @Sendable (_ topic: String, _ payload: String) -> Void = { _, _ in }
     ) {
-        (self.rules, self.commandTimeout, self.logger, self.publish) = (rules, commandTimeout, logger, publish)
+        (current, self.commandTimeout, self.logger, self.publish) = (rules, commandTimeout, logger, publish)
+    }
+
+    /// The rules in force (any thread).
+    public var rules: [OutputRule] { lock.withLock { current } }
+
+    /// Replaces every rule (outputs.set): plays started before still end under the new ones. GPIO lines the
+    /// old rules set stay held (and where they were) until the daemon exits.
+    public func replace(with rules: [OutputRule]) {
+        lock.withLock {
+            current = rules
+            waiting = []
+        }
     }
 
     /// Any thread: a play of item `id` started.
     public func started(id: Int64, uri: String, title: String?) {
-        guard !rules.isEmpty else { return }
         lock.withLock { playing[id] = (uri, title) }
         run(.start, uri: uri, title: title)
     }
 
     /// Any thread: a play of item `id` ended.
     public func ended(id: Int64) {
-        guard !rules.isEmpty, let play = lock.withLock({ playing.removeValue(forKey: id) }) else { return }
+        guard let play = lock.withLock({ playing.removeValue(forKey: id) }) else { return }
         run(.end, uri: play.uri, title: play.title)
     }
 

@@ -124,8 +124,11 @@ struct Daemon {
         let plays = PlayRecording(store: PlayLogStore(directory: state?.directory.path)) { record in
             server?.publish(.played(record))
         }
+        // `--output` (the config's `output` lines) when given, else those kept from outputs.set.
+        let outputsFile = state.map { $0.directory.path + "/outputs.json" }
+        let outputLines = options.outputs.isEmpty ? TriggerFile.read(outputsFile) : options.outputs
         let outputs = OutputRunner(
-            rules: options.outputs.compactMap { try? OutputRule(parsing: $0) }, commandTimeout: options.displayCommandTimeout,
+            rules: outputLines.compactMap { try? OutputRule(parsing: $0) }, commandTimeout: options.displayCommandTimeout,
             logger: Logger(label: "queued.outputs")
         ) { topic, payload in server?.publish(.outputMessage(topic: topic, payload: payload)) }
         let engine = PlayerEngine(
@@ -190,7 +193,8 @@ struct Daemon {
         alerts.start()
         let capFeeds = CAPAlerts.poller(options: options, alerts: alerts, logger: Logger(label: "queued.cap"))
         capFeeds.start()
-        let triggers = makeTriggers(engine: engine, video: video, socketPath: server?.socketPath, stateDirectory: state?.directory.path)
+        let triggers = makeTriggers(
+            engine: engine, video: video, socketPath: server?.socketPath, stateDirectory: state?.directory.path, outputs: outputs)
         if let server {
             do {
                 try server.start(
@@ -268,7 +272,9 @@ struct Daemon {
 
     /// The trigger rules: `--trigger` (and the config's `trigger` lines) when given, else those kept from
     /// triggers.set; keys of the window go to them. Started once the socket answers (their calls go through it).
-    private func makeTriggers(engine: PlayerEngine, video: VideoSink?, socketPath: String?, stateDirectory: String?) -> TriggerControl {
+    private func makeTriggers(
+        engine: PlayerEngine, video: VideoSink?, socketPath: String?, stateDirectory: String?, outputs: OutputRunner
+    ) -> TriggerControl {
         let file = stateDirectory.map { $0 + "/triggers.json" }
         let lines = options.triggers.isEmpty ? TriggerFile.read(file) : options.triggers
         var rules: [TriggerRule] = []
@@ -282,7 +288,10 @@ struct Daemon {
         ) { method, params in try calls.call(method, params) }
         (video as? SDLVideoSink)?.setKeyListener { name in runner.input(.key(name)) }
         if !rules.isEmpty { logger.info("\(rules.count) trigger rules") }
-        return TriggerControl(runner: runner) { lines in try TriggerFile.write(lines, to: file) }
+        let outputsFile = stateDirectory.map { $0 + "/outputs.json" }
+        return TriggerControl(
+            runner: runner, keep: { lines in try TriggerFile.write(lines, to: file) }, outputs: outputs,
+            keepOutputs: { lines in try TriggerFile.write(lines, to: outputsFile) })
     }
 
     /// A program installed beside this one (the same build or package), else its name for PATH to find.

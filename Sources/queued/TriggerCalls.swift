@@ -27,7 +27,8 @@ final class TriggerCalls: @unchecked Sendable {
     }
 }
 
-/// The rules set through the socket, kept in the state directory as a JSON array of lines.
+/// The rules set through the socket (triggers.set, outputs.set), kept in the state directory as a JSON array
+/// of lines.
 enum TriggerFile {
     static func read(_ path: String?) -> [String] {
         guard let path, let data = FileManager.default.contents(atPath: path),

@@ -201,4 +201,29 @@ import Testing
             return log.contains("trigger input gpio GPIO chip gpiochip-absent") && log.contains("gpio gpiochip-absent:22 1: GPIO chip gpiochip-absent")
         }, "\(daemon.log().suffix(1500))")
     }
+
+    /// Output rules through the socket: read whole (a bad one refuses them all), carried out at the next
+    /// matching play, and kept across a restart.
+    @Test(.timeLimit(.minutes(2))) func outputsSetThroughTheSocketAreCarriedOutAndKept() throws {
+        let scratch = try TemporaryDirectory(prefix: "queued-outputs-set")
+        let state = scratch.path + "/state"
+        let marker = scratch.path + "/started"
+        let tone = try Fixtures.tone(frequency: 660, seconds: 0.5)
+        let rules = ["on=start uri=*660Hz* -> command /usr/bin/touch \(marker)", "on=end -> mqtt lights up"]
+        do {
+            let daemon = try RunningDaemon(outputs: .null(untimed: false), ["--state-dir", state])
+            defer { daemon.stop() }
+            let client = try daemon.client()
+            let bad = try client.call("outputs.set", ["outputs": [.string(rules[0]), "on=start -> shout loudly"]], expectingError: true)
+            #expect(bad["code"]?.intValue == -32602 && (bad["message"]?.stringValue ?? "").contains("outputs[1]"), "\(bad)")
+            #expect(try client.call(API.OutputsList.self, NoParams()).outputs.isEmpty, "nothing changed")
+            #expect(try client.call(API.OutputsSet.self, .init(outputs: rules)).outputs == rules)
+            _ = try client.call(API.QueueAdd.self, .init(items: [RPCItemInput(uri: tone)]))
+            _ = try client.call(API.PlayerPlay.self, .init())
+            #expect(waitUntil(timeout: 20, pollInterval: 0.05) { FileManager.default.fileExists(atPath: marker) }, "\(daemon.log().suffix(1500))")
+        }
+        let again = try RunningDaemon(outputs: .null(untimed: false), ["--state-dir", state])
+        defer { again.stop() }
+        #expect(try again.client().call(API.OutputsList.self, NoParams()).outputs == rules, "kept across a restart")
+    }
 }

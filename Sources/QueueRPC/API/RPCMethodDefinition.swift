@@ -137,7 +137,7 @@ public enum API {
         DaemonRestart.self,        Discover.self, CacheStatus.self, CachePrefetch.self, CacheFetch.self, CacheRevalidate.self, CacheEvict.self,
         CacheUsage.self, PlaysList.self, PlaysAck.self, DisplayPower.self, StateApply.self, SessionConfine.self,
         LayoutSet.self, LayoutGet.self, AlertRaise.self, AlertClear.self, AlertList.self,
-        TriggersList.self, TriggersSet.self, TriggersFire.self,
+        TriggersList.self, TriggersSet.self, TriggersFire.self, OutputsList.self, OutputsSet.self,
     ]
 }
 

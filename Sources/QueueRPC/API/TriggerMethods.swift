@@ -1,4 +1,5 @@
-// The triggers.* methods: their params and results (Protocol/queued.openrpc.json, methods triggers.*).
+// The triggers.* and outputs.* methods: their params and results (Protocol/queued.openrpc.json, methods
+// triggers.* and outputs.*).
 
 extension API {
     public enum TriggersList: RPCMethodDefinition {
@@ -64,6 +65,46 @@ extension API {
             }
             public var json: JSONValue { ["fired": .int(fired)] }
         }
+    }
+
+    public enum OutputsList: RPCMethodDefinition {
+        public static let name = "outputs.list"
+        public typealias Params = NoParams
+        public typealias Result = OutputRules
+    }
+
+    public enum OutputsSet: RPCMethodDefinition {
+        public static let name = "outputs.set"
+
+        public struct Params: RPCMethodParams, Equatable {
+            public var references: [String] { [] }
+            public static let order = ["outputs"]
+            /// At most this many rules.
+            public static let capacity = 256
+            public var outputs: [String]
+            public init(outputs: [String]) { self.outputs = outputs }
+            public init(reading params: ParamReader) throws(RPCError) {
+                guard let outputs = try params.stringArray("outputs") else {
+                    throw .invalidParams(param: "outputs", reason: "required: the rules, one string each (may be empty)")
+                }
+                guard outputs.count <= Self.capacity else { throw .invalidParams(param: "outputs", reason: "at most \(Self.capacity) rules") }
+                self.outputs = outputs
+            }
+            public var json: JSONValue? { ["outputs": .array(outputs.map(JSONValue.string))] }
+        }
+
+        public typealias Result = OutputRules
+    }
+
+    /// The output rules in force, as written (outputs.list and outputs.set answer with them).
+    public struct OutputRules: RPCMethodResult, Equatable {
+        public var outputs: [String]
+        public init(outputs: [String]) { self.outputs = outputs }
+        public init?(json: JSONValue) {
+            guard let list = json["outputs"]?.arrayValue else { return nil }
+            outputs = list.compactMap(\.stringValue)
+        }
+        public var json: JSONValue { ["outputs": .array(outputs.map(JSONValue.string))] }
     }
 
     /// The rules in force, as written (triggers.list and triggers.set answer with them).
