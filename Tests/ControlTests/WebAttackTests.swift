@@ -58,6 +58,9 @@ import Testing
             ("overlay.add", ["image", nil, "/etc/hostname"]),
             ("overlay.update", ["id": .int(id), "path": "/etc/hostname"]),
             ("overlay.update", [.int(id), nil, "/etc/hostname"]),
+            // Rules that run programs, read devices or set pins of the box are set on the box, not from a page.
+            ("outputs.set", ["outputs": ["on=end -> command /bin/sh -c true"]]),
+            ("triggers.set", ["triggers": ["key=F1 -> next"]]),
         ]
         for (method, params) in attacks {
             let answer = try rig.rpc(method, params)

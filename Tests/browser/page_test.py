@@ -351,6 +351,10 @@ def main():
             button.click()
             check(bool(wait_for("the trigger paused", lambda: rpc("player.status")["state"] == "paused")), "the page fires a trigger")
         rpc("player.play")
+        # The daemon's output rules are listed (the page cannot set them: WebAttackTests).
+        rpc("outputs.set", {"outputs": ["on=end -> mqtt lights up"]})
+        check(bool(wait_for("the page lists the output", lambda: "on=end -> mqtt lights up" in driver.find_element(By.ID, "output-rules").text,
+                            timeout=15)), "the page lists the output rules")
 
         # The preview shows what the screen shows: a red clip, red in both.
         red_id = next(i["id"] for i in rpc("queue.list")["items"] if i["uri"] == red and not i["title"])

@@ -227,7 +227,8 @@ async function refreshOverlays() {
   } catch (error) { say(error.message); }
 }
 
-// The alerts standing (each with Clear) and a button per webhook trigger the daemon has.
+// The alerts standing (each with Clear), a button per webhook trigger the daemon has, and its output rules
+// (shown only: they run programs and set pins of the box, so they are set on the box itself).
 async function refreshAlerts() {
   try {
     const { alerts, active } = await api.rpc('alert.list');
@@ -251,6 +252,12 @@ async function refreshAlerts() {
       button.textContent = 'Fire ' + name;
       button.addEventListener('click', () => api.rpc('triggers.fire', { name }).then(({ fired }) => say(`${name}: ${fired} rules fired`), (e) => say(e.message)));
       return button;
+    }));
+    const { outputs } = await api.rpc('outputs.list');
+    $('output-rules').replaceChildren(...(outputs.length ? outputs : ['none']).map((rule) => {
+      const row = document.createElement('li');
+      row.textContent = rule;
+      return row;
     }));
   } catch (error) { say(error.message); }
 }
