@@ -52,7 +52,7 @@ extension Dispatcher {
                 control.runner.replace(with: rules)
                 return .init(triggers: rules.map(\.shown))
             },
-            .answering(API.OutputsList.self, .query) { _, _ in .init(outputs: try control().outputs.rules.map(\.line)) },
+            .answering(API.OutputsList.self, .query) { _, _ in .init(outputs: try control().outputs.rules.map(\.shown)) },
             .answering(API.OutputsSet.self, .query) { params, _ in
                 let control = try control()
                 var rules: [OutputRule] = []
@@ -69,7 +69,7 @@ extension Dispatcher {
                     throw RPCError.badState("the outputs could not be kept: \(error)")
                 }
                 control.outputs.replace(with: rules)
-                return .init(outputs: rules.map(\.line))
+                return .init(outputs: rules.map(\.shown))
             },
             .answering(API.TriggersFire.self, .query) { params, _ in
                 let via: TriggerInput.Via = params.via == .mqtt ? .mqtt : .webhook

@@ -86,6 +86,13 @@ public struct OutputRule: Sendable, Equatable {
         }
     }
 
+    /// The line as listed (outputs.list, the page, the fleet) and logged: a command's words after its program
+    /// left out, since they may carry a credential (`curl -H "Authorization: …"`).
+    public var shown: String {
+        guard case .command(let words) = action, words.count > 1, let arrow = line.firstRange(of: "->") else { return line }
+        return String(line[..<arrow.upperBound]) + " command " + words[0] + " …"
+    }
+
     /// Whether a play of an item with `uri` and `title` matches.
     public func matches(uri: String, title: String?) -> Bool {
         if let pattern = self.uri, !Self.glob(pattern, uri) { return false }

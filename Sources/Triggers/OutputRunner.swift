@@ -19,9 +19,11 @@ public final class OutputRunner: @unchecked Sendable {
     private var current: [OutputRule]
     /// The plays started and not yet ended, by item id, with what their rules match on.
     private var playing: [Int64: (uri: String, title: String?)] = [:]
-    /// Rules with an action asked for and not yet done: another of the same rule meanwhile is dropped, so a
-    /// command that hangs until its timeout on short items cannot pile work up.
-    private var waiting: Set<Int> = []
+    /// Rules with an action asked for and not yet done, by the rule set's generation and the rule's index:
+    /// another of the same rule meanwhile is dropped, so a command that hangs until its timeout on short
+    /// items cannot pile work up. A replace starts a new generation (indexes name other rules then).
+    private var waiting: Set<[Int]> = []
+    private var generation = 0
 
     /// Queue only: the GPIO lines outputs have set, held until the runner goes.
     private var gpioLines: [GPIOLineName: GPIOLine] = [:]
@@ -45,7 +47,7 @@ public final class OutputRunner: @unchecked Sendable {
     public func replace(with rules: [OutputRule]) {
         lock.withLock {
             current = rules
-            waiting = []
+            generation += 1
         }
     }
 
@@ -65,14 +67,16 @@ public final class OutputRunner: @unchecked Sendable {
     public func drain() { queue.sync {} }
 
     private func run(_ moment: OutputRule.Moment, uri: String, title: String?) {
+        let (rules, generation) = lock.withLock { (current, self.generation) }
         for (index, rule) in rules.enumerated() where rule.moment == moment && rule.matches(uri: uri, title: title) {
-            guard lock.withLock({ waiting.insert(index).inserted }) else {
-                logger.warning("output \(rule.line): skipped for \(uri), the one before is still running")
+            let key = [generation, index]
+            guard lock.withLock({ waiting.insert(key).inserted }) else {
+                logger.warning("output \(rule.shown): skipped for \(uri), the one before is still running")
                 continue
             }
             queue.async { [self] in
                 carryOut(rule, uri: uri)
-                _ = lock.withLock { waiting.remove(index) }
+                _ = lock.withLock { waiting.remove(key) }
             }
         }
     }
@@ -82,23 +86,23 @@ public final class OutputRunner: @unchecked Sendable {
         case .command(let words):
             let outcome = ChildCommand.run(words, timeout: commandTimeout)
             if outcome.succeeded {
-                logger.info("output \(rule.line): done for \(uri)")
+                logger.info("output \(rule.shown): done for \(uri)")
             } else {
-                logger.warning("output \(rule.line): \(outcome)")
+                logger.warning("output \(rule.shown): \(outcome)")
             }
         case .serial(let path, let line):
             let fd = open(path, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
             guard fd >= 0 else {
-                logger.warning("output \(rule.line): \(path): \(String(cString: strerror(errno)))")
+                logger.warning("output \(rule.shown): \(path): \(String(cString: strerror(errno)))")
                 return
             }
             defer { close(fd) }
             let bytes = Array((line + "\r\n").utf8)
             let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
             if written == bytes.count {
-                logger.info("output \(rule.line): written for \(uri)")
+                logger.info("output \(rule.shown): written for \(uri)")
             } else {
-                logger.warning("output \(rule.line): \(path) took \(max(0, written)) of \(bytes.count) bytes")
+                logger.warning("output \(rule.shown): \(path) took \(max(0, written)) of \(bytes.count) bytes")
             }
         case .gpio(let name, let setting):
             do {
@@ -114,17 +118,17 @@ public final class OutputRunner: @unchecked Sendable {
                     let mark = gpioSets[name]
                     queue.asyncAfter(deadline: .now() + seconds) { [self] in
                         guard gpioSets[name] == mark, let held = gpioLines[name] else { return }
-                        do { try held.set(false) } catch { logger.warning("output \(rule.line): \(error)") }
+                        do { try held.set(false) } catch { logger.warning("output \(rule.shown): \(error)") }
                     }
                 }
-                logger.info("output \(rule.line): set for \(uri)")
+                logger.info("output \(rule.shown): set for \(uri)")
             } catch {
                 gpioLines[name] = nil
-                logger.warning("output \(rule.line): \(error)")
+                logger.warning("output \(rule.shown): \(error)")
             }
         case .mqtt(let topic, let payload):
             publish(topic, payload)
-            logger.info("output \(rule.line): handed to the fleet bridge for \(uri)")
+            logger.info("output \(rule.shown): handed to the fleet bridge for \(uri)")
         }
     }
 

@@ -4,6 +4,12 @@
 import JSONText
 
 public enum TriggerAction {
+    /// Methods a trigger may not call: setting rules (a trigger that sets outputs runs programs) and a
+    /// connection's own settings.
+    static let notFromTriggers: Set<String> = [
+        "triggers.set", "outputs.set", "session.confine", "events.subscribe", "events.unsubscribe",
+    ]
+
     /// The call `action` makes once `groups` ($1 is groups[0]) are put in. Throws with the reason.
     public static func call(_ action: String, groups: [String]) throws(TriggerRuleError) -> (method: String, params: JSONObject) {
         // What a device sent is put into a call: it may carry only what an id, a number or a name needs, never
@@ -55,6 +61,9 @@ public enum TriggerAction {
             return ("overlay.update", ["id": .int(try integer(rest.first, "a layer id")), "visible": .bool(verb == "overlay-on")])
         case "call":
             guard let method = rest.first, method.contains(".") else { throw TriggerRuleError("call takes a method, then its params as JSON") }
+            // A trigger's call goes through the daemon's own socket, unconfined: one that set rules would give
+            // whoever may set triggers (a fleet, opted in) the outputs' power to run programs.
+            guard !Self.notFromTriggers.contains(method) else { throw TriggerRuleError("call \(method): not from a trigger") }
             // The params are the rest of the action as written (a JSON object), not its words.
             let json = text.drop { $0 == " " }.dropFirst(4).drop { $0 == " " }.dropFirst(method.count)
             guard !json.allSatisfy({ $0 == " " }) else { return (method, [:]) }

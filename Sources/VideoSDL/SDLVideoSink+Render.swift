@@ -100,6 +100,7 @@ extension SDLVideoSink {
         }
         let output = (width: Int(width), height: Int(height))
         noteOutputSize(output)
+        wholeOutput = output
         takeZoneUpdates()
         drawnLayers = currentOverlayLayers()
         lastDrawAt = Monotonic.now()
@@ -165,16 +166,20 @@ extension SDLVideoSink {
     func layout(of frame: VideoFrame, in picture: ZonePicture, output: (width: Int, height: Int)) -> FitLayout? {
         // The file's turn (a phone's portrait clip or photo) and the panel's add up; the mirror comes first.
         let turn = frame.orientation.turned(by: picture.rotation.rawValue / 90)
+        // A wall's part only where the picture fills the screen (not the main zone in part of a layout).
+        let wall = output == wholeOutput ? picture.wall : nil
         return FitLayout.compute(
             fit: picture.fit, rotation: VideoRotation(rawValue: turn.quarterTurns * 90) ?? .upright,
             mirrored: turn.mirrored, sampleAspect: frame.sampleAspect, picture: (frame.width, frame.height),
-            output: output, wall: picture.wall, panelTurn: picture.rotation)
+            output: output, wall: wall, panelTurn: picture.rotation)
     }
 
     private func drawPicture(_ picture: ZonePicture, _ renderer: OpaquePointer, output: (width: Int, height: Int)) {
         guard let frame = picture.lastFrame, let layout = layout(of: frame, in: picture, output: output) else { return }
         var source = layout.source.sdl
-        if let motion = picture.motion {
+        // A moving still glides over the whole picture; on a wall each panel would glide over its own part,
+        // apart from the others: there it stands still.
+        if let motion = picture.motion, picture.wall == nil || output != wholeOutput {
             guard uploadUnlessHeld(frame, into: picture), let texture = picture.texture else { return }
             drawMoving(texture, layout: layout, view: motion, renderer)
             return

@@ -48,6 +48,8 @@ public final class SDLVideoSink: VideoSink, @unchecked Sendable {
     var painter: OverlayPainter?
     var drawnLayers: [OverlayLayer] = []
     var lastDrawAt = 0.0
+    /// Presenter thread: the renderer's whole output at this draw (a wall's part is cut only from it).
+    var wholeOutput = (width: 0, height: 0)
     /// When `show` last put a new picture up (monotonic seconds): while pictures flow, overlays change with them.
     var lastShowAt = -Double.infinity
 

@@ -61,10 +61,11 @@ public struct WallPlacement: Sendable, Equatable {
         }
     }
 
-    /// Reads `--wall-crop x,y,w,h` (fractions of the picture; the rectangle inside it).
+    /// Reads `--wall-crop x,y,w,h` (fractions of the picture's frame, the picture fitted to it by `--fit`: of the
+    /// picture itself when their shapes match or with `stretch`; each at least 0.001 wide and high).
     public static func crop(_ text: String) -> WallPlacement? {
         let values = text.split(separator: ",").compactMap { Double($0.filter { $0 != " " }) }
-        guard values.count == 4, values.allSatisfy({ $0.isFinite && $0 >= 0 && $0 <= 1 }), values[2] > 0, values[3] > 0,
+        guard values.count == 4, values.allSatisfy({ $0.isFinite && $0 >= 0 && $0 <= 1 }), values[2] >= 0.001, values[3] >= 0.001,
             values[0] + values[2] <= 1 + 1e-9, values[1] + values[3] <= 1 + 1e-9
         else { return nil }
         return WallPlacement(.crop(x: values[0], y: values[1], width: values[2], height: values[3]))

@@ -128,7 +128,7 @@ struct QueuedCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Show only this rectangle of each picture, x,y,w,h in fractions of it (0.5,0,0.5,0.5: the top right quarter), instead of a --wall grid.",
+            "Show only this rectangle of each picture, x,y,w,h in fractions of its frame (0.5,0,0.5,0.5: the top right quarter; the picture fitted to the frame by --fit, so with another shape its bars count), instead of a --wall grid.",
             valueName: "x,y,w,h"))
     var wallCrop: String?
 

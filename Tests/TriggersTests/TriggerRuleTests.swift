@@ -35,7 +35,8 @@ import Triggers
             ("key=F1 colour=red -> next", "colour"), (#"serial=/dev/x match="(" -> next"#, "regular expression"),
             ("evdev=/dev/input/event0 code=KEY_NOPE -> next", "KEY_NOPE"), ("key=F1 cooldown=soon -> next", "cooldown"),
             ("webhook=a/b -> next", "name"), ("key=F1 -> play-id x", "whole number"), ("key=F1 -> call x {}", "method"),
-            ("key=F1 -> call a.b [1]", "JSON object"), (#"key=F1 match="open -> next"#, "quote"),
+            ("key=F1 -> call a.b [1]", "JSON object"), ("key=F1 -> call outputs.set {}", "not from a trigger"),
+            ("mqtt=x -> call triggers.set {\"triggers\": []}", "not from a trigger"), (#"key=F1 match="open -> next"#, "quote"),
         ] {
             do {
                 _ = try TriggerRule(parsing: line)
