@@ -12,7 +12,6 @@ public struct GPIOError: Error, Sendable, CustomStringConvertible {
     public let description: String
     /// `what` failed with the errno libgpiod left (read at once, before anything else can change it).
     init(_ what: String, code: Int32 = errno) { description = "\(what): \(String(cString: strerror(code)))" }
-    init(plain: String) { description = plain }
 }
 
 /// A line's name as rules write it: `CHIP:LINE`.

@@ -33,41 +33,19 @@ extension Dispatcher {
             .answering(API.TriggersList.self, .query) { _, _ in .init(triggers: try control().runner.list.map(\.shown)) },
             .answering(API.TriggersSet.self, .query) { params, _ in
                 let control = try control()
-                var rules: [TriggerRule] = []
-                for (index, line) in params.triggers.enumerated() {
-                    do {
-                        rules.append(try TriggerRule(parsing: line))
-                    } catch {
-                        throw RPCError.invalidParams(param: "triggers[\(index)]", reason: "\(error)")
-                    }
-                }
+                let rules = try readAll(params.triggers, param: "triggers", TriggerRule.init(parsing:))
                 if let conflict = TriggerRule.conflict(in: rules) {
                     throw RPCError.invalidParams(param: "triggers", reason: conflict)
                 }
-                do {
-                    try control.keep(rules.map(\.line))
-                } catch {
-                    throw RPCError.badState("the triggers could not be kept: \(error)")
-                }
+                try keep(rules.map(\.line), "triggers", control.keep)
                 control.runner.replace(with: rules)
                 return .init(triggers: rules.map(\.shown))
             },
             .answering(API.OutputsList.self, .query) { _, _ in .init(outputs: try control().outputs.rules.map(\.shown)) },
             .answering(API.OutputsSet.self, .query) { params, _ in
                 let control = try control()
-                var rules: [OutputRule] = []
-                for (index, line) in params.outputs.enumerated() {
-                    do {
-                        rules.append(try OutputRule(parsing: line))
-                    } catch {
-                        throw RPCError.invalidParams(param: "outputs[\(index)]", reason: "\(error)")
-                    }
-                }
-                do {
-                    try control.keepOutputs(rules.map(\.line))
-                } catch {
-                    throw RPCError.badState("the outputs could not be kept: \(error)")
-                }
+                let rules = try readAll(params.outputs, param: "outputs", OutputRule.init(parsing:))
+                try keep(rules.map(\.line), "outputs", control.keepOutputs)
                 control.outputs.replace(with: rules)
                 return .init(outputs: rules.map(\.shown))
             },
@@ -77,5 +55,23 @@ extension Dispatcher {
                 return .init(fired: Int64(fired))
             },
         ]
+    }
+}
+
+extension Dispatcher {
+    /// Every line read as a rule, or the first that is not one refuses them all (`param[i]` says which).
+    fileprivate static func readAll<Rule>(
+        _ lines: [String], param: String, _ parse: (String) throws(TriggerRuleError) -> Rule
+    ) throws(RPCError) -> [Rule] {
+        var rules: [Rule] = []
+        for (index, line) in lines.enumerated() {
+            do { rules.append(try parse(line)) } catch { throw RPCError.invalidParams(param: "\(param)[\(index)]", reason: "\(error)") }
+        }
+        return rules
+    }
+
+    /// Keeps the rules' lines with `keeper` before they take effect (the state directory).
+    fileprivate static func keep(_ lines: [String], _ what: String, _ keeper: ([String]) throws -> Void) throws(RPCError) {
+        do { try keeper(lines) } catch { throw RPCError.badState("the \(what) could not be kept: \(error)") }
     }
 }

@@ -126,7 +126,7 @@ struct Daemon {
         }
         // `--output` (the config's `output` lines) when given, else those kept from outputs.set.
         let outputsFile = state.map { $0.directory.path + "/outputs.json" }
-        let outputLines = options.outputs.isEmpty ? TriggerFile.read(outputsFile) : options.outputs
+        let outputLines = options.outputs.isEmpty ? RuleFile.read(outputsFile) : options.outputs
         let outputs = OutputRunner(
             rules: outputLines.compactMap { try? OutputRule(parsing: $0) }, commandTimeout: options.displayCommandTimeout,
             logger: Logger(label: "queued.outputs")
@@ -194,7 +194,8 @@ struct Daemon {
         let capFeeds = CAPAlerts.poller(options: options, alerts: alerts, logger: Logger(label: "queued.cap"))
         capFeeds.start()
         let triggers = makeTriggers(
-            engine: engine, video: video, socketPath: server?.socketPath, stateDirectory: state?.directory.path, outputs: outputs)
+            engine: engine, video: video, socketPath: server?.socketPath, stateDirectory: state?.directory.path, outputs: outputs,
+            outputsFile: outputsFile)
         if let server {
             do {
                 try server.start(
@@ -273,10 +274,11 @@ struct Daemon {
     /// The trigger rules: `--trigger` (and the config's `trigger` lines) when given, else those kept from
     /// triggers.set; keys of the window go to them. Started once the socket answers (their calls go through it).
     private func makeTriggers(
-        engine: PlayerEngine, video: VideoSink?, socketPath: String?, stateDirectory: String?, outputs: OutputRunner
+        engine: PlayerEngine, video: VideoSink?, socketPath: String?, stateDirectory: String?, outputs: OutputRunner,
+        outputsFile: String?
     ) -> TriggerControl {
         let file = stateDirectory.map { $0 + "/triggers.json" }
-        let lines = options.triggers.isEmpty ? TriggerFile.read(file) : options.triggers
+        let lines = options.triggers.isEmpty ? RuleFile.read(file) : options.triggers
         var rules: [TriggerRule] = []
         for line in lines {
             do { rules.append(try TriggerRule(parsing: line)) } catch { logger.error("trigger \(line): \(error); left out") }
@@ -288,10 +290,9 @@ struct Daemon {
         ) { method, params in try calls.call(method, params) }
         (video as? SDLVideoSink)?.setKeyListener { name in runner.input(.key(name)) }
         if !rules.isEmpty { logger.info("\(rules.count) trigger rules") }
-        let outputsFile = stateDirectory.map { $0 + "/outputs.json" }
         return TriggerControl(
-            runner: runner, keep: { lines in try TriggerFile.write(lines, to: file) }, outputs: outputs,
-            keepOutputs: { lines in try TriggerFile.write(lines, to: outputsFile) })
+            runner: runner, keep: { lines in try RuleFile.write(lines, to: file) }, outputs: outputs,
+            keepOutputs: { lines in try RuleFile.write(lines, to: outputsFile) })
     }
 
     /// A program installed beside this one (the same build or package), else its name for PATH to find.

@@ -29,7 +29,7 @@ final class TriggerCalls: @unchecked Sendable {
 
 /// The rules set through the socket (triggers.set, outputs.set), kept in the state directory as a JSON array
 /// of lines.
-enum TriggerFile {
+enum RuleFile {
     static func read(_ path: String?) -> [String] {
         guard let path, let data = FileManager.default.contents(atPath: path),
             let list = (try? JSON.parse([UInt8](data)))?.arrayValue

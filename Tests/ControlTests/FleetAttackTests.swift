@@ -176,12 +176,17 @@ extension FleetBridgeTests {
             ("overlay.add", ["type": "image", "path": "/etc/hostname"]), ("overlay.add", ["image", .null, "/etc/hostname"]),
             ("overlay.update", ["id": 1, "path": "/etc/hostname"]),
             ("plays.ack", ["through": 1000]), ("events.subscribe", .null), ("session.confine", ["folders": ["/"]]),
+            // Rules that run programs or read devices: only when the operator names the methods.
+            ("outputs.set", ["outputs": ["on=start -> command /bin/sh -c id"]]), ("triggers.set", ["triggers": ["key=F1 -> next"]]),
         ]
         for (method, params) in attempts {
             let answer = scene.call(method, params == .null ? nil : params)
             #expect(answer?["error"] != nil && answer?["result"] == nil, "\(method) \(JSON.string(params)): \(String(describing: answer))")
         }
         #expect(try scene.daemonState() == before, "nothing changed on the daemon")
+        let local = try scene.daemon.client()
+        #expect(try local.call(API.OutputsList.self, NoParams()).outputs.isEmpty && local.call(API.TriggersList.self, NoParams()).triggers.isEmpty,
+                "no rule was set from the fleet")
         #expect(scene.call("player.status", nil)?["result"]?["state"] != nil, "an allowed request still runs")
         #expect(scene.log.contains("rpc request refused"), "refusals are logged")
     }
