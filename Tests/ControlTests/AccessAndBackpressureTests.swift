@@ -67,10 +67,10 @@ import Testing
         let sentBytes = Counter()
         flood.async {
             let chunk = Array([[UInt8]](repeating: request, count: 1000).joined())
-            // Keeps pushing for the whole minute: once the daemon stops reading, each write blocks until
+            // Keeps pushing for the whole half minute: once the daemon stops reading, each write blocks until
             // the client's timeout, and the client tries again.
             let started = Date()
-            while sentBytes.value < 40 << 20 && Date().timeIntervalSince(started) < 58 {
+            while sentBytes.value < 40 << 20 && Date().timeIntervalSince(started) < 28 {
                 do {
                     try flooder.value.sendRaw(chunk)
                     sentBytes.add(chunk.count)
@@ -81,13 +81,13 @@ import Testing
             floodDone.signal()
         }
 
-        // For 60 s: other clients keep answering promptly, playback keeps going (a new play every 2 s),
+        // For 30 s: other clients keep answering promptly, playback keeps going (a new play every 2 s),
         // and memory stays bounded.
         var slowest = 0.0
         var peak = baseline
         let start = Date()
         var starts = 0
-        while Date().timeIntervalSince(start) < 60 {
+        while Date().timeIntervalSince(start) < 30 {
             let asked = Date()
             _ = try control.call("player.status")
             slowest = max(slowest, Date().timeIntervalSince(asked))
@@ -98,11 +98,11 @@ import Testing
         let plays = starts
         let dropped = try control.call("player.status")["droppedFrames"]?.intValue ?? -1
         print(
-            "backpressure 60 s: \(plays) plays started, \(dropped) pictures dropped, slowest status reply \(Int(slowest * 1000)) ms, RSS \(baseline >> 20) -> peak \(peak >> 20) MiB, the flooder got \(sentBytes.value >> 10) KiB of its 40 MiB in before the daemon stopped reading it"
+            "backpressure 30 s: \(plays) plays started, \(dropped) pictures dropped, slowest status reply \(Int(slowest * 1000)) ms, RSS \(baseline >> 20) -> peak \(peak >> 20) MiB, the flooder got \(sentBytes.value >> 10) KiB of its 40 MiB in before the daemon stopped reading it"
         )
-        #expect(plays >= 27 && plays <= 31, "a 2 s clip should start about 30 times in 60 s, got \(plays)")
+        #expect(plays >= 13 && plays <= 16, "a 2 s clip should start about 15 times in 30 s, got \(plays)")
         // What holds up nobody means here: every status asked above was answered within the control client's
-        // own timeout (a call that timed out would have thrown), a minute long, while the flooder was stuck. How
+        // own timeout (a call that timed out would have thrown), half a minute long, while the flooder was stuck. How
         // fast is a figure for contrib/bench/ipc, not a bound a busy machine can break (1.27 s was seen there).
         #expect(dropped >= 0 && dropped <= 2, "the stuck clients cost playback \(dropped) late pictures")
         #expect(peak - baseline < 64 << 20, "daemon memory grew by \((peak - baseline) >> 20) MiB")

@@ -93,13 +93,13 @@ import Testing
         }
     }
 
-    @Test func killNineAtFiftyPointsLosesNothingAcknowledged() throws {
+    @Test func killNineAtThirtyPointsLosesNothingAcknowledged() throws {
         let state = try TemporaryDirectory(prefix: "queued-durable")
         var random = SeededGenerator(seed: 0x5EED_0008)
         var model = Model()
         var highestID: Int64 = 0
         var step = 0
-        let kills = 50
+        let kills = 30
         var inFlightApplied = 0
         for round in 0..<kills {
             let daemon = try RunningDaemon(outputs: .null(untimed: true), ["--state-dir", state.path])

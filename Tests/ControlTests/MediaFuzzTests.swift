@@ -43,10 +43,10 @@ import Testing
         #expect(report.items >= Self.count(5000))
     }
 
-    @Test func twoHundredDamagedFilesInRealTime() throws {
+    @Test func oneHundredTwentyDamagedFilesInRealTime() throws {
         let report = try run(
-            count: max(200, Self.count(5000) / 20), untimed: false, batchSize: 125, seedOffset: 1 << 32, itemLimit: 30)
-        #expect(report.items >= 200)
+            count: max(120, Self.count(5000) / 40), untimed: false, batchSize: 120, seedOffset: 1 << 32, itemLimit: 30)
+        #expect(report.items >= 120)
     }
 
     /// Plays `count` mutated files in batches (each added, played through, cleared), checking the rule on
