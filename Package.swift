@@ -16,6 +16,7 @@ let package = Package(
         .executable(name: "queued", targets: ["queued"]),
         .executable(name: "queuectl", targets: ["queuectl"]),
         .executable(name: "queued-mqtt", targets: ["queued-mqtt"]),
+        .executable(name: "queued-sync", targets: ["queued-sync"]),
         .executable(name: "queued-web", targets: ["queued-web"]),
         .executable(name: "queued-fleet", targets: ["queued-fleet"]),
     ] + (buildsWebView ? [.executable(name: "queued-webview", targets: ["queued-webview"])] : []),
@@ -64,7 +65,7 @@ let package = Package(
         // A screen's layout: zones, their places on the output, what the box can decode (pure).
         .target(name: "ScreenLayout", dependencies: ["QueueModel"]),
         // Mixing zones' sound: the music zone's output, ducked while the audio zone plays sound.
-        .target(name: "AudioMix", dependencies: ["Playback", "SystemClock", "SystemSupport"]),
+        .target(name: "AudioMix", dependencies: ["Media", "Playback", "SystemClock", "SystemSupport"]),
         // Hardware decoding decisions (issue 27): which method an item's video tries, what failed, when a
         // running hardware decode gives up — pure, beside QueueModel; Media carries them out.
         .target(name: "DecodeChoice"),
@@ -73,7 +74,7 @@ let package = Package(
         .target(name: "Overlays"),
         // Video walls in step: the leader's clock as a follower sees it, who leads, and how a follower's media
         // clock is brought back to the leader's (pure; the sync program carries them out).
-        .target(name: "SyncGroup"),
+        .target(name: "SyncGroup", dependencies: ["JSONText"]),
         // Triggers: rules (an input and the call it makes), matching and cooldowns (pure), and the runner that
         // reads serial ports and input devices and makes the calls through the daemon's own socket.
         .target(
@@ -203,6 +204,14 @@ let package = Package(
             dependencies: [
                 "Fleet", "MQTT", "QueueClient", "QueueRPC", "JSONText", "MediaPaths", "ConfigFile", "SystemSupport",
                 "CallerPolicy",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        // A sync group's member (video walls): other members over UDP ↔ the screen's daemon through its socket.
+        .executableTarget(
+            name: "queued-sync",
+            dependencies: [
+                "SyncGroup", "QueueClient", "QueueRPC", "JSONText", "MediaPaths", "ConfigFile", "SystemSupport", "SystemClock",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // SQLite 3 (the fleet console's store); the runtime package is libsqlite3-0.

@@ -189,5 +189,7 @@ public enum MethodExposure: Sendable, Hashable {
         // An output runs a program, writes to a device or sets a pin of the box: set only on the box, or by a
         // fleet whose operator named the method.
         "outputs.list": [.page, .broker], "outputs.set": [.brokerWhenNamed],
+        // The sync program is a local client of the full socket: nothing outside sets the pace or places plays.
+        "sync.clock": [], "sync.trim": [], "sync.align": [], "sync.report": [], "sync.status": [.page, .broker],
     ]
 }

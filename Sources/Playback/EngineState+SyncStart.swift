@@ -17,18 +17,25 @@ struct ScheduledStart: Equatable {
 extension EngineState {
     /// Prepares `id`'s first play (nil: the current play from its start, else what `play` would start) to
     /// start at `start`. An instant already past starts it as soon as it is ready.
-    mutating func play(id: ItemID?, at start: ScheduledStart) throws(PlayerError) {
-        let cursor: Cursor
+    /// With `play` and `position` (a sync group's re-alignment): that play of `id`, heard from `position`;
+    /// when it is the play under way it goes on as the same play (no ended or started event).
+    mutating func play(id: ItemID?, at start: ScheduledStart, play: Int? = nil, position: Double = 0) throws(PlayerError) {
+        var cursor: Cursor
         if let id {
             guard let found = queue.cursor(for: id) else { throw .itemNotFound(id) }
             cursor = found
+            if let play { cursor.play = max(1, play) }
         } else if let now = current {
             cursor = now.cursor
         } else {
             guard let open = firstOpen(from: startingPlay).cursor else { throw .queueEmpty }
             cursor = open
         }
-        cut(to: cursor, endReason: startedPlay == nil ? nil : .skipped)
+        let same = play != nil && current.map { $0.cursor.id == cursor.id && $0.cursor.play == cursor.play } == true
+        if same, let now = current { cursor = now.cursor }
+        cut(
+            to: cursor, position: max(0, position), endReason: same || startedPlay == nil ? nil : .skipped,
+            continuesPlay: same)
         actions.append(.setAudioPaused(true))
         updateRun { $0.motion = .armed(start) }
         wakeWaiters = true

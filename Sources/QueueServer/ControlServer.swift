@@ -58,12 +58,13 @@ public final class ControlServer: Sendable {
     /// `keeper`: answer changes only once it has kept them (nil: answer at once).
     public func start(
         engine: PlayerEngine, info: DaemonInfo, keeper: ChangeKeeper? = nil, plays: (any PlayLogControl)? = nil,
-        zones: (any ZoneEngines)? = nil, alerts: AlertController? = nil, triggers: TriggerControl? = nil
+        zones: (any ZoneEngines)? = nil, alerts: AlertController? = nil, triggers: TriggerControl? = nil,
+        sync: SyncControl? = nil
     ) throws {
         try SocketFile.prepare(config.socketPath, ownsDirectory: config.ownsDirectory)
         let dispatcher = Dispatcher(
             engine: engine, info: info, document: try Self.description(), keeper: keeper, plays: plays, zones: zones,
-            alerts: alerts, triggers: triggers)
+            alerts: alerts, triggers: triggers, sync: sync)
         let hub = self.hub
         let access = config.access
         let limits = ConnectionHandler.Limits(lineLimit: config.lineLimit, maxPendingBytes: config.maxPendingBytes)

@@ -135,7 +135,7 @@ final class Dispatcher: Sendable {
     init(
         engine: PlayerEngine, info: DaemonInfo, document: JSONValue, keeper: ChangeKeeper? = nil,
         plays: (any PlayLogControl)? = nil, zones: (any ZoneEngines)? = nil, alerts: AlertController? = nil,
-        triggers: TriggerControl? = nil
+        triggers: TriggerControl? = nil, sync: SyncControl? = nil
     ) {
         self.engine = engine
         self.zones = zones
@@ -146,7 +146,7 @@ final class Dispatcher: Sendable {
             Self.queueMethods(engine, zones: zones, alerts: alerts) + Self.playerMethods(engine) + Self.cacheMethods(engine)
                 + Self.overlayMethods(engine) + Self.stateMethods(engine, zones: zones) + Self.playsMethods(plays ?? PlayLogStore(directory: nil))
                 + Self.sessionMethods(engine: engine, info: info, document: document)
-                + Self.layoutMethods(zones) + Self.alertMethods(alerts) + Self.triggerMethods(triggers))
+                + Self.layoutMethods(zones) + Self.alertMethods(alerts) + Self.triggerMethods(triggers) + Self.syncMethods(engine, sync))
     }
 
     /// The groups of methods as one registry. A name registered twice is a programming error: it traps

@@ -38,7 +38,7 @@ struct Daemon {
             stallTimeout: options.stallTimeout, metricsPath: options.metricsFile,
             logger: Logger(label: "queued.supervise"))
         let eventLog = EventLog(logger: Logger(label: "queued.events"), progressInterval: options.progressInterval)
-        let (audio, audioName) =
+        let (deviceAudio, audioName) =
             options.untimed
             ? (NullAudioSink(mode: .untimed), "untimed")
             : try Outputs.audio(
@@ -47,6 +47,13 @@ struct Daemon {
                 server?.publish(event)
                 eventLog.log(event)
             }
+        // The sound's pace may be trimmed by a sync group's program (sync.trim); untrimmed it passes as it is.
+        let groupClock = GroupClock.fromEnvironment(ProcessInfo.processInfo.environment)
+        if groupClock.skew != 0 { logger.warning("test option: clocks and sound run \(groupClock.skewPPM) ppm fast") }
+        let trimmed = TrimmedAudioSink(deviceAudio, skewPPM: groupClock.skewPPM)
+        let audio: AudioSink = trimmed
+        let sync = SyncControl(
+            clock: groupClock, board: SyncBoard(), setTrim: { trimmed.setTrim(ppm: $0) }, trimPPM: { trimmed.trimPPM })
         let (video, videoName) = Outputs.video(options, logger: logger)
         var config = EngineConfig()
         config.trackEnd = options.shortestTrack ? .shortest : TrackEnd(rawValue: options.trackEnd.rawValue) ?? .auto
@@ -215,7 +222,7 @@ struct Daemon {
                         }
                         return info
                     }(),
-                    keeper: writer, plays: plays, zones: zones, alerts: alerts, triggers: triggers)
+                    keeper: writer, plays: plays, zones: zones, alerts: alerts, triggers: triggers, sync: sync)
             } catch {
                 alerts.stop()
                 engine.shutdown()
@@ -242,7 +249,7 @@ struct Daemon {
         if let config = QueuedCommand.configPath { logger.info("options from \(config)") }
         triggers.runner.start()
         if queue.isEmpty { logger.info("queue is empty; waiting for clients") }
-        supervision.start(engine: engine, audio: audio, writer: writer)
+        supervision.start(engine: engine, audio: deviceAudio, writer: writer)
         // SIGINT/SIGTERM are blocked in every thread (QueuedCommand.run); this one takes them.
         Threads.start(named: "queued.signals") {
             var signals = sigset_t()

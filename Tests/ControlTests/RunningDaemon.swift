@@ -19,6 +19,8 @@ final class RunningDaemon: @unchecked Sendable {
         case real(video: Bool)
         /// The null outputs: on the monotonic clock, or untimed (as fast as it decodes).
         case null(untimed: Bool)
+        /// A PulseAudio server the test owns (several daemons on one), no video.
+        case sharedPulse(server: String)
     }
 
     convenience init(_ extra: [String] = [], video: Bool = true) throws {
@@ -44,6 +46,9 @@ final class RunningDaemon: @unchecked Sendable {
             arguments +=
                 video
                 ? ["--video", "sdl", "--video-driver", "offscreen", "--geometry", "320x240"] : ["--video", "none"]
+        case .sharedPulse(let server):
+            pulse = nil
+            arguments += ["--audio", "pulse", "--pulse-server", server, "--video", "none"]
         case .null(let untimed):
             pulse = nil
             arguments += ["--audio", "null", "--video", "null"] + (untimed ? ["--untimed"] : [])

@@ -138,6 +138,7 @@ public enum API {
         CacheUsage.self, PlaysList.self, PlaysAck.self, DisplayPower.self, StateApply.self, SessionConfine.self,
         LayoutSet.self, LayoutGet.self, AlertRaise.self, AlertClear.self, AlertList.self,
         TriggersList.self, TriggersSet.self, TriggersFire.self, OutputsList.self, OutputsSet.self,
+        SyncClock.self, SyncTrim.self, SyncAlign.self, SyncReport.self, SyncStatus.self,
     ]
 }
 

@@ -1,0 +1,263 @@
+// One member of a sync group at work. The receiving thread takes every sealed message: hellos feed the
+// election, a ping to this member (the leader) is answered at once with its arrival and departure times,
+// a pong feeds the clock estimate, the leader's timeline and queue are kept. The ticking thread, four times
+// a second, says hello, and then as leader tells the group its play (and its queue when it changed, and
+// every 5 s), or as follower asks the leader's time, mirrors its queue, compares plays and trims or
+// re-aligns its own daemon; once a second it tells its daemon how the group stands (sync.report).
+// The lock guards what both threads share; no waiting (sockets, the daemon) under it.
+
+import FoundationEssentials
+import Glibc
+import JSONText
+import QueueClient
+import QueueRPC
+import SyncGroup
+import SystemClock
+import SystemSupport
+
+final class GroupMember: @unchecked Sendable {
+    static let tick = 0.25
+    /// The keys of a queue item that queue.replace takes back as they are.
+    static let mirroredKeys = [
+        "uri", "loops", "start", "end", "title", "trackEnd", "schedule", "transition", "motion", "onStall", "program", "latency", "type",
+    ]
+
+    private let group: String
+    private let me: String
+    private let socketPath: String
+    private let network: GroupSocket
+    private let clock: GroupClock
+    private let session = UInt64(Monotonic.wallClock() * 1e6)
+    private let lock = ThreadLock()
+    private var stopped = false
+
+    /// Guarded by `lock`.
+    private var sequence: UInt64 = 0
+    private var replay = ReplayGuard()
+    private var election: LeaderElection
+    private var estimator = ClockEstimator()
+    private var estimatedLeader: String?
+    private var leaderTimeline: PlayHeard?
+    private var leaderQueue: (version: Int64, items: [JSONValue], loops: Int64)?
+    private var peerStats: [String: (stats: MemberStats?, follows: String?, seen: Double)] = [:]
+
+    /// The ticking thread's own.
+    private var client: QueueClient?
+    private var follower: FollowerLoop
+    private var offsets = OffsetWindow()
+    private var realignments = 0
+    private var trimPPM = 0.0
+    private var ledLast = false
+    private var toldQueueVersion: Int64?
+    private var toldQueueAt = -Double.infinity
+    private var mirroredItems: [JSONValue]?
+    private var lastReport = -Double.infinity
+
+    init(group: String, me: String, socketPath: String, network: GroupSocket, clock: GroupClock, threshold: Double) {
+        (self.group, self.me, self.socketPath, self.network, self.clock) = (group, me, socketPath, network, clock)
+        election = LeaderElection(me: me, startedAt: clock.now())
+        follower = FollowerLoop(correction: DriftCorrection(threshold: threshold))
+    }
+
+    func start() {
+        Threads.start(named: "sync.receive") { [self] in receiving() }
+        Threads.start(named: "sync.tick") { [self] in ticking() }
+    }
+
+    func stop() { lock.withLock { stopped = true } }
+    private var isStopped: Bool { lock.withLock { stopped } }
+
+    private func message(_ body: SyncMessage.Body) -> SyncMessage {
+        let seq = lock.withLock { () -> UInt64 in
+            sequence += 1
+            return sequence
+        }
+        return SyncMessage(group: group, from: me, session: session, seq: seq, body: body)
+    }
+
+    // MARK: Receiving thread
+
+    private func receiving() {
+        while !isStopped {
+            guard let (message, arrived) = network.receive(stamp: clock.now), message.group == group, message.from != me else { continue }
+            guard lock.withLock({ replay.accept(message) }) else { continue }
+            switch message.body {
+            case .hello(let follows, let stats):
+                lock.withLock {
+                    election.heard(message.from, follows: follows, at: arrived)
+                    peerStats[message.from] = (stats, follows, arrived)
+                }
+            case .ping(let to, let sent):
+                guard to == me, lock.withLock({ election.isLeader }) else { continue }
+                network.send(self.message(.pong(to: message.from, sent: sent, received: arrived, answered: clock.now())))
+            case .pong(let to, let sent, let received, let answered):
+                guard to == me else { continue }
+                lock.withLock {
+                    guard election.leader == message.from else { return }
+                    if estimatedLeader != message.from {
+                        estimator = ClockEstimator()
+                        estimatedLeader = message.from
+                    }
+                    estimator.add(ClockExchange(sent: sent, received: received, answered: answered, returned: arrived))
+                }
+            case .timeline(let index, let play, let position, let at, let duration, _):
+                lock.withLock {
+                    guard election.leader == message.from else { return }
+                    leaderTimeline = PlayHeard(index: index, play: play, position: position, at: at, duration: duration)
+                }
+            case .queue(let version, let items, let loops):
+                lock.withLock {
+                    guard election.leader == message.from else { return }
+                    leaderQueue = (version, items, loops)
+                }
+            }
+        }
+    }
+
+    // MARK: Ticking thread
+
+    private func ticking() {
+        var next = Monotonic.now()
+        while !isStopped {
+            next += Self.tick
+            tickOnce()
+            let wait = next - Monotonic.now()
+            if wait > 0 { usleep(useconds_t(wait * 1e6)) } else { next = Monotonic.now() }
+        }
+    }
+
+    private func tickOnce() {
+        let now = clock.now()
+        let (leader, stats) = lock.withLock { () -> (String?, MemberStats) in
+            let leader = election.decide(at: now)
+            if leader != estimatedLeader, leader != me {
+                leaderTimeline = nil
+                leaderQueue = nil
+            }
+            return (leader, MemberStats(
+                offsetP50: offsets.median.map { $0 * 1000 }, offsetP99: offsets.p99.map { $0 * 1000 },
+                driftPPM: leader == me ? nil : (estimator.isReady ? estimator.driftPPM : nil), trimPPM: trimPPM,
+                realignments: realignments))
+        }
+        network.send(message(.hello(follows: leader, stats: stats)))
+        guard let leader else { return }
+        do {
+            let daemon = try connected()
+            if leader == me {
+                if !ledLast { log("queued-sync: \(me) leads group \(group)") }
+                ledLast = true
+                try lead(daemon, now: now)
+            } else {
+                if ledLast { log("queued-sync: \(me) follows \(leader)") }
+                ledLast = false
+                network.send(message(.ping(to: leader, sent: clock.now())))
+                try follow(daemon, leader: leader)
+            }
+            if now - lastReport >= 1 {
+                lastReport = now
+                try report(daemon, leader: leader, now: now)
+            }
+        } catch {
+            client = nil
+            log("queued-sync: the daemon at \(socketPath): \(error)")
+        }
+    }
+
+    private func connected() throws -> QueueClient {
+        if let client { return client }
+        let fresh = try QueueClient(socketPath: socketPath, timeout: 2)
+        client = fresh
+        return fresh
+    }
+
+    private func lead(_ daemon: QueueClient, now: Double) throws {
+        let clockNow = try daemon.call(API.SyncClock.self)
+        if let heard = clockNow.heard {
+            network.send(message(.timeline(
+                index: Int(heard.index), play: Int(heard.play), position: heard.position, at: heard.at, duration: heard.duration,
+                queue: clockNow.queueVersion)))
+        }
+        if toldQueueVersion != clockNow.queueVersion || now - toldQueueAt >= 5 {
+            let (items, loops) = try queueItems(daemon)
+            network.send(message(.queue(version: clockNow.queueVersion, items: items, loops: loops)))
+            (toldQueueVersion, toldQueueAt) = (clockNow.queueVersion, now)
+        }
+    }
+
+    private func follow(_ daemon: QueueClient, leader: String) throws {
+        let (timeline, queue, leaderNow) = lock.withLock { () -> (PlayHeard?, (version: Int64, items: [JSONValue], loops: Int64)?, Double?) in
+            (leaderTimeline, leaderQueue, estimatedLeader == leader ? estimator.leaderTime(at: clock.now()) : nil)
+        }
+        if let queue, queue.items != mirroredItems { try mirror(queue, into: daemon) }
+        let mine = try daemon.call(API.SyncClock.self)
+        let heard = mine.heard.map {
+            PlayHeard(index: Int($0.index), play: Int($0.play), position: $0.position, at: $0.at, duration: $0.duration)
+        }
+        let now = clock.now()
+        let leaderAtNow = lock.withLock { estimatedLeader == leader ? estimator.leaderTime(at: now) : nil } ?? leaderNow
+        switch follower.step(leader: timeline, mine: heard, now: now, leaderNow: leaderAtNow) {
+        case .hold:
+            break
+        case .trim(let ppm, let error):
+            offsets.add(error, at: now)
+            if abs(ppm - trimPPM) >= 0.5 { trimPPM = try daemon.call(API.SyncTrim.self, .init(ppm: ppm)).trimPPM }
+        case .align(let index, let play, let position, let at, let error):
+            // The minute's figures start again from the re-alignment: they say how well it holds from there.
+            offsets.clear()
+            let ids = try queueIDs(daemon)
+            guard index < ids.count else { return }
+            realignments += 1
+            trimPPM = try daemon.call(API.SyncTrim.self, .init(ppm: (follower.correction.drift) * 1e6)).trimPPM
+            _ = try daemon.call(API.SyncAlign.self, .init(id: ids[index], play: Int64(play), position: position, at: at))
+            let off = error.map { " (\(Int(($0 * 1000).rounded())) ms off)" } ?? ""
+            log("queued-sync: re-aligned to item \(index + 1) play \(play) at \(Int(position * 1000)) ms\(off)")
+        }
+    }
+
+    /// The leader's queue on this member too, at its next seam (what plays now plays to its end). A queue
+    /// that already holds the same items is left as it is.
+    private func mirror(_ queue: (version: Int64, items: [JSONValue], loops: Int64), into daemon: QueueClient) throws {
+        let (own, ownLoops) = try queueItems(daemon)
+        if own != queue.items || ownLoops != queue.loops {
+            _ = try daemon.call("queue.replace", ["items": .array(queue.items), "loops": .int(queue.loops), "at": "itemEnd"])
+            log("queued-sync: the leader's queue (\(queue.items.count) items) takes over at the next seam")
+        }
+        mirroredItems = queue.items
+    }
+
+    private func queueItems(_ daemon: QueueClient) throws -> ([JSONValue], Int64) {
+        let list = try daemon.call("queue.list", ["limit": 10_000])
+        let items = (list["items"]?.arrayValue ?? []).map { item -> JSONValue in
+            var kept = JSONObject()
+            for key in Self.mirroredKeys { if let value = item[key], value != .null { kept[key] = value } }
+            return .object(kept)
+        }
+        let loops = try daemon.call("player.status")["queueLoops"]?.intValue ?? 1
+        return (items, loops)
+    }
+
+    private func queueIDs(_ daemon: QueueClient) throws -> [Int64] {
+        (try daemon.call("queue.list", ["limit": 10_000])["items"]?.arrayValue ?? []).compactMap { $0["id"]?.intValue }
+    }
+
+    private func report(_ daemon: QueueClient, leader: String, now: Double) throws {
+        let (peers, members) = lock.withLock { (peerStats, election.members) }
+        var reports: [API.SyncMemberReport] = []
+        for id in members {
+            if id == me {
+                reports.append(API.SyncMemberReport(
+                    id: me, role: leader == me ? "leader" : "follower", offsetP50: leader == me ? 0 : offsets.median.map { $0 * 1000 },
+                    offsetP99: leader == me ? 0 : offsets.p99.map { $0 * 1000 },
+                    driftPPM: leader == me ? nil : lock.withLock { estimator.isReady ? estimator.driftPPM : nil }, trimPPM: trimPPM,
+                    realignments: Int64(realignments), seenAgo: 0))
+            } else if let peer = peers[id] {
+                reports.append(API.SyncMemberReport(
+                    id: id, role: id == leader ? "leader" : peer.follows == nil ? "listening" : "follower",
+                    offsetP50: id == leader ? 0 : peer.stats?.offsetP50, offsetP99: id == leader ? 0 : peer.stats?.offsetP99,
+                    driftPPM: peer.stats?.driftPPM, trimPPM: peer.stats?.trimPPM, realignments: Int64(peer.stats?.realignments ?? 0),
+                    seenAgo: max(0, now - peer.seen)))
+            }
+        }
+        _ = try daemon.call(API.SyncReport.self, .init(report: API.SyncGroupReport(group: group, me: me, leader: leader, members: reports)))
+    }
+}
