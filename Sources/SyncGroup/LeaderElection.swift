@@ -29,7 +29,17 @@ public struct LeaderElection: Sendable {
         peers = peers.filter { now - $0.value.last <= timeout }
         guard now - startedAt >= timeout else { return nil }
         let up = Set(peers.keys).union([me])
-        if let leader, up.contains(leader) { return leader }
+        if let leader, up.contains(leader) {
+            // Two leaders at once (a member that did not hear the group in time, a network split healed): the
+            // one more members follow stays, on a tie the lowest id; the other's followers come over.
+            var following: [String: Int] = [leader: 0]
+            for follows in peers.values.compactMap(\.follows) + [leader] where up.contains(follows) { following[follows, default: 0] += 1 }
+            let strongest = following.max { ($0.value, $1.key) < ($1.value, $0.key) }!.key
+            if strongest != leader, following[strongest]! > following[leader]! || (following[strongest]! == following[leader]! && strongest < leader) {
+                self.leader = strongest
+            }
+            return self.leader
+        }
         // The leader the others follow, if it is up (the lowest, should they disagree for a moment).
         let followed = peers.values.compactMap(\.follows).filter { up.contains($0) && $0 != leader }
         leader = followed.min() ?? up.min()!

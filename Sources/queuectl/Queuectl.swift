@@ -20,7 +20,7 @@ struct Queuectl: ParsableCommand {
             Add.self, Replace.self, Next.self, Prev.self, Play.self, Pause.self, Toggle.self, Stop.self, Seek.self,
             Remove.self, Move.self, Clear.self, List.self, Status.self, Loop.self, Loops.self,
             Volume.self, Mute.self, Unmute.self, Fit.self, Rotate.self, Display.self, Screenshot.self, Watch.self, Current.self, Wait.self, Crop.self,
-            Interrupt.self, OverlayCommand.self, Save.self, Cache.self, Call.self, Fleet.self, LayoutCommand.self,
+            Interrupt.self, OverlayCommand.self, Save.self, Cache.self, Call.self, Fleet.self, LayoutCommand.self, SyncCommand.self,
         ])
 
     // Declared here too so the options may also come before the subcommand (`queuectl --json ls`); the

@@ -40,6 +40,8 @@ final class GroupMember: @unchecked Sendable {
     private var leaderTimeline: PlayHeard?
     private var leaderQueue: (version: Int64, items: [JSONValue], loops: Int64)?
     private var peerStats: [String: (stats: MemberStats?, follows: String?, seen: Double)] = [:]
+    /// This member's figures, as the ticking thread last made them (for the hellos).
+    private var ownStats: MemberStats?
 
     /// The ticking thread's own.
     private var client: QueueClient?
@@ -61,6 +63,7 @@ final class GroupMember: @unchecked Sendable {
 
     func start() {
         Threads.start(named: "sync.receive") { [self] in receiving() }
+        Threads.start(named: "sync.hello") { [self] in helloing() }
         Threads.start(named: "sync.tick") { [self] in ticking() }
     }
 
@@ -116,30 +119,45 @@ final class GroupMember: @unchecked Sendable {
 
     // MARK: Ticking thread
 
-    private func ticking() {
+    /// Runs `body` every `Self.tick` seconds until stopped.
+    private func every(_ body: () -> Void) {
         var next = Monotonic.now()
         while !isStopped {
             next += Self.tick
-            tickOnce()
+            body()
             let wait = next - Monotonic.now()
             if wait > 0 { usleep(useconds_t(wait * 1e6)) } else { next = Monotonic.now() }
         }
     }
 
+    /// The hellos and the pings on their own thread: a daemon slow to answer never makes this member look
+    /// gone to the group, nor its clock exchanges late.
+    private func helloing() {
+        every {
+            let now = clock.now()
+            let (leader, stats) = lock.withLock { () -> (String?, MemberStats?) in
+                let leader = election.decide(at: now)
+                if leader != estimatedLeader, leader != me {
+                    leaderTimeline = nil
+                    leaderQueue = nil
+                }
+                return (leader, ownStats)
+            }
+            network.send(message(.hello(follows: leader, stats: stats)))
+            if let leader, leader != me { network.send(message(.ping(to: leader, sent: clock.now()))) }
+        }
+    }
+
+    private func ticking() { every { tickOnce() } }
+
     private func tickOnce() {
         let now = clock.now()
-        let (leader, stats) = lock.withLock { () -> (String?, MemberStats) in
-            let leader = election.decide(at: now)
-            if leader != estimatedLeader, leader != me {
-                leaderTimeline = nil
-                leaderQueue = nil
-            }
-            return (leader, MemberStats(
-                offsetP50: offsets.median.map { $0 * 1000 }, offsetP99: offsets.p99.map { $0 * 1000 },
-                driftPPM: leader == me ? nil : (estimator.isReady ? estimator.driftPPM : nil), trimPPM: trimPPM,
-                realignments: realignments))
-        }
-        network.send(message(.hello(follows: leader, stats: stats)))
+        let leader = lock.withLock { election.leader }
+        let stats = MemberStats(
+            offsetP50: offsets.median.map { $0 * 1000 }, offsetP99: offsets.p99.map { $0 * 1000 },
+            driftPPM: leader == me ? nil : lock.withLock { estimator.isReady ? estimator.driftPPM : nil }, trimPPM: trimPPM,
+            realignments: realignments)
+        lock.withLock { ownStats = stats }
         guard let leader else { return }
         do {
             let daemon = try connected()
@@ -150,7 +168,6 @@ final class GroupMember: @unchecked Sendable {
             } else {
                 if ledLast { log("queued-sync: \(me) follows \(leader)") }
                 ledLast = false
-                network.send(message(.ping(to: leader, sent: clock.now())))
                 try follow(daemon, leader: leader)
             }
             if now - lastReport >= 1 {

@@ -249,6 +249,7 @@ struct Daemon {
         if let config = QueuedCommand.configPath { logger.info("options from \(config)") }
         triggers.runner.start()
         if queue.isEmpty { logger.info("queue is empty; waiting for clients") }
+        supervision.syncBoard = sync.board
         supervision.start(engine: engine, audio: deviceAudio, writer: writer)
         // SIGINT/SIGTERM are blocked in every thread (QueuedCommand.run); this one takes them.
         Threads.start(named: "queued.signals") {

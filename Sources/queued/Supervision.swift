@@ -13,6 +13,7 @@ import SystemSupport
 import Logging
 import Playback
 import QueueRPC
+import QueueServer
 import ServiceNotify
 import StateStore
 import SystemClock
@@ -22,6 +23,8 @@ final class Supervision: @unchecked Sendable {
     private let logger: Logger
     private let stallTimeout: Double
     private let metricsPath: String?
+    /// Set once before `start`: the sync program's reports (for the metrics file).
+    var syncBoard: SyncBoard?
     private let startedAt = Monotonic.now()
     private let lock = ThreadLock()
     /// Guarded by `lock`: fed by the presenter thread (frames) and the event delivery (failures).
@@ -193,6 +196,16 @@ final class Supervision: @unchecked Sendable {
             "# TYPE queued_last_progress_age_seconds gauge\nqueued_last_progress_age_seconds \(health.lastProgressAge)\n"
         if let age = health.lastPictureAge {
             text += "# TYPE queued_last_picture_age_seconds gauge\nqueued_last_picture_age_seconds \(age)\n"
+        }
+        // This member of a sync group as its queued-sync last told (nothing without one).
+        if let (report, age) = syncBoard?.latest(), let me = report.members.first(where: { $0.id == report.me }) {
+            let figures: [(String, Double?)] = [
+                ("sync_is_leader", report.leader == report.me ? 1 : 0), ("sync_offset_p50_ms", me.offsetP50),
+                ("sync_offset_p99_ms", me.offsetP99), ("sync_drift_ppm", me.driftPPM), ("sync_trim_ppm", me.trimPPM),
+                ("sync_realignments", Double(me.realignments)), ("sync_members", Double(report.members.count)),
+                ("sync_report_age_seconds", age),
+            ]
+            for case (let name, let value?) in figures { text += "# TYPE queued_\(name) gauge\nqueued_\(name) \(value)\n" }
         }
         do {
             try text.write(toFile: path, atomically: true, encoding: .utf8)
