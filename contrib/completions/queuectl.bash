@@ -187,13 +187,13 @@ _queuectl() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    add|replace|next|prev|play|pause|toggle|stop|seek|rm|mv|clear|ls|status|loop|loops|volume|mute|unmute|fit|rotate|display|screenshot|watch|current|wait|crop|interrupt|overlay|save|cache|call|fleet|layout|help)
+    add|replace|next|prev|play|pause|toggle|stop|seek|rm|mv|clear|ls|status|loop|loops|volume|mute|unmute|fit|rotate|display|screenshot|watch|current|wait|crop|interrupt|overlay|save|cache|call|fleet|layout|sync|help)
         # Offer subcommand argument completions
         "_queuectl_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'add replace next prev play pause toggle stop seek rm mv clear ls status loop loops volume mute unmute fit rotate display screenshot watch current wait crop interrupt overlay save cache call fleet layout help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'add replace next prev play pause toggle stop seek rm mv clear ls status loop loops volume mute unmute fit rotate display screenshot watch current wait crop interrupt overlay save cache call fleet layout sync help' -- "${cur}"))
         ;;
     esac
 }
@@ -1649,6 +1649,51 @@ _queuectl_layout_set() {
     case "${positional_number}" in
     1)
         __queuectl_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_queuectl_sync() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __queuectl_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    status)
+        # Offer subcommand argument completions
+        "_queuectl_sync_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'status' -- "${cur}"))
+        ;;
+    esac
+}
+
+_queuectl_sync_status() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--socket --timeout --zone)
+    __queuectl_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--socket')
+        __queuectl_add_completions -f
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--zone')
         return
         ;;
     esac

@@ -130,6 +130,12 @@ function __queuectl_parse_tokens -S
             case 'set'
                 __queuectl_parse_subcommand 1 'socket=' 'json' 'timeout=' 'zone=' 'at-item-end' 'version' 'h/help'
             end
+        case 'sync'
+            __queuectl_parse_subcommand 0 'version' 'h/help'
+            switch $unparsed_tokens[1]
+            case 'status'
+                __queuectl_parse_subcommand 0 'socket=' 'json' 'timeout=' 'zone=' 'version' 'h/help'
+            end
         case 'help'
             __queuectl_parse_subcommand -r 1 'version'
         end
@@ -225,6 +231,7 @@ complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_positional "q
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_positional "queuectl" -eq 1' -fa 'call' -d 'Send any JSON-RPC request and print its result as JSON.'
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_positional "queuectl" -eq 1' -fa 'fleet' -d 'Run a fleet of screens through an MQTT broker (see queued-mqtt).'
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_positional "queuectl" -eq 1' -fa 'layout' -d 'Show or set the screen\'s zones (each with its own queue: --zone NAME).'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_positional "queuectl" -eq 1' -fa 'sync' -d 'The screen\'s sync group (a video wall; queued-sync).'
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_positional "queuectl" -eq 1' -fa 'help' -d 'Show subcommand help information.'
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl add" socket' -l 'socket' -d 'Control socket of the daemon (default: $QUEUED_SOCKET, else $XDG_RUNTIME_DIR/queued/queued.sock).' -rF
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl add" json' -l 'json' -d 'Print the method\'s JSON result (one line) instead of text, for scripts.'
@@ -635,4 +642,13 @@ complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_positional "q
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl layout set" at-item-end' -l 'at-item-end' -d 'Wait for the main zone\'s current item to end.'
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl layout set" version' -l 'version' -d 'Show the version.'
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl layout set" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl sync" version' -l 'version' -d 'Show the version.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl sync" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_positional "queuectl sync" -eq 1' -fa 'status' -d 'Who leads, and how far each member is from it.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl sync status" socket' -l 'socket' -d 'Control socket of the daemon (default: $QUEUED_SOCKET, else $XDG_RUNTIME_DIR/queued/queued.sock).' -rF
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl sync status" json' -l 'json' -d 'Print the method\'s JSON result (one line) instead of text, for scripts.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl sync status" timeout' -l 'timeout' -d 'Seconds to wait for each answer from the daemon (default 10); for `wait`, for the event (default: no limit).' -rfka ''
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl sync status" zone' -l 'zone' -d 'The zone whose queue and player the command acts on (see `queuectl layout`; default: main).' -rfka ''
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl sync status" version' -l 'version' -d 'Show the version.'
+complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl sync status" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'queuectl' -n '__queuectl_should_offer_completions_for_flags_or_options "queuectl help" version' -l 'version' -d 'Show the version.'
