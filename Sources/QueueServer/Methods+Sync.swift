@@ -56,7 +56,7 @@ extension Dispatcher {
                 {
                     heard = API.SyncHeard(
                         id: Int64(id.rawValue), index: Int64(index), play: Int64(status.play), position: status.position,
-                        at: control.clock.groupTime(ofMonotonic: at), duration: status.duration)
+                        at: control.clock.groupTime(ofMonotonic: at), duration: status.duration, uri: status.uri ?? "")
                 }
                 return .init(
                     now: control.clock.now(), state: status.state.rawValue, heard: heard, trimPPM: control.trimPPM(),

@@ -23,7 +23,7 @@ public struct DriftCorrection: Sendable {
     public private(set) var drift = 0.0
     public private(set) var realignments = 0
 
-    public init(threshold: Double = 0.04, maximumTrim: Double = 0.005, gain: Double = 0.2, integralGain: Double = 0.005) {
+    public init(threshold: Double = 0.04, maximumTrim: Double = 0.005, gain: Double = 0.5, integralGain: Double = 0.005) {
         (self.threshold, self.maximumTrim, self.gain, self.integralGain) = (threshold, maximumTrim, gain, integralGain)
     }
 

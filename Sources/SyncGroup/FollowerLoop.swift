@@ -12,10 +12,17 @@ public struct PlayHeard: Sendable, Equatable {
     /// When `position` is heard, on the clock of the member that heard it.
     public var at: Double
     public var duration: Double?
+    /// The item's URI: after a queue change the same place may hold another item.
+    public var uri: String
 
-    public init(index: Int, play: Int, position: Double, at: Double, duration: Double?) {
-        (self.index, self.play, self.position, self.at, self.duration) = (index, play, position, at, duration)
+    public init(index: Int, play: Int, position: Double, at: Double, duration: Double?, uri: String = "") {
+        (self.index, self.play, self.position, self.at, self.duration, self.uri) = (index, play, position, at, duration, uri)
     }
+
+    /// The same play of the same item. Not its place: while a queue change waits for the seam the play
+    /// under way stays in front of the new items, one place off. (The same file twice in one queue, played
+    /// in the wrong place, shows as a different item at the next seam.)
+    func isSamePlay(as other: PlayHeard) -> Bool { play == other.play && uri == other.uri }
 }
 
 public struct FollowerLoop: Sendable {
@@ -23,8 +30,9 @@ public struct FollowerLoop: Sendable {
         case hold
         /// Play `ppm` fast (sync.trim); `error`: how far ahead this member was, in seconds.
         case trim(ppm: Double, error: Double)
-        /// Place the leader's play at queue `index`, `play`, heard from `position` at `at` (this member's clock).
-        case align(index: Int, play: Int, position: Double, at: Double, error: Double?)
+        /// Place the leader's play (item `uri` at queue `index`), `play`, heard from `position` at `at` (this
+        /// member's clock).
+        case align(index: Int, uri: String, play: Int, position: Double, at: Double, error: Double?)
     }
 
     /// How far ahead a re-alignment is placed (the play is opened and its first picture decoded meanwhile).
@@ -55,7 +63,7 @@ public struct FollowerLoop: Sendable {
         let leaderPosition = leader.position + (leaderNow - leader.at)
         // Past its end the leader is already in its next play, which its next timeline will say.
         if let duration = leader.duration, leaderPosition > duration - 0.05 { return .hold }
-        guard let mine, mine.index == leader.index, mine.play == leader.play else {
+        guard let mine, mine.isSamePlay(as: leader) else {
             lastStep = nil
             let since = mismatchSince ?? now
             mismatchSince = since
@@ -85,7 +93,7 @@ public struct FollowerLoop: Sendable {
         settleUntil = now + alignLead + 1
         measuringLanding = true
         lastStep = nil
-        return .align(index: leader.index, play: leader.play, position: position, at: now + alignLead, error: error)
+        return .align(index: leader.index, uri: leader.uri, play: leader.play, position: position, at: now + alignLead, error: error)
     }
 }
 

@@ -16,7 +16,7 @@ public struct SyncMessage: Sendable, Equatable {
         case pong(to: String, sent: Double, received: Double, answered: Double)
         /// The leader's play: item at queue `index`, its `play`-th play, heard at `position` at `at` (the leader's
         /// clock), the queue's version (the leader's own) and the item's length.
-        case timeline(index: Int, play: Int, position: Double, at: Double, duration: Double?, queue: Int64)
+        case timeline(index: Int, play: Int, position: Double, at: Double, duration: Double?, queue: Int64, uri: String)
         /// The leader's queue: every item as queue.replace takes it, and the whole queue's loops.
         case queue(version: Int64, items: [JSONValue], loops: Int64)
     }
@@ -49,8 +49,9 @@ public struct SyncMessage: Sendable, Equatable {
         case .pong(let to, let sent, let received, let answered):
             object["kind"] = "pong"
             (object["to"], object["sent"], object["received"], object["answered"]) = (.string(to), .double(sent), .double(received), .double(answered))
-        case .timeline(let index, let play, let position, let at, let duration, let queue):
+        case .timeline(let index, let play, let position, let at, let duration, let queue, let uri):
             object["kind"] = "timeline"
+            object["uri"] = .string(uri)
             (object["index"], object["play"], object["position"], object["at"]) = (.int(Int64(index)), .int(Int64(play)), .double(position), .double(at))
             object["duration"] = duration.map(JSONValue.double) ?? .null
             object["queue"] = .int(queue)
@@ -89,9 +90,10 @@ public struct SyncMessage: Sendable, Equatable {
         case "timeline":
             guard let index = json["index"]?.intValue, let play = json["play"]?.intValue, let position = number("position"),
                 let at = number("at"), let queue = json["queue"]?.intValue, (0...1_000_000).contains(index),
-                (0...Int64(Int32.max)).contains(play), position >= 0
+                (0...Int64(Int32.max)).contains(play), position >= 0, let uri = json["uri"]?.stringValue, uri.utf8.count <= 8192
             else { return nil }
-            body = .timeline(index: Int(index), play: Int(play), position: position, at: at, duration: number("duration"), queue: queue)
+            body = .timeline(
+                index: Int(index), play: Int(play), position: position, at: at, duration: number("duration"), queue: queue, uri: uri)
         case "queue":
             guard let version = json["version"]?.intValue, let items = json["items"]?.arrayValue, let loops = json["loops"]?.intValue,
                 items.count <= 10_000, loops >= 0

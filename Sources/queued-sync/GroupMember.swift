@@ -38,6 +38,8 @@ final class GroupMember: @unchecked Sendable {
     private var estimator = ClockEstimator()
     private var estimatedLeader: String?
     private var leaderTimeline: PlayHeard?
+    /// The leader's queue version its last timeline was read at (its `index` is a place in that queue).
+    private var leaderTimelineQueue: Int64?
     private var leaderQueue: (version: Int64, items: [JSONValue], loops: Int64)?
     private var peerStats: [String: (stats: MemberStats?, follows: String?, seen: Double)] = [:]
     /// This member's figures, as the ticking thread last made them (for the hellos).
@@ -52,7 +54,8 @@ final class GroupMember: @unchecked Sendable {
     private var ledLast = false
     private var toldQueueVersion: Int64?
     private var toldQueueAt = -Double.infinity
-    private var mirroredItems: [JSONValue]?
+    /// The leader's queue and its current place as last mirrored.
+    private var mirrored: (items: [JSONValue], loops: Int64, current: Int)?
     private var lastReport = -Double.infinity
 
     init(group: String, me: String, socketPath: String, network: GroupSocket, clock: GroupClock, threshold: Double) {
@@ -103,10 +106,11 @@ final class GroupMember: @unchecked Sendable {
                     }
                     estimator.add(ClockExchange(sent: sent, received: received, answered: answered, returned: arrived))
                 }
-            case .timeline(let index, let play, let position, let at, let duration, _):
+            case .timeline(let index, let play, let position, let at, let duration, let queue, let uri):
                 lock.withLock {
                     guard election.leader == message.from else { return }
-                    leaderTimeline = PlayHeard(index: index, play: play, position: position, at: at, duration: duration)
+                    leaderTimeline = PlayHeard(index: index, play: play, position: position, at: at, duration: duration, uri: uri)
+                    leaderTimelineQueue = queue
                 }
             case .queue(let version, let items, let loops):
                 lock.withLock {
@@ -192,7 +196,7 @@ final class GroupMember: @unchecked Sendable {
         if let heard = clockNow.heard {
             network.send(message(.timeline(
                 index: Int(heard.index), play: Int(heard.play), position: heard.position, at: heard.at, duration: heard.duration,
-                queue: clockNow.queueVersion)))
+                queue: clockNow.queueVersion, uri: heard.uri)))
         }
         if toldQueueVersion != clockNow.queueVersion || now - toldQueueAt >= 5 {
             let (items, loops) = try queueItems(daemon)
@@ -202,13 +206,21 @@ final class GroupMember: @unchecked Sendable {
     }
 
     private func follow(_ daemon: QueueClient, leader: String) throws {
-        let (timeline, queue, leaderNow) = lock.withLock { () -> (PlayHeard?, (version: Int64, items: [JSONValue], loops: Int64)?, Double?) in
-            (leaderTimeline, leaderQueue, estimatedLeader == leader ? estimator.leaderTime(at: clock.now()) : nil)
+        let (timeline, timelineQueue, queue, leaderNow) = lock.withLock {
+            () -> (PlayHeard?, Int64?, (version: Int64, items: [JSONValue], loops: Int64)?, Double?) in
+            (leaderTimeline, leaderTimelineQueue, leaderQueue, estimatedLeader == leader ? estimator.leaderTime(at: clock.now()) : nil)
         }
-        if let queue, queue.items != mirroredItems { try mirror(queue, into: daemon) }
+        // The leader's place is known in the queue its timeline was read at: mirrored only when that is the
+        // queue at hand.
+        if let queue, let timeline, timelineQueue == queue.version, timeline.index < queue.items.count {
+            let wanted = (items: queue.items, loops: queue.loops, current: timeline.index)
+            if mirrored.map({ $0.items != wanted.items || $0.loops != wanted.loops || $0.current != wanted.current }) ?? true {
+                try mirror(wanted, leaderPlaying: timeline.uri, into: daemon)
+            }
+        }
         let mine = try daemon.call(API.SyncClock.self)
         let heard = mine.heard.map {
-            PlayHeard(index: Int($0.index), play: Int($0.play), position: $0.position, at: $0.at, duration: $0.duration)
+            PlayHeard(index: Int($0.index), play: Int($0.play), position: $0.position, at: $0.at, duration: $0.duration, uri: $0.uri)
         }
         let now = clock.now()
         let leaderAtNow = lock.withLock { estimatedLeader == leader ? estimator.leaderTime(at: now) : nil } ?? leaderNow
@@ -218,11 +230,16 @@ final class GroupMember: @unchecked Sendable {
         case .trim(let ppm, let error):
             offsets.add(error, at: now)
             if abs(ppm - trimPPM) >= 0.5 { trimPPM = try daemon.call(API.SyncTrim.self, .init(ppm: ppm)).trimPPM }
-        case .align(let index, let play, let position, let at, let error):
+        case .align(let index, let uri, let play, let position, let at, let error):
             // The minute's figures start again from the re-alignment: they say how well it holds from there.
             offsets.clear()
-            let ids = try queueIDs(daemon)
-            guard index < ids.count else { return }
+            // The leader's item in this member's queue: in the same place, else the nearest place with its URI
+            // (a queue taking over at the next seam keeps the play under way in front for a while).
+            let entries = try queueEntries(daemon)
+            let candidates = entries.indices.filter { entries[$0].uri == uri }
+            guard let place = candidates.min(by: { abs($0 - index) < abs($1 - index) }) else { return }
+            let ids = entries.map(\.id)
+            let index = place
             realignments += 1
             trimPPM = try daemon.call(API.SyncTrim.self, .init(ppm: (follower.correction.drift) * 1e6)).trimPPM
             _ = try daemon.call(API.SyncAlign.self, .init(id: ids[index], play: Int64(play), position: position, at: at))
@@ -231,30 +248,56 @@ final class GroupMember: @unchecked Sendable {
         }
     }
 
-    /// The leader's queue on this member too, at its next seam (what plays now plays to its end). A queue
-    /// that already holds the same items is left as it is.
-    private func mirror(_ queue: (version: Int64, items: [JSONValue], loops: Int64), into daemon: QueueClient) throws {
-        let (own, ownLoops) = try queueItems(daemon)
-        if own != queue.items || ownLoops != queue.loops {
-            _ = try daemon.call("queue.replace", ["items": .array(queue.items), "loops": .int(queue.loops), "at": "itemEnd"])
-            log("queued-sync: the leader's queue (\(queue.items.count) items) takes over at the next seam")
+    /// The leader's queue on this member too, without cutting the play under way: when this member plays
+    /// the leader's current item, every other entry is taken out and the leader's items are put around it,
+    /// those before the leader's current place before it and those after it after it — so the next seam goes
+    /// where the leader's goes (a queue change the leader made for its next seam included). Otherwise (idle,
+    /// or another item) the queue is replaced at once and the re-alignment that follows places the play.
+    private func mirror(
+        _ wanted: (items: [JSONValue], loops: Int64, current: Int), leaderPlaying uri: String, into daemon: QueueClient
+    ) throws {
+        let list = try daemon.call("queue.list", ["limit": 10_000])
+        let entries = list["items"]?.arrayValue ?? []
+        let own = entries.map(Self.mirroredItem)
+        let ownLoops = try daemon.call("player.status")["queueLoops"]?.intValue ?? 1
+        let currentID = list["currentId"]?.intValue
+        let currentPlace = entries.firstIndex { $0["id"]?.intValue == currentID }
+        defer { mirrored = wanted }
+        if ownLoops != wanted.loops { _ = try daemon.call("queue.setLoops", ["loops": .int(wanted.loops)]) }
+        if own == wanted.items && currentPlace.map({ $0 == wanted.current }) ?? true { return }
+        guard let currentID, let currentPlace, entries[currentPlace]["uri"]?.stringValue == uri else {
+            _ = try daemon.call("queue.replace", ["items": .array(wanted.items)])
+            log("queued-sync: the leader's queue (\(wanted.items.count) items) replaces this one")
+            return
         }
-        mirroredItems = queue.items
+        let others = entries.compactMap { $0["id"]?.intValue }.filter { $0 != currentID }
+        if !others.isEmpty { _ = try daemon.call("queue.remove", ["ids": .array(others.map(JSONValue.int))]) }
+        let before = Array(wanted.items[..<wanted.current])
+        let after = Array(wanted.items[(wanted.current + 1)...])
+        if !before.isEmpty { _ = try daemon.call("queue.insert", ["items": .array(before), "index": 0]) }
+        if !after.isEmpty { _ = try daemon.call("queue.insert", ["items": .array(after), "after": .int(currentID)]) }
+        log("queued-sync: the leader's queue (\(wanted.items.count) items) put around the play under way")
+    }
+
+    /// A queue item as queue.replace and queue.insert take it back.
+    static func mirroredItem(_ item: JSONValue) -> JSONValue {
+        var kept = JSONObject()
+        for key in mirroredKeys { if let value = item[key], value != .null { kept[key] = value } }
+        return .object(kept)
     }
 
     private func queueItems(_ daemon: QueueClient) throws -> ([JSONValue], Int64) {
         let list = try daemon.call("queue.list", ["limit": 10_000])
-        let items = (list["items"]?.arrayValue ?? []).map { item -> JSONValue in
-            var kept = JSONObject()
-            for key in Self.mirroredKeys { if let value = item[key], value != .null { kept[key] = value } }
-            return .object(kept)
-        }
+        let items = (list["items"]?.arrayValue ?? []).map(Self.mirroredItem)
         let loops = try daemon.call("player.status")["queueLoops"]?.intValue ?? 1
         return (items, loops)
     }
 
-    private func queueIDs(_ daemon: QueueClient) throws -> [Int64] {
-        (try daemon.call("queue.list", ["limit": 10_000])["items"]?.arrayValue ?? []).compactMap { $0["id"]?.intValue }
+    private func queueEntries(_ daemon: QueueClient) throws -> [(id: Int64, uri: String)] {
+        (try daemon.call("queue.list", ["limit": 10_000])["items"]?.arrayValue ?? []).compactMap { item in
+            guard let id = item["id"]?.intValue, let uri = item["uri"]?.stringValue else { return nil }
+            return (id, uri)
+        }
     }
 
     private func report(_ daemon: QueueClient, leader: String, now: Double) throws {

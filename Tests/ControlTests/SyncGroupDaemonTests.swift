@@ -105,7 +105,9 @@ import TestSupport
         #expect(try waitUntil(timeout: 30) { stepped("a", leader: "b") && stepped("c", leader: "b") })
         let afterChange = try WallRecording.offsets(pulse: pulse, seconds: 4)
         print("after the queue change: b-a \(afterChange.summary(1)), c-a \(afterChange.summary(2))")
-        #expect(afterChange.p99(1) < 0.01 && afterChange.p99(2) < 0.01, "apart after the change: \(afterChange.summary(1)) / \(afterChange.summary(2))")
+        #expect(
+            afterChange.p99(1) < 0.01 && afterChange.p99(2) < 0.01,
+            "apart after the change: \(afterChange.summary(1)) / \(afterChange.summary(2))\na:\n\(syncLog("a"))\nc:\n\(syncLog("c"))")
         let shown = try daemons["c"]!.queuectl(["sync", "status"])
         print(shown.stdout)
         #expect(shown.status == 0 && shown.stdout.contains("leader b") && shown.stdout.contains("c  follower  offset p50"), "\(shown)")
@@ -125,6 +127,8 @@ final class JitterRelay: @unchecked Sendable {
     private var ports: [String: Int] = [:]
     private let lock = NSLock()
     private var stopped = false
+    /// Every datagram relayed, by the member it went to (what an eavesdropper on the network would have).
+    private var captured: [String: [[UInt8]]] = [:]
 
     init(targets: [String: Int], maximumDelay: Double) throws {
         for (name, target) in targets {
@@ -153,6 +157,7 @@ final class JitterRelay: @unchecked Sendable {
                     let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
                     guard count > 0 else { continue }
                     let datagram = Array(buffer[..<count])
+                    lock.withLock { captured[name, default: []].append(datagram) }
                     queue.asyncAfter(deadline: .now() + Double.random(in: 0...maximumDelay, using: &random)) {
                         var to = fixedDestination
                         _ = datagram.withUnsafeBytes { raw in
@@ -169,6 +174,8 @@ final class JitterRelay: @unchecked Sendable {
     }
 
     func port(for name: String) -> Int { ports[name]! }
+
+    func datagrams(to name: String) -> [[UInt8]] { lock.withLock { captured[name] ?? [] } }
 
     func stop() { lock.withLock { stopped = true } }
 }

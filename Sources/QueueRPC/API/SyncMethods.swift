@@ -46,8 +46,10 @@ extension API {
         public var position: Double
         public var at: Double
         public var duration: Double?
-        public init(id: Int64, index: Int64, play: Int64, position: Double, at: Double, duration: Double?) {
+        public var uri: String
+        public init(id: Int64, index: Int64, play: Int64, position: Double, at: Double, duration: Double?, uri: String) {
             (self.id, self.index, self.play, self.position, self.at, self.duration) = (id, index, play, position, at, duration)
+            self.uri = uri
         }
         public init?(json: JSONValue) {
             guard let id = json["id"]?.intValue, let play = json["play"]?.intValue, let position = json["position"]?.doubleValue,
@@ -56,11 +58,12 @@ extension API {
             (self.id, self.play, self.position, self.at) = (id, play, position, at)
             index = json["index"]?.intValue ?? 0
             duration = json["duration"]?.doubleValue
+            uri = json["uri"]?.stringValue ?? ""
         }
         public var json: JSONValue {
             [
                 "id": .int(id), "index": .int(index), "play": .int(play), "position": .double(position), "at": .double(at),
-                "duration": duration.map(JSONValue.double) ?? .null,
+                "duration": duration.map(JSONValue.double) ?? .null, "uri": .string(uri),
             ]
         }
     }
