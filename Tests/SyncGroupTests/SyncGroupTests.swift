@@ -116,3 +116,72 @@ func percentile(_ values: [Double], _ p: Double) -> Double {
         #expect(abs(loop.drift * 1e6 - 100) < 10, "the drift learned: \(loop.drift * 1e6) ppm")
     }
 }
+
+struct SyncDecisionTests {
+    @Test func aFollowerBehindIsTrimmedFasterAndAnotherItemIsReAlignedAfterHalfASecond() {
+        var loop = FollowerLoop()
+        let leader = PlayHeard(index: 0, play: 1, position: 3.0, at: 100, duration: 8, uri: "loop.mp4")
+        // 10 ms behind: faster.
+        let behind = PlayHeard(index: 0, play: 1, position: 2.99, at: 50, duration: 8, uri: "loop.mp4")
+        guard case .trim(let ppm, let error) = loop.step(leader: leader, mine: behind, now: 50, leaderNow: 100) else {
+            Issue.record("no trim")
+            return
+        }
+        #expect(ppm > 0 && abs(error + 0.01) < 1e-9)
+        // Another item: held for half a second, then the leader's play is placed 0.3 s ahead.
+        let other = PlayHeard(index: 0, play: 1, position: 1.0, at: 50.25, duration: 8, uri: "other.mp4")
+        #expect(loop.step(leader: leader, mine: other, now: 50.25, leaderNow: 100.25) == .hold)
+        let placed = loop.step(leader: leader, mine: other, now: 50.75, leaderNow: 100.75)
+        #expect(placed == .align(index: 0, uri: "loop.mp4", play: 1, position: 3.75 + 0.3, at: 51.05, error: nil))
+        // The first measurement after it teaches where re-alignments land (here 12 ms late): the next aims earlier.
+        let landed = PlayHeard(index: 0, play: 1, position: 4.9 - 0.012, at: 52.25, duration: 8, uri: "loop.mp4")
+        _ = loop.step(leader: leader, mine: landed, now: 52.25, leaderNow: 101.9)
+        #expect(abs(loop.landing - 0.012) < 1e-9)
+        // A leader's timeline past its item's end says nothing (it is in its next play already).
+        let late = PlayHeard(index: 0, play: 1, position: 7.99, at: 100, duration: 8, uri: "loop.mp4")
+        #expect(loop.step(leader: late, mine: landed, now: 53, leaderNow: 100.5) == .hold)
+    }
+
+    @Test func messagesReadBackAndStrangersOrReplaysAreNot() throws {
+        let message = SyncMessage(
+            group: "wall", from: "b", session: 7, seq: 3,
+            body: .timeline(index: 2, play: 1, position: 1.5, at: 99, duration: nil, queue: 4, uri: "a.mp4"))
+        #expect(SyncMessage(json: message.json) == message)
+        #expect(!SyncMessage.isName("") && !SyncMessage.isName("a b") && !SyncMessage.isName(String(repeating: "x", count: 65)))
+        var bad = message.json.objectValue!
+        bad["from"] = "../x"
+        #expect(SyncMessage(json: .object(bad)) == nil)
+        var guardian = ReplayGuard()
+        let first = guardian.accept(message)
+        let again = guardian.accept(message)
+        #expect(first)
+        #expect(!again, "the same datagram again")
+        var older = message
+        older.session = 6
+        older.seq = 100
+        let fromOlder = guardian.accept(older)
+        #expect(!fromOlder, "an earlier session is over")
+        var restarted = message
+        restarted.session = 8
+        restarted.seq = 1
+        let fromRestarted = guardian.accept(restarted)
+        #expect(fromRestarted, "a later session counts from scratch")
+    }
+
+    @Test func twoLeadersMeetAndTheMoreFollowedStays() {
+        // "a" started alone and leads itself; "b" leads "c". When they hear each other, a comes over to b.
+        var a = LeaderElection(me: "a", startedAt: 0)
+        a.decide(at: 2)
+        #expect(a.leader == "a")
+        a.heard("b", follows: "b", at: 2.1)
+        a.heard("c", follows: "b", at: 2.1)
+        let aFollows = a.decide(at: 2.2)
+        #expect(aFollows == "b")
+        // On a tie, the lowest id.
+        var d = LeaderElection(me: "d", startedAt: 0)
+        d.decide(at: 2)
+        d.heard("c", follows: "c", at: 2.1)
+        let dFollows = d.decide(at: 2.2)
+        #expect(dFollows == "c")
+    }
+}
