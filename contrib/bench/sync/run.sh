@@ -6,7 +6,8 @@
 # sink's monitor, on one clock, shows the offsets between players (offsets.py: cross-correlation every 0.5 s).
 # Member b's clock and sound run +SKEW ppm fast and c's -SKEW (the daemons' test option
 # QUEUED_TEST_CLOCK_SKEW_PPM; mpv's --speed 1±SKEW ppm), and the members' UDP goes through a relay adding
-# 0..JITTER_MS (relay.py). Every SAMPLE_EVERY s both sinks are recorded for 5 s. Halfway, the leader's
+# 0..JITTER_MS (relay.py). Every SAMPLE_EVERY s both sinks are recorded for 7 s (mpv's offsets, up to
+2.5 s, need the length). Halfway, the leader's
 # queued-sync is killed (SIGKILL): the time until the two others are within 2 ms again is measured, then it
 # is started again.
 # Figures: queued's offset p50/p99/max over the run (after the first 2 minutes, without the failover's
@@ -103,7 +104,7 @@ sample() {
   done
   wait "${recorders[@]}"
   python3 "$here/offsets.py" "$WORK/wall.raw" 500 | awk -v at="$at" -v tag="$tag" '{print at + $1, $2, $3, tag}' >>"$WORK/queued.txt"
-  python3 "$here/offsets.py" "$WORK/mpvwall.raw" 3000 | awk -v at="$at" -v tag="$tag" '{print at + $1, $2, $3, tag}' >>"$WORK/mpv.txt"
+  python3 "$here/offsets.py" "$WORK/mpvwall.raw" 2500 | awk -v at="$at" -v tag="$tag" '{print at + $1, $2, $3, tag}' >>"$WORK/mpv.txt"
 }
 START=$(date +%s)
 killed=0
@@ -118,8 +119,8 @@ while (($(date +%s) - START < DURATION)); do
     start_sync a
     continue
   fi
-  sample 5 steady
-  sleep "$((SAMPLE_EVERY - 5))"
+  sample 7 steady
+  sleep "$((SAMPLE_EVERY - 7))"
 done
 put killed_at_s "${KILLED_AT:-}"
 python3 "$here/report.py" "$WORK" "${KILLED_AT:-0}" >>"$RESULTS"
