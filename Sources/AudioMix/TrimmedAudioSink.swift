@@ -122,6 +122,7 @@ public final class TrimmedAudioSink: AudioSink, @unchecked Sendable {
     private func rebase() {
         let device = inner.playedFrames()
         lock.withLock {
+            map.forget(before: device)
             let engine = max(heard, Int64(map.engine(atDevice: device).rounded(.down)))
             heard = engine
             engineWritten = engine
@@ -133,7 +134,9 @@ public final class TrimmedAudioSink: AudioSink, @unchecked Sendable {
     public func retract(from frame: Int64, lead: Double) -> Int64 {
         let device = lock.withLock { Int64(map.device(atEngine: Double(frame)).rounded(.up)) }
         let landed = inner.retract(from: device, lead: lead)
+        let played = inner.playedFrames()
         return lock.withLock {
+            map.forget(before: played)
             let engine = max(heard, Int64(map.engine(atDevice: landed).rounded()))
             engineWritten = engine
             map.mark(device: landed, engine: Double(engine), pace: map.anchors.last?.pace ?? 1)
@@ -145,6 +148,17 @@ public final class TrimmedAudioSink: AudioSink, @unchecked Sendable {
     public func setPaused(_ paused: Bool) { inner.setPaused(paused) }
     public func cancelWrite() { inner.cancelWrite() }
     public func setVolume(_ volume: Float, muted: Bool) { inner.setVolume(volume, muted: muted) }
-    public func drain() { inner.drain() }
+    /// The end of the sound: what the resampler still holds is written too, so the last play is heard to its
+    /// end (and ends). The resampler starts afresh after it.
+    public func drain() {
+        if let resampler, let tail = try? resampler.flush(), !tail.isEmpty {
+            let device = inner.writtenFrames()
+            lock.withLock { map.mark(device: device, engine: Double(engineWritten) - Double(tail.count / format.channels) * (map.anchors.last?.pace ?? 1), pace: map.anchors.last?.pace ?? 1) }
+            _ = inner.write(tail)
+            resampler.reset()
+            carry = 0
+        }
+        inner.drain()
+    }
     public func close() { inner.close() }
 }

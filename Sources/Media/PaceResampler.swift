@@ -42,6 +42,20 @@ public final class PaceResampler {
         return output
     }
 
+    /// What the filter still holds, given out (the end of the sound: nothing follows).
+    public func flush() throws(MediaError) -> [Float] {
+        guard let swr else { return [] }
+        let capacity = Int(swr_get_out_samples(swr, 0)) + 16
+        var output = [Float](repeating: 0, count: capacity * channels)
+        let produced = output.withUnsafeMutableBytes { out -> Int32 in
+            var outPlanes: [UnsafeMutablePointer<UInt8>?] = [out.baseAddress?.assumingMemoryBound(to: UInt8.self)]
+            return outPlanes.withUnsafeMutableBufferPointer { swr_convert(swr, $0.baseAddress, Int32(capacity), nil, 0) }
+        }
+        try check(produced, "trim the pace")
+        output.removeLast((capacity - Int(produced)) * channels)
+        return output
+    }
+
     /// Frames taken in and not given out yet (the filter's delay), in output frames.
     public var heldFrames: Int {
         guard let swr else { return 0 }

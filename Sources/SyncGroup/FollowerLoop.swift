@@ -87,10 +87,20 @@ public struct FollowerLoop: Sendable {
         }
     }
 
+    /// The re-alignment asked for could not be made (the item is not in this member's queue yet): nothing is
+    /// learned from the next measurement.
+    public mutating func alignAbandoned() {
+        measuringLanding = false
+        settleUntil = -Double.infinity
+    }
+
     private mutating func align(_ leader: PlayHeard, at leaderPosition: Double, now: Double, error: Double?) -> Action {
         let position = leaderPosition + alignLead + landing
         if let duration = leader.duration, position > duration - 0.5 { return .hold }
-        settleUntil = now + alignLead + 1
+        // Nothing more until the placed play has been heard a moment (an item slow to open is not placed
+        // again and again meanwhile).
+        settleUntil = now + alignLead + 2
+        mismatchSince = nil
         measuringLanding = true
         lastStep = nil
         return .align(index: leader.index, uri: leader.uri, play: leader.play, position: position, at: now + alignLead, error: error)

@@ -47,5 +47,10 @@ public struct LeaderElection: Sendable {
     }
 
     public var members: [String] { (Array(peers.keys) + [me]).sorted() }
+
+    /// Who is up and whom each follows, for the log when the leader changes.
+    public var described: String {
+        members.map { id in "\(id)→\(id == me ? leader ?? "?" : peers[id]?.follows ?? "?")" }.joined(separator: " ")
+    }
     public var isLeader: Bool { leader == me }
 }

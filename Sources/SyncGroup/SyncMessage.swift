@@ -114,19 +114,32 @@ public struct SyncMessage: Sendable, Equatable {
     }
 }
 
-/// Drops what a sender said before (a replayed or reordered copy): per sender, the session it is in and
-/// the last sequence number taken. Sessions only grow (a member numbers its session by the time it started):
-/// a later session counts from scratch, an earlier one is over. Pure.
+/// Drops what a sender said before (a replayed copy), as IPsec and DTLS do: per sender, the session it is in,
+/// the highest sequence number taken and which of the 64 below it were taken. A datagram overtaken on the way
+/// (jitter reorders them) is still taken once; one older than the window, or seen, is not. Sessions only grow
+/// (a member numbers its session by the time it started): a later session counts from scratch, an earlier
+/// one is over. At most 1024 senders are remembered. Pure.
 public struct ReplayGuard: Sendable {
-    private var last: [String: (session: UInt64, seq: UInt64)] = [:]
+    public static let window: UInt64 = 64
+    private var senders: [String: (session: UInt64, highest: UInt64, seen: UInt64)] = [:]
     public init() {}
 
     public mutating func accept(_ message: SyncMessage) -> Bool {
-        if let seen = last[message.from] {
-            if message.session < seen.session || (message.session == seen.session && message.seq <= seen.seq) { return false }
+        guard let known = senders[message.from], known.session >= message.session else {
+            guard senders.count < 1024 || senders[message.from] != nil else { return false }
+            senders[message.from] = (message.session, message.seq, 1)
+            return true
         }
-        guard last.count < 1024 || last[message.from] != nil else { return false }
-        last[message.from] = (message.session, message.seq)
+        guard known.session == message.session else { return false }
+        if message.seq > known.highest {
+            let shift = message.seq - known.highest
+            let seen = shift >= Self.window ? 1 : (known.seen << shift) | 1
+            senders[message.from] = (known.session, message.seq, seen)
+            return true
+        }
+        let back = known.highest - message.seq
+        guard back < Self.window, known.seen & (1 << back) == 0 else { return false }
+        senders[message.from] = (known.session, known.highest, known.seen | (1 << back))
         return true
     }
 }

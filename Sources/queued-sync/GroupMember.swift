@@ -140,8 +140,11 @@ final class GroupMember: @unchecked Sendable {
         every {
             let now = clock.now()
             let (leader, stats) = lock.withLock { () -> (String?, MemberStats?) in
+                let before = election.leader
                 let leader = election.decide(at: now)
-                if leader != estimatedLeader, leader != me {
+                if leader != before {
+                    log("queued-sync: leader \(leader ?? "none") (\(election.described))")
+                    // What the last leader said is not the new one's.
                     leaderTimeline = nil
                     leaderQueue = nil
                 }
@@ -166,7 +169,13 @@ final class GroupMember: @unchecked Sendable {
         do {
             let daemon = try connected()
             if leader == me {
-                if !ledLast { log("queued-sync: \(me) leads group \(group)") }
+                if !ledLast {
+                    log("queued-sync: \(me) leads group \(group)")
+                    // The group goes on at the pace it had: this member's learned drift stays as its trim,
+                    // what it was correcting besides does not (the others would chase it).
+                    trimPPM = try daemon.call(API.SyncTrim.self, .init(ppm: follower.correction.drift * 1e6)).trimPPM
+                    offsets.clear()
+                }
                 ledLast = true
                 try lead(daemon, now: now)
             } else {
@@ -237,7 +246,10 @@ final class GroupMember: @unchecked Sendable {
             // (a queue taking over at the next seam keeps the play under way in front for a while).
             let entries = try queueEntries(daemon)
             let candidates = entries.indices.filter { entries[$0].uri == uri }
-            guard let place = candidates.min(by: { abs($0 - index) < abs($1 - index) }) else { return }
+            guard let place = candidates.min(by: { abs($0 - index) < abs($1 - index) }) else {
+                follower.alignAbandoned()
+                return
+            }
             let ids = entries.map(\.id)
             let index = place
             realignments += 1
@@ -264,7 +276,8 @@ final class GroupMember: @unchecked Sendable {
         let currentPlace = entries.firstIndex { $0["id"]?.intValue == currentID }
         defer { mirrored = wanted }
         if ownLoops != wanted.loops { _ = try daemon.call("queue.setLoops", ["loops": .int(wanted.loops)]) }
-        if own == wanted.items && currentPlace.map({ $0 == wanted.current }) ?? true { return }
+        // The same items: where this member is in them is the re-alignment's business, never a cut here.
+        if own == wanted.items { return }
         guard let currentID, let currentPlace, entries[currentPlace]["uri"]?.stringValue == uri else {
             _ = try daemon.call("queue.replace", ["items": .array(wanted.items)])
             log("queued-sync: the leader's queue (\(wanted.items.count) items) replaces this one")

@@ -75,6 +75,17 @@ import TestSupport
             return abs(median) < 3
         }
 
+        /// Records until the members are within `limit` of a (the members' own figures say they have settled
+        /// before the sound does: a re-alignment's landing is still being trimmed away), at most `timeout` s.
+        func settledRecording(seconds: Double, limit: Double, timeout: Double = 40) throws -> WallRecording {
+            var last = try WallRecording.offsets(pulse: pulse, seconds: seconds)
+            let start = Date()
+            while !(last.p99(1) < limit && last.p99(2) < limit), Date().timeIntervalSince(start) < timeout {
+                last = try WallRecording.offsets(pulse: pulse, seconds: seconds)
+            }
+            return last
+        }
+
         try startSync("a")
         try startSync("b")
         #expect(try waitUntil(timeout: 40) { stepped("b", leader: "a") }, "b never settled behind a: \(String(describing: status("b")))\n\(syncLog("b"))")
@@ -83,7 +94,7 @@ import TestSupport
         // c joins late (idle until now): it starts in step.
         try startSync("c")
         #expect(try waitUntil(timeout: 40) { stepped("c", leader: "a") }, "c never settled behind a:\n\(syncLog("c"))")
-        let together = try WallRecording.offsets(pulse: pulse, seconds: 6)
+        let together = try settledRecording(seconds: 6, limit: 0.005)
         print("sync group a-b-c, 100 ppm skew, 0-5 ms jitter: b-a \(together.summary(1)), c-a \(together.summary(2))")
         #expect(together.p99(1) < 0.005 && together.p99(2) < 0.005, "members apart: \(together.summary(1)) / \(together.summary(2))")
 
@@ -92,7 +103,7 @@ import TestSupport
         #expect(try waitUntil(timeout: 20) { status("c")?.report.leader == "b" && stepped("c", leader: "b") }, "c did not follow b:\n\(syncLog("c"))")
         try startSync("a")
         #expect(try waitUntil(timeout: 40) { stepped("a", leader: "b") }, "a did not follow b on its return:\n\(syncLog("a"))")
-        let afterKill = try WallRecording.offsets(pulse: pulse, seconds: 4)
+        let afterKill = try settledRecording(seconds: 4, limit: 0.005)
         print("after the leader's kill and return: b-a \(afterKill.summary(1)), c-a \(afterKill.summary(2))")
         #expect(afterKill.p99(1) < 0.005 && afterKill.p99(2) < 0.005, "apart after the kill: \(afterKill.summary(1)) / \(afterKill.summary(2))")
 
@@ -103,10 +114,10 @@ import TestSupport
         }
         #expect(everyoneOnTheNewItem, "not every member plays the leader's new queue")
         #expect(try waitUntil(timeout: 30) { stepped("a", leader: "b") && stepped("c", leader: "b") })
-        let afterChange = try WallRecording.offsets(pulse: pulse, seconds: 4)
+        let afterChange = try settledRecording(seconds: 4, limit: 0.005)
         print("after the queue change: b-a \(afterChange.summary(1)), c-a \(afterChange.summary(2))")
         #expect(
-            afterChange.p99(1) < 0.01 && afterChange.p99(2) < 0.01,
+            afterChange.p99(1) < 0.005 && afterChange.p99(2) < 0.005,
             "apart after the change: \(afterChange.summary(1)) / \(afterChange.summary(2))\na:\n\(syncLog("a"))\nc:\n\(syncLog("c"))")
         let shown = try daemons["c"]!.queuectl(["sync", "status"])
         print(shown.stdout)

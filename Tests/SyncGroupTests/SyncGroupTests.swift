@@ -134,12 +134,13 @@ struct SyncDecisionTests {
         let placed = loop.step(leader: leader, mine: other, now: 50.75, leaderNow: 100.75)
         #expect(placed == .align(index: 0, uri: "loop.mp4", play: 1, position: 3.75 + 0.3, at: 51.05, error: nil))
         // The first measurement after it teaches where re-alignments land (here 12 ms late): the next aims earlier.
-        let landed = PlayHeard(index: 0, play: 1, position: 4.9 - 0.012, at: 52.25, duration: 8, uri: "loop.mp4")
-        _ = loop.step(leader: leader, mine: landed, now: 52.25, leaderNow: 101.9)
+        let landed = PlayHeard(index: 0, play: 1, position: 4.9 - 0.012, at: 53.25, duration: 8, uri: "loop.mp4")
+        #expect(loop.step(leader: leader, mine: landed, now: 52.25, leaderNow: 101.9) == .hold, "still settling")
+        _ = loop.step(leader: leader, mine: landed, now: 53.25, leaderNow: 101.9)
         #expect(abs(loop.landing - 0.012) < 1e-9)
         // A leader's timeline past its item's end says nothing (it is in its next play already).
         let late = PlayHeard(index: 0, play: 1, position: 7.99, at: 100, duration: 8, uri: "loop.mp4")
-        #expect(loop.step(leader: late, mine: landed, now: 53, leaderNow: 100.5) == .hold)
+        #expect(loop.step(leader: late, mine: landed, now: 54, leaderNow: 100.5) == .hold)
     }
 
     @Test func messagesReadBackAndStrangersOrReplaysAreNot() throws {
@@ -156,6 +157,19 @@ struct SyncDecisionTests {
         let again = guardian.accept(message)
         #expect(first)
         #expect(!again, "the same datagram again")
+        // Overtaken on the way: taken once, in any order, within the window.
+        var later = message
+        later.seq = 5
+        var between = message
+        between.seq = 4
+        let (tookLater, tookBetween, tookBetweenAgain) = (guardian.accept(later), guardian.accept(between), guardian.accept(between))
+        #expect(tookLater && tookBetween && !tookBetweenAgain)
+        var far = message
+        far.seq = 200
+        var stale = message
+        stale.seq = 100
+        let (tookFar, tookStale) = (guardian.accept(far), guardian.accept(stale))
+        #expect(tookFar && !tookStale, "older than the window")
         var older = message
         older.session = 6
         older.seq = 100
