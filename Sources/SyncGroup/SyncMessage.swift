@@ -8,8 +8,9 @@ import JSONText
 
 public struct SyncMessage: Sendable, Equatable {
     public enum Body: Sendable, Equatable {
-        /// "I am up, and follow `follows`", with how far this member is from its leader.
-        case hello(follows: String?, stats: MemberStats?)
+        /// "I am up, and follow `follows`", with how far this member is from its leader, this run's
+        /// `challenge` (a random number the others echo) and the challenges it heard from the others, echoed.
+        case hello(follows: String?, stats: MemberStats?, challenge: UInt64, echoes: [String: UInt64])
         /// A follower asks the leader's time: `sent` on the follower's clock.
         case ping(to: String, sent: Double)
         /// The leader's answer: `received` and `answered` on its own clock.
@@ -39,10 +40,14 @@ public struct SyncMessage: Sendable, Equatable {
             "group": .string(group), "from": .string(from), "session": .string(String(session)), "seq": .string(String(seq)),
         ]
         switch body {
-        case .hello(let follows, let stats):
+        case .hello(let follows, let stats, let challenge, let echoes):
             object["kind"] = "hello"
             object["follows"] = follows.map(JSONValue.string) ?? .null
             if let stats { object["stats"] = stats.json }
+            object["challenge"] = .string(String(challenge))
+            var echoed = JSONObject()
+            for (peer, value) in echoes { echoed[peer] = .string(String(value)) }
+            object["echoes"] = .object(echoed)
         case .ping(let to, let sent):
             object["kind"] = "ping"
             (object["to"], object["sent"]) = (.string(to), .double(sent))
@@ -68,18 +73,27 @@ public struct SyncMessage: Sendable, Equatable {
             let session = json["session"]?.stringValue.flatMap({ UInt64($0) }), let seq = json["seq"]?.stringValue.flatMap({ UInt64($0) }),
             let kind = json["kind"]?.stringValue
         else { return nil }
-        func number(_ key: String) -> Double? { json[key]?.doubleValue.flatMap { $0.isFinite ? $0 : nil } }
+        // Times and positions within a few centuries: nothing a member prints or converts can overflow.
+        func number(_ key: String) -> Double? { json[key]?.doubleValue.flatMap { $0.isFinite && abs($0) < 1e10 ? $0 : nil } }
         func name(_ key: String) -> String? { json[key]?.stringValue.flatMap { Self.isName($0) ? $0 : nil } }
         let body: Body
         switch kind {
         case "hello":
             let stats = json["stats"].flatMap(MemberStats.init(json:))
-            if json["follows"] == .null || json["follows"] == nil {
-                body = .hello(follows: nil, stats: stats)
-            } else {
-                guard let follows = name("follows") else { return nil }
-                body = .hello(follows: follows, stats: stats)
+            guard let challenge = json["challenge"]?.stringValue.flatMap({ UInt64($0) }), let echoed = json["echoes"]?.objectValue,
+                echoed.count <= 256
+            else { return nil }
+            var echoes: [String: UInt64] = [:]
+            for (peer, value) in echoed {
+                guard Self.isName(peer), let number = value.stringValue.flatMap({ UInt64($0) }) else { return nil }
+                echoes[peer] = number
             }
+            var follows: String?
+            if json["follows"] != .null && json["follows"] != nil {
+                guard let followed = name("follows") else { return nil }
+                follows = followed
+            }
+            body = .hello(follows: follows, stats: stats, challenge: challenge, echoes: echoes)
         case "ping":
             guard let to = name("to"), let sent = number("sent") else { return nil }
             body = .ping(to: to, sent: sent)
@@ -114,32 +128,51 @@ public struct SyncMessage: Sendable, Equatable {
     }
 }
 
-/// Drops what a sender said before (a replayed copy), as IPsec and DTLS do: per sender, the session it is in,
-/// the highest sequence number taken and which of the 64 below it were taken. A datagram overtaken on the way
-/// (jitter reorders them) is still taken once; one older than the window, or seen, is not. Sessions only grow
-/// (a member numbers its session by the time it started): a later session counts from scratch, an earlier
-/// one is over. At most 1024 senders are remembered. Pure.
-public struct ReplayGuard: Sendable {
+/// Which senders' words are believed, and which of their datagrams were taken already. A datagram sealed with
+/// the key may still be a recording: so a sender's run (`session`, a random number each start) is believed
+/// only once one of its hellos has echoed this member's own `challenge` — a random number of this run, so no
+/// recording made before it can echo it. A run that gave way to a newer one is never believed again (a
+/// recording of it made since cannot bring it back). Within a run, as IPsec and DTLS do: the highest
+/// sequence number taken and which of the 64 below it were taken — a datagram overtaken on the way (jitter
+/// reorders them) is taken once, one older than the window or seen is not. Hellos are always read for their
+/// challenge (to echo it), never believed before that. At most 1024 senders are remembered. Pure.
+public struct PeerTrust: Sendable {
     public static let window: UInt64 = 64
-    private var senders: [String: (session: UInt64, highest: UInt64, seen: UInt64)] = [:]
-    public init() {}
+    public let me: String
+    public let challenge: UInt64
+    /// The challenges heard from each sender (what this member's hellos echo).
+    public private(set) var challenges: [String: UInt64] = [:]
+    private var believed: [String: (session: UInt64, highest: UInt64, seen: UInt64)] = [:]
+    private var retired: [String: [UInt64]] = [:]
 
+    public init(me: String, challenge: UInt64 = UInt64.random(in: 1...UInt64.max)) {
+        (self.me, self.challenge) = (me, challenge)
+    }
+
+    /// Whether to act on `message`.
     public mutating func accept(_ message: SyncMessage) -> Bool {
-        guard let known = senders[message.from], known.session >= message.session else {
-            guard senders.count < 1024 || senders[message.from] != nil else { return false }
-            senders[message.from] = (message.session, message.seq, 1)
-            return true
+        let sender = message.from
+        guard challenges[sender] != nil || challenges.count < 1024 else { return false }
+        if case .hello(_, _, let theirs, let echoes) = message.body {
+            challenges[sender] = theirs
+            if echoes[me] == challenge, believed[sender]?.session != message.session,
+                !(retired[sender] ?? []).contains(message.session)
+            {
+                if let old = believed[sender]?.session { retired[sender, default: []] = Array(((retired[sender] ?? []) + [old]).suffix(16)) }
+                believed[sender] = (message.session, message.seq, 1)
+                return true
+            }
         }
-        guard known.session == message.session else { return false }
+        guard let known = believed[sender], known.session == message.session else { return false }
         if message.seq > known.highest {
             let shift = message.seq - known.highest
             let seen = shift >= Self.window ? 1 : (known.seen << shift) | 1
-            senders[message.from] = (known.session, message.seq, seen)
+            believed[sender] = (known.session, message.seq, seen)
             return true
         }
         let back = known.highest - message.seq
         guard back < Self.window, known.seen & (1 << back) == 0 else { return false }
-        senders[message.from] = (known.session, known.highest, known.seen | (1 << back))
+        believed[sender] = (known.session, known.highest, known.seen | (1 << back))
         return true
     }
 }

@@ -27,13 +27,14 @@ final class GroupMember: @unchecked Sendable {
     private let socketPath: String
     private let network: GroupSocket
     private let clock: GroupClock
-    private let session = UInt64(Monotonic.wallClock() * 1e6)
+    /// This run's number: random, so that nothing recorded of an earlier run passes for this one.
+    private let session = UInt64.random(in: 1...UInt64.max)
     private let lock = ThreadLock()
     private var stopped = false
 
     /// Guarded by `lock`.
     private var sequence: UInt64 = 0
-    private var replay = ReplayGuard()
+    private var trust: PeerTrust
     private var election: LeaderElection
     private var estimator = ClockEstimator()
     private var estimatedLeader: String?
@@ -61,6 +62,7 @@ final class GroupMember: @unchecked Sendable {
     init(group: String, me: String, socketPath: String, network: GroupSocket, clock: GroupClock, threshold: Double) {
         (self.group, self.me, self.socketPath, self.network, self.clock) = (group, me, socketPath, network, clock)
         election = LeaderElection(me: me, startedAt: clock.now())
+        trust = PeerTrust(me: me)
         follower = FollowerLoop(correction: DriftCorrection(threshold: threshold))
     }
 
@@ -86,9 +88,9 @@ final class GroupMember: @unchecked Sendable {
     private func receiving() {
         while !isStopped {
             guard let (message, arrived) = network.receive(stamp: clock.now), message.group == group, message.from != me else { continue }
-            guard lock.withLock({ replay.accept(message) }) else { continue }
+            guard lock.withLock({ trust.accept(message) }) else { continue }
             switch message.body {
-            case .hello(let follows, let stats):
+            case .hello(let follows, let stats, _, _):
                 lock.withLock {
                     election.heard(message.from, follows: follows, at: arrived)
                     peerStats[message.from] = (stats, follows, arrived)
@@ -139,7 +141,7 @@ final class GroupMember: @unchecked Sendable {
     private func helloing() {
         every {
             let now = clock.now()
-            let (leader, stats) = lock.withLock { () -> (String?, MemberStats?) in
+            let (leader, stats, challenge, echoes) = lock.withLock { () -> (String?, MemberStats?, UInt64, [String: UInt64]) in
                 let before = election.leader
                 let leader = election.decide(at: now)
                 if leader != before {
@@ -148,9 +150,9 @@ final class GroupMember: @unchecked Sendable {
                     leaderTimeline = nil
                     leaderQueue = nil
                 }
-                return (leader, ownStats)
+                return (leader, ownStats, trust.challenge, trust.challenges)
             }
-            network.send(message(.hello(follows: leader, stats: stats)))
+            network.send(message(.hello(follows: leader, stats: stats, challenge: challenge, echoes: echoes)))
             if let leader, leader != me { network.send(message(.ping(to: leader, sent: clock.now()))) }
         }
     }

@@ -1,8 +1,9 @@
 // The group's UDP socket: every message sealed with the group's key (HMAC-SHA256 over the datagram's JSON,
 // the 32 bytes of the code after it) and sent to every peer named on the command line, or to the group's
 // multicast address. What arrives is believed only when its code is the key's, it fits in a datagram, it
-// reads as a message of this group and its sender has not said it before (ReplayGuard): a stranger on the
-// network can neither lead the wall, nor move it, nor keep a dead leader alive. Answers go to the peers
+// reads as a message of this group, its sender's run has echoed this member's challenge and it has not said
+// it before (PeerTrust): a stranger on the network can neither lead the wall, nor move it, nor keep a dead
+// leader alive with a recording. Answers go to the peers
 // named, never back to the address a datagram came from. IPv4. Sends from any thread; `receive` from one.
 
 import Crypto
@@ -52,8 +53,15 @@ final class GroupSocket: @unchecked Sendable {
         let descriptor = socket(AF_INET, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         self.descriptor = descriptor
         guard descriptor >= 0 else { throw SyncFailure("socket: \(String(cString: strerror(errno)))") }
-        var yes: Int32 = 1
-        setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        // Sharing the port only where a multicast group needs it: on Linux another local program bound to a
+        // shared unicast port would take the datagrams meant for this member.
+        if multicast != nil {
+            var yes: Int32 = 1
+            setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        }
+        // Room for a burst (a flood of strangers' datagrams must not crowd out the group's hellos at once).
+        var buffer: Int32 = 1 << 20
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &buffer, socklen_t(MemoryLayout<Int32>.size))
         var timeout = timeval(tv_sec: 0, tv_usec: 100_000)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var bound = try listen.socketAddress()

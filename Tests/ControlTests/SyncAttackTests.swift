@@ -24,12 +24,14 @@ import TestSupport
             _ = try daemons[name]!.client().call("player.play")
         }
         defer { daemons.values.forEach { $0.stop() } }
-        let ports = ["a": try LoopbackPort.free(), "b": try LoopbackPort.free()]
+        let held = try HeldUDPPorts(["a", "b"])
+        let ports = held.ports
         let relay = try JitterRelay(targets: ports, maximumDelay: 0)
         defer { relay.stop() }
         var syncs: [ChildProcess] = []
         for name in ["a", "b"] {
             let other = name == "a" ? "b" : "a"
+            held.release(name)
             syncs.append(try ChildProcess(
                 BuiltProduct.path("queued-sync"),
                 ["--sync-group", "wall", "--id", name, "--listen", "127.0.0.1:\(ports[name]!)", "--key-file", key,
@@ -100,8 +102,45 @@ import TestSupport
         #expect(bQueue() == [second], "a replayed queue of a's changed b's: \(bQueue())")
         let realignmentsAfter = realignments()
         #expect(realignmentsAfter == realignmentsAfterNext, "the stranger made b re-align (\(realignmentsBefore) → \(realignmentsAfterNext) → \(realignmentsAfter))")
-        #expect(bFollowsA())
+        #expect(try waitUntil(timeout: 10) { bFollowsA() }, "b no longer follows a: \(String(describing: status()))")
         #expect(daemons.values.allSatisfy { $0.isRunning } && syncs.allSatisfy { $0.isRunning })
+
+        // The leader gone for good, b's program restarted, and everything a ever said replayed to it: a
+        // recording cannot echo the new run's challenge, so b hears nobody and leads itself.
+        _ = syncs[0].terminate(signal: SIGKILL)
+        _ = syncs[1].terminate(signal: SIGKILL)
+        syncs[1] = try ChildProcess(
+            BuiltProduct.path("queued-sync"),
+            ["--sync-group", "wall", "--id", "b", "--listen", "127.0.0.1:\(ports["b"]!)", "--key-file", key,
+             "--socket", daemons["b"]!.socket, "--peer", "127.0.0.1:\(relay.port(for: "a"))"],
+            stderrPath: files.file("sync-b2.log"))
+        let everything = relay.datagrams(to: "b")
+        func fresh() -> API.SyncGroupReport? {
+            guard let answer = try? daemons["b"]!.client().call(API.SyncStatus.self), answer.age < 1.5 else { return nil }
+            return answer.report
+        }
+        // Once the new run reports (it is listening), the recording is played to it, over and over, and what
+        // b holds is looked at all along: a never appears.
+        // (The new run's reports are the ones with no re-alignment yet; the killed run's had made some.)
+        func newRun() -> API.SyncGroupReport? {
+            guard let report = fresh(), report.members.first(where: { $0.id == "b" })?.realignments == 0 else { return nil }
+            return report
+        }
+        #expect(try waitUntil(timeout: 10) { newRun() != nil }, "the restarted b never reported")
+        let watchUntil = Date().addingTimeInterval(4)
+        var sawA = false
+        var seen = ""
+        while Date() < watchUntil {
+            for datagram in everything { stranger.send(datagram, to: target) }
+            if let report = newRun(), report.leader == "a" || report.members.contains(where: { $0.id == "a" }) {
+                sawA = true
+                seen = "\(report)"
+            }
+            usleep(200_000)  // sampled for 4 s: at no time may the recording be believed
+        }
+        #expect(!sawA, "the restarted b believed a recording of a: \(seen)\n\((try? String(contentsOfFile: files.file("sync-b2.log"), encoding: .utf8)) ?? "")")
+        #expect(newRun()?.leader == "b", "b does not lead itself: \(String(describing: fresh()))")
+        #expect(bQueue() == [second], "a recording changed b's queue after its restart: \(bQueue())")
     }
 }
 
@@ -127,4 +166,34 @@ final class UDPSender {
             }
         }
     }
+}
+
+/// UDP ports on 127.0.0.1 held (bound) until released just before the program that listens on them starts,
+/// so nothing else made meanwhile (the relay's own sockets) can be given them.
+final class HeldUDPPorts {
+    private var sockets: [String: Int32] = [:]
+    let ports: [String: Int]
+
+    init(_ names: [String]) throws {
+        var ports: [String: Int] = [:]
+        for name in names {
+            let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+            guard bound == 0 else { throw TestSupportError.io("bind(127.0.0.1:0/udp): \(String(cString: strerror(errno)))") }
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+            sockets[name] = fd
+            ports[name] = Int(UInt16(bigEndian: address.sin_port))
+        }
+        self.ports = ports
+    }
+
+    func release(_ name: String) {
+        if let fd = sockets.removeValue(forKey: name) { close(fd) }
+    }
+
+    deinit { sockets.values.forEach { close($0) } }
 }

@@ -51,12 +51,14 @@ import TestSupport
         _ = try daemons["b"]!.client().call("player.play", ["id": 1])
         _ = try daemons["b"]!.client().call("player.seek", ["position": 3.3])
 
-        let ports = try Dictionary(uniqueKeysWithValues: names.map { ($0, try LoopbackPort.free()) })
+        let held = try HeldUDPPorts(names)
+        let ports = held.ports
         let relay = try JitterRelay(targets: ports, maximumDelay: 0.005)
         defer { relay.stop() }
         var syncs: [String: ChildProcess] = [:]
         func startSync(_ name: String) throws {
             let peers = names.filter { $0 != name }.flatMap { ["--peer", "127.0.0.1:\(relay.port(for: $0))"] }
+            held.release(name)
             syncs[name] = try ChildProcess(
                 BuiltProduct.path("queued-sync"),
                 ["--sync-group", "wall", "--id", name, "--listen", "127.0.0.1:\(ports[name]!)", "--key-file", key,

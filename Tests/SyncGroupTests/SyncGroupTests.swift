@@ -152,9 +152,23 @@ struct SyncDecisionTests {
         var bad = message.json.objectValue!
         bad["from"] = "../x"
         #expect(SyncMessage(json: .object(bad)) == nil)
-        var guardian = ReplayGuard()
-        let first = guardian.accept(message)
-        let again = guardian.accept(message)
+        var trust = PeerTrust(me: "a", challenge: 42)
+        // Not believed before its run has echoed a's challenge; a hello is still read for its own challenge.
+        let early = trust.accept(message)
+        #expect(!early)
+        func hello(session: UInt64, seq: UInt64, echo: UInt64?) -> SyncMessage {
+            SyncMessage(
+                group: "wall", from: "b", session: session, seq: seq,
+                body: .hello(follows: nil, stats: nil, challenge: 9, echoes: echo.map { ["a": $0] } ?? [:]))
+        }
+        let unechoed = trust.accept(hello(session: 7, seq: 1, echo: nil))
+        #expect(!unechoed && trust.challenges["b"] == 9)
+        let wrongEcho = trust.accept(hello(session: 7, seq: 2, echo: 41))
+        #expect(!wrongEcho, "a recording made before a's run cannot echo its challenge")
+        let echoed = trust.accept(hello(session: 7, seq: 2, echo: 42))
+        #expect(echoed)
+        let first = trust.accept(message)
+        let again = trust.accept(message)
         #expect(first)
         #expect(!again, "the same datagram again")
         // Overtaken on the way: taken once, in any order, within the window.
@@ -162,24 +176,19 @@ struct SyncDecisionTests {
         later.seq = 5
         var between = message
         between.seq = 4
-        let (tookLater, tookBetween, tookBetweenAgain) = (guardian.accept(later), guardian.accept(between), guardian.accept(between))
+        let (tookLater, tookBetween, tookBetweenAgain) = (trust.accept(later), trust.accept(between), trust.accept(between))
         #expect(tookLater && tookBetween && !tookBetweenAgain)
         var far = message
         far.seq = 200
         var stale = message
         stale.seq = 100
-        let (tookFar, tookStale) = (guardian.accept(far), guardian.accept(stale))
+        let (tookFar, tookStale) = (trust.accept(far), trust.accept(stale))
         #expect(tookFar && !tookStale, "older than the window")
-        var older = message
-        older.session = 6
-        older.seq = 100
-        let fromOlder = guardian.accept(older)
-        #expect(!fromOlder, "an earlier session is over")
-        var restarted = message
-        restarted.session = 8
-        restarted.seq = 1
-        let fromRestarted = guardian.accept(restarted)
-        #expect(fromRestarted, "a later session counts from scratch")
+        // b restarts: its new run is believed once it echoes; the old run is never believed again, even echoing.
+        let newRun = trust.accept(hello(session: 3, seq: 1, echo: 42))
+        #expect(newRun)
+        let oldRunBack = trust.accept(hello(session: 7, seq: 300, echo: 42))
+        #expect(!oldRunBack, "a recording of the earlier run made during a's run")
     }
 
     @Test func twoLeadersMeetAndTheMoreFollowedStays() {
