@@ -7,8 +7,7 @@
 # Member b's clock and sound run +SKEW ppm fast and c's -SKEW (the daemons' test option
 # QUEUED_TEST_CLOCK_SKEW_PPM; mpv's --speed 1±SKEW ppm), and the members' UDP goes through a relay adding
 # 0..JITTER_MS (relay.py). Every SAMPLE_EVERY s both sinks are recorded for 7 s (mpv's offsets, up to
-2.5 s, need the length). Halfway, the leader's
-# queued-sync is killed (SIGKILL): the time until the two others are within 2 ms again is measured, then it
+# 2.5 s, need the length). Halfway, the leader's queued-sync is killed (SIGKILL): the time until the two others are within 2 ms again is measured, then it
 # is started again.
 # Figures: queued's offset p50/p99/max over the run (after the first 2 minutes, without the failover's
 # seconds), mpv's at its last sample, the ratio, the failover's recovery time.
