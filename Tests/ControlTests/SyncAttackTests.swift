@@ -16,7 +16,7 @@ import TestSupport
         let first = try Fixtures.video(seconds: 6, fps: 25, hue: .red, withAudio: .aacMP4)
         let second = try Fixtures.video(seconds: 6, fps: 25, hue: .blue, withAudio: .aacMP4)
         let key = files.file("group.key")
-        FileManager.default.createFile(atPath: key, contents: Data(repeating: 0x5A, count: 32), attributes: [.posixPermissions: 0o600])
+        _ = FileManager.default.createFile(atPath: key, contents: Data(repeating: 0x5A, count: 32), attributes: [.posixPermissions: 0o600])
         var daemons: [String: RunningDaemon] = [:]
         for name in ["a", "b"] {
             daemons[name] = try RunningDaemon(outputs: .null(untimed: false), ["--loops", "0"])
@@ -46,7 +46,7 @@ import TestSupport
         }
         #expect(try waitUntil(timeout: 30) { bFollowsA() }, "b never followed a")
         // What an eavesdropper kept: a's datagrams to b while a played its first item.
-        _ = try waitUntil(timeout: 10) { relay.datagrams(to: "b").count >= 20 }
+        _ = waitUntil(timeout: 10) { relay.datagrams(to: "b").count >= 20 }
         let overheard = relay.datagrams(to: "b")
         // Re-alignments as b's queued-sync logs them, at once (its report to the daemon comes once a second).
         func realignments() -> Int {
@@ -60,7 +60,7 @@ import TestSupport
         func bQueue() -> [String] {
             ((try? daemons["b"]!.client().call("queue.list"))?["items"]?.arrayValue ?? []).compactMap { $0["uri"]?.stringValue }
         }
-        let onSecond = try waitUntil(timeout: 20) {
+        let onSecond = waitUntil(timeout: 20) {
             (try? daemons["b"]!.client().call("player.status")["uri"]?.stringValue) == second && bQueue() == [second] && bFollowsA()
         }
         #expect(onSecond, "b did not follow a to its new queue: \(bQueue())")

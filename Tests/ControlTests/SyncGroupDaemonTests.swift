@@ -35,7 +35,7 @@ import TestSupport
             #expect(made.status == 0, "ffmpeg could not make \(path)")
         }
         let key = files.file("group.key")
-        FileManager.default.createFile(atPath: key, contents: Data((0..<32).map { UInt8($0 * 7 % 251) }), attributes: [.posixPermissions: 0o600])
+        _ = FileManager.default.createFile(atPath: key, contents: Data((0..<32).map { UInt8($0 * 7 % 251) }), attributes: [.posixPermissions: 0o600])
 
         let skews = ["a": 0, "b": 100, "c": -100]
         var daemons: [String: RunningDaemon] = [:]
@@ -111,7 +111,7 @@ import TestSupport
 
         // A queue change on the leader reaches every member at the seam.
         _ = try daemons["b"]!.client().call("queue.replace", ["items": [.string(other)], "at": "itemEnd"])
-        let everyoneOnTheNewItem = try waitUntil(timeout: 30) {
+        let everyoneOnTheNewItem = waitUntil(timeout: 30) {
             names.allSatisfy { (try? daemons[$0]!.client().call("player.status")["uri"]?.stringValue)?.hasSuffix("other.wav") == true }
         }
         #expect(everyoneOnTheNewItem, "not every member plays the leader's new queue")
@@ -124,7 +124,7 @@ import TestSupport
         let shown = try daemons["c"]!.queuectl(["sync", "status"])
         print(shown.stdout)
         #expect(shown.status == 0 && shown.stdout.contains("leader b") && shown.stdout.contains("c  follower  offset p50"), "\(shown)")
-        let metricsShowTheMember = try waitUntil(timeout: 30) {
+        let metricsShowTheMember = waitUntil(timeout: 30) {
             let text = (try? String(contentsOfFile: files.file("metrics-c.prom"), encoding: .utf8)) ?? ""
             return text.contains("queued_sync_is_leader 0") && text.contains("queued_sync_offset_p99_ms ")
         }
@@ -206,7 +206,7 @@ struct WallRecording {
             "parec", ["--server=\(pulse.server)", "--device=wall.monitor", "--format=s16le", "--rate=48000", "--channels=3", "--raw", "--latency-msec=20"],
             stdoutPath: path)
         let frames = Int(seconds * 48_000)
-        _ = try waitUntil(timeout: seconds + 10) {
+        _ = waitUntil(timeout: seconds + 10) {
             ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) >= (frames + 4800) * 6
         }
         _ = recorder.terminate()
