@@ -175,7 +175,7 @@ final class GroupMember: @unchecked Sendable {
                     log("queued-sync: \(me) leads group \(group)")
                     // The group goes on at the pace it had: this member's learned drift stays as its trim,
                     // what it was correcting besides does not (the others would chase it).
-                    trimPPM = try daemon.call(API.SyncTrim.self, .init(ppm: follower.correction.drift * 1e6)).trimPPM
+                    trimPPM = try trim(daemon, ppm: follower.correction.drift * 1e6)
                     offsets.clear()
                 }
                 ledLast = true
@@ -240,7 +240,7 @@ final class GroupMember: @unchecked Sendable {
             break
         case .trim(let ppm, let error):
             offsets.add(error, at: now)
-            if abs(ppm - trimPPM) >= 0.5 { trimPPM = try daemon.call(API.SyncTrim.self, .init(ppm: ppm)).trimPPM }
+            if abs(ppm - trimPPM) >= 0.5 { trimPPM = try trim(daemon, ppm: ppm) }
         case .align(let index, let uri, let play, let position, let at, let error):
             // The minute's figures start again from the re-alignment: they say how well it holds from there.
             offsets.clear()
@@ -255,11 +255,16 @@ final class GroupMember: @unchecked Sendable {
             let ids = entries.map(\.id)
             let index = place
             realignments += 1
-            trimPPM = try daemon.call(API.SyncTrim.self, .init(ppm: (follower.correction.drift) * 1e6)).trimPPM
+            trimPPM = try trim(daemon, ppm: follower.correction.drift * 1e6)
             _ = try daemon.call(API.SyncAlign.self, .init(id: ids[index], play: Int64(play), position: position, at: at))
             let off = error.map { " (\(Int(($0 * 1000).rounded())) ms off)" } ?? ""
             log("queued-sync: re-aligned to item \(index + 1) play \(play) at \(Int(position * 1000)) ms\(off)")
         }
+    }
+
+    /// Sets the daemon's trim, held within its ±5000 ppm (a rate at the loop's limit may compute a hair over).
+    private func trim(_ daemon: QueueClient, ppm: Double) throws -> Double {
+        try daemon.call(API.SyncTrim.self, .init(ppm: min(5000, max(-5000, ppm)))).trimPPM
     }
 
     /// The leader's queue on this member too, without cutting the play under way: when this member plays
