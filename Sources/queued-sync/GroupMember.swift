@@ -281,13 +281,16 @@ final class GroupMember: @unchecked Sendable {
         let ownLoops = try daemon.call("player.status")["queueLoops"]?.intValue ?? 1
         let currentID = list["currentId"]?.intValue
         let currentPlace = entries.firstIndex { $0["id"]?.intValue == currentID }
-        defer { mirrored = wanted }
         if ownLoops != wanted.loops { _ = try daemon.call("queue.setLoops", ["loops": .int(wanted.loops)]) }
         // The same items: where this member is in them is the re-alignment's business, never a cut here.
-        if own == wanted.items { return }
+        if own == wanted.items {
+            mirrored = wanted
+            return
+        }
         guard let currentID, let currentPlace, entries[currentPlace]["uri"]?.stringValue == uri else {
             _ = try daemon.call("queue.replace", ["items": .array(wanted.items)])
             log("queued-sync: the leader's queue (\(wanted.items.count) items) replaces this one")
+            mirrored = wanted
             return
         }
         let others = entries.compactMap { $0["id"]?.intValue }.filter { $0 != currentID }
@@ -297,6 +300,8 @@ final class GroupMember: @unchecked Sendable {
         if !before.isEmpty { _ = try daemon.call("queue.insert", ["items": .array(before), "index": 0]) }
         if !after.isEmpty { _ = try daemon.call("queue.insert", ["items": .array(after), "after": .int(currentID)]) }
         log("queued-sync: the leader's queue (\(wanted.items.count) items) put around the play under way")
+        // Only now: a call that failed on the way is tried again at the next tick.
+        mirrored = wanted
     }
 
     /// A queue item as queue.replace and queue.insert take it back.
