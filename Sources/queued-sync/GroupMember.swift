@@ -217,10 +217,7 @@ final class GroupMember: @unchecked Sendable {
     }
 
     private func follow(_ daemon: QueueClient, leader: String) throws {
-        let (timeline, timelineQueue, queue, leaderNow) = lock.withLock {
-            () -> (PlayHeard?, Int64?, (version: Int64, items: [JSONValue], loops: Int64)?, Double?) in
-            (leaderTimeline, leaderTimelineQueue, leaderQueue, estimatedLeader == leader ? estimator.leaderTime(at: clock.now()) : nil)
-        }
+        let (timeline, timelineQueue, queue) = lock.withLock { (leaderTimeline, leaderTimelineQueue, leaderQueue) }
         // The leader's place is known in the queue its timeline was read at: mirrored only when that is the
         // queue at hand.
         if let queue, let timeline, timelineQueue == queue.version, timeline.index < queue.items.count {
@@ -234,8 +231,9 @@ final class GroupMember: @unchecked Sendable {
             PlayHeard(index: Int($0.index), play: Int($0.play), position: $0.position, at: $0.at, duration: $0.duration, uri: $0.uri)
         }
         let now = clock.now()
-        let leaderAtNow = lock.withLock { estimatedLeader == leader ? estimator.leaderTime(at: now) : nil } ?? leaderNow
-        switch follower.step(leader: timeline, mine: heard, now: now, leaderNow: leaderAtNow) {
+        // The leader's clock read at the same instant as this member's (after the daemon answered).
+        let leaderNow = lock.withLock { estimatedLeader == leader ? estimator.leaderTime(at: now) : nil }
+        switch follower.step(leader: timeline, mine: heard, now: now, leaderNow: leaderNow) {
         case .hold:
             break
         case .trim(let ppm, let error):
